@@ -1,0 +1,47 @@
+import { isRedirectUrl, isTimeZone } from '../common/validate.js';
+import type { AccountSettings, LockoutPolicy } from './account.js';
+
+export const ACCOUNT_NAME = /^[a-z0-9._-]{3,64}$/;
+
+export const MAX_PASSWORD_LENGTH = 1024;
+
+export type SettingsPatch = Partial<Omit<AccountSettings, 'lockout'>> & { lockout?: Partial<LockoutPolicy> };
+
+/**
+ * Applies a patch to settings, checking every value. Returns the new settings or the name of
+ * the first setting that is wrong, with the reason.
+ */
+export function applySettingsPatch(
+  current: AccountSettings,
+  patch: SettingsPatch,
+): { ok: true; settings: AccountSettings } | { ok: false; setting: string; reason: string } {
+  const next = { ...current, ...withoutUndefined(patch), lockout: { ...current.lockout, ...withoutUndefined(patch.lockout ?? {}) } };
+  for (const [setting, url] of [['ok-url', next.okUrl], ['fail-url', next.failUrl]] as const) {
+    if (url !== '' && !isRedirectUrl(url)) return { ok: false, setting, reason: 'must be an absolute http(s) URL or a path starting with /' };
+  }
+  if (!isWholeNumberIn(next.minPasswordLength, 1, MAX_PASSWORD_LENGTH)) {
+    return { ok: false, setting: 'min-password-length', reason: `must be a whole number from 1 to ${MAX_PASSWORD_LENGTH}` };
+  }
+  if (!isTimeZone(next.timeZone)) return { ok: false, setting: 'time-zone', reason: 'must be an IANA time zone name' };
+  const { lockout } = next;
+  if (!isWholeNumberIn(lockout.threshold, 0, 100)) {
+    return { ok: false, setting: 'lockout-threshold', reason: 'must be a whole number from 0 (off) to 100' };
+  }
+  for (const [setting, value] of [
+    ['lockout-step', lockout.stepSeconds],
+    ['lockout-max', lockout.maxSeconds],
+    ['lockout-reset', lockout.resetSeconds],
+  ] as const) {
+    if (!isWholeNumberIn(value, 1, 30 * 86400)) return { ok: false, setting, reason: 'must be a whole number of seconds from 1 to 2592000' };
+  }
+  if (lockout.maxSeconds < lockout.stepSeconds) return { ok: false, setting: 'lockout-max', reason: 'must not be less than lockout-step' };
+  return { ok: true, settings: next };
+}
+
+function isWholeNumberIn(value: number, min: number, max: number): boolean {
+  return Number.isInteger(value) && value >= min && value <= max;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

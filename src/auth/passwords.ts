@@ -1,0 +1,74 @@
+/**
+ * Password hashing: argon2id at OWASP's recommended m=19456 KiB, t=2, p=1. Hashing and
+ * verifying run on libuv's thread pool (the native module's async tasks), never on the
+ * event loop. Passwords are NFKC-normalised first, so that the same characters typed on
+ * different keyboards give the same password.
+ */
+import { randomInt } from 'node:crypto';
+import { hash, parseOptions, verify, type Algorithm } from '@node-rs/argon2';
+
+// The package declares `Algorithm` as a const enum, which has no value at run time.
+const ARGON2ID = 2 as Algorithm.Argon2id;
+
+export interface Argon2Parameters {
+  readonly memoryCost: number;
+  readonly timeCost: number;
+  readonly parallelism: number;
+}
+
+export const OWASP_ARGON2: Argon2Parameters = Object.freeze({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /** False for a wrong password and for a hash this hasher cannot read. */
+  verify(passwordHash: string, password: string): Promise<boolean>;
+  /** True when the hash was made with other (older) parameters and should be replaced. */
+  needsRehash(passwordHash: string): boolean;
+}
+
+export function normalizePassword(password: string): string {
+  return password.normalize('NFKC');
+}
+
+export function createArgon2Hasher(parameters: Argon2Parameters = OWASP_ARGON2): PasswordHasher {
+  const options = { algorithm: ARGON2ID, ...parameters };
+  return {
+    hash: (password) => hash(normalizePassword(password), options),
+    async verify(passwordHash, password) {
+      try {
+        return await verify(passwordHash, normalizePassword(password));
+      } catch {
+        return false;
+      }
+    },
+    needsRehash(passwordHash) {
+      try {
+        const used = parseOptions(passwordHash);
+        return (
+          used.algorithm !== ARGON2ID ||
+          used.memoryCost !== parameters.memoryCost ||
+          used.timeCost !== parameters.timeCost ||
+          used.parallelism !== parameters.parallelism
+        );
+      } catch {
+        return true;
+      }
+    },
+  };
+}
+
+/** No 0/O/o, 1/l/I: a generated password is read off a screen and typed. */
+const GENERATED_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+export const GENERATED_LENGTH = 12;
+
+/** 12 characters from a cryptographic source, without look-alike characters (~69 bits). */
+export function generatePassword(): string {
+  let password = '';
+  for (let i = 0; i < GENERATED_LENGTH; i++) password += GENERATED_ALPHABET[randomInt(GENERATED_ALPHABET.length)];
+  return password;
+}
+
+/** Length as a person counts it: in code points, after normalisation. */
+export function passwordLength(password: string): number {
+  return [...normalizePassword(password)].length;
+}

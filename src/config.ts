@@ -1,0 +1,90 @@
+/**
+ * Configuration is read once from the environment, validated, and frozen.
+ * Every variable is documented in the README's configuration table.
+ */
+
+export interface Config {
+  /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
+  readonly databaseUrl: string;
+  readonly port: number;
+  readonly host: string;
+  /** Base of the links the service hands out (verify_url), without a trailing slash. */
+  readonly publicUrl: string;
+  readonly logLevel: string;
+  /** Deleted members are purged this long after their deletion, which frees their login. */
+  readonly deletedRetentionDays: number;
+  /** How often due expirations are written down and old records purged. 0 disables the sweep. */
+  readonly sweepIntervalSeconds: number;
+  /** Sessions handed out by /login/ are kept this long. */
+  readonly sessionRetentionDays: number;
+  /** Largest request body accepted, in bytes. */
+  readonly bodyLimitBytes: number;
+  /** Most parameters one request may carry. */
+  readonly maxParameters: number;
+  /** Passed to Fastify's `trustProxy`: false, true, a hop count or a list of addresses. */
+  readonly trustProxy: boolean | number | string;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const DEFAULT_DATABASE_PATH = './data/members.db';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = text(env, 'HOST', '127.0.0.1');
+  const publicUrl = url(env, 'PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const logLevel = text(env, 'LOG_LEVEL', 'info');
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return Object.freeze({
+    databaseUrl: text(env, 'DATABASE_URL', DEFAULT_DATABASE_PATH),
+    port,
+    host,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    logLevel,
+    deletedRetentionDays: integer(env, 'DELETED_RETENTION_DAYS', 30, 0, 36500),
+    sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
+    sessionRetentionDays: integer(env, 'SESSION_RETENTION_DAYS', 30, 1, 36500),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxParameters: integer(env, 'MAX_PARAMETERS', 1000, 10, 100000),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+  });
+}
+
+function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${raw}`);
+  return value;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = text(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value}"`);
+  }
+  return value;
+}
+
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}

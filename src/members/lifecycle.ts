@@ -1,0 +1,49 @@
+/**
+ * The member lifecycle as pure functions of `now`: when an expiration falls due, and what a
+ * member's state is at a given instant whether or not the sweep has written it down yet.
+ */
+import { DateTime } from 'luxon';
+import type { ExpiryAction, Member, MemberStatus } from './member.js';
+
+export type PeriodUnit = 'm' | 'h' | 'D' | 'M' | 'Y';
+
+export const PERIOD_UNITS: readonly PeriodUnit[] = ['m', 'h', 'D', 'M', 'Y'];
+
+const LUXON_UNIT = { m: 'minutes', h: 'hours', D: 'days', M: 'months', Y: 'years' } as const;
+
+export function isPeriodUnit(value: string): value is PeriodUnit {
+  return (PERIOD_UNITS as readonly string[]).includes(value);
+}
+
+/**
+ * `count` calendar periods after `now`, counted in the account's time zone: a day keeps the
+ * wall-clock time across a daylight-saving change, a month ending on the 31st lands on the
+ * last day of a shorter month. Undefined when the result is past the year 9999.
+ */
+export function addPeriods(now: number, count: number, unit: PeriodUnit, timeZone: string): number | undefined {
+  const due = DateTime.fromMillis(now, { zone: timeZone }).plus({ [LUXON_UNIT[unit]]: count });
+  if (!due.isValid || due.year > 9999) return undefined;
+  return due.toMillis();
+}
+
+export interface EffectiveState {
+  readonly status: MemberStatus;
+  readonly deletedAt: number | null;
+}
+
+/**
+ * The member's state at `now`. Only an Active member expires; one whose time has come is
+ * Suspended or Deleted from that instant, the deletion dated at the moment it expired.
+ */
+export function effectiveState(member: Pick<Member, 'status' | 'timeExpiry' | 'deletedAt'>, now: number): EffectiveState {
+  const expiry = member.timeExpiry;
+  if (member.status === 'A' && expiry && expiry.at <= now) {
+    return { status: expiry.action, deletedAt: expiry.action === 'D' ? expiry.at : member.deletedAt };
+  }
+  return { status: member.status, deletedAt: member.deletedAt };
+}
+
+/** The action named by /create/'s numeric modes: 0 none, 1 suspend, 2 delete. */
+export function expiryActionFromCreateMode(mode: string): ExpiryAction | null | undefined {
+  return ({ '0': null, '1': 'S', '2': 'D' } as const)[mode as '0' | '1' | '2'];
+}

@@ -1,0 +1,28 @@
+/**
+ * Driver errors are translated at the store's edge, so nothing above it matches error text.
+ * The dialects decide which driver error is which kind.
+ */
+
+/** A write broke a uniqueness rule (a login taken, an account name taken). */
+export class UniqueViolation extends Error {
+  override readonly name = 'UniqueViolation';
+}
+
+/** The store cannot be reached or cannot take the request now; the HTTP layer answers 503. */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+}
+
+export type StoreErrorKind = 'unique-violation' | 'unavailable';
+
+export function translateError(classify: (error: unknown) => StoreErrorKind | undefined, error: unknown): unknown {
+  if (error instanceof UniqueViolation || error instanceof StoreUnavailable) return error;
+  switch (classify(error)) {
+    case 'unique-violation':
+      return new UniqueViolation('unique constraint violated', { cause: error });
+    case 'unavailable':
+      return new StoreUnavailable('store unavailable', { cause: error });
+    default:
+      return error;
+  }
+}

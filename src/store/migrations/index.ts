@@ -1,0 +1,25 @@
+import { Migrator, type Migration } from 'kysely';
+import type { EngineConnection, Engine } from '../dialects/dialect.js';
+import * as initial from './001-initial.js';
+
+type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
+
+/** Every migration, in order. Names are never changed once released. */
+const MIGRATIONS: Record<string, EngineMigration> = {
+  '001-initial': initial,
+};
+
+/** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
+export async function migrateToLatest(connection: EngineConnection): Promise<string[]> {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, migration] of Object.entries(MIGRATIONS)) {
+    migrations[name] = { up: (db) => migration.up(db, connection.engine) };
+  }
+  const migrator = new Migrator({
+    db: connection.db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,63 @@
+import type { AccountStore } from '../accounts/account-store.js';
+import type { MemberStore } from '../members/member-store.js';
+import { AccountRepository } from './account-repository.js';
+import { connect } from './connect.js';
+import type { EngineConnection, Engine } from './dialects/dialect.js';
+import { translateError } from './errors.js';
+import { MemberRepository } from './member-repository.js';
+import { migrateToLatest } from './migrations/index.js';
+
+/** The service's one store: the same SQL over SQLite or PostgreSQL. */
+export interface Store {
+  readonly engine: Engine;
+  readonly accounts: AccountStore;
+  readonly members: MemberStore;
+  /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
+  secret(name: string, create: () => string): Promise<string>;
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export function openStore(databaseUrl: string): Store {
+  return storeOver(connect(databaseUrl));
+}
+
+export function storeOver(connection: EngineConnection): Store {
+  const { db } = connection;
+  const guard = <T extends object>(target: T) => translatingErrors(target, connection.classifyError);
+  return {
+    engine: connection.engine,
+    accounts: guard(new AccountRepository(db)),
+    members: guard(new MemberRepository(connection)),
+    secret: (name, create) =>
+      guard({
+        async secret() {
+          await db.insertInto('settings').values({ name, value: create() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+          const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+          return row.value;
+        },
+      }).secret(),
+    migrate: () => migrateToLatest(connection),
+    close: () => connection.close(),
+  };
+}
+
+/**
+ * Wraps every method of a repository so that driver errors leave it as the store's own
+ * error classes (UniqueViolation, StoreUnavailable), whichever engine is underneath.
+ */
+function translatingErrors<T extends object>(target: T, classify: EngineConnection['classifyError']): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        try {
+          return await value.apply(object, args);
+        } catch (error) {
+          throw translateError(classify, error);
+        }
+      };
+    },
+  });
+}

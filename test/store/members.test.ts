@@ -1,0 +1,222 @@
+import { expect, it } from 'vitest';
+import { connect } from '../../src/store/connect.js';
+import { describeEachEngine } from '../support/engines.js';
+import { insertAccount, insertMember, newMember, uniqueName } from '../support/factories.js';
+
+const NOW = 1_750_000_000_000;
+const noLock = () => 0;
+
+describeEachEngine('member store', (context) => {
+  it('stores a member as sent and finds it by login, case-insensitively, and by id', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const input = newMember({
+      login: 'Alice.Smith',
+      email: 'Alice@Example.COM',
+      regAt: NOW,
+      regIp: '203.0.113.9',
+      urlOk: 'https://example.com/in',
+      urlFail: '/out',
+      timeExpiry: { action: 'S', at: NOW + 60_000 },
+      loginExpiry: { action: 'D', left: 3 },
+      billing: { pc: 'paypal', id: 'TX-1' },
+      profile: new Map([['first_name', 'Alice'], ['city', 'Zürich']]),
+    });
+    const created = await store.members.insertMember(account.id, input);
+    expect(created.kind).toBe('created');
+    const id = (created as { id: number }).id;
+    const member = await store.members.findMemberByLogin(account.id, 'alice.SMITH');
+    expect(member).toEqual({
+      id,
+      accountId: account.id,
+      login: 'Alice.Smith',
+      email: 'Alice@Example.COM',
+      passwordHash: input.passwordHash,
+      status: 'A',
+      regType: 'A',
+      regAt: NOW,
+      regIp: '203.0.113.9',
+      urlOk: 'https://example.com/in',
+      urlFail: '/out',
+      timeExpiry: { action: 'S', at: NOW + 60_000 },
+      loginExpiry: { action: 'D', left: 3 },
+      loginCount: 0,
+      lastLoginAt: null,
+      lastLoginIp: null,
+      deletedAt: null,
+      emailVerifiedAt: null,
+      billing: { pc: 'paypal', id: 'TX-1', item: null, cust: null, subscr: null, qty: null },
+    });
+    expect(await store.members.findMemberById(account.id, id)).toEqual(member);
+    expect(await store.members.getProfile(account.id, id)).toEqual(new Map([['city', 'Zürich'], ['first_name', 'Alice']]));
+  });
+
+  it('refuses a login that differs only in case, also beyond ASCII', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    await insertMember(store, account.id, { login: 'Émile' });
+    expect(await store.members.insertMember(account.id, newMember({ login: 'éMILE' }))).toEqual({ kind: 'login-taken' });
+    expect(await store.members.loginTaken(account.id, 'ÉMILE')).toBe(true);
+    expect(await store.members.loginTaken(account.id, 'emile')).toBe(false);
+  });
+
+  it('lets two accounts hold the same login', async () => {
+    const { store } = context();
+    const a = await insertAccount(store);
+    const b = await insertAccount(store);
+    await insertMember(store, a.id, { login: 'shared' });
+    expect((await store.members.insertMember(b.id, newMember({ login: 'shared' }))).kind).toBe('created');
+  });
+
+  it('gives increasing ids that are never reused, even after the rows are gone', async () => {
+    const { store } = context();
+    const a = await insertAccount(store);
+    const first = await insertMember(store, a.id);
+    const second = await insertMember(store, a.id);
+    expect(second).toBeGreaterThan(first);
+    await store.accounts.deleteAccount(a.id);
+    const b = await insertAccount(store);
+    expect(await insertMember(store, b.id)).toBeGreaterThan(second);
+  });
+
+  it('stores a deleted member with its deletion time', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const id = await insertMember(store, account.id, { status: 'D', regAt: NOW });
+    expect((await store.members.findMemberById(account.id, id))?.deletedAt).toBe(NOW);
+  });
+
+  it('records a login: count, time, address, session', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const id = await insertMember(store, account.id);
+    const recorded = await store.members.recordLogin(account.id, id, { login: 'x', at: NOW, ip: '198.51.100.7', sessionDigest: uniqueName('s'), throttleIp: '' });
+    expect(recorded).toEqual({ kind: 'recorded', status: 'A' });
+    await store.members.recordLogin(account.id, id, { login: 'x', at: NOW + 1000, ip: null, sessionDigest: uniqueName('s'), throttleIp: '' });
+    const member = await store.members.findMemberById(account.id, id);
+    expect(member).toMatchObject({ loginCount: 2, lastLoginAt: NOW + 1000, lastLoginIp: null, status: 'A' });
+  });
+
+  it('lets the login that uses up the allowance succeed, then suspends or deletes', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    for (const action of ['S', 'D'] as const) {
+      const id = await insertMember(store, account.id, { loginExpiry: { action, left: 2 } });
+      const login = (at: number) => store.members.recordLogin(account.id, id, { login: 'x', at, ip: null, sessionDigest: uniqueName('s'), throttleIp: '' });
+      expect(await login(NOW)).toEqual({ kind: 'recorded', status: 'A' });
+      expect(await login(NOW + 1)).toEqual({ kind: 'recorded', status: action });
+      expect(await login(NOW + 2)).toEqual({ kind: 'not-active' });
+      const member = await store.members.findMemberById(account.id, id);
+      expect(member).toMatchObject({ status: action, loginCount: 2, loginExpiry: { action, left: 0 } });
+      expect(member?.deletedAt).toBe(action === 'D' ? NOW + 1 : null);
+    }
+  });
+
+  it('does not count a login for a member that is not active at that instant', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const suspended = await insertMember(store, account.id, { status: 'S' });
+    const expired = await insertMember(store, account.id, { timeExpiry: { action: 'S', at: NOW } });
+    for (const id of [suspended, expired]) {
+      expect(await store.members.recordLogin(account.id, id, { login: 'x', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleIp: '' })).toEqual({
+        kind: 'not-active',
+      });
+      expect((await store.members.findMemberById(account.id, id))?.loginCount).toBe(0);
+    }
+  });
+
+  it('counts failures per member and address, starts over after the reset time, and locks', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const id = await insertMember(store, account.id);
+    const fail = (ip: string, at: number, resetBefore = 0) =>
+      store.members.recordLoginFailure(account.id, id, ip, at, resetBefore, (failures) => (failures >= 3 ? at + 60_000 : 0));
+    expect(await fail('', NOW)).toEqual({ failures: 1, lastFailureAt: NOW, lockedUntil: 0 });
+    expect(await fail('', NOW + 1)).toEqual({ failures: 2, lastFailureAt: NOW + 1, lockedUntil: 0 });
+    expect(await fail('', NOW + 2)).toEqual({ failures: 3, lastFailureAt: NOW + 2, lockedUntil: NOW + 60_002 });
+    expect(await store.members.findThrottle(account.id, id, '')).toEqual({ failures: 3, lastFailureAt: NOW + 2, lockedUntil: NOW + 60_002 });
+    // Another address has its own count.
+    expect(await fail('192.0.2.1', NOW + 3)).toMatchObject({ failures: 1, lockedUntil: 0 });
+    // Failures older than the reset instant no longer count.
+    expect(await fail('192.0.2.1', NOW + 10, NOW + 5)).toMatchObject({ failures: 1 });
+    // A success clears the count of its own address only.
+    await store.members.recordLogin(account.id, id, { login: 'x', at: NOW + 20, ip: '192.0.2.1', sessionDigest: uniqueName('s'), throttleIp: '192.0.2.1' });
+    expect(await store.members.findThrottle(account.id, id, '192.0.2.1')).toBeUndefined();
+    expect(await store.members.findThrottle(account.id, id, '')).toBeDefined();
+  });
+
+  it('replaces a password hash only if it has not changed meanwhile', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const id = await insertMember(store, account.id, { passwordHash: 'old' });
+    await store.members.replacePasswordHash(account.id, id, 'other', 'new');
+    expect((await store.members.findMemberById(account.id, id))?.passwordHash).toBe('old');
+    await store.members.replacePasswordHash(account.id, id, 'old', 'new');
+    expect((await store.members.findMemberById(account.id, id))?.passwordHash).toBe('new');
+  });
+
+  it('marks an e-mail verified once, keeping the first instant', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const id = await insertMember(store, account.id);
+    expect(await store.members.markEmailVerified(account.id, id, NOW)).toBe(true);
+    expect(await store.members.markEmailVerified(account.id, id, NOW + 5)).toBe(true);
+    expect((await store.members.findMemberById(account.id, id))?.emailVerifiedAt).toBe(NOW);
+  });
+
+  it('keeps login events with their address, time and outcome', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const id = await insertMember(store, account.id);
+    await store.members.recordLoginEvent(account.id, { memberId: id, login: 'x', ip: '2001:db8::1', at: NOW, outcome: 'wrong-credentials' });
+    await store.members.recordLoginEvent(account.id, { memberId: null, login: 'ghost', ip: '2001:db8::2', at: NOW, outcome: 'wrong-credentials' });
+    // Events have no reader in the API yet: look at the table over a second connection.
+    const reader = connect(context().database.url);
+    const rows = await reader.db
+      .selectFrom('login_events')
+      .select(['member_id', 'login', 'ip', 'at', 'outcome'])
+      .where('account_id', '=', account.id)
+      .orderBy('id')
+      .execute();
+    await reader.close();
+    expect(rows).toEqual([
+      { member_id: id, login: 'x', ip: '2001:db8::1', at: NOW, outcome: 'wrong-credentials' },
+      { member_id: null, login: 'ghost', ip: '2001:db8::2', at: NOW, outcome: 'wrong-credentials' },
+    ]);
+  });
+
+  it('never shows or changes a member to another account', async () => {
+    const { store } = context();
+    const owner = await insertAccount(store);
+    const other = await insertAccount(store);
+    const id = await insertMember(store, owner.id, {
+      login: 'private',
+      passwordHash: 'h',
+      loginExpiry: { action: 'S', left: 5 },
+      profile: new Map([['secret', 'x']]),
+    });
+    const m = store.members;
+    expect(await m.findMemberByLogin(other.id, 'private')).toBeUndefined();
+    expect(await m.findMemberById(other.id, id)).toBeUndefined();
+    expect(await m.loginTaken(other.id, 'private')).toBe(false);
+    expect(await m.getProfile(other.id, id)).toEqual(new Map());
+    expect(await m.recordLogin(other.id, id, { login: 'private', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleIp: '' })).toEqual({ kind: 'not-active' });
+    expect(await m.recordLoginFailure(other.id, id, '', NOW, 0, () => NOW + 1000)).toBeUndefined();
+    expect(await m.findThrottle(other.id, id, '')).toBeUndefined();
+    await m.replacePasswordHash(other.id, id, 'h', 'stolen');
+    expect(await m.markEmailVerified(other.id, id, NOW)).toBe(false);
+    await m.recordLoginEvent(other.id, { memberId: id, login: 'private', ip: '192.0.2.1', at: NOW, outcome: 'ok' });
+
+    const untouched = await m.findMemberById(owner.id, id);
+    expect(untouched).toMatchObject({ passwordHash: 'h', loginCount: 0, emailVerifiedAt: null, loginExpiry: { action: 'S', left: 5 } });
+    expect(await m.findThrottle(owner.id, id, '')).toBeUndefined();
+    expect(await m.getProfile(owner.id, id)).toEqual(new Map([['secret', 'x']]));
+  });
+
+  it('fails over nothing when a member is asked for by an id that does not exist', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    expect(await store.members.findMemberById(account.id, 987_654_321)).toBeUndefined();
+    expect(await store.members.recordLoginFailure(account.id, 987_654_321, '', NOW, 0, noLock)).toBeUndefined();
+  });
+});

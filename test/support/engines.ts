@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { openStore, type Store } from '../../src/store/store.js';
+import type { Engine } from '../../src/store/dialects/dialect.js';
+import { createPostgresDatabase } from './postgres.js';
+
+export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+
+export interface TestDatabase {
+  readonly engine: Engine;
+  /** What DATABASE_URL would be for this database. */
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database on the engine: a SQLite file in a temp folder, or a PostgreSQL database. */
+export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'postgres') {
+    const database = await createPostgresDatabase();
+    return { engine, ...database };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'member-api-test-'));
+  return { engine, url: join(dir, 'members.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A migrated store on a fresh database, and how to throw both away. */
+export async function createTestStore(engine: Engine): Promise<{ store: Store; database: TestDatabase; dispose(): Promise<void> }> {
+  const database = await createTestDatabase(engine);
+  const store = openStore(database.url);
+  await store.migrate();
+  return {
+    store,
+    database,
+    async dispose() {
+      await store.close();
+      await database.drop();
+    },
+  };
+}
+
+export function engineAvailable(engine: Engine): boolean {
+  return engine !== 'postgres' || inject('postgresUnavailable') === '';
+}
+
+/**
+ * Runs the same suite once per engine, each on its own fresh store. The PostgreSQL run is
+ * skipped only when the global set-up found no server and CI is not set.
+ */
+export function describeEachEngine(title: string, body: (context: () => { store: Store; database: TestDatabase }) => void): void {
+  for (const engine of ENGINES) {
+    describe.skipIf(!engineAvailable(engine))(`${title} [${engine}]`, () => {
+      let current: Awaited<ReturnType<typeof createTestStore>> | undefined;
+      beforeAll(async () => {
+        current = await createTestStore(engine);
+      });
+      afterAll(async () => {
+        await current?.dispose();
+      });
+      body(() => {
+        if (!current) throw new Error('store not ready');
+        return current;
+      });
+    });
+  }
+}

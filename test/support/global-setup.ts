@@ -1,0 +1,22 @@
+import { postgresReachable, TEST_POSTGRES_URL } from './postgres.js';
+
+/**
+ * Checks PostgreSQL once per run. With CI set, an unreachable server fails the run; on a
+ * laptop without one, the PostgreSQL half of every store test is skipped with this notice.
+ */
+export default async function setup({ provide }: { provide: (key: 'postgresUnavailable', value: string) => void }) {
+  const problem = await postgresReachable();
+  if (problem && process.env.CI) {
+    throw new Error(`CI is set and PostgreSQL is unreachable at ${TEST_POSTGRES_URL}: ${problem}`);
+  }
+  if (problem) {
+    console.warn(`\n*** PostgreSQL unreachable at ${TEST_POSTGRES_URL} (${problem}): PostgreSQL tests are SKIPPED. Set TEST_POSTGRES_URL or start PostgreSQL. ***\n`);
+  }
+  provide('postgresUnavailable', problem ?? '');
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresUnavailable: string;
+  }
+}
