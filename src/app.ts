@@ -1,0 +1,75 @@
+/**
+ * buildApp() assembles the HTTP application from services that were built elsewhere. It
+ * never listens: tests call `app.inject()`, and server.ts listens and closes.
+ */
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type pino from 'pino';
+import type { AccountsService } from './accounts/accounts-service.js';
+import type { Config } from './config.js';
+import type { LoginService } from './members/login-service.js';
+import type { MembersService } from './members/members-service.js';
+import { registerBodyParsers } from './http/body-parsers.js';
+import { errorBody, handleError, MESSAGES } from './http/errors.js';
+import { RequestLogController } from './http/logging.js';
+import { multipartLimits, type ParamLimits } from './http/params.js';
+import { registerCreateRoute } from './http/routes/create.js';
+import { registerLoginRoute } from './http/routes/login.js';
+import { registerVerifyRoute } from './http/routes/verify.js';
+
+export interface AppDependencies {
+  readonly limits: ParamLimits;
+  readonly trustProxy: Config['trustProxy'];
+  /** A pino logger, or false for none. */
+  readonly logger: pino.Logger | false;
+  readonly accounts: AccountsService;
+  readonly members: MembersService;
+  readonly logins: LoginService;
+}
+
+/** How long a client may take to send its whole request before it is cut off (408). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    logController: new RequestLogController(),
+    bodyLimit: deps.limits.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Fastify takes a hop count too, though its types do not say so.
+    trustProxy: deps.trustProxy as boolean | string,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+  }) as unknown as FastifyInstance;
+
+  registerBodyParsers(app);
+  await app.register(multipart, { limits: multipartLimits(deps.limits) });
+  app.setErrorHandler(handleError);
+
+  // Paths answer 405 (with Allow) for a method they do not take, and 404 otherwise.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const path = normalisePath(route.url);
+    const methods = methodsByPath.get(path) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(path, methods);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = methodsByPath.get(normalisePath(request.url));
+    if (allowed) {
+      void reply.code(405).header('allow', [...allowed].join(', ')).send(errorBody(MESSAGES.methodNotAllowed));
+    } else {
+      void reply.code(404).send(errorBody(MESSAGES.notFound));
+    }
+  });
+
+  const context = { limits: deps.limits, accounts: deps.accounts };
+  registerLoginRoute(app, { ...context, logins: deps.logins });
+  registerCreateRoute(app, { ...context, members: deps.members });
+  registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
+  return app;
+}
+
+function normalisePath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}

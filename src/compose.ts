@@ -1,0 +1,50 @@
+/**
+ * The composition root: the one place where the store and the services are built and wired
+ * to each other. Everything else receives what it needs as arguments.
+ */
+import { randomBytes } from 'node:crypto';
+import { AccountsService } from './accounts/accounts-service.js';
+import { createArgon2Hasher, type PasswordHasher } from './auth/passwords.js';
+import { systemClock, type Clock } from './common/clock.js';
+import type { Config } from './config.js';
+import { LoginService } from './members/login-service.js';
+import { MembersService } from './members/members-service.js';
+import { VerifyLinks } from './members/verify-link.js';
+import { openStore, type Store } from './store/store.js';
+
+export interface Services {
+  readonly store: Store;
+  readonly accounts: AccountsService;
+  readonly members: MembersService;
+  readonly logins: LoginService;
+}
+
+export interface ServiceOptions {
+  readonly clock?: Clock;
+  readonly hasher?: PasswordHasher;
+}
+
+/** Opens the store, brings its schema up to date and builds the services on it. */
+export async function createServices(config: Pick<Config, 'databaseUrl' | 'publicUrl'>, options: ServiceOptions = {}): Promise<Services> {
+  const store = openStore(config.databaseUrl);
+  try {
+    await store.migrate();
+    return await servicesOver(store, config.publicUrl, options);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+export async function servicesOver(store: Store, publicUrl: string, options: ServiceOptions = {}): Promise<Services> {
+  const clock = options.clock ?? systemClock;
+  const hasher = options.hasher ?? createArgon2Hasher();
+  const macKey = await store.secret('verify-link-key', () => randomBytes(32).toString('base64'));
+  const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), publicUrl);
+  return {
+    store,
+    accounts: new AccountsService(store.accounts, clock),
+    members: new MembersService(store.members, hasher, verifyLinks, clock),
+    logins: new LoginService(store.members, hasher, clock),
+  };
+}

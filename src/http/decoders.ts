@@ -1,0 +1,89 @@
+/**
+ * Decoders from wire parameters to typed values, shared by the endpoints. Each names the
+ * offending parameter in its error: `missing parameter: NAME`, `invalid parameter: NAME`.
+ */
+import { isIpAddress, isRedirectUrl } from '../common/validate.js';
+import { isEmail, isLogin, isProfileFieldName, isProfileFieldValue, isReservedName, MAX_PROFILE_FIELDS } from '../members/fields.js';
+import { isPeriodUnit, type PeriodUnit } from '../members/lifecycle.js';
+import { MAX_PASSWORD_LENGTH } from '../accounts/account-rules.js';
+import { passwordLength } from '../auth/passwords.js';
+import { ApiError, MESSAGES } from './errors.js';
+import type { WireParams } from './params.js';
+
+export function decodeLogin(name: string, value: string): string {
+  if (!isLogin(value)) throw ApiError.invalid(name);
+  return value;
+}
+
+export function decodeEmail(name: string, value: string): string {
+  if (!isEmail(value)) throw ApiError.invalid(name);
+  return value;
+}
+
+/** Account minimum to 1024 characters, counted after normalisation; never truncated. */
+export function decodePassword(name: string, value: string, minLength: number): string {
+  const length = passwordLength(value);
+  if (length < minLength || length > MAX_PASSWORD_LENGTH) throw ApiError.invalid(name);
+  return value;
+}
+
+/** An absolute http(s) URL or a path; empty means none. */
+export function decodeUrl(params: WireParams, name: string): string | null {
+  const value = params.nonEmpty(name);
+  if (value === undefined) return null;
+  if (!isRedirectUrl(value)) throw ApiError.invalid(name);
+  return value;
+}
+
+export function decodeIp(params: WireParams, name: string): string | null {
+  const value = params.nonEmpty(name);
+  if (value === undefined) return null;
+  if (!isIpAddress(value)) throw ApiError.invalid(name);
+  return value;
+}
+
+const MAX_COUNT = 999_999_999;
+
+/** A whole number from 1 to 999,999,999. */
+export function decodePositiveInteger(name: string, value: string | undefined): number {
+  if (value === undefined || value === '') throw ApiError.missing(name);
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) throw ApiError.invalid(name);
+  return Number(value);
+}
+
+export function decodePeriodUnit(name: string, value: string | undefined): PeriodUnit {
+  if (value === undefined || value === '') throw ApiError.missing(name);
+  if (!isPeriodUnit(value)) throw ApiError.invalid(name);
+  return value;
+}
+
+/**
+ * The first of several spellings of one parameter that was sent (non-empty), with the
+ * spelling used, so that errors name what the client actually wrote.
+ */
+export function pickSpelling(params: WireParams, spellings: readonly string[]): { name: string; value: string; index: number } | undefined {
+  for (const [index, name] of spellings.entries()) {
+    const value = params.nonEmpty(name);
+    if (value !== undefined) return { name, value, index };
+  }
+  return undefined;
+}
+
+/**
+ * Every parameter that is not one of the endpoint's built-ins is a profile field. A name the
+ * API reserves is `unknown parameter` (it is most likely a slip, like `login` for `_login`);
+ * a malformed name or an oversized value is `invalid parameter`.
+ */
+export function decodeProfileFields(params: WireParams, builtIns: ReadonlySet<string>): Map<string, string> {
+  const profile = new Map<string, string>();
+  for (const name of params.names()) {
+    if (builtIns.has(name)) continue;
+    if (isReservedName(name)) throw ApiError.unknown(name);
+    if (!isProfileFieldName(name)) throw ApiError.invalid(name);
+    const value = params.get(name) ?? '';
+    if (!isProfileFieldValue(value)) throw ApiError.invalid(name);
+    profile.set(name, value);
+  }
+  if (profile.size > MAX_PROFILE_FIELDS) throw new ApiError(MESSAGES.tooManyProfileFields);
+  return profile;
+}

@@ -1,0 +1,108 @@
+/**
+ * The catalog of error answers, and the one handler for everything unexpected.
+ *
+ * Application outcomes (ERROR, FAIL) are HTTP 200 with the seed's body: legacy clients read
+ * `result`, and some lose the body on a 4xx. Transport problems get their real status, with
+ * the same body shape. No answer ever carries a stack trace, SQL or a file path.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreUnavailable } from '../store/errors.js';
+
+/** Every fixed message the API answers with. Parameter messages are built by ApiError. */
+export const MESSAGES = {
+  wrongApiKey: 'wrong api key',
+  memberNotFound: 'member not found',
+  loginTaken: 'login already taken',
+  wrongLoginOrPassword: 'wrong login or password',
+  memberSuspended: 'member suspended',
+  tooManyFailedAttempts: 'too many failed attempts',
+  tooManyProfileFields: 'too many profile fields',
+  malformedBody: 'malformed request body',
+  notFound: 'not found',
+  methodNotAllowed: 'method not allowed',
+  bodyTooLarge: 'request body too large',
+  unsupportedContentType: 'unsupported content type',
+  requestTimeout: 'request timeout',
+  tooManyRequests: 'too many requests',
+  unavailable: 'service unavailable',
+  internal: 'internal error',
+} as const;
+
+export interface ErrorBody {
+  result: 'ERROR';
+  message: string;
+}
+
+export function errorBody(message: string): ErrorBody {
+  return { result: 'ERROR', message };
+}
+
+/** Shown in messages: long or odd names are cut, so an answer never echoes a huge input. */
+function shown(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 100)}…` : name;
+}
+
+/**
+ * An expected failure caused by the request's parameters. Routes turn it into a 200 ERROR
+ * answer; it never reaches the error handler.
+ */
+export class ApiError extends Error {
+  static missing(name: string): ApiError {
+    return new ApiError(`missing parameter: ${shown(name)}`);
+  }
+  static invalid(name: string): ApiError {
+    return new ApiError(`invalid parameter: ${shown(name)}`);
+  }
+  static unknown(name: string): ApiError {
+    return new ApiError(`unknown parameter: ${shown(name)}`);
+  }
+}
+
+/** A transport problem with its own HTTP status. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class PayloadTooLarge extends HttpError {
+  constructor(message: string = MESSAGES.bodyTooLarge) {
+    super(413, message);
+  }
+}
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: MESSAGES.malformedBody,
+  404: MESSAGES.notFound,
+  405: MESSAGES.methodNotAllowed,
+  408: MESSAGES.requestTimeout,
+  413: MESSAGES.bodyTooLarge,
+  415: MESSAGES.unsupportedContentType,
+  429: MESSAGES.tooManyRequests,
+  503: MESSAGES.unavailable,
+};
+
+/** The status and message a thrown error is answered with. */
+export function describeError(error: unknown): { statusCode: number; message: string } {
+  if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message };
+  if (error instanceof StoreUnavailable) return { statusCode: 503, message: MESSAGES.unavailable };
+  const statusCode = (error as Partial<FastifyError> | null)?.statusCode;
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    // Fastify's and the plugins' 4xx errors: a 406 from the multipart parser is a malformed body.
+    const known = STATUS_MESSAGES[statusCode];
+    return known ? { statusCode, message: known } : { statusCode: 400, message: MESSAGES.malformedBody };
+  }
+  if (statusCode === 503) return { statusCode: 503, message: MESSAGES.unavailable };
+  return { statusCode: 500, message: MESSAGES.internal };
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { statusCode, message } = describeError(error);
+  if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ statusCode, reason: (error as Error)?.message }, 'request refused');
+  if (statusCode === 503) reply.header('retry-after', '1');
+  void reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(message));
+}

@@ -1,0 +1,113 @@
+/**
+ * Wire parameters: what a client sent, from the query string and the body, as one bag of
+ * name → values. Names are kept in a Map, never as object keys, so `__proto__` and
+ * `constructor` are ordinary names here.
+ */
+import type { FastifyRequest } from 'fastify';
+import type {} from '@fastify/multipart';
+import { ApiError, PayloadTooLarge } from './errors.js';
+
+export class WireParams {
+  constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
+
+  /** The last value sent under `name`: a repeated parameter's last value wins. */
+  get(name: string): string | undefined {
+    const list = this.values.get(name);
+    return list?.[list.length - 1];
+  }
+
+  /** Every value sent under `name`, in order (query string first, then body). */
+  getAll(name: string): readonly string[] {
+    return this.values.get(name) ?? [];
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  names(): IterableIterator<string> {
+    return this.values.keys();
+  }
+
+  /** The value of `name` if it was sent and is not empty. */
+  nonEmpty(name: string): string | undefined {
+    const value = this.get(name);
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  /** The value of `name`; `missing parameter: NAME` when absent or empty. */
+  required(name: string): string {
+    const value = this.nonEmpty(name);
+    if (value === undefined) throw ApiError.missing(name);
+    return value;
+  }
+}
+
+/** A JSON body, flattened into name/value pairs; `invalid` names held an object or array of objects. */
+export interface JsonBody {
+  readonly kind: 'json';
+  readonly entries: Array<[string, string]>;
+  readonly invalid: string[];
+}
+
+export function isJsonBody(body: unknown): body is JsonBody {
+  return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'json';
+}
+
+export interface ParamLimits {
+  readonly maxParameters: number;
+  readonly bodyLimitBytes: number;
+}
+
+/**
+ * Collects the parameters of a request: the query string first, then the body, so that a
+ * body value wins over a query value of the same name.
+ */
+export async function readParams(request: FastifyRequest, limits: ParamLimits): Promise<WireParams> {
+  const values = new Map<string, string[]>();
+  let count = 0;
+  const add = (name: string, value: string) => {
+    if (++count > limits.maxParameters) throw new PayloadTooLarge('too many parameters');
+    const list = values.get(name);
+    if (list) list.push(value);
+    else values.set(name, [value]);
+  };
+
+  const url = request.raw.url ?? '';
+  const query = url.indexOf('?');
+  if (query >= 0) for (const [name, value] of new URLSearchParams(url.slice(query + 1))) add(name, value);
+
+  const body: unknown = request.body;
+  if (body instanceof URLSearchParams) {
+    for (const [name, value] of body) add(name, value);
+  } else if (isJsonBody(body)) {
+    const [invalid] = body.invalid;
+    if (invalid !== undefined) throw ApiError.invalid(invalid);
+    for (const [name, value] of body.entries) add(name, value);
+  } else if (request.isMultipart()) {
+    let total = 0;
+    for await (const part of request.parts()) {
+      const value = part.type === 'file' ? (await part.toBuffer()).toString('utf8') : String(part.value ?? '');
+      if (part.type === 'field' && part.valueTruncated) throw new PayloadTooLarge(`parameter too large: ${part.fieldname}`);
+      total += Buffer.byteLength(value);
+      if (total > limits.bodyLimitBytes) throw new PayloadTooLarge('request body too large');
+      add(part.fieldname, value);
+    }
+  }
+  return new WireParams(values);
+}
+
+/**
+ * Multipart limits matching the other encodings: any one value may be as large as the whole
+ * body limit (the sum is checked while reading), files are read as text values.
+ */
+export function multipartLimits(limits: ParamLimits) {
+  return {
+    fieldNameSize: 1024,
+    fieldSize: limits.bodyLimitBytes,
+    fields: limits.maxParameters,
+    files: limits.maxParameters,
+    fileSize: limits.bodyLimitBytes,
+    parts: limits.maxParameters,
+  };
+}

@@ -1,0 +1,31 @@
+/** POST /api2/login/: verify a member's login and password (seed 4.1). */
+import type { FastifyInstance } from 'fastify';
+import type { LoginService } from '../../members/login-service.js';
+import { decodeIp } from '../decoders.js';
+import { MESSAGES } from '../errors.js';
+import { failReply, okReply } from '../replies.js';
+import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+
+const FAIL_MESSAGES = {
+  'wrong-credentials': MESSAGES.wrongLoginOrPassword,
+  suspended: MESSAGES.memberSuspended,
+  locked: MESSAGES.tooManyFailedAttempts,
+} as const;
+
+export function registerLoginRoute(app: FastifyInstance, context: RouteContext & { logins: LoginService }): void {
+  app.post(
+    '/api2/login/',
+    apiHandler(context, async (params) => {
+      const user = params.required('user');
+      const login = params.required('login');
+      const password = params.required('password');
+      // Recording the member's address is the account's business: it takes the API key.
+      const sendsIp = params.nonEmpty('IP') !== undefined;
+      const account = sendsIp ? await authenticate(context, params) : await context.accounts.find(user);
+      const ip = sendsIp ? decodeIp(params, 'IP') : null;
+      const outcome = await context.logins.login(account, { login, password, ip });
+      if (outcome.kind === 'ok') return okReply({ session: outcome.session, ok_url: outcome.okUrl });
+      return failReply(FAIL_MESSAGES[outcome.reason], outcome.failUrl);
+    }),
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * GET /api2/verify/: the page a `verify_url` opens. A right code marks the member's e-mail
+ * verified; a wrong code answers 400 and an unknown member 404, changing nothing. The answer
+ * is a small HTML page, since a person opens it in a browser.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AccountsService } from '../../accounts/accounts-service.js';
+import type { MembersService, VerifyEmailOutcome } from '../../members/members-service.js';
+
+const PAGES: Record<VerifyEmailOutcome, { status: number; title: string; text: string }> = {
+  verified: { status: 200, title: 'E-mail address verified', text: 'Thank you: your e-mail address is verified.' },
+  'bad-code': { status: 400, title: 'Link not valid', text: 'This verification link is not valid. Please check that it was copied whole.' },
+  'not-found': { status: 404, title: 'Link not found', text: 'This verification link does not belong to any member.' },
+};
+
+function page(title: string, text: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}</style></head>
+<body><h1>${title}</h1><p>${text}</p></body>
+</html>
+`;
+}
+
+export function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): void {
+  app.get('/api2/verify/', async (request, reply) => {
+    const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
+    const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
+    let outcome: VerifyEmailOutcome = 'bad-code';
+    if (user && login && code && /^\d{1,15}$/.test(id ?? '')) {
+      outcome = await context.members.verifyEmail(await context.accounts.find(user!), Number(id), login, code);
+    }
+    const { status, title, text } = PAGES[outcome];
+    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(title, text));
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * The command line: `member-api serve`, `migrate`, and `account …`. Every command has
+ * --help, and exits non-zero with a one-line reason on bad input.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Account } from './accounts/account.js';
+import type { SettingsPatch } from './accounts/account-rules.js';
+import { createServices, type Services } from './compose.js';
+import { loadConfig, type Config } from './config.js';
+import { startServer, stopOnSignals } from './server.js';
+import { openStore } from './store/store.js';
+
+class CliError extends Error {}
+
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+/** The account settings, as options shared by `account create` and `account set`. */
+function withSettingOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--ok-url <url>', 'default URL after a successful login (absolute http(s) or a /path; "" for none)'))
+    .addOption(new Option('--fail-url <url>', 'default URL after a failed login (absolute http(s) or a /path; "" for none)'))
+    .addOption(new Option('--min-password-length <n>', 'shortest password accepted (default 8)').argParser(wholeNumber))
+    .addOption(new Option('--time-zone <zone>', 'IANA time zone for rendering and filtering dates (default UTC)'))
+    .addOption(new Option('--lockout-threshold <n>', 'failed logins in a row that lock a member; 0 turns lockout off (default 30)').argParser(wholeNumber))
+    .addOption(new Option('--lockout-step <seconds>', 'lock time added per failure past the threshold (default 60)').argParser(wholeNumber))
+    .addOption(new Option('--lockout-max <seconds>', 'longest lock (default 900)').argParser(wholeNumber))
+    .addOption(new Option('--lockout-reset <seconds>', 'time without failures after which the count starts over (default 43200)').argParser(wholeNumber));
+}
+
+interface SettingOptions {
+  okUrl?: string;
+  failUrl?: string;
+  minPasswordLength?: number;
+  timeZone?: string;
+  lockoutThreshold?: number;
+  lockoutStep?: number;
+  lockoutMax?: number;
+  lockoutReset?: number;
+}
+
+function settingsPatch(options: SettingOptions): SettingsPatch {
+  return {
+    okUrl: options.okUrl,
+    failUrl: options.failUrl,
+    minPasswordLength: options.minPasswordLength,
+    timeZone: options.timeZone,
+    lockout: {
+      threshold: options.lockoutThreshold,
+      stepSeconds: options.lockoutStep,
+      maxSeconds: options.lockoutMax,
+      resetSeconds: options.lockoutReset,
+    },
+  };
+}
+
+function describeAccount(account: Account, members?: Record<string, number>) {
+  const { settings } = account;
+  return {
+    user: account.name,
+    created: new Date(account.createdAt).toISOString(),
+    ok_url: settings.okUrl,
+    fail_url: settings.failUrl,
+    min_password_length: settings.minPasswordLength,
+    time_zone: settings.timeZone,
+    lockout_threshold: settings.lockout.threshold,
+    lockout_step_seconds: settings.lockout.stepSeconds,
+    lockout_max_seconds: settings.lockout.maxSeconds,
+    lockout_reset_seconds: settings.lockout.resetSeconds,
+    ...(members ? { members: { active: members.A ?? 0, suspended: members.S ?? 0, deleted: members.D ?? 0 } } : {}),
+  };
+}
+
+function print(value: unknown, json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+    return;
+  }
+  for (const [key, item] of Object.entries(value as object)) {
+    process.stdout.write(`${key.padEnd(22)} ${typeof item === 'object' ? JSON.stringify(item) : String(item)}\n`);
+  }
+}
+
+/** Runs `work` with the services over the configured store, closing the store afterwards. */
+async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const services = await createServices(config);
+  try {
+    return await work(services);
+  } finally {
+    await services.store.close();
+  }
+}
+
+export function buildCli(): Command {
+  const program = new Command('member-api')
+    .description('Member management HTTP API v2 server. Configured by environment variables (see README).')
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  program
+    .command('serve')
+    .description('run the HTTP server (DATABASE_URL, PORT, HOST, PUBLIC_URL, … from the environment)')
+    .action(async () => {
+      const config: Config = loadConfig();
+      stopOnSignals(await startServer(config));
+    });
+
+  program
+    .command('migrate')
+    .description('bring the database schema up to date (the server also does this at start)')
+    .action(async () => {
+      const store = openStore(loadConfig().databaseUrl);
+      try {
+        const applied = await store.migrate();
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
+      } finally {
+        await store.close();
+      }
+    });
+
+  const account = program.command('account').description('manage accounts (the API’s user + api_key)');
+
+  withSettingOptions(account.command('create <name>').description('create an account and print its API key (shown once)'))
+    .option('--json', 'print {"user","api_key"} as JSON')
+    .action(async (name: string, options: SettingOptions & { json?: boolean }) => {
+      const created = await withServices((s) => s.accounts.create(name, settingsPatch(options)));
+      if (created.kind === 'name-taken') throw new CliError(`account "${name}" already exists`);
+      if (created.kind === 'invalid') throw new CliError(`invalid ${created.setting}: ${created.reason}`);
+      if (options.json) print({ user: created.account.name, api_key: created.apiKey }, true);
+      else process.stdout.write(`created account "${created.account.name}"\napi_key: ${created.apiKey}\n(the key is shown only now; \`account rotate-key\` makes a new one)\n`);
+    });
+
+  account
+    .command('list')
+    .description('list the accounts')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const accounts = await withServices((s) => s.accounts.list());
+      if (options.json) print(accounts.map((a) => describeAccount(a)), true);
+      else for (const a of accounts) process.stdout.write(`${a.name}\n`);
+    });
+
+  account
+    .command('show <name>')
+    .description('show an account’s settings and member counts')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const shown = await withServices(async (s) => {
+        const found = await s.accounts.find(name);
+        return found && describeAccount(found, await s.accounts.countMembers(found));
+      });
+      if (!shown) throw new CliError(`no account "${name}"`);
+      print(shown, options.json);
+    });
+
+  withSettingOptions(account.command('set <name>').description('change an account’s settings'))
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: SettingOptions & { json?: boolean }) => {
+      const changed = await withServices((s) => s.accounts.change(name, settingsPatch(options)));
+      if (changed.kind === 'not-found') throw new CliError(`no account "${name}"`);
+      if (changed.kind === 'invalid') throw new CliError(`invalid ${changed.setting}: ${changed.reason}`);
+      print(describeAccount(changed.account), options.json);
+    });
+
+  account
+    .command('rotate-key <name>')
+    .description('replace the account’s API key; the old key stops working at once')
+    .option('--json', 'print {"user","api_key"} as JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const rotated = await withServices((s) => s.accounts.rotateKey(name));
+      if (rotated.kind === 'not-found') throw new CliError(`no account "${name}"`);
+      if (options.json) print({ user: name, api_key: rotated.apiKey }, true);
+      else process.stdout.write(`new api_key for "${name}": ${rotated.apiKey}\n`);
+    });
+
+  account
+    .command('delete <name>')
+    .description('delete an account with all its members')
+    .option('--yes', 'confirm: the account and its members are gone for good')
+    .action(async (name: string, options: { yes?: boolean }) => {
+      if (!options.yes) throw new CliError(`refusing to delete "${name}" without --yes`);
+      if (!(await withServices((s) => s.accounts.delete(name)))) throw new CliError(`no account "${name}"`);
+      process.stdout.write(`deleted account "${name}"\n`);
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (error) {
+    // One line, whatever went wrong: a bad argument, a bad setting, an unreachable store.
+    process.stderr.write(`member-api: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The running server: builds the app over the services, listens, and stops cleanly on
+ * SIGTERM/SIGINT (in-flight requests finish, then the store is closed).
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { createServices, type Services } from './compose.js';
+import type { Config } from './config.js';
+import { createLogger } from './http/logging.js';
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  /** The address it listens on, e.g. http://127.0.0.1:8080. */
+  readonly address: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const services = await createServices(config);
+  const demoKey = await services.accounts.ensureDemoAccount();
+  if (demoKey) {
+    // Printed once, on the terminal rather than through the logger, so that it never lands in logs.
+    out(`Created account "demo" on this empty store. Its API key, shown only this once:\n\n  user=demo  api_key=${demoKey}\n`);
+  }
+  const app = await buildApp({
+    limits: { bodyLimitBytes: config.bodyLimitBytes, maxParameters: config.maxParameters },
+    trustProxy: config.trustProxy,
+    logger,
+    accounts: services.accounts,
+    members: services.members,
+    logins: services.logins,
+  });
+  const address = await app.listen({ port: config.port, host: config.host });
+  out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl}`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await app.close();
+      await services.store.close();
+    })());
+  return { app, services, address, stop };
+}
+
+/** Stops the server on the first SIGTERM or SIGINT; a second one exits at once. */
+export function stopOnSignals(server: RunningServer): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(1);
+    signalled = true;
+    server.app.log.info({ signal }, 'stopping: finishing in-flight requests');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,119 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Writable } from 'node:stream';
+import type { SettingsPatch } from '../../src/accounts/account-rules.js';
+import type { Account } from '../../src/accounts/account.js';
+import { buildApp } from '../../src/app.js';
+import { servicesOver, type Services } from '../../src/compose.js';
+import { createLogger } from '../../src/http/logging.js';
+import type { Store } from '../../src/store/store.js';
+import { describeEachEngine, type TestDatabase } from './engines.js';
+import { uniqueName } from './factories.js';
+
+/** A clock that follows real time until a test sets it; reset after every test. */
+export class TestClock {
+  private fixed: number | undefined;
+  readonly now = (): number => this.fixed ?? Date.now();
+  set(instant: number | string): void {
+    this.fixed = typeof instant === 'string' ? Date.parse(instant) : instant;
+  }
+  advance(milliseconds: number): void {
+    this.fixed = this.now() + milliseconds;
+  }
+  reset(): void {
+    this.fixed = undefined;
+  }
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | number | undefined>;
+  readonly body: string;
+  readonly json: Record<string, any>;
+}
+
+export type Params = Record<string, string> | Array<[string, string]>;
+
+export interface Harness {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  readonly store: Store;
+  readonly database: TestDatabase;
+  readonly clock: TestClock;
+  /** A fresh account, with its key, owned by the calling test. */
+  newAccount(settings?: SettingsPatch): Promise<{ user: string; apiKey: string; account: Account }>;
+  /** POSTs form-encoded parameters, as `curl -d` does. */
+  post(path: string, params: Params): Promise<Reply>;
+  request(options: { method?: string; url: string; payload?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
+}
+
+export interface HarnessOptions {
+  readonly bodyLimitBytes?: number;
+  readonly maxParameters?: number;
+  /** Where log lines go; without it the app does not log. */
+  readonly logTo?: Writable;
+}
+
+export const PUBLIC_URL = 'https://members.example.test';
+
+export function formBody(params: Params): string {
+  return new URLSearchParams(Array.isArray(params) ? params : Object.entries(params)).toString();
+}
+
+function toReply(response: { statusCode: number; headers: Reply['headers']; body: string }): Reply {
+  let json: Record<string, any> = {};
+  try {
+    json = JSON.parse(response.body);
+  } catch {
+    // Not JSON (the verify page); tests read `body`.
+  }
+  return { status: response.statusCode, headers: response.headers, body: response.body, json };
+}
+
+/**
+ * Runs a suite once per engine against the real app: real store, real services, real
+ * password hashing; only the clock can be set.
+ */
+export function describeEachEngineApp(title: string, body: (harness: () => Harness) => void, options: HarnessOptions = {}): void {
+  describeEachEngine(title, (context) => {
+    let harness: Harness | undefined;
+    beforeAll(async () => {
+      const { store, database } = context();
+      const clock = new TestClock();
+      const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now });
+      const app = await buildApp({
+        limits: { bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024 * 1024, maxParameters: options.maxParameters ?? 1000 },
+        trustProxy: false,
+        logger: options.logTo ? createLogger('trace', options.logTo) : false,
+        accounts: services.accounts,
+        members: services.members,
+        logins: services.logins,
+      });
+      const request: Harness['request'] = async ({ method = 'POST', url, payload, headers }) =>
+        toReply(await app.inject({ method: method as 'POST', url, payload, headers }));
+      harness = {
+        app,
+        services,
+        store,
+        database,
+        clock,
+        async newAccount(settings = {}) {
+          const created = await services.accounts.create(uniqueName(), settings);
+          if (created.kind !== 'created') throw new Error(`account not created: ${created.kind}`);
+          return { user: created.account.name, apiKey: created.apiKey, account: created.account };
+        },
+        post: (path, params) =>
+          request({ url: path, payload: formBody(params), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        request,
+      };
+    });
+    afterEach(() => harness?.clock.reset());
+    afterAll(async () => {
+      await harness?.app.close();
+    });
+    body(() => {
+      if (!harness) throw new Error('harness not ready');
+      return harness;
+    });
+  });
+}
