@@ -39,8 +39,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // Fastify takes a hop count too, though its types do not say so.
     trustProxy: deps.trustProxy as boolean | string,
     requestTimeout: REQUEST_TIMEOUT_MS,
+    // Draining is handled below, with the API's own answer shape.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
 
+  drainOnClose(app);
   registerBodyParsers(app);
   await app.register(multipart, { limits: multipartLimits(deps.limits) });
   app.setErrorHandler(handleError);
@@ -67,6 +70,25 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerCreateRoute(app, { ...context, members: deps.members });
   registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   return app;
+}
+
+/**
+ * While the server closes, requests already received finish normally, and every answer
+ * carries `Connection: close`, so that keep-alive clients let go and close() can complete.
+ * A request that arrives during the drain is answered 503 at once.
+ */
+function drainOnClose(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return reply.code(503).header('retry-after', '1').send(errorBody(MESSAGES.unavailable));
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
 }
 
 function normalisePath(url: string): string {

@@ -24,23 +24,30 @@ export interface ServiceOptions {
   readonly hasher?: PasswordHasher;
 }
 
-/** Opens the store, brings its schema up to date and builds the services on it. */
-export async function createServices(config: Pick<Config, 'databaseUrl' | 'publicUrl'>, options: ServiceOptions = {}): Promise<Services> {
+/**
+ * Opens the store, brings its schema up to date and builds the services on it. `publicUrl`
+ * is the base of the links handed out; it is read when a link is made.
+ */
+export async function createServices(
+  config: Pick<Config, 'databaseUrl'>,
+  publicUrl: () => string,
+  options: ServiceOptions = {},
+): Promise<Services> {
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
-    return await servicesOver(store, config.publicUrl, options);
+    return await servicesOver(store, publicUrl, options);
   } catch (error) {
     await store.close();
     throw error;
   }
 }
 
-export async function servicesOver(store: Store, publicUrl: string, options: ServiceOptions = {}): Promise<Services> {
+export async function servicesOver(store: Store, publicUrl: string | (() => string), options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const hasher = options.hasher ?? createArgon2Hasher();
   const macKey = await store.secret('verify-link-key', () => randomBytes(32).toString('base64'));
-  const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), publicUrl);
+  const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), typeof publicUrl === 'string' ? () => publicUrl : publicUrl);
   return {
     store,
     accounts: new AccountsService(store.accounts, clock),

@@ -8,8 +8,11 @@ export interface Config {
   readonly databaseUrl: string;
   readonly port: number;
   readonly host: string;
-  /** Base of the links the service hands out (verify_url), without a trailing slash. */
-  readonly publicUrl: string;
+  /**
+   * Base of the links the service hands out (verify_url), without a trailing slash.
+   * Undefined: the address the server listens on.
+   */
+  readonly publicUrl: string | undefined;
   readonly logLevel: string;
   /** Deleted members are purged this long after their deletion, which frees their login. */
   readonly deletedRetentionDays: number;
@@ -34,7 +37,7 @@ export const DEFAULT_DATABASE_PATH = './data/members.db';
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = text(env, 'HOST', '127.0.0.1');
-  const publicUrl = url(env, 'PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const publicUrl = env.PUBLIC_URL ? url(env, 'PUBLIC_URL') : undefined;
   const logLevel = text(env, 'LOG_LEVEL', 'info');
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -43,7 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: text(env, 'DATABASE_URL', DEFAULT_DATABASE_PATH),
     port,
     host,
-    publicUrl: publicUrl.replace(/\/+$/, ''),
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
     logLevel,
     deletedRetentionDays: integer(env, 'DELETED_RETENTION_DAYS', 30, 0, 36500),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
@@ -68,8 +71,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const value = text(env, name, fallback);
+function url(env: NodeJS.ProcessEnv, name: string): string {
+  const value = text(env, name, '');
   let parsed: URL;
   try {
     parsed = new URL(value);

@@ -5,10 +5,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Account } from './accounts/account.js';
 import type { SettingsPatch } from './accounts/account-rules.js';
-import { createServices, type Services } from './compose.js';
+import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
-import { startServer, stopOnSignals } from './server.js';
-import { openStore } from './store/store.js';
 
 class CliError extends Error {}
 
@@ -86,7 +84,9 @@ function print(value: unknown, json: boolean | undefined): void {
 /** Runs `work` with the services over the configured store, closing the store afterwards. */
 async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const services = await createServices(config);
+  const { createServices } = await import('./compose.js');
+  // The command line hands out no links.
+  const services = await createServices(config, () => config.publicUrl ?? '');
   try {
     return await work(services);
   } finally {
@@ -105,6 +105,8 @@ export function buildCli(): Command {
     .description('run the HTTP server (DATABASE_URL, PORT, HOST, PUBLIC_URL, … from the environment)')
     .action(async () => {
       const config: Config = loadConfig();
+      // Loaded here, so that the other commands do not pay for the HTTP stack.
+      const { startServer, stopOnSignals } = await import('./server.js');
       stopOnSignals(await startServer(config));
     });
 
@@ -112,6 +114,7 @@ export function buildCli(): Command {
     .command('migrate')
     .description('bring the database schema up to date (the server also does this at start)')
     .action(async () => {
+      const { openStore } = await import('./store/store.js');
       const store = openStore(loadConfig().databaseUrl);
       try {
         const applied = await store.migrate();

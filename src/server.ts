@@ -16,9 +16,12 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export async function startServer(config: Config, out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
-  const services = await createServices(config);
+  let listeningAt = '';
+  const services = await createServices(config, () => config.publicUrl ?? listeningAt);
   const demoKey = await services.accounts.ensureDemoAccount();
   if (demoKey) {
     // Printed once, on the terminal rather than through the logger, so that it never lands in logs.
@@ -33,12 +36,19 @@ export async function startServer(config: Config, out: (line: string) => void = 
     logins: services.logins,
   });
   const address = await app.listen({ port: config.port, host: config.host });
-  out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl}`);
+  listeningAt = address;
+  out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await app.close();
+      // In-flight requests get this long to finish; then their connections are cut.
+      const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
       await services.store.close();
     })());
   return { app, services, address, stop };

@@ -43,7 +43,17 @@ export function effectiveState(member: Pick<Member, 'status' | 'timeExpiry' | 'd
   return { status: member.status, deletedAt: member.deletedAt };
 }
 
-/** The action named by /create/'s numeric modes: 0 none, 1 suspend, 2 delete. */
+/** The action named by /create/'s numeric modes: 0 none, 1 suspend, 2 delete; undefined for anything else. */
 export function expiryActionFromCreateMode(mode: string): ExpiryAction | null | undefined {
-  return ({ '0': null, '1': 'S', '2': 'D' } as const)[mode as '0' | '1' | '2'];
+  // A switch, not an object lookup: `constructor` must not name anything.
+  switch (mode) {
+    case '0':
+      return null;
+    case '1':
+      return 'S';
+    case '2':
+      return 'D';
+    default:
+      return undefined;
+  }
 }

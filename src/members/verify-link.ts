@@ -6,9 +6,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export class VerifyLinks {
+  /** `publicUrl` is asked for each link: the server may learn its address only once it listens. */
   constructor(
     private readonly key: Buffer,
-    private readonly publicUrl: string,
+    private readonly publicUrl: () => string,
   ) {}
 
   code(accountName: string, memberId: number, login: string): string {
@@ -17,7 +18,7 @@ export class VerifyLinks {
 
   url(accountName: string, memberId: number, login: string): string {
     const query = new URLSearchParams({ user: accountName, login, id: String(memberId), code: this.code(accountName, memberId, login) });
-    return `${this.publicUrl}/api2/verify/?${query}`;
+    return `${this.publicUrl()}/api2/verify/?${query}`;
   }
 
   matches(accountName: string, memberId: number, login: string, code: string): boolean {

@@ -34,11 +34,11 @@ describeEachEngineApp('/api2/create/', (h) => {
 
   it('generates a 12-character password without look-alikes when none or an empty one is sent, and it logs in', async () => {
     const { create, user } = await setup();
-    for (const params of [{ _login: 'gen1', _email: 'g@example.com' }, { _login: 'gen2', _email: 'g@example.com', _password: '' }]) {
+    for (const params of [{ _login: 'gen1', _email: 'g@example.com' }, { _login: 'gen2', _email: 'g@example.com', _password: '' }] as Array<Record<string, string>>) {
       const reply = await create(params);
       expect(reply.json.password).toHaveLength(GENERATED_LENGTH);
       expect(reply.json.password).toMatch(/^[A-HJ-NP-Za-km-z2-9]+$/);
-      const login = await h().post('/api2/login/', { user, login: params._login, password: reply.json.password });
+      const login = await h().post('/api2/login/', { user, login: params._login!, password: reply.json.password });
       expect(login.json.result).toBe('OK');
     }
   });
@@ -160,6 +160,9 @@ describeEachEngineApp('/api2/create/', (h) => {
       [{ set_is_exp_logins: '4', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins'],
       [{ set_is_exp_logins: '2', set_exp_logins: '0' }, 'invalid parameter: set_exp_logins'],
       [{ set_is_exp_logins: '2', set_exp_logins: 'ten' }, 'invalid parameter: set_exp_logins'],
+      [{ set_is_exp_logins: 'constructor', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins'],
+      [{ set_is_exp_time: 'toString', set_exp_time: '2', set_exp_time_type: 'D' }, 'invalid parameter: set_is_exp_time'],
+      [{ set_is_exp_time: '1', set_exp_time: '2', set_exp_time_type: 'constructor' }, 'invalid parameter: set_exp_time_type'],
     ];
     for (const [params, message] of cases) {
       expect((await create({ _login: 'x', _email: 'x@example.com', ...params })).json, JSON.stringify(params)).toEqual({ result: 'ERROR', message });

@@ -1,10 +1,19 @@
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { postgresReachable, TEST_POSTGRES_URL } from './postgres.js';
+
+/** The command-line tests run bin/member-api.js, which runs dist/: build it from the current sources. */
+function buildDist(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+}
 
 /**
  * Checks PostgreSQL once per run. With CI set, an unreachable server fails the run; on a
  * laptop without one, the PostgreSQL half of every store test is skipped with this notice.
  */
 export default async function setup({ provide }: { provide: (key: 'postgresUnavailable', value: string) => void }) {
+  buildDist();
   const problem = await postgresReachable();
   if (problem && process.env.CI) {
     throw new Error(`CI is set and PostgreSQL is unreachable at ${TEST_POSTGRES_URL}: ${problem}`);

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { AccountsService } from '../../src/accounts/accounts-service.js';
+import { openStore } from '../../src/store/store.js';
+import { runCli } from '../support/cli.js';
+import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engineAvailable(engine))(`member-api account … [${engine}]`, () => {
+    it('creates, shows, changes, re-keys and deletes an account', async () => {
+      const database = await createTestDatabase(engine);
+      const env = { DATABASE_URL: database.url };
+      try {
+        const created = await runCli(['account', 'create', 'shop', '--ok-url', 'https://shop.example/in', '--time-zone', 'Europe/Berlin', '--json'], env);
+        expect(created.code).toBe(0);
+        const { user, api_key: firstKey } = JSON.parse(created.stdout);
+        expect(user).toBe('shop');
+        expect(firstKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+        const store = openStore(database.url);
+        const accounts = new AccountsService(store.accounts, Date.now);
+        expect(await accounts.authenticate('shop', firstKey)).toBeDefined();
+
+        const shown = await runCli(['account', 'show', 'shop', '--json'], env);
+        expect(JSON.parse(shown.stdout)).toMatchObject({ user: 'shop', ok_url: 'https://shop.example/in', time_zone: 'Europe/Berlin', min_password_length: 8, lockout_threshold: 30, members: { active: 0 } });
+
+        const changed = await runCli(['account', 'set', 'shop', '--min-password-length', '12', '--ok-url', '', '--lockout-threshold', '10', '--json'], env);
+        expect(changed.code).toBe(0);
+        expect(JSON.parse(changed.stdout)).toMatchObject({ min_password_length: 12, ok_url: '', lockout_threshold: 10, time_zone: 'Europe/Berlin' });
+
+        const listed = await runCli(['account', 'list'], env);
+        expect(listed.stdout.split('\n')).toContain('shop');
+
+        const rotated = await runCli(['account', 'rotate-key', 'shop', '--json'], env);
+        const { api_key: secondKey } = JSON.parse(rotated.stdout);
+        expect(secondKey).not.toBe(firstKey);
+        expect(await accounts.authenticate('shop', firstKey)).toBeUndefined();
+        expect(await accounts.authenticate('shop', secondKey)).toBeDefined();
+
+        expect((await runCli(['account', 'delete', 'shop'], env)).code).not.toBe(0);
+        const deleted = await runCli(['account', 'delete', 'shop', '--yes'], env);
+        expect(deleted.code).toBe(0);
+        expect(await accounts.authenticate('shop', secondKey)).toBeUndefined();
+        await store.close();
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it('exits non-zero with a one-line reason on bad input', async () => {
+      const database = await createTestDatabase(engine);
+      const env = { DATABASE_URL: database.url };
+      try {
+        const cases: Array<[string[], RegExp]> = [
+          [['account', 'create', 'X!'], /invalid name/],
+          [['account', 'create', 'ok-name', '--time-zone', 'Mars/Olympus'], /invalid time-zone/],
+          [['account', 'create', 'ok-name', '--ok-url', 'javascript:x'], /invalid ok-url/],
+          [['account', 'create', 'ok-name', '--min-password-length', 'eight'], /must be a whole number/],
+          [['account', 'show', 'missing'], /no account "missing"/],
+          [['account', 'set', 'missing', '--time-zone', 'UTC'], /no account "missing"/],
+          [['account', 'rotate-key', 'missing'], /no account "missing"/],
+        ];
+        for (const [args, reason] of cases) {
+          const result = await runCli(args, env);
+          expect(result.code, args.join(' ')).not.toBe(0);
+          expect(result.stderr, args.join(' ')).toMatch(reason);
+          expect(result.stdout).toBe('');
+        }
+        expect((await runCli(['account', 'create', 'twice'], env)).code).toBe(0);
+        const again = await runCli(['account', 'create', 'twice'], env);
+        expect(again.code).not.toBe(0);
+        expect(again.stderr.trim()).toBe('member-api: account "twice" already exists');
+      } finally {
+        await database.drop();
+      }
+    });
+  });
+}
+
+describe('member-api --help', () => {
+  it('documents every command', async () => {
+    for (const args of [['--help'], ['account', '--help'], ['account', 'create', '--help'], ['serve', '--help'], ['migrate', '--help']]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(/Usage: member-api/);
+    }
+  });
+
+  it('refuses a bad setting in the environment with a one-line reason', async () => {
+    const result = await runCli(['migrate'], { PORT: 'eighty' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim()).toBe('member-api: PORT must be a whole number, got "eighty"');
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { exitOf, startServe } from '../support/cli.js';
+import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
+
+async function post(url: string, params: Record<string, string>): Promise<any> {
+  const response = await fetch(url, { method: 'POST', body: new URLSearchParams(params) });
+  return response.json();
+}
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engineAvailable(engine))(`member-api serve [${engine}]`, () => {
+    it('creates a demo account on the first start of an empty store, printing its key once', async () => {
+      const database = await createTestDatabase(engine);
+      try {
+        const first = await startServe({ DATABASE_URL: database.url });
+        const key = /api_key=(\S+)/.exec(first.output())?.[1];
+        expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        const created = await post(`${first.url}/api2/create/`, { user: 'demo', api_key: key!, _login: 'first', _email: 'f@example.com' });
+        expect(created.result).toBe('OK');
+        // Without PUBLIC_URL, links point at the address the server actually listens on.
+        expect(created.verify_url.startsWith(`${first.url}/api2/verify/?`)).toBe(true);
+        const login = await post(`${first.url}/api2/login/`, { user: 'demo', login: 'first', password: created.password });
+        expect(login.result).toBe('OK');
+        first.child.kill('SIGTERM');
+        expect(await exitOf(first.child)).toBe(0);
+
+        const second = await startServe({ DATABASE_URL: database.url });
+        expect(second.output()).not.toMatch(/api_key=/);
+        second.child.kill('SIGINT');
+        expect(await exitOf(second.child)).toBe(0);
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
+      const database = await createTestDatabase(engine);
+      try {
+        const server = await startServe({ DATABASE_URL: database.url, LOG_LEVEL: 'debug' });
+        const key = /api_key=(\S+)/.exec(server.output())![1]!;
+        const inFlight = Array.from({ length: 16 }, (_, i) =>
+          post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: `inflight${i}`, _email: 'f@example.com' }),
+        );
+        // Signal once the server has received all 16: each hashes a password (tens of
+        // milliseconds, on a pool of four threads), so most are still running then.
+        const arrived = () => server.output().split('incoming request').length - 1;
+        for (let i = 0; arrived() < 16; i++) { await new Promise((r) => setTimeout(r, 2)); if (i === 2000) throw new Error(server.output()); }
+        server.child.kill('SIGTERM');
+        const replies = await Promise.all(inFlight);
+        expect(replies.map((r) => r.result)).toEqual(Array(16).fill('OK'));
+        expect(await exitOf(server.child)).toBe(0);
+
+        const again = await startServe({ DATABASE_URL: database.url });
+        for (let i = 0; i < 16; i++) {
+          const answer = await post(`${again.url}/api2/login/`, { user: 'demo', login: `inflight${i}`, password: replies[i].password });
+          expect(answer.result).toBe('OK');
+        }
+        again.child.kill('SIGTERM');
+        await exitOf(again.child);
+      } finally {
+        await database.drop();
+      }
+    });
+  });
+}

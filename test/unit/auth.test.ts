@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOCKOUT } from '../../src/accounts/account.js';
+import { apiKeyMatches, digestApiKey, generateApiKey } from '../../src/accounts/api-key.js';
+import { countResetBefore, isLocked, lockedUntilAfter } from '../../src/auth/lockout.js';
+import { createArgon2Hasher, generatePassword, passwordLength } from '../../src/auth/passwords.js';
+
+describe('lockout', () => {
+  const policy = { threshold: 3, stepSeconds: 60, maxSeconds: 150, resetSeconds: 600 };
+
+  it('locks from the threshold on, one step more per failure, up to the maximum', () => {
+    expect(lockedUntilAfter(2, 0, policy)).toBe(0);
+    expect(lockedUntilAfter(3, 0, policy)).toBe(60_000);
+    expect(lockedUntilAfter(4, 0, policy)).toBe(120_000);
+    expect(lockedUntilAfter(5, 0, policy)).toBe(150_000);
+    expect(lockedUntilAfter(50, 0, policy)).toBe(150_000);
+  });
+
+  it('never locks with a threshold of 0', () => {
+    expect(lockedUntilAfter(1000, 0, { ...policy, threshold: 0 })).toBe(0);
+  });
+
+  it('is locked strictly before the instant it ends', () => {
+    expect(isLocked({ failures: 3, lastFailureAt: 0, lockedUntil: 100 }, 99)).toBe(true);
+    expect(isLocked({ failures: 3, lastFailureAt: 0, lockedUntil: 100 }, 100)).toBe(false);
+    expect(isLocked(undefined, 0)).toBe(false);
+  });
+
+  it('forgets failures older than the reset time', () => {
+    expect(countResetBefore(1_000_000, policy)).toBe(400_000);
+  });
+
+  it('defaults to Keycloak’s numbers', () => {
+    expect(DEFAULT_LOCKOUT).toEqual({ threshold: 30, stepSeconds: 60, maxSeconds: 900, resetSeconds: 43200 });
+  });
+});
+
+describe('passwords', () => {
+  it('generates 12 characters without look-alikes, differently each time', () => {
+    const many = Array.from({ length: 200 }, generatePassword);
+    for (const password of many) expect(password).toMatch(/^[A-HJ-NP-Za-km-z2-9]{12}$/);
+    expect(new Set(many).size).toBe(200);
+    expect(new Set(many.join('')).size).toBeGreaterThan(50);
+  });
+
+  it('counts length in characters after NFKC normalisation', () => {
+    expect(passwordLength('😀😀')).toBe(2);
+    expect(passwordLength('ﬁ')).toBe(2);
+  });
+
+  it('hashes with argon2id at m=19456, t=2, p=1 and verifies', async () => {
+    const hasher = createArgon2Hasher();
+    const hash = await hasher.hash('pässwörd');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await hasher.verify(hash, 'pässwörd')).toBe(true);
+    expect(await hasher.verify(hash, 'pässwörd ')).toBe(false);
+    expect(await hasher.verify('not a hash', 'x')).toBe(false);
+    expect(hasher.needsRehash(hash)).toBe(false);
+  });
+
+  it('never truncates: a 1024-character password differs from its 1023-character prefix', async () => {
+    const hasher = createArgon2Hasher();
+    const long = 'x'.repeat(1023) + 'y';
+    const hash = await hasher.hash(long);
+    expect(await hasher.verify(hash, 'x'.repeat(1023))).toBe(false);
+    expect(await hasher.verify(hash, long)).toBe(true);
+  });
+
+  it('asks for a new hash when the parameters or the algorithm differ', async () => {
+    const hasher = createArgon2Hasher();
+    expect(hasher.needsRehash(await createArgon2Hasher({ memoryCost: 8192, timeCost: 2, parallelism: 1 }).hash('x'))).toBe(true);
+    expect(hasher.needsRehash(await createArgon2Hasher({ memoryCost: 19456, timeCost: 3, parallelism: 1 }).hash('x'))).toBe(true);
+    expect(hasher.needsRehash('$2b$10$abcdefghijklmnopqrstuu5Jd0yyZ6P6Xl6xCmZ4S1rF1Bx9x5ZqS')).toBe(true);
+  });
+});
+
+describe('API keys', () => {
+  it('are 256 random bits, stored as a SHA-256 digest, compared by digest', () => {
+    const key = generateApiKey();
+    expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+    const digest = digestApiKey(key);
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(apiKeyMatches(digest, key)).toBe(true);
+    expect(apiKeyMatches(digest, `${key}x`)).toBe(false);
+    expect(apiKeyMatches(digest, '')).toBe(false);
+    expect(apiKeyMatches('short', key)).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { isIpAddress, isRedirectUrl, isTimeZone } from '../../src/common/validate.js';
+import { applySettingsPatch } from '../../src/accounts/account-rules.js';
+import { DEFAULT_SETTINGS } from '../../src/accounts/account.js';
+
+describe('loadConfig', () => {
+  it('starts with nothing set: SQLite file, 127.0.0.1:8080, links from the listening address', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ databaseUrl: './data/members.db', port: 8080, host: '127.0.0.1', publicUrl: undefined, logLevel: 'info', deletedRetentionDays: 30 });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db/members',
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://members.example.com/',
+      LOG_LEVEL: 'warn',
+      DELETED_RETENTION_DAYS: '7',
+      SWEEP_INTERVAL_SECONDS: '0',
+      SESSION_RETENTION_DAYS: '2',
+      BODY_LIMIT_BYTES: '65536',
+      MAX_PARAMETERS: '200',
+      TRUST_PROXY: '1',
+    });
+    expect(config).toEqual({
+      databaseUrl: 'postgres://u@db/members',
+      port: 9000,
+      host: '0.0.0.0',
+      publicUrl: 'https://members.example.com',
+      logLevel: 'warn',
+      deletedRetentionDays: 7,
+      sweepIntervalSeconds: 0,
+      sessionRetentionDays: 2,
+      bodyLimitBytes: 65536,
+      maxParameters: 200,
+      trustProxy: 1,
+    });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+  });
+
+  it('refuses bad values, naming the variable', () => {
+    for (const [env, message] of [
+      [{ PORT: 'http' }, /PORT/],
+      [{ PORT: '70000' }, /PORT/],
+      [{ PUBLIC_URL: 'members.example.com' }, /PUBLIC_URL/],
+      [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL/],
+      [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+      [{ DELETED_RETENTION_DAYS: '-1' }, /DELETED_RETENTION_DAYS/],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(message);
+    }
+  });
+});
+
+describe('value checks', () => {
+  it('takes absolute http(s) URLs and paths as login URLs', () => {
+    for (const ok of ['https://example.com', 'http://example.com/a?b=c#d', '/welcome', '/']) expect(isRedirectUrl(ok), ok).toBe(true);
+    for (const bad of ['', 'example.com', 'javascript:alert(1)', 'data:text/html,x', '//evil.com', 'https://', '/a b', 'https://x/\n', `/${'a'.repeat(2048)}`]) {
+      expect(isRedirectUrl(bad), bad).toBe(false);
+    }
+  });
+
+  it('knows IANA time zones', () => {
+    for (const ok of ['UTC', 'Europe/Paris', 'America/Argentina/Buenos_Aires']) expect(isTimeZone(ok)).toBe(true);
+    for (const bad of ['', 'Mars/Olympus', 'x'.repeat(65)]) expect(isTimeZone(bad)).toBe(false);
+  });
+
+  it('takes literal IPv4 and IPv6 addresses only', () => {
+    for (const ok of ['192.0.2.1', '::1', '2001:db8::1', '::ffff:192.0.2.1']) expect(isIpAddress(ok)).toBe(true);
+    for (const bad of ['', 'localhost', '256.0.0.1', '192.0.2.1/24', ' 192.0.2.1', '1.2.3']) expect(isIpAddress(bad)).toBe(false);
+  });
+});
+
+describe('account settings', () => {
+  it('applies a patch, keeping what it does not name', () => {
+    const result = applySettingsPatch(DEFAULT_SETTINGS, { okUrl: '/in', lockout: { threshold: 10 } });
+    expect(result).toEqual({ ok: true, settings: { ...DEFAULT_SETTINGS, okUrl: '/in', lockout: { ...DEFAULT_SETTINGS.lockout, threshold: 10 } } });
+  });
+
+  it('names the first setting that is wrong', () => {
+    const cases = [
+      [{ failUrl: 'nope' }, 'fail-url'],
+      [{ minPasswordLength: 0 }, 'min-password-length'],
+      [{ minPasswordLength: 1025 }, 'min-password-length'],
+      [{ timeZone: 'Nowhere/Town' }, 'time-zone'],
+      [{ lockout: { threshold: 101 } }, 'lockout-threshold'],
+      [{ lockout: { stepSeconds: 0 } }, 'lockout-step'],
+      [{ lockout: { maxSeconds: 10, stepSeconds: 60 } }, 'lockout-max'],
+    ] as const;
+    for (const [patch, setting] of cases) expect(applySettingsPatch(DEFAULT_SETTINGS, patch)).toMatchObject({ ok: false, setting });
+  });
+});
