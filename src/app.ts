@@ -14,7 +14,9 @@ import { errorBody, handleError, MESSAGES } from './http/errors.js';
 import { RequestLogController } from './http/logging.js';
 import { multipartLimits, type ParamLimits } from './http/params.js';
 import { registerCreateRoute } from './http/routes/create.js';
+import { registerListRoute } from './http/routes/list.js';
 import { registerLoginRoute } from './http/routes/login.js';
+import { registerUpdateRoute } from './http/routes/update.js';
 import { registerVerifyRoute } from './http/routes/verify.js';
 
 export interface AppDependencies {
@@ -68,6 +70,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const context = { limits: deps.limits, accounts: deps.accounts };
   registerLoginRoute(app, { ...context, logins: deps.logins });
   registerCreateRoute(app, { ...context, members: deps.members });
+  registerUpdateRoute(app, { ...context, members: deps.members });
+  registerListRoute(app, { ...context, members: deps.members });
   registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   return app;
 }

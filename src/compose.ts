@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './common/clock.js';
 import type { Config } from './config.js';
 import { LoginService } from './members/login-service.js';
 import { MembersService } from './members/members-service.js';
+import { Sweeper, type RetentionSettings } from './members/sweeper.js';
 import { VerifyLinks } from './members/verify-link.js';
 import { openStore, type Store } from './store/store.js';
 
@@ -17,26 +18,31 @@ export interface Services {
   readonly accounts: AccountsService;
   readonly members: MembersService;
   readonly logins: LoginService;
+  readonly sweeper: Sweeper;
 }
 
 export interface ServiceOptions {
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
+  readonly retention?: RetentionSettings;
 }
+
+const DEFAULT_RETENTION: RetentionSettings = { deletedRetentionDays: 30, sessionRetentionDays: 30, loginEventRetentionDays: 90 };
 
 /**
  * Opens the store, brings its schema up to date and builds the services on it. `publicUrl`
  * is the base of the links handed out; it is read when a link is made.
  */
 export async function createServices(
-  config: Pick<Config, 'databaseUrl'>,
+  config: Pick<Config, 'databaseUrl'> & Partial<RetentionSettings>,
   publicUrl: () => string,
   options: ServiceOptions = {},
 ): Promise<Services> {
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
-    return await servicesOver(store, publicUrl, options);
+    const retention = { ...DEFAULT_RETENTION, ...definedOnly(config) };
+    return await servicesOver(store, publicUrl, { retention, ...options });
   } catch (error) {
     await store.close();
     throw error;
@@ -53,5 +59,13 @@ export async function servicesOver(store: Store, publicUrl: string | (() => stri
     accounts: new AccountsService(store.accounts, clock),
     members: new MembersService(store.members, hasher, verifyLinks, clock),
     logins: new LoginService(store.members, hasher, clock),
+    sweeper: new Sweeper(store.housekeeping, clock, options.retention ?? DEFAULT_RETENTION),
   };
+}
+
+function definedOnly(config: Partial<RetentionSettings>): Partial<RetentionSettings> {
+  const { deletedRetentionDays, sessionRetentionDays, loginEventRetentionDays } = config;
+  return Object.fromEntries(
+    Object.entries({ deletedRetentionDays, sessionRetentionDays, loginEventRetentionDays }).filter(([, v]) => v !== undefined),
+  );
 }

@@ -20,6 +20,8 @@ export interface Config {
   readonly sweepIntervalSeconds: number;
   /** Sessions handed out by /login/ are kept this long. */
   readonly sessionRetentionDays: number;
+  /** Login attempts recorded with an IP are kept this long. */
+  readonly loginEventRetentionDays: number;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
   /** Most parameters one request may carry. */
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deletedRetentionDays: integer(env, 'DELETED_RETENTION_DAYS', 30, 0, 36500),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
     sessionRetentionDays: integer(env, 'SESSION_RETENTION_DAYS', 30, 1, 36500),
+    loginEventRetentionDays: integer(env, 'LOGIN_EVENT_RETENTION_DAYS', 90, 1, 36500),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxParameters: integer(env, 'MAX_PARAMETERS', 1000, 10, 100000),
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -2,6 +2,8 @@
  * The command line: `member-api serve`, `migrate`, and `account …`. Every command has
  * --help, and exits non-zero with a one-line reason on bad input.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Account } from './accounts/account.js';
 import type { SettingsPatch } from './accounts/account-rules.js';
@@ -201,3 +203,6 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 1;
   }
 }
+
+// Run directly (`tsx src/main.ts …`, `npm run dev`) as well as through bin/member-api.js.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv);

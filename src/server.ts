@@ -37,21 +37,40 @@ export async function startServer(config: Config, out: (line: string) => void = 
   });
   const address = await app.listen({ port: config.port, host: config.host });
   listeningAt = address;
+  const stopSweeping = scheduleSweeps(services, config, app.log);
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       // In-flight requests get this long to finish; then their connections are cut.
+      stopSweeping();
       const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       try {
         await app.close();
       } finally {
         clearTimeout(force);
       }
+      await services.sweeper.idle();
       await services.store.close();
     })());
   return { app, services, address, stop };
+}
+
+/** Runs the sweep now and every SWEEP_INTERVAL_SECONDS; returns how to stop it. */
+function scheduleSweeps(services: Services, config: Config, log: FastifyInstance['log']): () => void {
+  if (config.sweepIntervalSeconds === 0) return () => {};
+  const run = () =>
+    services.sweeper.sweep().then(
+      (report) => {
+        if (Object.values(report).some((n) => n > 0)) log.info({ sweep: report }, 'sweep');
+      },
+      (error: unknown) => log.warn({ err: error }, 'sweep failed; will try again'),
+    );
+  void run();
+  const timer = setInterval(run, config.sweepIntervalSeconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Stops the server on the first SIGTERM or SIGINT; a second one exits at once. */

@@ -1,5 +1,5 @@
 /** What every API route shares: parameter reading, expected-failure answers, authentication. */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
 import { ApiError, errorBody, MESSAGES } from './errors.js';
@@ -15,10 +15,10 @@ export interface RouteContext {
  * failure) as the seed's `{"result":"ERROR"}` with HTTP 200. Anything else goes to the
  * app's error handler.
  */
-export function apiHandler(context: RouteContext, handle: (params: WireParams, request: FastifyRequest) => Promise<object>) {
-  return async (request: FastifyRequest): Promise<object> => {
+export function apiHandler(context: RouteContext, handle: (params: WireParams, request: FastifyRequest, reply: FastifyReply) => Promise<object>) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<object> => {
     try {
-      return await handle(await readParams(request, context.limits), request);
+      return await handle(await readParams(request, context.limits), request, reply);
     } catch (error) {
       if (error instanceof ApiError) return errorBody(error.message);
       throw error;

@@ -43,6 +43,17 @@ export function effectiveState(member: Pick<Member, 'status' | 'timeExpiry' | 'd
   return { status: member.status, deletedAt: member.deletedAt };
 }
 
+/**
+ * The instant a calendar day (`YYYY-MM-DD`) starts in a time zone, `offsetDays` days later;
+ * undefined for a date that does not exist.
+ */
+export function dayStart(isoDate: string, timeZone: string, offsetDays = 0): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) return undefined;
+  const day = DateTime.fromISO(isoDate, { zone: timeZone });
+  if (!day.isValid) return undefined;
+  return day.plus({ days: offsetDays }).startOf('day').toMillis();
+}
+
 /** The action named by /create/'s numeric modes: 0 none, 1 suspend, 2 delete; undefined for anything else. */
 export function expiryActionFromCreateMode(mode: string): ExpiryAction | null | undefined {
   // A switch, not an object lookup: `constructor` must not name anything.

@@ -1,5 +1,6 @@
 import type { LoginThrottle } from '../auth/lockout.js';
-import type { Member, MemberStatus, NewMember } from './member.js';
+import type { LoginExpiry, Member, MemberStatus, NewMember, RegType, TimeExpiry } from './member.js';
+import type { ListedRow, MemberColumn } from './record-template.js';
 
 export type MemberInsertion = { kind: 'created'; id: number } | { kind: 'login-taken' };
 
@@ -24,6 +25,74 @@ export interface LoginEvent {
   readonly ip: string;
   readonly at: number;
   readonly outcome: 'ok' | 'wrong-credentials' | 'suspended' | 'locked';
+}
+
+/** Which members an update applies to (seed 4.3): exactly one way of finding them. */
+export type MemberSelector =
+  /** One member, any state; compared case-insensitively. */
+  | { readonly by: 'login'; readonly login: string }
+  /** Every member with this address, any state; compared case-insensitively. */
+  | { readonly by: 'email'; readonly email: string }
+  /** Paid members whose billing id or subscription id is this value. */
+  | { readonly by: 'ptrans'; readonly value: string }
+  /** One member, any state. */
+  | { readonly by: 'id'; readonly id: number }
+  /** Every member that is not Deleted. */
+  | { readonly by: 'all' };
+
+/** What an update changes; absent means unchanged. */
+export interface MemberChanges {
+  readonly login?: string;
+  readonly email?: string;
+  readonly passwordHash?: string;
+  /** Null clears the member's own URL (the account's default applies). */
+  readonly urlOk?: string | null;
+  readonly urlFail?: string | null;
+  readonly status?: MemberStatus;
+  /** Null clears the expiration. */
+  readonly timeExpiry?: TimeExpiry | null;
+  readonly loginExpiry?: LoginExpiry | null;
+  /** Profile fields to remove, then to set. */
+  readonly deleteFields: readonly string[];
+  readonly setFields: ReadonlyMap<string, string>;
+}
+
+export type MemberUpdate =
+  | { kind: 'updated'; count: number }
+  | { kind: 'not-found' }
+  | { kind: 'login-taken' }
+  /** A new login was asked for while several members matched. */
+  | { kind: 'login-not-unique' }
+  /** A member would have more profile fields than allowed. */
+  | { kind: 'too-many-fields' };
+
+/** Filters of /list/, resolved to instants; all combine with AND. */
+export interface MemberFilters {
+  /** Case-insensitive substrings; `%` and `_` are plain characters. */
+  readonly loginContains?: string;
+  readonly emailContains?: string;
+  readonly profileContains?: string;
+  readonly profileFieldContains?: ReadonlyArray<{ readonly name: string; readonly text: string }>;
+  /** Exact, case-insensitive. */
+  readonly login?: string;
+  readonly email?: string;
+  /** Without a status and without `deletedFrom`, Deleted members are left out. */
+  readonly status?: MemberStatus;
+  readonly regType?: RegType;
+  /** reg_at >= registeredFrom */
+  readonly registeredFrom?: number;
+  /** reg_at < registeredBefore */
+  readonly registeredBefore?: number;
+  /** Deleted members whose deletion is at or after this instant. */
+  readonly deletedFrom?: number;
+}
+
+export interface MemberListQuery {
+  readonly columns: readonly MemberColumn[];
+  readonly profileFields: readonly string[];
+  readonly filters: MemberFilters;
+  /** At most this many members, by id; null for all. */
+  readonly limit: number | null;
 }
 
 /**
@@ -64,4 +133,38 @@ export interface MemberStore {
   replacePasswordHash(accountId: number, memberId: number, oldHash: string, newHash: string): Promise<void>;
   /** Marks the e-mail verified (once; the first instant is kept). False when there is no such member. */
   markEmailVerified(accountId: number, memberId: number, at: number): Promise<boolean>;
+
+  /**
+   * Applies `changes` to every member `selector` finds, in one transaction: all change or
+   * none does. Set-based: a handful of statements whatever the number of members. Due time
+   * expirations are written down first, so that they hold for the update.
+   */
+  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number): Promise<MemberUpdate>;
+
+  /**
+   * Lists members in id order from a cursor, in one read snapshot: `consume` gets the number
+   * of members matching the filters (before the limit) and then the rows in chunks. Due time
+   * expirations are written down first, so that the list shows them.
+   */
+  listMembers(
+    accountId: number,
+    query: MemberListQuery,
+    now: number,
+    consume: (total: number, rows: AsyncIterable<ListedRow[]>) => Promise<void>,
+  ): Promise<void>;
+
+  /** Writes down the time expirations of this account's members that are due at `now`. */
+  expireDue(accountId: number, now: number): Promise<number>;
+}
+
+/** Installation-wide upkeep, run by the sweep: not tied to one account. */
+export interface MemberHousekeeping {
+  /** Writes down every due time expiration; returns how many members changed. */
+  expireAllDue(now: number): Promise<number>;
+  /** Removes up to `limit` members deleted before `before`; their logins become free. */
+  purgeDeleted(before: number, limit: number): Promise<number>;
+  /** Removes sessions created, login events recorded and failure counters last touched before `before`. */
+  purgeSessions(before: number): Promise<number>;
+  purgeLoginEvents(before: number): Promise<number>;
+  purgeThrottles(before: number): Promise<number>;
 }

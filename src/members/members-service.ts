@@ -1,9 +1,10 @@
 import type { Account } from '../accounts/account.js';
 import { generatePassword, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
-import { addPeriods, effectiveState, type PeriodUnit } from './lifecycle.js';
-import type { ExpiryAction } from './member.js';
-import type { MemberStore } from './member-store.js';
+import { addPeriods, dayStart, effectiveState, type PeriodUnit } from './lifecycle.js';
+import type { ExpiryAction, LoginExpiry, MemberStatus, TimeExpiry } from './member.js';
+import type { MemberFilters, MemberSelector, MemberStore, MemberUpdate } from './member-store.js';
+import { columnsFor, createRecordRenderer, profileFieldsOf, type RecordField } from './record-template.js';
 import type { VerifyLinks } from './verify-link.js';
 
 /** A validated /create/ request. */
@@ -27,6 +28,38 @@ export type CreateMemberOutcome =
   | { kind: 'expiry-out-of-range' };
 
 export type VerifyEmailOutcome = 'verified' | 'not-found' | 'bad-code';
+
+/** A validated /update/ request; absent fields stay as they are. */
+export interface UpdateMembersCommand {
+  readonly selector: MemberSelector;
+  readonly login?: string;
+  readonly email?: string;
+  readonly password?: string;
+  readonly urlOk?: string | null;
+  readonly urlFail?: string | null;
+  readonly status?: MemberStatus;
+  /** Null clears it; a period starts now. */
+  readonly timeExpiry?: { action: ExpiryAction; count: number; unit: PeriodUnit } | null;
+  /** Null clears it; the allowance counts logins from now. */
+  readonly loginExpiry?: { action: ExpiryAction; count: number } | null;
+  readonly deleteFields: readonly string[];
+  readonly setFields: ReadonlyMap<string, string>;
+}
+
+export type UpdateMembersOutcome = MemberUpdate | { kind: 'expiry-out-of-range' };
+
+/** A validated /list/ request; days and durations are resolved against the account and now. */
+export interface ListMembersCommand {
+  readonly record: readonly RecordField[];
+  readonly filters: Omit<MemberFilters, 'registeredFrom' | 'registeredBefore' | 'deletedFrom'>;
+  /** `YYYY-MM-DD`: registered on a later day, in the account's time zone. */
+  readonly registerAfter?: string;
+  /** `YYYY-MM-DD`: registered on an earlier day, in the account's time zone. */
+  readonly registerBefore?: string;
+  readonly registeredWithinSeconds?: number;
+  readonly deletedWithinSeconds?: number;
+  readonly limit: number | null;
+}
 
 export class MembersService {
   constructor(
@@ -70,6 +103,65 @@ export class MembersService {
     };
   }
 
+  async update(account: Account, command: UpdateMembersCommand): Promise<UpdateMembersOutcome> {
+    const now = this.clock();
+    let timeExpiry: TimeExpiry | null | undefined;
+    if (command.timeExpiry) {
+      const at = addPeriods(now, command.timeExpiry.count, command.timeExpiry.unit, account.settings.timeZone);
+      if (at === undefined) return { kind: 'expiry-out-of-range' };
+      timeExpiry = { action: command.timeExpiry.action, at };
+    } else {
+      timeExpiry = command.timeExpiry;
+    }
+    const loginExpiry: LoginExpiry | null | undefined = command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count };
+    // Hashed once, whatever the number of members: they all get the same password.
+    const passwordHash = command.password === undefined ? undefined : await this.passwords.hash(command.password);
+    return this.store.updateMembers(
+      account.id,
+      command.selector,
+      {
+        login: command.login,
+        email: command.email,
+        passwordHash,
+        urlOk: command.urlOk,
+        urlFail: command.urlFail,
+        status: command.status,
+        timeExpiry,
+        loginExpiry,
+        deleteFields: command.deleteFields,
+        setFields: command.setFields,
+      },
+      now,
+    );
+  }
+
+  /**
+   * Lists members: `consume` gets the number of members matching the filters and then the
+   * rendered records (JSON object texts) in chunks, read from a store cursor.
+   */
+  async list(
+    account: Account,
+    command: ListMembersCommand,
+    consume: (total: number, records: AsyncIterable<string[]>) => Promise<void>,
+  ): Promise<void> {
+    const now = this.clock();
+    const { timeZone } = account.settings;
+    const since = (seconds: number | undefined) => (seconds === undefined ? undefined : now - seconds * 1000);
+    const laterOf = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+    const filters: MemberFilters = {
+      ...command.filters,
+      registeredFrom: laterOf(
+        command.registerAfter === undefined ? undefined : dayStart(command.registerAfter, timeZone, 1),
+        since(command.registeredWithinSeconds),
+      ),
+      registeredBefore: command.registerBefore === undefined ? undefined : dayStart(command.registerBefore, timeZone),
+      deletedFrom: since(command.deletedWithinSeconds),
+    };
+    const render = createRecordRenderer(command.record, timeZone);
+    const query = { columns: columnsFor(command.record), profileFields: profileFieldsOf(command.record), filters, limit: command.limit };
+    await this.store.listMembers(account.id, query, now, (total, rows) => consume(total, renderAll(rows, render)));
+  }
+
   /** Opens a verify link: marks the member's e-mail verified when the code is right. */
   async verifyEmail(account: Account | undefined, memberId: number, login: string, code: string): Promise<VerifyEmailOutcome> {
     const now = this.clock();
@@ -78,4 +170,8 @@ export class MembersService {
     if (!this.verifyLinks.matches(account.name, memberId, login, code)) return 'bad-code';
     return (await this.store.markEmailVerified(account.id, memberId, now)) ? 'verified' : 'not-found';
   }
+}
+
+async function* renderAll<R>(rows: AsyncIterable<R[]>, render: (row: R) => string): AsyncIterable<string[]> {
+  for await (const chunk of rows) yield chunk.map(render);
 }

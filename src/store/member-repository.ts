@@ -1,8 +1,22 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { LoginThrottle } from '../auth/lockout.js';
 import { foldKey, type Member, type MemberStatus, type NewMember, type RegType, type ExpiryAction } from '../members/member.js';
-import type { LoginEvent, LoginRecording, MemberInsertion, MemberStore, SuccessfulLogin } from '../members/member-store.js';
+import type {
+  LoginEvent,
+  LoginRecording,
+  MemberChanges,
+  MemberHousekeeping,
+  MemberInsertion,
+  MemberListQuery,
+  MemberSelector,
+  MemberStore,
+  MemberUpdate,
+  SuccessfulLogin,
+} from '../members/member-store.js';
+import type { ListedRow } from '../members/record-template.js';
 import type { EngineConnection } from './dialects/dialect.js';
+import { listMembers } from './member-listing.js';
+import { expireDue, updateMembers, valueKeyOf } from './member-updates.js';
 import type { Database, MemberTable } from './schema.js';
 
 type MemberRow = Selectable<MemberTable>;
@@ -86,7 +100,7 @@ export class MemberRepository implements MemberStore {
         if (member.profile.size > 0) {
           await trx
             .insertInto('member_fields')
-            .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value })))
+            .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value, value_key: valueKeyOf(value) })))
             .execute();
         }
         return id;
@@ -281,5 +295,61 @@ export class MemberRepository implements MemberStore {
       .where('id', '=', memberId)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number): Promise<MemberUpdate> {
+    return updateMembers(this.connection, accountId, selector, changes, now);
+  }
+
+  listMembers(
+    accountId: number,
+    query: MemberListQuery,
+    now: number,
+    consume: (total: number, rows: AsyncIterable<ListedRow[]>) => Promise<void>,
+  ): Promise<void> {
+    return listMembers(this.connection, accountId, query, now, consume);
+  }
+
+  expireDue(accountId: number, now: number): Promise<number> {
+    return expireDue(this.db, now, accountId);
+  }
+}
+
+/** Upkeep across all accounts, for the sweep. */
+export class MemberHousekeepingRepository implements MemberHousekeeping {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  expireAllDue(now: number): Promise<number> {
+    return expireDue(this.db, now);
+  }
+
+  async purgeDeleted(before: number, limit: number): Promise<number> {
+    // In batches, so that a purge of many members never holds the store for long.
+    const result = await this.db
+      .deleteFrom('members')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('members').select('id').where('status', '=', 'D').where('deleted_at', '<', before).limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeSessions(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').where('created_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeLoginEvents(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('login_events').where('at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeThrottles(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('login_throttle')
+      .where('last_failure_at', '<', before)
+      .where('locked_until', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -72,6 +72,8 @@ export interface MemberFieldTable {
   account_id: number;
   name: string;
   value: string;
+  /** The value folded for case-insensitive search; null when folding leaves it unchanged. */
+  value_key: string | null;
 }
 
 export interface SessionTable {

@@ -1,10 +1,10 @@
 import type { AccountStore } from '../accounts/account-store.js';
-import type { MemberStore } from '../members/member-store.js';
+import type { MemberHousekeeping, MemberStore } from '../members/member-store.js';
 import { AccountRepository } from './account-repository.js';
 import { connect } from './connect.js';
 import type { EngineConnection, Engine } from './dialects/dialect.js';
 import { translateError } from './errors.js';
-import { MemberRepository } from './member-repository.js';
+import { MemberHousekeepingRepository, MemberRepository } from './member-repository.js';
 import { migrateToLatest } from './migrations/index.js';
 
 /** The service's one store: the same SQL over SQLite or PostgreSQL. */
@@ -12,6 +12,7 @@ export interface Store {
   readonly engine: Engine;
   readonly accounts: AccountStore;
   readonly members: MemberStore;
+  readonly housekeeping: MemberHousekeeping;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -29,6 +30,7 @@ export function storeOver(connection: EngineConnection): Store {
     engine: connection.engine,
     accounts: guard(new AccountRepository(db)),
     members: guard(new MemberRepository(connection)),
+    housekeeping: guard(new MemberHousekeepingRepository(db)),
     secret: (name, create) =>
       guard({
         async secret() {

@@ -1,13 +1,40 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
-/** What the one store implementation needs from an engine: a connection and error triage. */
+/** Reads inside one read-only snapshot: every query sees the same state of the store. */
+export interface SnapshotReader {
+  all<R>(query: CompiledQuery<R>): Promise<R[]>;
+  /**
+   * The rows of `query` in chunks of at most `chunkSize`, read from a database cursor: the
+   * next chunk is fetched only when the consumer asks for it, so memory stays flat.
+   */
+  stream<R>(query: CompiledQuery<R>, chunkSize: number): AsyncIterable<R[]>;
+}
+
+/**
+ * Case-sensitive substring conditions over folded text, served by each engine's trigram
+ * index. The text is already folded; `%` and `_` in it are plain characters.
+ */
+export interface SearchSql {
+  /** Members (aliased `m`) whose `column` contains `text`. */
+  memberContains(column: 'login_key' | 'email_key', text: string): RawBuilder<SqlBool>;
+  /** Profile field rows (aliased `f`) whose folded value contains `text`. */
+  fieldContains(text: string): RawBuilder<SqlBool>;
+}
+
+/** What the one store implementation needs from an engine: connections, search SQL, error triage. */
 export interface EngineConnection {
   readonly engine: Engine;
   readonly db: Kysely<Database>;
+  readonly search: SearchSql;
   classifyError(error: unknown): StoreErrorKind | undefined;
+  /**
+   * Runs `work` in a read-only snapshot on a connection of its own, so that a long read
+   * (a list of a million members) neither blocks writers nor sees their changes half-way.
+   */
+  readSnapshot<T>(work: (reader: SnapshotReader) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,8 +1,9 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import Cursor from 'pg-cursor';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
-import type { EngineConnection } from './dialect.js';
+import type { EngineConnection, SearchSql, SnapshotReader } from './dialect.js';
 
 export interface PostgresOptions {
   /** Most connections the pool opens. */
@@ -22,10 +23,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     // Fail fast when the server is gone, so that clients get a 503 instead of a hang.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30000,
-    types: {
-      getTypeParser: ((oid: number, format?: string) =>
-        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
+    types,
   });
   // An idle client that loses its server emits here; without a listener the process would die.
   pool.on('error', () => {});
@@ -34,9 +32,66 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     engine: 'postgres',
     db,
     classifyError: classifyPostgresError,
+    search: postgresSearch,
+    async readSnapshot(work) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('begin isolation level repeatable read read only');
+        const result = await work(snapshotReader(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => (broken = true));
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
     close: () => db.destroy(),
   };
 }
+
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+function snapshotReader(client: pg.PoolClient): SnapshotReader {
+  return {
+    async all<R>(query: CompiledQuery<R>) {
+      const result = await client.query(query.sql, query.parameters as unknown[]);
+      return result.rows as R[];
+    },
+    async *stream<R>(query: CompiledQuery<R>, chunkSize: number) {
+      const cursor = client.query(new Cursor(query.sql, query.parameters as unknown[], { types }));
+      try {
+        for (;;) {
+          const chunk = (await cursor.read(chunkSize)) as R[];
+          if (chunk.length > 0) yield chunk;
+          if (chunk.length < chunkSize) return;
+        }
+      } finally {
+        await cursor.close();
+      }
+    },
+  };
+}
+
+/** A LIKE pattern that finds `text` anywhere, with LIKE's own characters escaped. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** LIKE over the folded columns, which pg_trgm's GIN indexes serve (migration 002). */
+const postgresSearch: SearchSql = {
+  memberContains(column, text) {
+    return sql`${sql.ref(`m.${column}`)} like ${containsPattern(text)}`;
+  },
+  fieldContains(text) {
+    return sql`coalesce(f.value_key, f.value) like ${containsPattern(text)}`;
+  },
+};
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 const CONNECTION_MESSAGES = /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed/i;

@@ -1,36 +1,115 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, sql, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
-import type { EngineConnection } from './dialect.js';
+import type { EngineConnection, SearchSql, SnapshotReader } from './dialect.js';
+
+/** Reader connections kept open between snapshots; more are opened when needed. */
+const IDLE_READERS = 4;
 
 /**
  * The embedded engine: one file, WAL journal with synchronous=FULL so that an acknowledged
- * write survives a crash of the process or of the machine.
+ * write survives a crash of the process or of the machine. Writes go through one connection
+ * (SQLite has one writer); long reads get read-only connections of their own, which WAL lets
+ * run beside the writer.
  */
 export function openSqlite(path: string): EngineConnection {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = openFile(path);
+  if (path === ':memory:') throw new Error('SQLite needs a file: long reads use connections of their own');
+  mkdirSync(dirname(path), { recursive: true });
+  const database = openFile(path, false);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const idleReaders: SqliteDatabase.Database[] = [];
   return {
     engine: 'sqlite',
     db,
     classifyError: classifySqliteError,
-    close: () => db.destroy(),
+    search: sqliteSearch,
+    async readSnapshot(work) {
+      const reader = idleReaders.pop() ?? openFile(path, true);
+      reader.exec('BEGIN');
+      let ok = false;
+      try {
+        const result = await work(snapshotReader(reader));
+        ok = true;
+        return result;
+      } finally {
+        try {
+          reader.exec('COMMIT');
+        } catch {
+          // A cursor left open (a stream abandoned half-way): closing the connection ends it.
+          ok = false;
+        }
+        if (ok && idleReaders.length < IDLE_READERS) idleReaders.push(reader);
+        else reader.close();
+      }
+    },
+    async close() {
+      for (const reader of idleReaders.splice(0)) reader.close();
+      await db.destroy();
+    },
   };
 }
 
-function openFile(path: string): SqliteDatabase.Database {
-  const database = new SqliteDatabase(path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
+function openFile(path: string, readonly: boolean): SqliteDatabase.Database {
+  const database = new SqliteDatabase(path, { readonly });
+  if (!readonly) {
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+  }
   database.pragma('foreign_keys = ON');
-  // Other processes (the command line) may hold the write lock for a moment.
+  // Another process (the command line) may hold the write lock for a moment.
   database.pragma('busy_timeout = 5000');
   return database;
 }
+
+function snapshotReader(database: SqliteDatabase.Database): SnapshotReader {
+  return {
+    async all<R>(query: CompiledQuery<R>) {
+      return database.prepare(query.sql).all(...(query.parameters as unknown[])) as R[];
+    },
+    async *stream<R>(query: CompiledQuery<R>, chunkSize: number) {
+      const rows = database.prepare(query.sql).iterate(...(query.parameters as unknown[])) as IterableIterator<R>;
+      try {
+        for (;;) {
+          const chunk: R[] = [];
+          for (let next = rows.next(); !next.done; next = rows.next()) {
+            chunk.push(next.value);
+            if (chunk.length === chunkSize) break;
+          }
+          if (chunk.length > 0) yield chunk;
+          if (chunk.length < chunkSize) return;
+          // The driver is synchronous: give the event loop a turn between chunks.
+          await nextTurn();
+        }
+      } finally {
+        rows.return?.();
+      }
+    },
+  };
+}
+
+/** FTS5's trigram index needs three characters; shorter texts are found by a scan. */
+const TRIGRAM = 3;
+const FTS_COLUMN = { login_key: 'login', email_key: 'email' } as const;
+
+/** An FTS5 phrase: the text in double quotes, inner quotes doubled; nothing else is special. */
+function phrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+const sqliteSearch: SearchSql = {
+  memberContains(column, text) {
+    if ([...text].length < TRIGRAM) return sql`instr(${sql.ref(`m.${column}`)}, ${text}) > 0`;
+    return sql`m.id in (select rowid from members_fts where members_fts match ${`{${FTS_COLUMN[column]}} : ${phrase(text)}`})`;
+  },
+  fieldContains(text) {
+    if ([...text].length < TRIGRAM) return sql`instr(coalesce(f.value_key, f.value), ${text}) > 0`;
+    return sql`f.rowid in (select rowid from member_fields_fts where member_fields_fts match ${phrase(text)})`;
+  },
+};
 
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB)/;
 

@@ -89,6 +89,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('account_id', 'bigint', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())
+    // The value folded for case-insensitive search; null when folding leaves it unchanged.
+    .addColumn('value_key', 'text')
     .addPrimaryKeyConstraint('member_fields_pk', ['member_id', 'name'])
     .execute();
   await db.schema.createIndex('member_fields_name').on('member_fields').columns(['account_id', 'name']).execute();

@@ -1,12 +1,14 @@
 import { Migrator, type Migration } from 'kysely';
 import type { EngineConnection, Engine } from '../dialects/dialect.js';
 import * as initial from './001-initial.js';
+import * as search from './002-search.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
 /** Every migration, in order. Names are never changed once released. */
 const MIGRATIONS: Record<string, EngineMigration> = {
   '001-initial': initial,
+  '002-search': search,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

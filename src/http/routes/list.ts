@@ -1,0 +1,116 @@
+/**
+ * GET|POST /api2/list/: list members (seed 4.4). The answer is streamed: the count, then
+ * the members as the store's cursor yields them, so a million members list in flat memory.
+ */
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import { dayStart } from '../../members/lifecycle.js';
+import type { MemberStatus, RegType } from '../../members/member.js';
+import { isProfileFieldName } from '../../members/fields.js';
+import type { ListMembersCommand, MembersService } from '../../members/members-service.js';
+import { DEFAULT_RECORD, parseRecordTemplate } from '../../members/record-template.js';
+import { ApiError } from '../errors.js';
+import type { WireParams } from '../params.js';
+import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+
+const KNOWN = new Set([
+  'user', 'api_key', 'record', 'login', 'login_full', 'email', 'email_full', 'status', 'reg_type', 'profile',
+  'register_after', 'register_before', 'limit', 'limitd',
+]);
+const PROFILE_FIELD_FILTER = 'profile:';
+const MAX_DIGITS = 10;
+
+function oneOf<T extends string>(params: WireParams, name: string, allowed: readonly T[]): T | undefined {
+  const value = params.nonEmpty(name);
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw ApiError.invalid(name);
+  return value as T;
+}
+
+function day(params: WireParams, name: string): string | undefined {
+  const value = params.nonEmpty(name);
+  if (value !== undefined && dayStart(value, 'UTC') === undefined) throw ApiError.invalid(name);
+  return value;
+}
+
+export function decodeList(params: WireParams): ListMembersCommand {
+  for (const name of params.names()) {
+    if (KNOWN.has(name)) continue;
+    if (!name.startsWith(PROFILE_FIELD_FILTER)) throw ApiError.unknown(name);
+    if (!isProfileFieldName(name.slice(PROFILE_FIELD_FILTER.length))) throw ApiError.invalid(name);
+  }
+  const record = parseRecordTemplate(params.nonEmpty('record') ?? DEFAULT_RECORD);
+  if (!record) throw ApiError.invalid('record');
+
+  // `limit` comes as NNN (how many) or NNNs (registered in the last NNN seconds), or both.
+  let limit: number | null = null;
+  let registeredWithinSeconds: number | undefined;
+  for (const value of params.getAll('limit')) {
+    const match = new RegExp(`^(\\d{1,${MAX_DIGITS}})(s?)$`).exec(value);
+    if (!match) throw ApiError.invalid('limit');
+    if (match[2]) registeredWithinSeconds = Number(match[1]);
+    else limit = Number(match[1]);
+  }
+  const limitd = params.nonEmpty('limitd');
+  const deleted = limitd === undefined ? undefined : new RegExp(`^(\\d{1,${MAX_DIGITS}})s$`).exec(limitd);
+  if (deleted === null) throw ApiError.invalid('limitd');
+
+  const profileFieldContains = [...params.names()]
+    .filter((name) => name.startsWith(PROFILE_FIELD_FILTER) && params.nonEmpty(name) !== undefined)
+    .map((name) => ({ name: name.slice(PROFILE_FIELD_FILTER.length), text: params.nonEmpty(name)! }));
+
+  return {
+    record,
+    filters: {
+      loginContains: params.nonEmpty('login'),
+      login: params.nonEmpty('login_full'),
+      emailContains: params.nonEmpty('email'),
+      email: params.nonEmpty('email_full'),
+      status: oneOf<MemberStatus>(params, 'status', ['A', 'S', 'D']),
+      regType: oneOf<RegType>(params, 'reg_type', ['F', 'P', 'A', 'M']),
+      profileContains: params.nonEmpty('profile'),
+      profileFieldContains,
+    },
+    registerAfter: day(params, 'register_after'),
+    registerBefore: day(params, 'register_before'),
+    registeredWithinSeconds,
+    deletedWithinSeconds: deleted ? Number(deleted[1]) : undefined,
+    limit,
+  };
+}
+
+/** `{"members_total":N,"members":[…]}`, written as the records arrive. */
+async function* listBody(total: number, records: AsyncIterable<string[]>): AsyncIterable<string> {
+  yield `{"members_total":${total},"members":[`;
+  let first = true;
+  for await (const chunk of records) {
+    if (chunk.length === 0) continue;
+    yield (first ? '' : ',') + chunk.join(',');
+    first = false;
+  }
+  yield ']}';
+}
+
+export function registerListRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api2/list/',
+    handler: apiHandler(context, async (params, request, reply) => {
+      const account = await authenticate(context, params);
+      const command = decodeList(params);
+      // The answer starts once the count is known; a failure before that is a normal error answer.
+      return new Promise<Readable>((resolve, reject) => {
+        context.members
+          .list(account, command, async (total, records) => {
+            const body = Readable.from(listBody(total, records));
+            void reply.type('application/json; charset=utf-8');
+            resolve(body);
+            // The snapshot stays open until the client has it all, or has gone away.
+            await finished(body).catch((error: unknown) => request.log.info({ err: error }, 'list stream ended early'));
+          })
+          .catch(reject);
+      });
+    }),
+  });
+}

@@ -1,0 +1,129 @@
+/** POST /api2/update/: change one member, several, or all (seed 4.3). */
+import type { FastifyInstance } from 'fastify';
+import type { Account } from '../../accounts/account.js';
+import type { MemberStatus } from '../../members/member.js';
+import type { MemberSelector } from '../../members/member-store.js';
+import type { MembersService, UpdateMembersCommand } from '../../members/members-service.js';
+import {
+  decodeEmail,
+  decodeLogin,
+  decodePassword,
+  decodePeriodUnit,
+  decodePositiveInteger,
+  decodeProfileFields,
+  decodeUrl,
+} from '../decoders.js';
+import { ApiError, errorBody, MESSAGES } from '../errors.js';
+import type { WireParams } from '../params.js';
+import { okReply } from '../replies.js';
+import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+
+const SELECTORS = ['find_member_login', 'find_member_email', 'find_member_ptrans', 'find_member_id'] as const;
+
+const BUILT_INS: ReadonlySet<string> = new Set([
+  'user', 'api_key', ...SELECTORS, 'login', 'password', 'email', 'urlok', 'urlfail', 'status',
+  'is_exp_time', 'exp_time', 'exp_time_type', 'is_exp_logins', 'exp_logins', 'pfdelete',
+]);
+
+/** N none, S suspend, D delete. */
+function decodeAction(name: string, value: string): 'S' | 'D' | null {
+  if (value === 'N') return null;
+  if (value === 'S' || value === 'D') return value;
+  throw ApiError.invalid(name);
+}
+
+function decodeSelector(params: WireParams): MemberSelector {
+  const sent = SELECTORS.filter((name) => params.nonEmpty(name) !== undefined);
+  if (sent.length !== 1) throw new ApiError(MESSAGES.exactlyOneSelector);
+  const value = params.nonEmpty(sent[0]!)!;
+  switch (sent[0]!) {
+    case 'find_member_login':
+      return { by: 'login', login: value };
+    case 'find_member_email':
+      return { by: 'email', email: value };
+    case 'find_member_ptrans':
+      return { by: 'ptrans', value };
+    case 'find_member_id':
+      if (value === '*') return { by: 'all' };
+      if (!/^[1-9]\d{0,14}$/.test(value)) throw ApiError.invalid('find_member_id');
+      return { by: 'id', id: Number(value) };
+  }
+}
+
+/** A URL setting: absent stays, empty clears (the account's default applies), else a URL. */
+function decodeUrlChange(params: WireParams, name: string): string | null | undefined {
+  if (params.get(name) === undefined) return undefined;
+  return decodeUrl(params, name);
+}
+
+export function decodeUpdate(params: WireParams, account: Account): UpdateMembersCommand {
+  const setFields = decodeProfileFields(params, BUILT_INS);
+  const selector = decodeSelector(params);
+  const login = params.nonEmpty('login');
+  const email = params.nonEmpty('email');
+  const password = params.nonEmpty('password');
+  const status = params.nonEmpty('status');
+  if (status !== undefined && !['A', 'S', 'D'].includes(status)) throw ApiError.invalid('status');
+
+  const timeMode = params.nonEmpty('is_exp_time');
+  const timeAction = timeMode === undefined ? undefined : decodeAction('is_exp_time', timeMode);
+  const loginsMode = params.nonEmpty('is_exp_logins');
+  const loginsAction = loginsMode === undefined ? undefined : decodeAction('is_exp_logins', loginsMode);
+
+  const command: UpdateMembersCommand = {
+    selector,
+    login: login === undefined ? undefined : decodeLogin('login', login),
+    email: email === undefined ? undefined : decodeEmail('email', email),
+    password: password === undefined ? undefined : decodePassword('password', password, account.settings.minPasswordLength),
+    urlOk: decodeUrlChange(params, 'urlok'),
+    urlFail: decodeUrlChange(params, 'urlfail'),
+    status: status as MemberStatus | undefined,
+    timeExpiry:
+      timeAction === undefined || timeAction === null
+        ? timeAction
+        : {
+            action: timeAction,
+            count: decodePositiveInteger('exp_time', params.nonEmpty('exp_time')),
+            unit: decodePeriodUnit('exp_time_type', params.nonEmpty('exp_time_type')),
+          },
+    loginExpiry:
+      loginsAction === undefined || loginsAction === null
+        ? loginsAction
+        : { action: loginsAction, count: decodePositiveInteger('exp_logins', params.nonEmpty('exp_logins')) },
+    deleteFields: (params.get('pfdelete') ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+    setFields,
+  };
+  const changesSomething =
+    Object.entries(command).some(([key, value]) => key !== 'selector' && key !== 'deleteFields' && key !== 'setFields' && value !== undefined) ||
+    command.deleteFields.length > 0 ||
+    command.setFields.size > 0;
+  if (!changesSomething) throw new ApiError(MESSAGES.nothingToChange);
+  return command;
+}
+
+export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
+  app.post(
+    '/api2/update/',
+    apiHandler(context, async (params) => {
+      const account = await authenticate(context, params);
+      const outcome = await context.members.update(account, decodeUpdate(params, account));
+      switch (outcome.kind) {
+        case 'updated':
+          return okReply({ updated: outcome.count });
+        case 'not-found':
+          return errorBody(MESSAGES.memberNotFound);
+        case 'login-taken':
+          return errorBody(MESSAGES.loginTaken);
+        case 'login-not-unique':
+          return errorBody(MESSAGES.loginNotUnique);
+        case 'too-many-fields':
+          return errorBody(MESSAGES.tooManyProfileFields);
+        case 'expiry-out-of-range':
+          throw ApiError.invalid('exp_time');
+      }
+    }),
+  );
+}

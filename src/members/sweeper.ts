@@ -1,0 +1,66 @@
+/**
+ * The periodic sweep: writes down time expirations that fell due (requests already treat them
+ * as done; this makes the stored state catch up) and purges what has outlived its retention:
+ * Deleted members (freeing their logins), sessions, login events and stale failure counters.
+ */
+import type { Clock } from '../common/clock.js';
+import type { MemberHousekeeping } from './member-store.js';
+
+export interface RetentionSettings {
+  readonly deletedRetentionDays: number;
+  readonly sessionRetentionDays: number;
+  readonly loginEventRetentionDays: number;
+}
+
+export interface SweepReport {
+  readonly expired: number;
+  readonly purgedMembers: number;
+  readonly purgedSessions: number;
+  readonly purgedLoginEvents: number;
+  readonly purgedThrottles: number;
+}
+
+const DAY = 86_400_000;
+/** Members purged per statement, so that a large purge never holds the store for long. */
+const PURGE_BATCH = 1000;
+/** Failure counters matter for at most the longest reset time an account can set (30 days). */
+const THROTTLE_RETENTION = 30 * DAY;
+
+export class Sweeper {
+  private running: Promise<SweepReport> | undefined;
+
+  constructor(
+    private readonly store: MemberHousekeeping,
+    private readonly clock: Clock,
+    private readonly retention: RetentionSettings,
+  ) {}
+
+  /** One pass; a pass asked for while one runs shares that one. */
+  sweep(): Promise<SweepReport> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Resolves once no pass is running (for a clean shutdown). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {});
+  }
+
+  private async pass(): Promise<SweepReport> {
+    const now = this.clock();
+    const expired = await this.store.expireAllDue(now);
+    let purgedMembers = 0;
+    for (;;) {
+      const purged = await this.store.purgeDeleted(now - this.retention.deletedRetentionDays * DAY, PURGE_BATCH);
+      purgedMembers += purged;
+      if (purged < PURGE_BATCH) break;
+    }
+    return {
+      expired,
+      purgedMembers,
+      purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY),
+      purgedLoginEvents: await this.store.purgeLoginEvents(now - this.retention.loginEventRetentionDays * DAY),
+      purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),
+    };
+  }
+}
