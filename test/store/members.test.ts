@@ -219,4 +219,90 @@ describeEachEngine('member store', (context) => {
     expect(await store.members.findMemberById(account.id, 987_654_321)).toBeUndefined();
     expect(await store.members.recordLoginFailure(account.id, 987_654_321, '', NOW, 0, noLock)).toBeUndefined();
   });
+
+  const listAll = async (accountId: number, filters = {}, limit: number | null = null) => {
+    const seen: { total: number; rows: Array<Record<string, unknown>>; chunks: number } = { total: -1, rows: [], chunks: 0 };
+    await context().store.members.listMembers(accountId, { columns: ['id', 'login'], profileFields: [], filters, limit }, NOW, async (total, rows) => {
+      seen.total = total;
+      for await (const chunk of rows) {
+        seen.chunks++;
+        seen.rows.push(...chunk);
+      }
+    });
+    return seen;
+  };
+
+  it('lists from a cursor in id order, in chunks, counting before the limit', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    const ids: number[] = [];
+    for (let i = 0; i < 2100; i++) ids.push(await insertMember(store, account.id, { login: `bulk${i}` }));
+    const all = await listAll(account.id);
+    expect(all.total).toBe(2100);
+    expect(all.rows.map((r) => r.id)).toEqual(ids);
+    expect(all.chunks).toBe(3);
+    const limited = await listAll(account.id, {}, 5);
+    expect(limited.total).toBe(2100);
+    expect(limited.rows.map((r) => r.id)).toEqual(ids.slice(0, 5));
+  });
+
+  it('lists from one snapshot: a member added while the list streams is not in it', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    await insertMember(store, account.id, { login: 'before' });
+    let rows: unknown[] = [];
+    let total = -1;
+    await store.members.listMembers(account.id, { columns: ['login'], profileFields: [], filters: {}, limit: null }, NOW, async (count, chunks) => {
+      total = count;
+      await insertMember(store, account.id, { login: 'during' });
+      for await (const chunk of chunks) rows = rows.concat(chunk);
+    });
+    expect(total).toBe(1);
+    expect(rows).toEqual([{ login: 'before', profile: [] }]);
+    expect((await listAll(account.id)).total).toBe(2);
+  });
+
+  it('writes down due expirations of one account only', async () => {
+    const { store } = context();
+    const mine = await insertAccount(store);
+    const theirs = await insertAccount(store);
+    const a = await insertMember(store, mine.id, { timeExpiry: { action: 'D', at: NOW - 10 } });
+    const b = await insertMember(store, theirs.id, { timeExpiry: { action: 'D', at: NOW - 10 } });
+    expect(await store.members.expireDue(mine.id, NOW)).toBe(1);
+    expect(await store.members.findMemberById(mine.id, a)).toMatchObject({ status: 'D', deletedAt: NOW - 10 });
+    expect((await store.members.findMemberById(theirs.id, b))?.status).toBe('A');
+    expect(await store.housekeeping.expireAllDue(NOW)).toBeGreaterThanOrEqual(1);
+    expect((await store.members.findMemberById(theirs.id, b))?.status).toBe('D');
+  });
+
+  it('never lists or updates another account’s members', async () => {
+    const { store } = context();
+    const owner = await insertAccount(store);
+    const other = await insertAccount(store);
+    const id = await insertMember(store, owner.id, { login: 'only-mine', email: 'only@example.com', profile: new Map([['k', 'needle']]) });
+    expect((await listAll(other.id)).total).toBe(0);
+    expect((await listAll(other.id, { profileContains: 'needle' })).total).toBe(0);
+    expect((await listAll(other.id, { loginContains: 'only' })).total).toBe(0);
+    const changes = { status: 'D' as const, deleteFields: ['k'], setFields: new Map([['k', 'x']]) };
+    for (const selector of [
+      { by: 'all' as const },
+      { by: 'id' as const, id },
+      { by: 'login' as const, login: 'only-mine' },
+      { by: 'email' as const, email: 'only@example.com' },
+    ]) {
+      expect(await store.members.updateMembers(other.id, selector, changes, NOW)).toEqual({ kind: 'not-found' });
+    }
+    expect((await store.members.findMemberById(owner.id, id))?.status).toBe('A');
+    expect(await store.members.getProfile(owner.id, id)).toEqual(new Map([['k', 'needle']]));
+  });
+
+  it('purges deleted members in batches, only those past the cut-off', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    for (let i = 0; i < 5; i++) await insertMember(store, account.id, { status: 'D', regAt: NOW - 1000 });
+    const recent = await insertMember(store, account.id, { status: 'D', regAt: NOW + 1000 });
+    expect(await store.housekeeping.purgeDeleted(NOW, 3)).toBe(3);
+    expect(await store.housekeeping.purgeDeleted(NOW, 3)).toBeGreaterThanOrEqual(2);
+    expect(await store.members.findMemberById(account.id, recent)).toBeDefined();
+  });
 });
