@@ -87,6 +87,12 @@ export interface MemberFilters {
   readonly deletedFrom?: number;
 }
 
+export interface MemberListing {
+  readonly rows: AsyncIterable<ListedRow[]>;
+  /** Call after reading `rows`: the number of members the filters match, before the limit. */
+  total(): Promise<number>;
+}
+
 export interface MemberListQuery {
   readonly columns: readonly MemberColumn[];
   readonly profileFields: readonly string[];
@@ -142,16 +148,12 @@ export interface MemberStore {
   updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number): Promise<MemberUpdate>;
 
   /**
-   * Lists members in id order from a cursor, in one read snapshot: `consume` gets the number
-   * of members matching the filters (before the limit) and then the rows in chunks. Due time
+   * Lists members in id order from a cursor, in one read snapshot: `consume` gets the rows in
+   * chunks, and once it has read them, `total()` gives the number of members matching the
+   * filters before the limit (counted while streaming when there is no limit). Due time
    * expirations are written down first, so that the list shows them.
    */
-  listMembers(
-    accountId: number,
-    query: MemberListQuery,
-    now: number,
-    consume: (total: number, rows: AsyncIterable<ListedRow[]>) => Promise<void>,
-  ): Promise<void>;
+  listMembers(accountId: number, query: MemberListQuery, now: number, consume: (listing: MemberListing) => Promise<void>): Promise<void>;
 
   /** Writes down the time expirations of this account's members that are due at `now`. */
   expireDue(accountId: number, now: number): Promise<number>;
@@ -167,4 +169,6 @@ export interface MemberHousekeeping {
   purgeSessions(before: number): Promise<number>;
   purgeLoginEvents(before: number): Promise<number>;
   purgeThrottles(before: number): Promise<number>;
+  /** Keeps the query planner's statistics current. */
+  refreshStatistics(): Promise<void>;
 }

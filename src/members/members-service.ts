@@ -136,13 +136,13 @@ export class MembersService {
   }
 
   /**
-   * Lists members: `consume` gets the number of members matching the filters and then the
-   * rendered records (JSON object texts) in chunks, read from a store cursor.
+   * Lists members: `consume` gets the rendered records (JSON object texts) in chunks, read
+   * from a store cursor, and after them `total()`, the number of members the filters match.
    */
   async list(
     account: Account,
     command: ListMembersCommand,
-    consume: (total: number, records: AsyncIterable<string[]>) => Promise<void>,
+    consume: (records: AsyncIterable<string[]>, total: () => Promise<number>) => Promise<void>,
   ): Promise<void> {
     const now = this.clock();
     const { timeZone } = account.settings;
@@ -159,7 +159,7 @@ export class MembersService {
     };
     const render = createRecordRenderer(command.record, timeZone);
     const query = { columns: columnsFor(command.record), profileFields: profileFieldsOf(command.record), filters, limit: command.limit };
-    await this.store.listMembers(account.id, query, now, (total, rows) => consume(total, renderAll(rows, render)));
+    await this.store.listMembers(account.id, query, now, (listing) => consume(renderAll(listing.rows, render), listing.total));
   }
 
   /** Opens a verify link: marks the member's e-mail verified when the code is right. */

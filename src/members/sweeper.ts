@@ -55,12 +55,14 @@ export class Sweeper {
       purgedMembers += purged;
       if (purged < PURGE_BATCH) break;
     }
-    return {
+    const report = {
       expired,
       purgedMembers,
       purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY),
       purgedLoginEvents: await this.store.purgeLoginEvents(now - this.retention.loginEventRetentionDays * DAY),
       purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),
     };
+    await this.store.refreshStatistics();
+    return report;
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { foldKey } from '../members/member.js';
-import type { MemberFilters, MemberListQuery } from '../members/member-store.js';
+import type { MemberFilters, MemberListing, MemberListQuery } from '../members/member-store.js';
 import type { ListedRow } from '../members/record-template.js';
 import type { EngineConnection, SearchSql } from './dialects/dialect.js';
 import { expireDue } from './member-updates.js';
@@ -49,17 +49,10 @@ export async function listMembers(
   accountId: number,
   query: MemberListQuery,
   now: number,
-  consume: (total: number, rows: AsyncIterable<ListedRow[]>) => Promise<void>,
+  consume: (listing: MemberListing) => Promise<void>,
 ): Promise<void> {
   const { db, search } = connection;
   await expireDue(db, now, accountId);
-
-  const count = filtered(
-    db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
-    accountId,
-    query.filters,
-    search,
-  ).compile();
 
   let rows = filtered(
     db
@@ -81,10 +74,26 @@ export async function listMembers(
   ).orderBy('m.id');
   if (query.limit !== null) rows = rows.limit(query.limit);
   const compiledRows = rows.compile();
+  const count = filtered(
+    db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
+    accountId,
+    query.filters,
+    search,
+  ).compile();
 
   await connection.readSnapshot(async (reader) => {
-    const [counted] = await reader.all(count);
-    await consume(Number(counted?.count ?? 0), toListedRows(reader.stream(compiledRows, CHUNK_SIZE), query.profileFields.length));
+    let streamed = 0;
+    const counting = async function* () {
+      for await (const chunk of toListedRows(reader.stream(compiledRows, CHUNK_SIZE), query.profileFields.length)) {
+        streamed += chunk.length;
+        yield chunk;
+      }
+    };
+    await consume({
+      rows: counting(),
+      // Without a limit every match was streamed: no second pass over the members.
+      total: async () => (query.limit === null ? streamed : Number((await reader.all(count))[0]?.count ?? 0)),
+    });
   });
 }
 

@@ -7,13 +7,13 @@ import type {
   MemberChanges,
   MemberHousekeeping,
   MemberInsertion,
+  MemberListing,
   MemberListQuery,
   MemberSelector,
   MemberStore,
   MemberUpdate,
   SuccessfulLogin,
 } from '../members/member-store.js';
-import type { ListedRow } from '../members/record-template.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import { listMembers } from './member-listing.js';
 import { expireDue, updateMembers, valueKeyOf } from './member-updates.js';
@@ -301,12 +301,7 @@ export class MemberRepository implements MemberStore {
     return updateMembers(this.connection, accountId, selector, changes, now);
   }
 
-  listMembers(
-    accountId: number,
-    query: MemberListQuery,
-    now: number,
-    consume: (total: number, rows: AsyncIterable<ListedRow[]>) => Promise<void>,
-  ): Promise<void> {
+  listMembers(accountId: number, query: MemberListQuery, now: number, consume: (listing: MemberListing) => Promise<void>): Promise<void> {
     return listMembers(this.connection, accountId, query, now, consume);
   }
 
@@ -317,7 +312,15 @@ export class MemberRepository implements MemberStore {
 
 /** Upkeep across all accounts, for the sweep. */
 export class MemberHousekeepingRepository implements MemberHousekeeping {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+
+  constructor(private readonly connection: EngineConnection) {
+    this.db = connection.db;
+  }
+
+  refreshStatistics(): Promise<void> {
+    return this.connection.refreshStatistics();
+  }
 
   expireAllDue(now: number): Promise<number> {
     return expireDue(this.db, now);

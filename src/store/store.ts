@@ -30,7 +30,7 @@ export function storeOver(connection: EngineConnection): Store {
     engine: connection.engine,
     accounts: guard(new AccountRepository(db)),
     members: guard(new MemberRepository(connection)),
-    housekeeping: guard(new MemberHousekeepingRepository(db)),
+    housekeeping: guard(new MemberHousekeepingRepository(connection)),
     secret: (name, create) =>
       guard({
         async secret() {

@@ -222,12 +222,12 @@ describeEachEngine('member store', (context) => {
 
   const listAll = async (accountId: number, filters = {}, limit: number | null = null) => {
     const seen: { total: number; rows: Array<Record<string, unknown>>; chunks: number } = { total: -1, rows: [], chunks: 0 };
-    await context().store.members.listMembers(accountId, { columns: ['id', 'login'], profileFields: [], filters, limit }, NOW, async (total, rows) => {
-      seen.total = total;
-      for await (const chunk of rows) {
+    await context().store.members.listMembers(accountId, { columns: ['id', 'login'], profileFields: [], filters, limit }, NOW, async (listing) => {
+      for await (const chunk of listing.rows) {
         seen.chunks++;
         seen.rows.push(...chunk);
       }
+      seen.total = await listing.total();
     });
     return seen;
   };
@@ -246,20 +246,21 @@ describeEachEngine('member store', (context) => {
     expect(limited.rows.map((r) => r.id)).toEqual(ids.slice(0, 5));
   });
 
-  it('lists from one snapshot: a member added while the list streams is not in it', async () => {
+  it('lists from one snapshot: a member added while the list streams is in neither the rows nor the total', async () => {
     const { store } = context();
     const account = await insertAccount(store);
     await insertMember(store, account.id, { login: 'before' });
-    let rows: unknown[] = [];
-    let total = -1;
-    await store.members.listMembers(account.id, { columns: ['login'], profileFields: [], filters: {}, limit: null }, NOW, async (count, chunks) => {
-      total = count;
-      await insertMember(store, account.id, { login: 'during' });
-      for await (const chunk of chunks) rows = rows.concat(chunk);
-    });
-    expect(total).toBe(1);
-    expect(rows).toEqual([{ login: 'before', profile: [] }]);
-    expect((await listAll(account.id)).total).toBe(2);
+    for (const limit of [null, 10]) {
+      let rows: unknown[] = [];
+      let total = -1;
+      await store.members.listMembers(account.id, { columns: ['login'], profileFields: [], filters: { loginContains: 'before' }, limit }, NOW, async (listing) => {
+        await insertMember(store, account.id, { login: `before-${limit}` });
+        for await (const chunk of listing.rows) rows = rows.concat(chunk);
+        total = await listing.total();
+      });
+      expect(total).toBe(limit === null ? 1 : 2);
+      expect(rows).toEqual(limit === null ? [{ login: 'before', profile: [] }] : [{ login: 'before', profile: [] }, { login: 'before-null', profile: [] }]);
+    }
   });
 
   it('writes down due expirations of one account only', async () => {

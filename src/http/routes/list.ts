@@ -80,16 +80,20 @@ export function decodeList(params: WireParams): ListMembersCommand {
   };
 }
 
-/** `{"members_total":N,"members":[…]}`, written as the records arrive. */
-async function* listBody(total: number, records: AsyncIterable<string[]>): AsyncIterable<string> {
-  yield `{"members_total":${total},"members":[`;
+/**
+ * `{"members":[…],"members_total":N}`, written as the records arrive. The total comes last so
+ * that the answer starts at once and a full list needs no second pass to count; JSON readers
+ * do not depend on the order of an object's keys.
+ */
+async function* listBody(records: AsyncIterable<string[]>, total: () => Promise<number>): AsyncIterable<string> {
+  yield '{"members":[';
   let first = true;
   for await (const chunk of records) {
     if (chunk.length === 0) continue;
     yield (first ? '' : ',') + chunk.join(',');
     first = false;
   }
-  yield ']}';
+  yield `],"members_total":${await total()}}`;
 }
 
 export function registerListRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
@@ -99,11 +103,11 @@ export function registerListRoute(app: FastifyInstance, context: RouteContext & 
     handler: apiHandler(context, async (params, request, reply) => {
       const account = await authenticate(context, params);
       const command = decodeList(params);
-      // The answer starts once the count is known; a failure before that is a normal error answer.
+      // The answer starts once the snapshot is open; a failure before that is a normal error answer.
       return new Promise<Readable>((resolve, reject) => {
         context.members
-          .list(account, command, async (total, records) => {
-            const body = Readable.from(listBody(total, records));
+          .list(account, command, async (records, total) => {
+            const body = Readable.from(listBody(records, total));
             void reply.type('application/json; charset=utf-8');
             resolve(body);
             // The snapshot stays open until the client has it all, or has gone away.

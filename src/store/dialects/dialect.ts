@@ -36,5 +36,7 @@ export interface EngineConnection {
    * (a list of a million members) neither blocks writers nor sees their changes half-way.
    */
   readSnapshot<T>(work: (reader: SnapshotReader) => Promise<T>): Promise<T>;
+  /** Keeps the planner's statistics current as the data grows (run periodically). */
+  refreshStatistics(): Promise<void>;
   close(): Promise<void>;
 }

@@ -37,7 +37,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
       const client = await pool.connect();
       let broken = false;
       try {
+        // The snapshot is taken at the first statement: take it now.
         await client.query('begin isolation level repeatable read read only');
+        await client.query('select 1');
         const result = await work(snapshotReader(client));
         await client.query('commit');
         return result;
@@ -48,6 +50,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
         client.release(broken);
       }
     },
+    // autovacuum keeps PostgreSQL's statistics current.
+    refreshStatistics: async () => {},
     close: () => db.destroy(),
   };
 }

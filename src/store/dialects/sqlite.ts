@@ -29,7 +29,9 @@ export function openSqlite(path: string): EngineConnection {
     search: sqliteSearch,
     async readSnapshot(work) {
       const reader = idleReaders.pop() ?? openFile(path, true);
+      // A read transaction takes its snapshot at its first read: take it now.
       reader.exec('BEGIN');
+      reader.prepare('select 1 from sqlite_schema limit 1').get();
       let ok = false;
       try {
         const result = await work(snapshotReader(reader));
@@ -46,6 +48,10 @@ export function openSqlite(path: string): EngineConnection {
         else reader.close();
       }
     },
+    async refreshStatistics() {
+      // Re-analyses the tables whose size changed enough to matter; bounded by analysis_limit.
+      database.pragma('optimize');
+    },
     async close() {
       for (const reader of idleReaders.splice(0)) reader.close();
       await db.destroy();
@@ -58,6 +64,10 @@ function openFile(path: string, readonly: boolean): SqliteDatabase.Database {
   if (!readonly) {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
+    // Without statistics SQLite may scan a whole account where an index finds a handful of
+    // rows. Analyse what was never analysed, reading at most 1000 rows per index.
+    database.pragma('analysis_limit = 1000');
+    database.pragma('optimize = 0x10002');
   }
   database.pragma('foreign_keys = ON');
   // Another process (the command line) may hold the write lock for a moment.

@@ -80,8 +80,10 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await index('members_deleted_at', ['account_id', 'deleted_at']).where('deleted_at', 'is not', null).execute();
   await index('members_bill_id', ['account_id', 'bill_id']).where('bill_id', 'is not', null).execute();
   await index('members_bill_subscr', ['account_id', 'bill_subscr']).where('bill_subscr', 'is not', null).execute();
-  // The sweep looks for active members whose time has come, across all accounts.
-  await index('members_exp_time_due', ['exp_time_at']).where(sql.ref('status'), '=', 'A').where('exp_time_at', 'is not', null).execute();
+  // Active members with a time expiration, by due time: per account for the requests that
+  // write down what fell due, across accounts for the sweep. Both hold only those members.
+  await index('members_exp_time_due', ['account_id', 'exp_time_at']).where(sql.ref('status'), '=', 'A').where('exp_time_at', 'is not', null).execute();
+  await index('members_exp_time_due_all', ['exp_time_at']).where(sql.ref('status'), '=', 'A').where('exp_time_at', 'is not', null).execute();
 
   await db.schema
     .createTable('member_fields')

@@ -1,0 +1,92 @@
+/** Shared by the benchmark scripts: databases, servers started as users start them, RSS readings. */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { Engine } from '../src/store/dialects/dialect.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = `${ROOT}bin/member-api.js`;
+export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** The database URL a benchmark uses on an engine, under a name of its own. */
+export function databaseUrl(engine: Engine, name: string): string {
+  if (engine === 'sqlite') return `${ROOT}.bench/${name}.db`;
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/member_api_${name}`;
+  return url.toString();
+}
+
+/** Removes the benchmark database and creates it empty. */
+export async function resetDatabase(engine: Engine, name: string): Promise<void> {
+  if (engine === 'sqlite') {
+    mkdirSync(`${ROOT}.bench`, { recursive: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${databaseUrl('sqlite', name)}${suffix}`, { force: true });
+    return;
+  }
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists member_api_${name} with (force)`);
+    await client.query(`create database member_api_${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs the command line, as a user would, and returns its standard output. */
+export function cli(args: string[], env: Record<string, string>): string {
+  return execFileSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+}
+
+export function build(): void {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export interface Server {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/listening on (http:\/\/\S+)/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(output)![1]!;
+  return {
+    url,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Resident memory of a process, now and at its peak, in MiB (Linux). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
