@@ -136,13 +136,14 @@ export class MembersService {
   }
 
   /**
-   * Lists members: `consume` gets the rendered records (JSON object texts) in chunks, read
-   * from a store cursor, and after them `total()`, the number of members the filters match.
+   * Lists members: `consume` gets the rendered records in chunks, read from a store cursor
+   * (each chunk is JSON object texts joined by commas), and after them `total()`, the number
+   * of members the filters match.
    */
   async list(
     account: Account,
     command: ListMembersCommand,
-    consume: (records: AsyncIterable<string[]>, total: () => Promise<number>) => Promise<void>,
+    consume: (records: AsyncIterable<string>, total: () => Promise<number>) => Promise<void>,
   ): Promise<void> {
     const now = this.clock();
     const { timeZone } = account.settings;
@@ -172,6 +173,12 @@ export class MembersService {
   }
 }
 
-async function* renderAll<R>(rows: AsyncIterable<R[]>, render: (row: R) => string): AsyncIterable<string[]> {
-  for await (const chunk of rows) yield chunk.map(render);
+/** Each chunk of rows as one text, so that a long list makes as little garbage as it can. */
+async function* renderAll<R>(rows: AsyncIterable<R[]>, render: (row: R) => string): AsyncIterable<string> {
+  for await (const chunk of rows) {
+    if (chunk.length === 0) continue;
+    let text = render(chunk[0]!);
+    for (let i = 1; i < chunk.length; i++) text += `,${render(chunk[i]!)}`;
+    yield text;
+  }
 }

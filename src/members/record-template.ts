@@ -57,8 +57,16 @@ export function parseRecordTemplate(template: string): RecordField[] | undefined
   return fields;
 }
 
-/** One listed member: the columns the template needs, and its profile values in template order. */
-export type ListedRow = Partial<Record<MemberColumn, string | number | null>> & { readonly profile: ReadonlyArray<string | null> };
+/**
+ * One listed member as the store reads it: the columns the template needs, and its profile
+ * values in template order under `pf0`, `pf1`, ….
+ */
+export type ListedRow = Readonly<Record<string, string | number | null | undefined>>;
+
+/** The key under which the store puts the i-th profile field of the template. */
+export function profileColumn(index: number): string {
+  return `pf${index}`;
+}
 
 export function columnsFor(fields: readonly RecordField[]): MemberColumn[] {
   return [...new Set(fields.flatMap((f) => (f.kind === 'built-in' ? [COLUMN_OF[f.name]] : [])))];
@@ -81,8 +89,8 @@ export function createRecordRenderer(fields: readonly RecordField[], timeZone: s
   const parts = fields.map((field) => {
     const key = `${JSON.stringify(field.name)}:`;
     if (field.kind === 'profile') {
-      const index = profileIndex++;
-      return (row: ListedRow) => key + JSON.stringify(row.profile[index] ?? '');
+      const column = profileColumn(profileIndex++);
+      return (row: ListedRow) => key + JSON.stringify(row[column] ?? '');
     }
     const column = COLUMN_OF[field.name];
     const text = valueText(field.name, dates);

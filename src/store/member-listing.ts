@@ -5,7 +5,7 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { MemberFilters, MemberListing, MemberListQuery } from '../members/member-store.js';
-import type { ListedRow } from '../members/record-template.js';
+import { profileColumn, type ListedRow } from '../members/record-template.js';
 import type { EngineConnection, SearchSql } from './dialects/dialect.js';
 import { expireDue } from './member-updates.js';
 import type { Database } from './schema.js';
@@ -65,7 +65,7 @@ export async function listMembers(
             .select('f.value')
             .where('f.member_id', '=', eb.ref('m.id'))
             .where('f.name', '=', name)
-            .as(`pf${index}`),
+            .as(profileColumn(index)),
         ),
       ),
     accountId,
@@ -84,7 +84,7 @@ export async function listMembers(
   await connection.readSnapshot(async (reader) => {
     let streamed = 0;
     const counting = async function* () {
-      for await (const chunk of toListedRows(reader.stream(compiledRows, CHUNK_SIZE), query.profileFields.length)) {
+      for await (const chunk of reader.stream<ListedRow>(compiledRows, CHUNK_SIZE)) {
         streamed += chunk.length;
         yield chunk;
       }
@@ -95,14 +95,4 @@ export async function listMembers(
       total: async () => (query.limit === null ? streamed : Number((await reader.all(count))[0]?.count ?? 0)),
     });
   });
-}
-
-async function* toListedRows(chunks: AsyncIterable<Record<string, unknown>[]>, profileCount: number): AsyncIterable<ListedRow[]> {
-  for await (const chunk of chunks) {
-    yield chunk.map((row) => {
-      const profile: Array<string | null> = [];
-      for (let i = 0; i < profileCount; i++) profile.push((row[`pf${i}`] as string | null) ?? null);
-      return { ...(row as Partial<ListedRow>), profile } as ListedRow;
-    });
-  }
 }

@@ -259,7 +259,7 @@ describeEachEngine('member store', (context) => {
         total = await listing.total();
       });
       expect(total).toBe(limit === null ? 1 : 2);
-      expect(rows).toEqual(limit === null ? [{ login: 'before', profile: [] }] : [{ login: 'before', profile: [] }, { login: 'before-null', profile: [] }]);
+      expect(rows).toEqual(limit === null ? [{ login: 'before' }] : [{ login: 'before' }, { login: 'before-null' }]);
     }
   });
 

@@ -85,12 +85,11 @@ export function decodeList(params: WireParams): ListMembersCommand {
  * that the answer starts at once and a full list needs no second pass to count; JSON readers
  * do not depend on the order of an object's keys.
  */
-async function* listBody(records: AsyncIterable<string[]>, total: () => Promise<number>): AsyncIterable<string> {
+async function* listBody(records: AsyncIterable<string>, total: () => Promise<number>): AsyncIterable<string> {
   yield '{"members":[';
   let first = true;
   for await (const chunk of records) {
-    if (chunk.length === 0) continue;
-    yield (first ? '' : ',') + chunk.join(',');
+    yield first ? chunk : `,${chunk}`;
     first = false;
   }
   yield `],"members_total":${await total()}}`;
