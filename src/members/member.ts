@@ -27,9 +27,8 @@ export interface Billing {
   readonly qty: string | null;
 }
 
-export interface Member {
-  readonly id: number;
-  readonly accountId: number;
+/** What a member is made of when it is created, whichever way (API, import). */
+interface MemberBasics {
   readonly login: string;
   readonly email: string;
   readonly passwordHash: string;
@@ -41,6 +40,11 @@ export interface Member {
   readonly urlFail: string | null;
   readonly timeExpiry: TimeExpiry | null;
   readonly loginExpiry: LoginExpiry | null;
+}
+
+export interface Member extends MemberBasics {
+  readonly id: number;
+  readonly accountId: number;
   readonly loginCount: number;
   readonly lastLoginAt: number | null;
   readonly lastLoginIp: string | null;
@@ -50,18 +54,7 @@ export interface Member {
 }
 
 /** What /create/ (and later the import) hands to the store. */
-export interface NewMember {
-  readonly login: string;
-  readonly email: string;
-  readonly passwordHash: string;
-  readonly status: MemberStatus;
-  readonly regType: RegType;
-  readonly regAt: number;
-  readonly regIp: string | null;
-  readonly urlOk: string | null;
-  readonly urlFail: string | null;
-  readonly timeExpiry: TimeExpiry | null;
-  readonly loginExpiry: LoginExpiry | null;
+export interface NewMember extends MemberBasics {
   readonly billing?: Partial<Billing>;
   readonly profile: ReadonlyMap<string, string>;
 }
