@@ -21,12 +21,19 @@ export function countResetBefore(now: number, policy: LockoutPolicy): number {
 }
 
 /**
+ * NIST SP 800-63B: at most 100 consecutive failed attempts. The 100th failure in a row locks
+ * the member until the count starts over (the reset time), whatever the steps say.
+ */
+export const MAX_CONSECUTIVE_FAILURES = 100;
+
+/**
  * The instant until which a member is locked after its `failures`-th failure in a row, or 0.
  * The threshold-th failure locks for one step; each further failure adds a step, up to the
- * maximum (Keycloak's scheme).
+ * maximum (Keycloak's scheme); the 100th locks for the whole reset time.
  */
 export function lockedUntilAfter(failures: number, now: number, policy: LockoutPolicy): number {
   if (policy.threshold === 0 || failures < policy.threshold) return 0;
+  if (failures >= MAX_CONSECUTIVE_FAILURES) return now + policy.resetSeconds * 1000;
   const steps = failures - policy.threshold + 1;
   return now + Math.min(steps * policy.stepSeconds, policy.maxSeconds) * 1000;
 }

@@ -5,8 +5,7 @@
 import { isIpAddress, isRedirectUrl } from '../common/validate.js';
 import { isEmail, isLogin, isProfileFieldName, isProfileFieldValue, isReservedName, MAX_PROFILE_FIELDS } from '../members/fields.js';
 import { isPeriodUnit, type PeriodUnit } from '../members/lifecycle.js';
-import { MAX_PASSWORD_LENGTH } from '../accounts/account-rules.js';
-import { passwordLength } from '../auth/passwords.js';
+import { checkChosenPassword } from '../auth/password-policy.js';
 import { ApiError, MESSAGES } from './errors.js';
 import type { WireParams } from './params.js';
 
@@ -20,10 +19,9 @@ export function decodeEmail(name: string, value: string): string {
   return value;
 }
 
-/** Account minimum to 1024 characters, counted after normalisation; never truncated. */
+/** A chosen password: account minimum to 1024 characters, not a common one (auth/password-policy). */
 export function decodePassword(name: string, value: string, minLength: number): string {
-  const length = passwordLength(value);
-  if (length < minLength || length > MAX_PASSWORD_LENGTH) throw ApiError.invalid(name);
+  if (checkChosenPassword(value, minLength) !== 'ok') throw ApiError.invalid(name);
   return value;
 }
 

@@ -15,7 +15,6 @@ export const MESSAGES = {
   loginTaken: 'login already taken',
   wrongLoginOrPassword: 'wrong login or password',
   memberSuspended: 'member suspended',
-  tooManyFailedAttempts: 'too many failed attempts',
   tooManyProfileFields: 'too many profile fields',
   exactlyOneSelector: 'exactly one selector is required',
   nothingToChange: 'nothing to change',

@@ -66,11 +66,19 @@ describeEachEngineApp('/api2/create/', (h) => {
     }
   });
 
+  it('refuses the most common passwords, whatever their case, and lets generated ones be', async () => {
+    const { create } = await setup();
+    for (const common of ['password', 'PASSWORD1', '12345678', 'qwertyuiop', 'Ｐassword', 'Football1']) {
+      expect((await create({ _login: 'c', _email: 'c@example.com', _password: common })).json.message, common).toBe('invalid parameter: _password');
+    }
+    expect((await create({ _login: 'c', _email: 'c@example.com', _password: 'correct horse battery staple' })).json.result).toBe('OK');
+  });
+
   it('accepts logins of 64 characters beyond ASCII, and passwords from the account minimum to 1024 characters', async () => {
     const { create, member } = await setup({ minPasswordLength: 10 });
     const login = 'ü'.repeat(64);
     expect((await create({ _login: login, _email: 'u@example.com', _password: 'x'.repeat(1024) })).json.result).toBe('OK');
-    expect((await create({ _login: 'ten', _email: 'u@example.com', _password: '1234567890' })).json.result).toBe('OK');
+    expect((await create({ _login: 'ten', _email: 'u@example.com', _password: 'ten-chars!' })).json.result).toBe('OK');
     expect((await member(login))?.login).toBe(login);
   });
 

@@ -175,15 +175,54 @@ describeEachEngineApp('/api2/login/', (h) => {
     await create({ _login: 'lou', _password: 'correct-horse' });
     h().clock.set('2026-09-01T00:00:00Z');
     for (let i = 0; i < 3; i++) expect((await login('lou', 'wrong-horse')).json.message).toBe('wrong login or password');
-    const locked = { result: 'FAIL', message: 'too many failed attempts', fail_url: '' };
-    expect((await login('lou', 'correct-horse')).json).toEqual(locked);
+    // Locked: even the right password fails, with the very answer a wrong one gets.
+    const locked = (await login('lou', 'correct-horse')).body;
+    expect(locked).toBe('{"result":"FAIL","message":"wrong login or password","fail_url":""}');
     h().clock.advance(59_000);
-    expect((await login('lou', 'correct-horse')).json).toEqual(locked);
+    expect((await login('lou', 'correct-horse')).body).toBe(locked);
     h().clock.advance(1_000);
     expect((await login('lou', 'correct-horse')).json.result).toBe('OK');
     // The success reset the count: three more failures are needed to lock again.
     for (let i = 0; i < 2; i++) await login('lou', 'wrong-horse');
     expect((await login('lou', 'correct-horse')).json.result).toBe('OK');
+  });
+
+  it('lengthens the lock by a step per further failure, up to the maximum', async () => {
+    const { create, login } = await setup({ lockout: { threshold: 2, stepSeconds: 60, maxSeconds: 150 } });
+    await create({ _login: 'steps', _password: 'correct-horse' });
+    h().clock.set('2026-09-02T00:00:00Z');
+    const failThenWait = async (seconds: number) => {
+      await login('steps', 'wrong-horse');
+      h().clock.advance(seconds * 1000 - 1);
+      expect((await login('steps', 'correct-horse')).json.result, `still locked before ${seconds}s`).toBe('FAIL');
+      h().clock.advance(1);
+    };
+    await login('steps', 'wrong-horse');
+    await failThenWait(60); // 2nd failure: one step
+    await failThenWait(120); // 3rd: two steps
+    await failThenWait(150); // 4th: capped at the maximum
+    expect((await login('steps', 'correct-horse')).json.result).toBe('OK');
+  });
+
+  it('records a locked attempt as locked, with the address the integrator sent', async () => {
+    const { create, login, apiKey, account } = await setup({ lockout: { threshold: 1 } });
+    await create({ _login: 'rec', _password: 'correct-horse' });
+    await login('rec', 'wrong-horse', { IP: '192.0.2.44', api_key: apiKey });
+    await login('rec', 'correct-horse', { IP: '192.0.2.44', api_key: apiKey });
+    const outcomes = await peek(h().database, (db) =>
+      db.selectFrom('login_events').select('outcome').where('account_id', '=', account.id).orderBy('id').execute(),
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(['wrong-credentials', 'locked']);
+  });
+
+  it('keys the lockout on member and address when IP is sent: other addresses of the member go on', async () => {
+    const { create, login, apiKey } = await setup({ lockout: { threshold: 2 } });
+    await create({ _login: 'roamer', _password: 'correct-horse' });
+    const from = (ip: string) => ({ IP: ip, api_key: apiKey });
+    await login('roamer', 'wrong-1-horse', from('198.51.100.66'));
+    await login('roamer', 'wrong-2-horse', from('198.51.100.66'));
+    expect((await login('roamer', 'correct-horse', from('198.51.100.66'))).json.result).toBe('FAIL');
+    expect((await login('roamer', 'correct-horse', from('203.0.113.10'))).json.result).toBe('OK');
   });
 
   it('locks only the member that failed: other members and the integrator go on', async () => {
@@ -192,7 +231,7 @@ describeEachEngineApp('/api2/login/', (h) => {
     await create({ _login: 'bystander', _password: 'correct-horse' });
     await login('target', 'x-wrong-1');
     await login('target', 'x-wrong-2');
-    expect((await login('target', 'correct-horse')).json.message).toBe('too many failed attempts');
+    expect((await login('target', 'correct-horse')).json.result).toBe('FAIL');
     expect((await login('bystander', 'correct-horse')).json.result).toBe('OK');
   });
 

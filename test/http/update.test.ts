@@ -223,7 +223,7 @@ describeEachEngineApp('/api2/update/', (h) => {
     await api.create('locked');
     await api.login('locked', 'wrong-1');
     await api.login('locked', 'wrong-2');
-    expect((await api.login('locked')).message).toBe('too many failed attempts');
+    expect((await api.login('locked')).result).toBe('FAIL');
     await api.update({ find_member_login: 'locked', status: 'A' });
     expect((await api.login('locked')).result).toBe('OK');
   });

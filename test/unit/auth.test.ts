@@ -3,6 +3,7 @@ import { DEFAULT_LOCKOUT } from '../../src/accounts/account.js';
 import { apiKeyMatches, digestApiKey, generateApiKey } from '../../src/accounts/api-key.js';
 import { countResetBefore, isLocked, lockedUntilAfter } from '../../src/auth/lockout.js';
 import { createArgon2Hasher, generatePassword, passwordLength } from '../../src/auth/passwords.js';
+import { checkChosenPassword, isCommonPassword } from '../../src/auth/password-policy.js';
 
 describe('lockout', () => {
   const policy = { threshold: 3, stepSeconds: 60, maxSeconds: 150, resetSeconds: 600 };
@@ -13,6 +14,11 @@ describe('lockout', () => {
     expect(lockedUntilAfter(4, 0, policy)).toBe(120_000);
     expect(lockedUntilAfter(5, 0, policy)).toBe(150_000);
     expect(lockedUntilAfter(50, 0, policy)).toBe(150_000);
+  });
+
+  it('locks for the whole reset time at the 100th failure in a row (NIST SP 800-63B)', () => {
+    expect(lockedUntilAfter(99, 0, policy)).toBe(150_000);
+    expect(lockedUntilAfter(100, 0, policy)).toBe(600_000);
   });
 
   it('never locks with a threshold of 0', () => {
@@ -70,6 +76,18 @@ describe('passwords', () => {
     expect(hasher.needsRehash(await createArgon2Hasher({ memoryCost: 8192, timeCost: 2, parallelism: 1 }).hash('x'))).toBe(true);
     expect(hasher.needsRehash(await createArgon2Hasher({ memoryCost: 19456, timeCost: 3, parallelism: 1 }).hash('x'))).toBe(true);
     expect(hasher.needsRehash('$2b$10$abcdefghijklmnopqrstuu5Jd0yyZ6P6Xl6xCmZ4S1rF1Bx9x5ZqS')).toBe(true);
+  });
+});
+
+describe('password policy', () => {
+  it('refuses short, over-long and common passwords', () => {
+    expect(checkChosenPassword('abc', 8)).toBe('too-short');
+    expect(checkChosenPassword('x'.repeat(1025), 8)).toBe('too-long');
+    expect(checkChosenPassword('iloveyou', 8)).toBe('too-common');
+    expect(checkChosenPassword('ILoveYou', 8)).toBe('too-common');
+    expect(checkChosenPassword('correct-horse', 8)).toBe('ok');
+    expect(isCommonPassword('trustno1')).toBe(true);
+    expect(isCommonPassword('generated-looking-Xk3pQ9')).toBe(false);
   });
 });
 

@@ -6,10 +6,14 @@ import { MESSAGES } from '../errors.js';
 import { failReply, okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
 
+/**
+ * A locked member is told exactly what a wrong password is told: a distinct answer would
+ * show an attacker which logins exist (and that guessing has locked them).
+ */
 const FAIL_MESSAGES = {
   'wrong-credentials': MESSAGES.wrongLoginOrPassword,
   suspended: MESSAGES.memberSuspended,
-  locked: MESSAGES.tooManyFailedAttempts,
+  locked: MESSAGES.wrongLoginOrPassword,
 } as const;
 
 export function registerLoginRoute(app: FastifyInstance, context: RouteContext & { logins: LoginService }): void {
