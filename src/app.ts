@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type { AccountsService } from './accounts/accounts-service.js';
+import { AccountRateLimiter, KeyGuessGuard, type KeyGuessLimits } from './auth/request-limits.js';
 import type { Config } from './config.js';
 import type { LoginService } from './members/login-service.js';
 import type { MembersService } from './members/members-service.js';
@@ -21,6 +22,10 @@ import { registerVerifyRoute } from './http/routes/verify.js';
 
 export interface AppDependencies {
   readonly limits: ParamLimits;
+  /** Failed API-key attempts allowed per client address and window. */
+  readonly keyGuessLimits: KeyGuessLimits;
+  /** How long a client may take to send its whole request before it is cut off (408). */
+  readonly requestTimeoutMs: number;
   readonly trustProxy: Config['trustProxy'];
   /** A pino logger, or false for none. */
   readonly logger: pino.Logger | false;
@@ -28,9 +33,6 @@ export interface AppDependencies {
   readonly members: MembersService;
   readonly logins: LoginService;
 }
-
-/** How long a client may take to send its whole request before it is cut off (408). */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
@@ -40,7 +42,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: true },
     // Fastify takes a hop count too, though its types do not say so.
     trustProxy: deps.trustProxy as boolean | string,
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: deps.requestTimeoutMs,
     // Draining is handled below, with the API's own answer shape.
     return503OnClosing: false,
   }) as unknown as FastifyInstance;
@@ -67,7 +69,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
   });
 
-  const context = { limits: deps.limits, accounts: deps.accounts };
+  const context = {
+    limits: deps.limits,
+    accounts: deps.accounts,
+    keyGuard: new KeyGuessGuard(deps.keyGuessLimits),
+    accountRates: new AccountRateLimiter(),
+  };
   registerLoginRoute(app, { ...context, logins: deps.logins });
   registerCreateRoute(app, { ...context, members: deps.members });
   registerUpdateRoute(app, { ...context, members: deps.members });

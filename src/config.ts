@@ -26,6 +26,11 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Most parameters one request may carry. */
   readonly maxParameters: number;
+  /** Failed API-key attempts one client address may make per window before it gets 429. */
+  readonly keyFailureLimit: number;
+  readonly keyFailureWindowSeconds: number;
+  /** How long a client may take to send its whole request, in milliseconds (then 408). */
+  readonly requestTimeoutMs: number;
   /** Passed to Fastify's `trustProxy`: false, true, a hop count or a list of addresses. */
   readonly trustProxy: boolean | number | string;
 }
@@ -56,6 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginEventRetentionDays: integer(env, 'LOGIN_EVENT_RETENTION_DAYS', 90, 1, 36500),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxParameters: integer(env, 'MAX_PARAMETERS', 1000, 10, 100000),
+    keyFailureLimit: integer(env, 'KEY_FAILURE_LIMIT', 30, 1, 1_000_000),
+    keyFailureWindowSeconds: integer(env, 'KEY_FAILURE_WINDOW_SECONDS', 300, 1, 86400),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
   });
 }

@@ -27,7 +27,8 @@ function withSettingOptions(command: Command): Command {
     .addOption(new Option('--lockout-threshold <n>', 'failed logins in a row that lock a member; 0 turns lockout off (default 30)').argParser(wholeNumber))
     .addOption(new Option('--lockout-step <seconds>', 'lock time added per failure past the threshold (default 60)').argParser(wholeNumber))
     .addOption(new Option('--lockout-max <seconds>', 'longest lock (default 900)').argParser(wholeNumber))
-    .addOption(new Option('--lockout-reset <seconds>', 'time without failures after which the count starts over (default 43200)').argParser(wholeNumber));
+    .addOption(new Option('--lockout-reset <seconds>', 'time without failures after which the count starts over (default 43200)').argParser(wholeNumber))
+    .addOption(new Option('--rate-limit <per-minute>', 'requests per minute the account may make; 0 for no limit (default 0)').argParser(wholeNumber));
 }
 
 interface SettingOptions {
@@ -39,6 +40,7 @@ interface SettingOptions {
   lockoutStep?: number;
   lockoutMax?: number;
   lockoutReset?: number;
+  rateLimit?: number;
 }
 
 function settingsPatch(options: SettingOptions): SettingsPatch {
@@ -47,6 +49,7 @@ function settingsPatch(options: SettingOptions): SettingsPatch {
     failUrl: options.failUrl,
     minPasswordLength: options.minPasswordLength,
     timeZone: options.timeZone,
+    rateLimitPerMinute: options.rateLimit,
     lockout: {
       threshold: options.lockoutThreshold,
       stepSeconds: options.lockoutStep,
@@ -69,6 +72,7 @@ function describeAccount(account: Account, members?: Record<string, number>) {
     lockout_step_seconds: settings.lockout.stepSeconds,
     lockout_max_seconds: settings.lockout.maxSeconds,
     lockout_reset_seconds: settings.lockout.resetSeconds,
+    rate_limit_per_minute: settings.rateLimitPerMinute,
     ...(members ? { members: { active: members.A ?? 0, suspended: members.S ?? 0, deleted: members.D ?? 0 } } : {}),
   };
 }

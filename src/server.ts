@@ -29,6 +29,8 @@ export async function startServer(config: Config, out: (line: string) => void = 
   }
   const app = await buildApp({
     limits: { bodyLimitBytes: config.bodyLimitBytes, maxParameters: config.maxParameters },
+    keyGuessLimits: { maxFailures: config.keyFailureLimit, windowSeconds: config.keyFailureWindowSeconds },
+    requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     logger,
     accounts: services.accounts,

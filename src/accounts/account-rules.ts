@@ -35,6 +35,9 @@ export function applySettingsPatch(
     if (!isWholeNumberIn(value, 1, 30 * 86400)) return { ok: false, setting, reason: 'must be a whole number of seconds from 1 to 2592000' };
   }
   if (lockout.maxSeconds < lockout.stepSeconds) return { ok: false, setting: 'lockout-max', reason: 'must not be less than lockout-step' };
+  if (!isWholeNumberIn(next.rateLimitPerMinute, 0, 1_000_000)) {
+    return { ok: false, setting: 'rate-limit', reason: 'must be a whole number of requests per minute from 0 (no limit) to 1000000' };
+  }
   return { ok: true, settings: next };
 }
 

@@ -16,6 +16,8 @@ export interface AccountSettings {
   /** IANA zone in which dates are rendered and date filters are read. */
   readonly timeZone: string;
   readonly lockout: LockoutPolicy;
+  /** Requests per minute the account may make; 0 for no limit. */
+  readonly rateLimitPerMinute: number;
 }
 
 /**
@@ -44,4 +46,5 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   minPasswordLength: 8,
   timeZone: 'UTC',
   lockout: DEFAULT_LOCKOUT,
+  rateLimitPerMinute: 0,
 });

@@ -65,8 +65,16 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
+  }
+}
+
+/** 429, saying when to come back. */
+export class TooManyRequests extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, MESSAGES.tooManyRequests, { 'retry-after': String(retryAfterSeconds) });
   }
 }
 
@@ -106,5 +114,6 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ statusCode, reason: (error as Error)?.message }, 'request refused');
   if (statusCode === 503) reply.header('retry-after', '1');
+  if (error instanceof HttpError) reply.headers(error.headers);
   void reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(message));
 }

@@ -2,12 +2,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
-import { ApiError, errorBody, MESSAGES } from './errors.js';
+import type { AccountRateLimiter, Admission, KeyGuessGuard } from '../auth/request-limits.js';
+import { ApiError, errorBody, MESSAGES, TooManyRequests } from './errors.js';
 import { readParams, type ParamLimits, type WireParams } from './params.js';
 
 export interface RouteContext {
   readonly limits: ParamLimits;
   readonly accounts: AccountsService;
+  readonly keyGuard: KeyGuessGuard;
+  readonly accountRates: AccountRateLimiter;
+}
+
+function enforce(admission: Admission): void {
+  if (!admission.ok) throw new TooManyRequests(admission.retryAfterSeconds);
 }
 
 /**
@@ -30,10 +37,20 @@ export function apiHandler(context: RouteContext, handle: (params: WireParams, r
  * The account named by `user` whose key is `api_key`. An unknown user, a wrong key and a
  * missing key all answer `wrong api key`, byte for byte.
  */
-export async function authenticate(context: RouteContext, params: WireParams): Promise<Account> {
+export async function authenticate(context: RouteContext, params: WireParams, request: FastifyRequest): Promise<Account> {
   const user = params.required('user');
   const apiKey = params.nonEmpty('api_key');
+  enforce(await context.keyGuard.admit(request.ip));
   const account = await context.accounts.authenticate(user, apiKey);
-  if (!account) throw new ApiError(MESSAGES.wrongApiKey);
+  if (!account) {
+    await context.keyGuard.recordFailure(request.ip);
+    throw new ApiError(MESSAGES.wrongApiKey);
+  }
+  await admitAccount(context, account);
   return account;
+}
+
+/** The account's own request rate, when it has one. */
+export async function admitAccount(context: RouteContext, account: Account): Promise<void> {
+  enforce(await context.accountRates.admit(account.id, account.settings.rateLimitPerMinute));
 }

@@ -21,6 +21,7 @@ export function toAccount(row: Selectable<AccountTable>): Account {
         maxSeconds: row.lockout_max_seconds,
         resetSeconds: row.lockout_reset_seconds,
       },
+      rateLimitPerMinute: row.rate_limit_per_minute,
     },
   };
 }
@@ -35,6 +36,7 @@ function settingsRow(settings: AccountSettings) {
     lockout_step_seconds: settings.lockout.stepSeconds,
     lockout_max_seconds: settings.lockout.maxSeconds,
     lockout_reset_seconds: settings.lockout.resetSeconds,
+    rate_limit_per_minute: settings.rateLimitPerMinute,
   };
 }
 

@@ -27,6 +27,7 @@ export interface AccountTable {
   lockout_step_seconds: number;
   lockout_max_seconds: number;
   lockout_reset_seconds: number;
+  rate_limit_per_minute: number;
   created_at: number;
 }
 

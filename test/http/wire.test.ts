@@ -7,6 +7,11 @@ import { describeEachEngineApp, formBody } from '../support/app.js';
 import { createTestStore, engineAvailable, ENGINES } from '../support/engines.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const APP_LIMITS = {
+  limits: { bodyLimitBytes: 65536, maxParameters: 100 },
+  keyGuessLimits: { maxFailures: 100, windowSeconds: 60 },
+  requestTimeoutMs: 30_000,
+};
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 function multipart(fields: Array<[string, string, string?]>): { payload: Buffer; headers: Record<string, string> } {
@@ -198,7 +203,7 @@ describe('store failures', () => {
     it.skipIf(!engineAvailable(engine))(`answers 500 without internals when the store breaks [${engine}]`, async () => {
       const { store, dispose } = await createTestStore(engine);
       const services = await servicesOver(store, 'http://localhost');
-      const app = await buildApp({ limits: { bodyLimitBytes: 65536, maxParameters: 100 }, trustProxy: false, logger: false, ...services });
+      const app = await buildApp({ ...APP_LIMITS, trustProxy: false, logger: false, ...services });
       await store.close();
       const reply = await app.inject({ method: 'POST', url: '/api2/login/', payload: 'user=a&login=b&password=c', headers: FORM });
       // A closed store is a fault of the program, not an outage: 500, and nothing of the cause.
@@ -216,7 +221,7 @@ describe('store failures', () => {
     const gone = openStore('postgres://postgres@127.0.0.1:1/nothing');
     const unreachable = await servicesOver({ ...gone, secret: good.secret }, 'http://localhost');
     const app = await buildApp({
-      limits: { bodyLimitBytes: 65536, maxParameters: 100 },
+      ...APP_LIMITS,
       trustProxy: false,
       logger: false,
       ...services,

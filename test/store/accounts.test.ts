@@ -14,6 +14,7 @@ describeEachEngine('account store', (context) => {
       minPasswordLength: 10,
       timeZone: 'Europe/Paris',
       lockout: { threshold: 5, stepSeconds: 30, maxSeconds: 300, resetSeconds: 600 },
+      rateLimitPerMinute: 120,
     };
     const created = await store.accounts.insertAccount({ name, apiKeyDigest: 'cd'.repeat(32), settings, createdAt: 1_700_000_000_000 });
     expect(created.id).toBeGreaterThan(0);

@@ -50,6 +50,8 @@ export interface Harness {
 export interface HarnessOptions {
   readonly bodyLimitBytes?: number;
   readonly maxParameters?: number;
+  readonly keyGuessLimits?: { maxFailures: number; windowSeconds: number };
+  readonly requestTimeoutMs?: number;
   /** Where log lines go; without it the app does not log. */
   readonly logTo?: Writable;
 }
@@ -83,6 +85,9 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
       const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now });
       const app = await buildApp({
         limits: { bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024 * 1024, maxParameters: options.maxParameters ?? 1000 },
+        // Suites send many wrong keys from one address on purpose; the guard has its own test.
+        keyGuessLimits: options.keyGuessLimits ?? { maxFailures: 1_000_000, windowSeconds: 60 },
+        requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
         trustProxy: false,
         logger: options.logTo ? createLogger('trace', options.logTo) : false,
         accounts: services.accounts,

@@ -24,6 +24,9 @@ describe('loadConfig', () => {
       LOGIN_EVENT_RETENTION_DAYS: '9',
       BODY_LIMIT_BYTES: '65536',
       MAX_PARAMETERS: '200',
+      KEY_FAILURE_LIMIT: '7',
+      KEY_FAILURE_WINDOW_SECONDS: '70',
+      REQUEST_TIMEOUT_MS: '5000',
       TRUST_PROXY: '1',
     });
     expect(config).toEqual({
@@ -38,6 +41,9 @@ describe('loadConfig', () => {
       loginEventRetentionDays: 9,
       bodyLimitBytes: 65536,
       maxParameters: 200,
+      keyFailureLimit: 7,
+      keyFailureWindowSeconds: 70,
+      requestTimeoutMs: 5000,
       trustProxy: 1,
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);

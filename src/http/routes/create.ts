@@ -78,8 +78,8 @@ function decodeTimeExpiry(params: WireParams): CreateMemberCommand['timeExpiry']
 export function registerCreateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
   app.post(
     '/api2/create/',
-    apiHandler(context, async (params) => {
-      const account = await authenticate(context, params);
+    apiHandler(context, async (params, request) => {
+      const account = await authenticate(context, params, request);
       const outcome = await context.members.create(account, decodeCreate(params, account));
       switch (outcome.kind) {
         case 'created':

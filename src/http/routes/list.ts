@@ -100,7 +100,7 @@ export function registerListRoute(app: FastifyInstance, context: RouteContext & 
     method: ['GET', 'POST'],
     url: '/api2/list/',
     handler: apiHandler(context, async (params, request, reply) => {
-      const account = await authenticate(context, params);
+      const account = await authenticate(context, params, request);
       const command = decodeList(params);
       // The answer starts once the snapshot is open; a failure before that is a normal error answer.
       return new Promise<Readable>((resolve, reject) => {

@@ -4,7 +4,7 @@ import type { LoginService } from '../../members/login-service.js';
 import { decodeIp } from '../decoders.js';
 import { MESSAGES } from '../errors.js';
 import { failReply, okReply } from '../replies.js';
-import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { admitAccount, apiHandler, authenticate, type RouteContext } from '../route-kit.js';
 
 /**
  * A locked member is told exactly what a wrong password is told: a distinct answer would
@@ -19,13 +19,14 @@ const FAIL_MESSAGES = {
 export function registerLoginRoute(app: FastifyInstance, context: RouteContext & { logins: LoginService }): void {
   app.post(
     '/api2/login/',
-    apiHandler(context, async (params) => {
+    apiHandler(context, async (params, request) => {
       const user = params.required('user');
       const login = params.required('login');
       const password = params.required('password');
       // Recording the member's address is the account's business: it takes the API key.
       const sendsIp = params.nonEmpty('IP') !== undefined;
-      const account = sendsIp ? await authenticate(context, params) : await context.accounts.find(user);
+      const account = sendsIp ? await authenticate(context, params, request) : await context.accounts.find(user);
+      if (account && !sendsIp) await admitAccount(context, account);
       const ip = sendsIp ? decodeIp(params, 'IP') : null;
       const outcome = await context.logins.login(account, { login, password, ip });
       if (outcome.kind === 'ok') return okReply({ session: outcome.session, ok_url: outcome.okUrl });

@@ -107,8 +107,8 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
 export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
   app.post(
     '/api2/update/',
-    apiHandler(context, async (params) => {
-      const account = await authenticate(context, params);
+    apiHandler(context, async (params, request) => {
+      const account = await authenticate(context, params, request);
       const outcome = await context.members.update(account, decodeUpdate(params, account));
       switch (outcome.kind) {
         case 'updated':

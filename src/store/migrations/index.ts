@@ -2,6 +2,7 @@ import { Migrator, type Migration } from 'kysely';
 import type { EngineConnection, Engine } from '../dialects/dialect.js';
 import * as initial from './001-initial.js';
 import * as search from './002-search.js';
+import * as accountRateLimit from './003-account-rate-limit.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -9,6 +10,7 @@ type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine):
 const MIGRATIONS: Record<string, EngineMigration> = {
   '001-initial': initial,
   '002-search': search,
+  '003-account-rate-limit': accountRateLimit,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

@@ -1,0 +1,46 @@
+import { expect, it } from 'vitest';
+import { describeEachEngineApp } from '../support/app.js';
+import { apiAccount } from '../support/member-api.js';
+
+describeEachEngineApp(
+  'API-key guessing',
+  (h) => {
+    it('refuses a client address with 429 and Retry-After after too many wrong keys, and only that address', async () => {
+      const api = await apiAccount(h());
+      const attempt = (ip: string, apiKey = 'wrong') =>
+        h().app.inject({
+          method: 'POST',
+          url: '/api2/list/',
+          remoteAddress: ip,
+          payload: `user=${api.user}&api_key=${apiKey}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      for (let i = 0; i < 5; i++) expect(JSON.parse((await attempt('198.51.100.1')).body).message).toBe('wrong api key');
+      const refused = await attempt('198.51.100.1');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(JSON.parse(refused.body)).toEqual({ result: 'ERROR', message: 'too many requests' });
+      // Even the right key waits out the window from that address…
+      expect((await attempt('198.51.100.1', api.apiKey)).statusCode).toBe(429);
+      // …while other addresses go on.
+      expect(JSON.parse((await attempt('198.51.100.2', api.apiKey)).body).members_total).toBe(0);
+      // Member logins without a key are not affected.
+      expect((await h().app.inject({ method: 'POST', url: '/api2/login/', remoteAddress: '198.51.100.1', payload: `user=${api.user}&login=x&password=y`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(200);
+    });
+  },
+  { keyGuessLimits: { maxFailures: 5, windowSeconds: 60 } },
+);
+
+describeEachEngineApp('account request rate', (h) => {
+  it('limits an account to its requests per minute when it has a limit, and no other account', async () => {
+    const limited = await apiAccount(h(), { rateLimitPerMinute: 3 });
+    const free = await apiAccount(h());
+    for (let i = 0; i < 3; i++) expect((await limited.list()).members_total).toBe(0);
+    const refused = await h().post('/api2/list/', { user: limited.user, api_key: limited.apiKey });
+    expect(refused.status).toBe(429);
+    expect(refused.json).toEqual({ result: 'ERROR', message: 'too many requests' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await h().post('/api2/login/', { user: limited.user, login: 'x', password: 'y' })).status).toBe(429);
+    for (let i = 0; i < 10; i++) expect((await free.list()).members_total).toBe(0);
+  });
+});
