@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { PassThrough, type Writable } from 'node:stream';
 import type { SettingsPatch } from '../../src/accounts/account-rules.js';
 import type { Account } from '../../src/accounts/account.js';
 import { buildApp } from '../../src/app.js';
@@ -58,6 +58,32 @@ export interface HarnessOptions {
 
 export const PUBLIC_URL = 'https://members.example.test';
 
+/** Parameter and answer fields that carry secrets: none of their values may reach a log. */
+const SECRET_FIELDS = new Set(['password', '_password', 'api_key', 'session']);
+/** Shorter values could turn up in a log by chance; no real secret here is that short. */
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Every value sent or answered under a secret name, so that each suite can check afterwards
+ * that none of them was logged, at any level.
+ */
+class SecretLedger {
+  readonly values = new Set<string>();
+
+  add(value: unknown): void {
+    if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
+  }
+
+  fromParams(params: URLSearchParams): void {
+    for (const [name, value] of params) if (SECRET_FIELDS.has(name)) this.add(value);
+  }
+
+  fromReply(json: Record<string, unknown>): void {
+    for (const name of SECRET_FIELDS) this.add(json[name]);
+    if (typeof json.verify_url === 'string') this.add(new URL(json.verify_url).searchParams.get('code'));
+  }
+}
+
 export function formBody(params: Params): string {
   return new URLSearchParams(Array.isArray(params) ? params : Object.entries(params)).toString();
 }
@@ -79,7 +105,11 @@ function toReply(response: { statusCode: number; headers: Reply['headers']; body
 export function describeEachEngineApp(title: string, body: (harness: () => Harness) => void, options: HarnessOptions = {}): void {
   describeEachEngine(title, (context) => {
     let harness: Harness | undefined;
+    const secrets = new SecretLedger();
+    const logLines: string[] = [];
     beforeAll(async () => {
+      const logSink = options.logTo ?? new PassThrough();
+      logSink.on('data', (chunk: Buffer) => logLines.push(chunk.toString()));
       const { store, database } = context();
       const clock = new TestClock();
       const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now });
@@ -89,13 +119,19 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
         keyGuessLimits: options.keyGuessLimits ?? { maxFailures: 1_000_000, windowSeconds: 60 },
         requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
         trustProxy: false,
-        logger: options.logTo ? createLogger('trace', options.logTo) : false,
+        // Every suite logs at the most detailed level, so that the check below sees everything.
+        logger: createLogger('trace', logSink),
         accounts: services.accounts,
         members: services.members,
         logins: services.logins,
       });
-      const request: Harness['request'] = async ({ method = 'POST', url, payload, headers }) =>
-        toReply(await app.inject({ method: method as 'POST', url, payload, headers }));
+      const request: Harness['request'] = async ({ method = 'POST', url, payload, headers }) => {
+        secrets.fromParams(new URLSearchParams(url.split('?')[1] ?? ''));
+        if (typeof payload === 'string' && !headers?.['content-type']?.startsWith('application/json')) secrets.fromParams(new URLSearchParams(payload));
+        const reply = toReply(await app.inject({ method: method as 'POST', url, payload, headers }));
+        secrets.fromReply(reply.json);
+        return reply;
+      };
       harness = {
         app,
         services,
@@ -105,6 +141,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
         async newAccount(settings = {}) {
           const created = await services.accounts.create(uniqueName(), settings);
           if (created.kind !== 'created') throw new Error(`account not created: ${created.kind}`);
+          secrets.add(created.apiKey);
           return { user: created.account.name, apiKey: created.apiKey, account: created.account };
         },
         post: (path, params) =>
@@ -115,6 +152,9 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
     afterEach(() => harness?.clock.reset());
     afterAll(async () => {
       await harness?.app.close();
+      const log = logLines.join('');
+      const leaked = [...secrets.values].filter((secret) => log.includes(secret));
+      expect(leaked, 'secrets found in the log').toEqual([]);
     });
     body(() => {
       if (!harness) throw new Error('harness not ready');
