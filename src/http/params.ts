@@ -68,6 +68,8 @@ export async function readParams(request: FastifyRequest, limits: ParamLimits): 
   let count = 0;
   const add = (name: string, value: string) => {
     if (++count > limits.maxParameters) throw new PayloadTooLarge('too many parameters');
+    // No parameter has a use for U+0000, and PostgreSQL cannot store it: refuse it at the edge.
+    if (name.includes('\0') || value.includes('\0')) throw ApiError.invalid(name);
     const list = values.get(name);
     if (list) list.push(value);
     else values.set(name, [value]);

@@ -112,6 +112,14 @@ describeEachEngineApp('wire', (h) => {
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
   });
 
+  it('refuses U+0000 in any parameter name or value, naming it (found by the fuzz test on PostgreSQL)', async () => {
+    const { user, apiKey } = await account();
+    expect((await h().post('/api2/login/', { user: '\u0000', login: 'x', password: 'y' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: user' });
+    expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', 'bad\u0000name': 'v' })).json.result).toBe('ERROR');
+    expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', bio: 'a\u0000b' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: bio' });
+    expect((await h().request({ method: 'GET', url: '/api2/verify/?user=%00&login=a&id=1&code=b' })).status).toBe(400);
+  });
+
   it('answers 404 for an unknown path and 405 with Allow for a wrong method, in the JSON shape', async () => {
     const notFound = await h().request({ method: 'GET', url: '/api2/nothing/' });
     expect(notFound.status).toBe(404);

@@ -28,7 +28,7 @@ export function registerVerifyRoute(app: FastifyInstance, context: { accounts: A
     const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
     const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
     let outcome: VerifyEmailOutcome = 'bad-code';
-    if (user && login && code && /^\d{1,15}$/.test(id ?? '')) {
+    if (user && login && code && /^\d{1,15}$/.test(id ?? '') && ![user, login, code].some((part) => part.includes('\0'))) {
       outcome = await context.members.verifyEmail(await context.accounts.find(user!), Number(id), login, code);
     }
     const { status, title, text } = PAGES[outcome];
