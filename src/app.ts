@@ -2,6 +2,7 @@
  * buildApp() assembles the HTTP application from services that were built elsewhere. It
  * never listens: tests call `app.inject()`, and server.ts listens and closes.
  */
+import { createServer } from 'node:http';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type pino from 'pino';
@@ -42,7 +43,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: true },
     // Fastify takes a hop count too, though its types do not say so.
     trustProxy: deps.trustProxy as boolean | string,
-    requestTimeout: deps.requestTimeoutMs,
+    // Our own server, for its timeouts: Node enforces requestTimeout only when it checks its
+    // connections, by default every 30 s; a client that stops sending is cut off with a 408
+    // within a quarter of the timeout instead.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: deps.requestTimeoutMs,
+          headersTimeout: Math.min(deps.requestTimeoutMs, 60_000),
+          connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(deps.requestTimeoutMs / 4))),
+          keepAliveTimeout: 72_000,
+        },
+        handler,
+      ),
     // Draining is handled below, with the API's own answer shape.
     return503OnClosing: false,
   }) as unknown as FastifyInstance;

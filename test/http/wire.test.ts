@@ -247,3 +247,25 @@ describe('store failures', () => {
     await dispose();
   });
 });
+
+describeEachEngineApp(
+  'slow clients',
+  (h) => {
+    it('cuts off a client that stops sending in the middle of its request', async () => {
+      const { connect } = await import('node:net');
+      const address = await h().app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = new URL(address);
+      const socket = connect(Number(port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      // Headers promise a body that never comes.
+      socket.write('POST /api2/login/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nuser=');
+      const started = Date.now();
+      await new Promise((resolve) => socket.once('close', resolve));
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    });
+  },
+  { requestTimeoutMs: 500 },
+);
