@@ -35,8 +35,9 @@ export async function startServe(env: Record<string, string>): Promise<{ child: 
   return { child, url, output: () => output };
 }
 
+/** The exit code (null when a signal ended it), waiting for the exit if it has not happened yet. */
 export async function exitOf(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const [code] = (await once(child, 'exit')) as [number | null];
   return code;
 }
