@@ -75,6 +75,9 @@ function scheduleSweeps(services: Services, config: Config, log: FastifyInstance
   return () => clearInterval(timer);
 }
 
+/** After this long a stop that has not finished (a store that does not answer) exits anyway. */
+const STOP_DEADLINE_MS = 30_000;
+
 /** Stops the server on the first SIGTERM or SIGINT; a second one exits at once. */
 export function stopOnSignals(server: RunningServer): void {
   let signalled = false;
@@ -82,6 +85,10 @@ export function stopOnSignals(server: RunningServer): void {
     if (signalled) process.exit(1);
     signalled = true;
     server.app.log.info({ signal }, 'stopping: finishing in-flight requests');
+    setTimeout(() => {
+      server.app.log.error('stopping took too long; exiting');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     server.stop().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -111,7 +111,9 @@ export function describeError(error: unknown): { statusCode: number; message: st
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { statusCode, message } = describeError(error);
-  if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  // An outage is expected now and then: one line, not a stack per request.
+  if (statusCode === 503) request.log.warn({ reason: (error as Error)?.cause instanceof Error ? ((error as Error).cause as Error).message : String(error) }, 'store unavailable');
+  else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ statusCode, reason: (error as Error)?.message }, 'request refused');
   if (statusCode === 503) reply.header('retry-after', '1');
   if (error instanceof HttpError) reply.headers(error.headers);

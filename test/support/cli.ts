@@ -22,7 +22,7 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 
 /** Starts `member-api serve` on a free port and waits until it listens. */
 export async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.SERVE_LOG_LEVEL ?? 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -13,7 +13,8 @@ function buildDist(): void {
  * laptop without one, the PostgreSQL half of every store test is skipped with this notice.
  */
 export default async function setup({ provide }: { provide: (key: 'postgresUnavailable', value: string) => void }) {
-  buildDist();
+  // SKIP_BUILD=1 keeps a dist/ patched by hand while debugging.
+  if (!process.env.SKIP_BUILD) buildDist();
   const problem = await postgresReachable();
   if (problem && process.env.CI) {
     throw new Error(`CI is set and PostgreSQL is unreachable at ${TEST_POSTGRES_URL}: ${problem}`);

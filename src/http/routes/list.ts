@@ -85,14 +85,19 @@ export function decodeList(params: WireParams): ListMembersCommand {
  * that the answer starts at once and a full list needs no second pass to count; JSON readers
  * do not depend on the order of an object's keys.
  */
-async function* listBody(records: AsyncIterable<string>, total: () => Promise<number>): AsyncIterable<string> {
-  yield '{"members":[';
-  let first = true;
-  for await (const chunk of records) {
-    yield first ? chunk : `,${chunk}`;
-    first = false;
+async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<string>, total: () => Promise<number>): AsyncIterable<string> {
+  try {
+    yield '{"members":[';
+    let next = first;
+    for (let separator = ''; !next.done; separator = ',') {
+      yield separator + next.value;
+      next = await rest.next();
+    }
+    yield `],"members_total":${await total()}}`;
+  } finally {
+    // The client went away: stop the store's cursor too.
+    await rest.return?.();
   }
-  yield `],"members_total":${await total()}}`;
 }
 
 export function registerListRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
@@ -102,11 +107,14 @@ export function registerListRoute(app: FastifyInstance, context: RouteContext & 
     handler: apiHandler(context, async (params, request, reply) => {
       const account = await authenticate(context, params, request);
       const command = decodeList(params);
-      // The answer starts once the snapshot is open; a failure before that is a normal error answer.
       return new Promise<Readable>((resolve, reject) => {
         context.members
           .list(account, command, async (records, total) => {
-            const body = Readable.from(listBody(records, total));
+            // The first rows are read before the answer starts: a store that fails now gets
+            // a proper 503, not a 200 cut short.
+            const iterator = records[Symbol.asyncIterator]();
+            const first = await iterator.next();
+            const body = Readable.from(listBody(first, iterator, total));
             void reply.type('application/json; charset=utf-8');
             resolve(body);
             // The snapshot stays open until the client has it all, or has gone away.

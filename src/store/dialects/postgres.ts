@@ -25,8 +25,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     idleTimeoutMillis: 30000,
     types,
   });
-  // An idle client that loses its server emits here; without a listener the process would die.
+  // A client that loses its server emits 'error'; without a listener the process dies. The
+  // pool listens only to idle clients, so every client gets a listener of its own too: one
+  // held between queries (a transaction, a list streaming to a slow reader) may lose its
+  // connection. It then fails its next query (503 to the caller) and the pool drops it.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine: 'postgres',
@@ -56,6 +60,40 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   };
 }
 
+const CURSOR_CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * A cursor read that fails when the connection is lost. pg-cursor alone can wait forever: if
+ * the connection dies after the last rows' CommandComplete but before ReadyForQuery, the
+ * cursor is already "done", ignores the error, and never answers the pending read.
+ */
+function readOrLost(client: pg.PoolClient, cursor: Cursor, rows: number): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    const lost = (error?: unknown) => reject(error instanceof Error ? error : new Error('Connection terminated unexpectedly'));
+    client.once('error', lost);
+    client.once('end', lost);
+    cursor
+      .read(rows)
+      .then(resolve, reject)
+      .finally(() => {
+        client.removeListener('error', lost);
+        client.removeListener('end', lost);
+      });
+  });
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever is first; never rejects. */
+function withTimeout(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
+}
+
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
@@ -69,14 +107,19 @@ function snapshotReader(client: pg.PoolClient): SnapshotReader {
     },
     async *stream<R>(query: CompiledQuery<R>, chunkSize: number) {
       const cursor = client.query(new Cursor(query.sql, query.parameters as unknown[], { types }));
+      let failed = false;
       try {
         for (;;) {
-          const chunk = (await cursor.read(chunkSize)) as R[];
+          const chunk = (await readOrLost(client, cursor, chunkSize).catch((error: unknown) => {
+            failed = true;
+            throw error;
+          })) as R[];
           if (chunk.length > 0) yield chunk;
           if (chunk.length < chunkSize) return;
         }
       } finally {
-        await cursor.close();
+        // A cursor whose connection died would wait forever for the server to confirm the close.
+        if (!failed) await withTimeout(cursor.close(), CURSOR_CLOSE_TIMEOUT_MS);
       }
     },
   };
