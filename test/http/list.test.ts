@@ -240,6 +240,18 @@ describeEachEngineApp('/api2/list/', (h) => {
     expect(await api.logins({ limitd: '60s' })).toEqual(['soon-d']);
   });
 
+  it('refuses search texts longer than any value they could match (login 64, e-mail 254, profile 256)', async () => {
+    const api = await apiAccount(h());
+    await api.create('x'.repeat(64));
+    expect(await api.logins({ login: 'x'.repeat(64) })).toEqual(['x'.repeat(64)]);
+    expect(await api.list({ login: 'x'.repeat(65) })).toEqual(ERROR('invalid parameter: login'));
+    expect(await api.list({ login_full: 'x'.repeat(65) })).toEqual(ERROR('invalid parameter: login_full'));
+    expect(await api.list({ email: 'e'.repeat(255) })).toEqual(ERROR('invalid parameter: email'));
+    expect(await api.list({ profile: 'p'.repeat(257) })).toEqual(ERROR('invalid parameter: profile'));
+    expect(await api.list({ 'profile:city': 'p'.repeat(257) })).toEqual(ERROR('invalid parameter: profile:city'));
+    expect((await api.list({ profile: 'p'.repeat(256) })).members_total).toBe(0);
+  });
+
   it('refuses unknown parameters, naming them, so that a misspelled filter never lists everyone', async () => {
     const api = await apiAccount(h());
     expect(await api.list({ stauts: 'A' })).toEqual(ERROR('unknown parameter: stauts'));

@@ -63,15 +63,31 @@ const SECRET_FIELDS = new Set(['password', '_password', 'api_key', 'session']);
 /** Shorter values could turn up in a log by chance; no real secret here is that short. */
 const MIN_SECRET_LENGTH = 8;
 
+/** Log text kept for secrets learnt after their line was written (a generated password). */
+const RECENT_LOG_CHARS = 1_000_000;
+
 /**
- * Every value sent or answered under a secret name, so that each suite can check afterwards
- * that none of them was logged, at any level.
+ * Every value sent or answered under a secret name, checked against the log as it is
+ * written: a secret found in it is recorded, and the suite fails at its end.
  */
 class SecretLedger {
   readonly values = new Set<string>();
+  readonly leaked = new Set<string>();
+  private readonly recent: string[] = [];
+  private recentLength = 0;
 
   add(value: unknown): void {
-    if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
+    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.values.has(value)) return;
+    this.values.add(value);
+    if (this.recent.some((text) => text.includes(value))) this.leaked.add(value);
+  }
+
+  /** Checks a piece of log output against every secret known so far. */
+  scan(text: string): void {
+    for (const secret of this.values) if (text.includes(secret)) this.leaked.add(secret);
+    this.recent.push(text);
+    this.recentLength += text.length;
+    while (this.recentLength > RECENT_LOG_CHARS && this.recent.length > 1) this.recentLength -= this.recent.shift()!.length;
   }
 
   fromParams(params: URLSearchParams): void {
@@ -106,10 +122,9 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
   describeEachEngine(title, (context) => {
     let harness: Harness | undefined;
     const secrets = new SecretLedger();
-    const logLines: string[] = [];
     beforeAll(async () => {
       const logSink = options.logTo ?? new PassThrough();
-      logSink.on('data', (chunk: Buffer) => logLines.push(chunk.toString()));
+      logSink.on('data', (chunk: Buffer) => secrets.scan(chunk.toString()));
       const { store, database } = context();
       const clock = new TestClock();
       const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now });
@@ -152,9 +167,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
     afterEach(() => harness?.clock.reset());
     afterAll(async () => {
       await harness?.app.close();
-      const log = logLines.join('');
-      const leaked = [...secrets.values].filter((secret) => log.includes(secret));
-      expect(leaked, 'secrets found in the log').toEqual([]);
+      expect([...secrets.leaked], 'secrets found in the log').toEqual([]);
     });
     body(() => {
       if (!harness) throw new Error('harness not ready');

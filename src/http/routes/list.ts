@@ -7,7 +7,7 @@ import { finished } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { dayStart } from '../../members/lifecycle.js';
 import type { MemberStatus, RegType } from '../../members/member.js';
-import { isProfileFieldName } from '../../members/fields.js';
+import { isProfileFieldName, MAX_EMAIL_LENGTH, MAX_LOGIN_LENGTH } from '../../members/fields.js';
 import type { ListMembersCommand, MembersService } from '../../members/members-service.js';
 import { DEFAULT_RECORD, parseRecordTemplate } from '../../members/record-template.js';
 import { ApiError } from '../errors.js';
@@ -20,6 +20,17 @@ const KNOWN = new Set([
 ]);
 const PROFILE_FIELD_FILTER = 'profile:';
 const MAX_DIGITS = 10;
+/**
+ * Longest search texts: a login or an address longer than any can be never matches, and a
+ * long text costs the trigram index one lookup per three characters.
+ */
+const MAX_SEARCH_LENGTH = { login: MAX_LOGIN_LENGTH, email: MAX_EMAIL_LENGTH, profile: 256 } as const;
+
+function searchText(params: WireParams, name: string, kind: keyof typeof MAX_SEARCH_LENGTH): string | undefined {
+  const value = params.nonEmpty(name);
+  if (value !== undefined && [...value].length > MAX_SEARCH_LENGTH[kind]) throw ApiError.invalid(name);
+  return value;
+}
 
 function oneOf<T extends string>(params: WireParams, name: string, allowed: readonly T[]): T | undefined {
   const value = params.nonEmpty(name);
@@ -58,18 +69,18 @@ export function decodeList(params: WireParams): ListMembersCommand {
 
   const profileFieldContains = [...params.names()]
     .filter((name) => name.startsWith(PROFILE_FIELD_FILTER) && params.nonEmpty(name) !== undefined)
-    .map((name) => ({ name: name.slice(PROFILE_FIELD_FILTER.length), text: params.nonEmpty(name)! }));
+    .map((name) => ({ name: name.slice(PROFILE_FIELD_FILTER.length), text: searchText(params, name, 'profile')! }));
 
   return {
     record,
     filters: {
-      loginContains: params.nonEmpty('login'),
-      login: params.nonEmpty('login_full'),
-      emailContains: params.nonEmpty('email'),
-      email: params.nonEmpty('email_full'),
+      loginContains: searchText(params, 'login', 'login'),
+      login: searchText(params, 'login_full', 'login'),
+      emailContains: searchText(params, 'email', 'email'),
+      email: searchText(params, 'email_full', 'email'),
       status: oneOf<MemberStatus>(params, 'status', ['A', 'S', 'D']),
       regType: oneOf<RegType>(params, 'reg_type', ['F', 'P', 'A', 'M']),
-      profileContains: params.nonEmpty('profile'),
+      profileContains: searchText(params, 'profile', 'profile'),
       profileFieldContains,
     },
     registerAfter: day(params, 'register_after'),
