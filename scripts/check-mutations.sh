@@ -50,7 +50,7 @@ mutate "parameter count not limited" src/http/params.ts \
 mutate "create modes read by object lookup (constructor)" src/members/lifecycle.ts \
   "s/  switch (mode) {/  return ({ '0': null, '1': 'S', '2': 'D' } as any)[mode];\n  switch (mode) {/" test/unit/lifecycle.test.ts
 mutate "held PostgreSQL clients unguarded" src/store/dialects/postgres.ts \
-  "s/  pool.on('connect', (client) => client.on('error', () => {}));//" test/cli/outage.test.ts PostgreSQL
+  "s/  pool.on('connect', (client) => client.on('error', () => {}));//" test/store/outage.test.ts
 mutate "outages answered 500" src/store/dialects/postgres.ts \
   "s/    if (NETWORK_CODES.has(code)) return 'unavailable';//" test/http/wire.test.ts "503 fast"
 mutate "update of all members not in one transaction" src/store/member-updates.ts \

@@ -3,46 +3,17 @@
  * that the test cuts and restores: stopping the shared server would break every other suite,
  * and to the service a cut proxy is a stopped database (connections reset, new ones refused).
  */
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { seedMembers } from '../../bench/seed-members.js';
 import { exitOf, startServe } from '../support/cli.js';
 import { createTestDatabase, engineAvailable } from '../support/engines.js';
+import { CuttableProxy } from '../support/proxy.js';
 import { figure } from '../support/report.js';
 
 async function post(url: string, params: Record<string, string>): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
   const response = await fetch(url, { method: 'POST', body: new URLSearchParams(params) });
   return { status: response.status, body: await response.json(), ms: Date.now() - started };
-}
-
-/** A TCP proxy to PostgreSQL that can be cut (all connections reset, new ones refused) and restored. */
-class CuttableProxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server!.address() as { port: number }).port;
-  }
-
-  async cut(): Promise<void> {
-    const closed = new Promise((resolve) => this.server?.close(resolve));
-    for (const socket of this.sockets) socket.resetAndDestroy();
-    await closed;
-  }
 }
 
 describe.skipIf(!engineAvailable('postgres'))('PostgreSQL outage', () => {

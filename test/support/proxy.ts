@@ -1,0 +1,42 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+
+/** A TCP proxy to PostgreSQL that can be cut (all connections reset, new ones refused) and restored. */
+export class CuttableProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async open(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server!.address() as { port: number }).port;
+  }
+
+  async cut(): Promise<void> {
+    const closed = new Promise((resolve) => this.server?.close(resolve));
+    for (const socket of this.sockets) socket.resetAndDestroy();
+    await closed;
+  }
+}
+
+/** A PostgreSQL URL that goes through the proxy. */
+export function throughProxy(databaseUrl: string, proxy: CuttableProxy): string {
+  const url = new URL(databaseUrl);
+  url.port = String(proxy.port);
+  return url.toString();
+}
+
+export function proxyFor(databaseUrl: string): CuttableProxy {
+  const url = new URL(databaseUrl);
+  return new CuttableProxy({ host: url.hostname, port: Number(url.port || 5432) });
+}
