@@ -49,16 +49,19 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/** Starts `member-api serve` as a user does, on a free port. */
+export function startServer(env: Record<string, string>): Promise<Server> {
+  return startListening([BIN, 'serve'], { PORT: '0', LOG_LEVEL: 'warn', ...env });
+}
+
+/** Starts a Node.js program that prints "listening on URL", and waits for that line. */
+export async function startListening(args: string[], env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 60_000;
   while (!/listening on (http:\/\/\S+)/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${args.join(' ')} did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const url = /listening on (http:\/\/\S+)/.exec(output)![1]!;

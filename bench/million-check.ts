@@ -10,72 +10,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { Engine } from '../src/store/dialects/dialect.js';
-import { openStore } from '../src/store/store.js';
-import { build, cli, databaseUrl, median, memoryOf, resetDatabase, startServer } from './lib.js';
-import { ensureAccount, seededMember, seedMembers } from './seed-members.js';
-
-const ACCOUNT = 'million';
-
-async function seeded(engine: Engine, count: number, reseed: boolean): Promise<void> {
-  const url = databaseUrl(engine, 'million');
-  if (!reseed) {
-    try {
-      const store = openStore(url);
-      const account = await store.accounts.findAccountByName(ACCOUNT);
-      const counts = account ? await store.accounts.countMembersByStatus(account.id) : {};
-      await store.close();
-      if (Object.values(counts).reduce((a, b) => a + b, 0) === count) return;
-    } catch {
-      // No usable database yet: seed one.
-    }
-  }
-  await resetDatabase(engine, 'million');
-  const store = openStore(url);
-  await store.migrate();
-  const { id } = await ensureAccount(store, ACCOUNT);
-  await store.close();
-  const started = Date.now();
-  await seedMembers(url, id, { count, onProgress: (done) => process.stderr.write(`\r  seeding ${engine}: ${done} / ${count}`) });
-  const seconds = (Date.now() - started) / 1000;
-  process.stderr.write(`\n  seeded ${count} members in ${seconds.toFixed(0)} s (${Math.round(count / seconds)}/s)\n`);
-}
-
-async function listAll(url: string, params: URLSearchParams, pid: number) {
-  let peakDuringList = 0;
-  const sampler = setInterval(() => (peakDuringList = Math.max(peakDuringList, memoryOf(pid).rss)), 20);
-  const started = performance.now();
-  const response = await fetch(`${url}/api2/list/`, { method: 'POST', body: params });
-  const reader = response.body!.getReader();
-  let firstByte = 0;
-  let bytes = 0;
-  let members = 0;
-  let carry = '';
-  const decoder = new TextDecoder();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!firstByte) firstByte = performance.now() - started;
-    bytes += value.length;
-    const text = carry + decoder.decode(value, { stream: true });
-    members += text.split('{"id":').length - 1;
-    carry = text.slice(-5); // one less than the pattern, so a match is never counted twice
-  }
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  return { members, bytes, seconds, firstByte, peakDuringList };
-}
-
-async function timed(url: string, params: URLSearchParams, runs = 5) {
-  const times: number[] = [];
-  let total = 0;
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const reply = (await (await fetch(`${url}/api2/list/`, { method: 'POST', body: params })).json()) as { members_total: number };
-    times.push(performance.now() - started);
-    total = reply.members_total;
-  }
-  return { ms: median(times), total };
-}
+import { build, cli, databaseUrl, memoryOf, startServer } from './lib.js';
+import { ACCOUNT, listAll, seeded, timed } from './million.js';
+import { seededMember } from './seed-members.js';
 
 async function check(engine: Engine, count: number, reseed: boolean): Promise<void> {
   console.log(`\n== ${engine}: ${count} members ==`);

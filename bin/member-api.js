@@ -2,6 +2,13 @@
 // The `member-api` command runs the compiled sources in dist/, which `npm install` builds
 // (the `prepare` script) and `npm start` / `npm test` rebuild when a source changed.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+// Password hashes run on libuv's thread pool (4 threads unless told): give every hashing slot
+// (HASH_CONCURRENCY, one per core by default) a thread, with two to spare for file work.
+// It must be set before the pool's first use, which is why it is here.
+const hashSlots = Number(process.env.HASH_CONCURRENCY) || availableParallelism();
+process.env.UV_THREADPOOL_SIZE ||= String(Math.max(4, hashSlots + 2));
 
 const entry = new URL('../dist/main.js', import.meta.url);
 if (!existsSync(entry)) {

@@ -3,7 +3,9 @@
  * to each other. Everything else receives what it needs as arguments.
  */
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { AccountsService } from './accounts/accounts-service.js';
+import { gatedHasher, HashingGate, type HashingLimits } from './auth/hashing-gate.js';
 import { createArgon2Hasher, type PasswordHasher } from './auth/passwords.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { Config } from './config.js';
@@ -19,13 +21,19 @@ export interface Services {
   readonly members: MembersService;
   readonly logins: LoginService;
   readonly sweeper: Sweeper;
+  /** Admits every password hash and verification (its figures are the hashing queue's). */
+  readonly hashing: HashingGate;
 }
 
 export interface ServiceOptions {
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
   readonly retention?: RetentionSettings;
+  readonly hashing?: HashingLimits;
 }
+
+/** Enough for tests and the command line; the server passes its configured limits. */
+const DEFAULT_HASHING: HashingLimits = { concurrency: availableParallelism(), queue: 32 * availableParallelism() };
 
 const DEFAULT_RETENTION: RetentionSettings = { deletedRetentionDays: 30, sessionRetentionDays: 30, loginEventRetentionDays: 90 };
 
@@ -34,7 +42,7 @@ const DEFAULT_RETENTION: RetentionSettings = { deletedRetentionDays: 30, session
  * is the base of the links handed out; it is read when a link is made.
  */
 export async function createServices(
-  config: Pick<Config, 'databaseUrl'> & Partial<RetentionSettings>,
+  config: Pick<Config, 'databaseUrl'> & Partial<RetentionSettings> & Partial<Pick<Config, 'hashConcurrency' | 'hashQueue'>>,
   publicUrl: () => string,
   options: ServiceOptions = {},
 ): Promise<Services> {
@@ -42,7 +50,9 @@ export async function createServices(
   try {
     await store.migrate();
     const retention = { ...DEFAULT_RETENTION, ...definedOnly(config) };
-    return await servicesOver(store, publicUrl, { retention, ...options });
+    const hashing =
+      config.hashConcurrency === undefined ? undefined : { concurrency: config.hashConcurrency, queue: config.hashQueue ?? 32 * config.hashConcurrency };
+    return await servicesOver(store, publicUrl, { retention, hashing, ...options });
   } catch (error) {
     await store.close();
     throw error;
@@ -51,7 +61,8 @@ export async function createServices(
 
 export async function servicesOver(store: Store, publicUrl: string | (() => string), options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const hasher = options.hasher ?? createArgon2Hasher();
+  const hashing = new HashingGate(options.hashing ?? DEFAULT_HASHING);
+  const hasher = gatedHasher(options.hasher ?? createArgon2Hasher(), hashing);
   const macKey = await store.secret('verify-link-key', () => randomBytes(32).toString('base64'));
   const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), typeof publicUrl === 'string' ? () => publicUrl : publicUrl);
   return {
@@ -60,6 +71,7 @@ export async function servicesOver(store: Store, publicUrl: string | (() => stri
     members: new MembersService(store.members, hasher, verifyLinks, clock),
     logins: new LoginService(store.members, hasher, clock),
     sweeper: new Sweeper(store.housekeeping, clock, options.retention ?? DEFAULT_RETENTION),
+    hashing,
   };
 }
 

@@ -2,6 +2,7 @@
  * Configuration is read once from the environment, validated, and frozen.
  * Every variable is documented in the README's configuration table.
  */
+import { availableParallelism } from 'node:os';
 
 export interface Config {
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
@@ -33,6 +34,10 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Passed to Fastify's `trustProxy`: false, true, a hop count or a list of addresses. */
   readonly trustProxy: boolean | number | string;
+  /** Password hashes run at once (default: one per core). */
+  readonly hashConcurrency: number;
+  /** Password hashes that may wait for a slot; more are refused with 503 (default: 32 per slot). */
+  readonly hashQueue: number;
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +47,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export const DEFAULT_DATABASE_PATH = './data/members.db';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const hashConcurrency = integer(env, 'HASH_CONCURRENCY', availableParallelism(), 1, 1024);
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = text(env, 'HOST', '127.0.0.1');
   const publicUrl = env.PUBLIC_URL ? url(env, 'PUBLIC_URL') : undefined;
@@ -65,6 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyFailureWindowSeconds: integer(env, 'KEY_FAILURE_WINDOW_SECONDS', 300, 1, 86400),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    hashConcurrency,
+    hashQueue: integer(env, 'HASH_QUEUE', 32 * hashConcurrency, 0, 1_000_000),
   });
 }
 

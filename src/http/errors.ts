@@ -6,6 +6,7 @@
  * the same body shape. No answer ever carries a stack trace, SQL or a file path.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HashingBusy } from '../auth/hashing-gate.js';
 import { StoreUnavailable } from '../store/errors.js';
 
 /** Every fixed message the API answers with. Parameter messages are built by ApiError. */
@@ -26,6 +27,7 @@ export const MESSAGES = {
   unsupportedContentType: 'unsupported content type',
   requestTimeout: 'request timeout',
   tooManyRequests: 'too many requests',
+  busy: 'server busy, retry later',
   unavailable: 'service unavailable',
   internal: 'internal error',
 } as const;
@@ -99,6 +101,7 @@ const STATUS_MESSAGES: Record<number, string> = {
 export function describeError(error: unknown): { statusCode: number; message: string } {
   if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message };
   if (error instanceof StoreUnavailable) return { statusCode: 503, message: MESSAGES.unavailable };
+  if (error instanceof HashingBusy) return { statusCode: 503, message: MESSAGES.busy };
   const statusCode = (error as Partial<FastifyError> | null)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     // Fastify's and the plugins' 4xx errors: a 406 from the multipart parser is a malformed body.
@@ -111,8 +114,10 @@ export function describeError(error: unknown): { statusCode: number; message: st
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { statusCode, message } = describeError(error);
-  // An outage is expected now and then: one line, not a stack per request.
-  if (statusCode === 503) request.log.warn({ reason: (error as Error)?.cause instanceof Error ? ((error as Error).cause as Error).message : String(error) }, 'store unavailable');
+  // An outage is expected now and then: one line, not a stack per request. A full hashing
+  // queue is the server shedding load as designed.
+  if (error instanceof HashingBusy) request.log.info({ statusCode }, 'server busy');
+  else if (statusCode === 503) request.log.warn({ reason: (error as Error)?.cause instanceof Error ? ((error as Error).cause as Error).message : String(error) }, 'store unavailable');
   else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ statusCode, reason: (error as Error)?.message }, 'request refused');
   if (statusCode === 503) reply.header('retry-after', '1');

@@ -44,3 +44,37 @@ describeEachEngineApp('account request rate', (h) => {
     for (let i = 0; i < 10; i++) expect((await free.list()).members_total).toBe(0);
   });
 });
+
+describeEachEngineApp(
+  'password hashing capacity',
+  (h) => {
+    it('refuses logins and creates beyond the hashing slots and queue at once with 503 and Retry-After, and serves the rest', async () => {
+      const api = await apiAccount(h());
+      await api.create('busy-member', { _password: 'correct-horse-battery' });
+      const attempts = await Promise.all([
+        ...Array.from({ length: 8 }, () => h().post('/api2/login/', { user: api.user, login: 'busy-member', password: 'correct-horse-battery' })),
+        ...Array.from({ length: 4 }, (_, i) => h().post('/api2/create/', { user: api.user, api_key: api.apiKey, _login: `busy-${i}`, _email: `b${i}@example.com`, _password: 'correct-horse-battery' })),
+      ]);
+      const served = attempts.filter((a) => a.status === 200);
+      const refused = attempts.filter((a) => a.status === 503);
+      // One slot and one place in the queue: at least two are served, the others refused.
+      expect(served.length).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(served.length + refused.length).toBe(attempts.length);
+      for (const a of served) expect(a.json.result).toBe('OK');
+      for (const a of refused) {
+        expect(a.json).toEqual({ result: 'ERROR', message: 'server busy, retry later' });
+        expect(a.headers['retry-after']).toBe('1');
+      }
+      // A refused create wrote nothing: every login it tried is still free.
+      const created = new Set(attempts.slice(8).filter((a) => a.status === 200).map((a) => a.json.login));
+      const listed = await api.list({ record: '{login}' });
+      expect(new Set(listed.members.map((m: { login: string }) => m.login))).toEqual(new Set(['busy-member', ...created]));
+      // Once the burst is over, the next one is served.
+      expect((await h().post('/api2/login/', { user: api.user, login: 'busy-member', password: 'correct-horse-battery' })).json.result).toBe('OK');
+      expect(h().services.hashing.stats()).toMatchObject({ running: 0, waiting: 0 });
+      expect(h().services.hashing.stats().refused).toBe(refused.length);
+    });
+  },
+  { hashing: { concurrency: 1, queue: 1 } },
+);

@@ -4,6 +4,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import type { SettingsPatch } from '../../src/accounts/account-rules.js';
 import type { Account } from '../../src/accounts/account.js';
 import { buildApp } from '../../src/app.js';
+import type { HashingLimits } from '../../src/auth/hashing-gate.js';
 import { servicesOver, type Services } from '../../src/compose.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { Store } from '../../src/store/store.js';
@@ -54,6 +55,8 @@ export interface HarnessOptions {
   readonly requestTimeoutMs?: number;
   /** Where log lines go; without it the app does not log. */
   readonly logTo?: Writable;
+  /** Password hashing slots and queue (default: the server's defaults). */
+  readonly hashing?: HashingLimits;
 }
 
 export const PUBLIC_URL = 'https://members.example.test';
@@ -127,7 +130,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
       logSink.on('data', (chunk: Buffer) => secrets.scan(chunk.toString()));
       const { store, database } = context();
       const clock = new TestClock();
-      const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now });
+      const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now, hashing: options.hashing });
       const app = await buildApp({
         limits: { bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024 * 1024, maxParameters: options.maxParameters ?? 1000 },
         // Suites send many wrong keys from one address on purpose; the guard has its own test.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOCKOUT } from '../../src/accounts/account.js';
 import { apiKeyMatches, digestApiKey, generateApiKey } from '../../src/accounts/api-key.js';
 import { countResetBefore, isLocked, lockedUntilAfter } from '../../src/auth/lockout.js';
+import { HashingBusy, HashingGate } from '../../src/auth/hashing-gate.js';
 import { createArgon2Hasher, generatePassword, passwordLength } from '../../src/auth/passwords.js';
 import { checkChosenPassword, isCommonPassword } from '../../src/auth/password-policy.js';
 
@@ -101,5 +102,52 @@ describe('API keys', () => {
     expect(apiKeyMatches(digest, `${key}x`)).toBe(false);
     expect(apiKeyMatches(digest, '')).toBe(false);
     expect(apiKeyMatches('short', key)).toBe(false);
+  });
+});
+
+describe('hashing gate', () => {
+  const deferred = () => {
+    let resolve!: (value: string) => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<string>((ok, no) => ((resolve = ok), (reject = no)));
+    return { promise, resolve, reject };
+  };
+
+  it('runs at most `concurrency` tasks, queues up to `queue`, refuses the rest at once, and hands slots on in order', async () => {
+    const gate = new HashingGate({ concurrency: 2, queue: 2 });
+    const tasks = Array.from({ length: 5 }, () => deferred());
+    const started: number[] = [];
+    const runs = tasks.map((task, i) =>
+      gate.run(() => {
+        started.push(i);
+        return task.promise;
+      }),
+    );
+    await expect(runs[4]).rejects.toBeInstanceOf(HashingBusy);
+    expect(started).toEqual([0, 1]);
+    expect(gate.stats()).toEqual({ running: 2, waiting: 2, refused: 1 });
+    tasks[1]!.resolve('b');
+    expect(await runs[1]).toBe('b');
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2]);
+    tasks[0]!.reject(new Error('failed'));
+    await expect(runs[0]).rejects.toThrow('failed');
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(gate.stats()).toEqual({ running: 2, waiting: 0, refused: 1 });
+    tasks[2]!.resolve('c');
+    tasks[3]!.resolve('d');
+    expect(await Promise.all([runs[2], runs[3]])).toEqual(['c', 'd']);
+    expect(gate.stats()).toEqual({ running: 0, waiting: 0, refused: 1 });
+  });
+
+  it('with no queue, refuses whatever finds every slot busy', async () => {
+    const gate = new HashingGate({ concurrency: 1, queue: 0 });
+    const task = deferred();
+    const first = gate.run(() => task.promise);
+    await expect(gate.run(async () => 'x')).rejects.toBeInstanceOf(HashingBusy);
+    task.resolve('done');
+    expect(await first).toBe('done');
+    expect(await gate.run(async () => 'x')).toBe('x');
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, sql, SqliteDialect, type CompiledQuery } from 'kysely';
+import { Kysely, sql, SqliteDialect, type CompiledQuery, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
 import type { EngineConnection, SearchSql, SnapshotReader } from './dialect.js';
@@ -20,7 +20,7 @@ export function openSqlite(path: string): EngineConnection {
   if (path === ':memory:') throw new Error('SQLite needs a file: long reads use connections of their own');
   mkdirSync(dirname(path), { recursive: true });
   const database = openFile(path, false);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const idleReaders: SqliteDatabase.Database[] = [];
   return {
     engine: 'sqlite',
@@ -59,6 +59,35 @@ export function openSqlite(path: string): EngineConnection {
   };
 }
 
+/** Prepared statements kept per connection, by SQL text (least recently used dropped first). */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The connection as Kysely sees it, with its statements prepared once: Kysely prepares every
+ * query it runs, and preparing costs more than running most of ours (a login runs six).
+ * A cached statement still iterating a result (`busy`) is never handed out twice.
+ */
+function withStatementCache(database: SqliteDatabase.Database): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(source: string) {
+      const cached = cache.get(source);
+      if (cached && !cached.busy) {
+        cache.delete(source);
+        cache.set(source, cached);
+        return cached;
+      }
+      const statement = database.prepare(source);
+      if (!cached) {
+        cache.set(source, statement);
+        if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      return statement;
+    },
+  };
+}
+
 function openFile(path: string, readonly: boolean): SqliteDatabase.Database {
   const database = new SqliteDatabase(path, { readonly });
   if (!readonly) {
@@ -75,13 +104,19 @@ function openFile(path: string, readonly: boolean): SqliteDatabase.Database {
   return database;
 }
 
+/** Reader connections are reused: so are their statements. */
+const readerStatements = new WeakMap<SqliteDatabase.Database, ReturnType<typeof withStatementCache>>();
+
 function snapshotReader(database: SqliteDatabase.Database): SnapshotReader {
+  let statements = readerStatements.get(database);
+  if (!statements) readerStatements.set(database, (statements = withStatementCache(database)));
+  const cached = (source: string) => statements.prepare(source) as SqliteDatabase.Statement;
   return {
     async all<R>(query: CompiledQuery<R>) {
-      return database.prepare(query.sql).all(...(query.parameters as unknown[])) as R[];
+      return cached(query.sql).all(...(query.parameters as unknown[])) as R[];
     },
     async *stream<R>(query: CompiledQuery<R>, chunkSize: number) {
-      const rows = database.prepare(query.sql).iterate(...(query.parameters as unknown[])) as IterableIterator<R>;
+      const rows = cached(query.sql).iterate(...(query.parameters as unknown[])) as IterableIterator<R>;
       try {
         for (;;) {
           const chunk: R[] = [];

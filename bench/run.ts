@@ -1,0 +1,283 @@
+/**
+ * `npm run bench`: the performance figures of BENCHMARKS.md, on SQLite and PostgreSQL, each
+ * beside a baseline measured in the same run on the same machine.
+ *
+ *   npm run bench [-- --count 1000000] [--engines sqlite,postgres] [--seconds 8] [--reseed]
+ *
+ * Per engine: the million-member database (seeded once, then reused: bench/million.ts), the
+ * server started as a user starts it (`member-api serve`, LOG_LEVEL=warn), HTTP load from
+ * autocannon in this process, and the baselines as small programs in bench/baselines/:
+ * raw argon2id (same parameters, same number of hashes in flight) and a bare Fastify route
+ * that parses the same form body. Results also go to .bench/results.json.
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Engine } from '../src/store/dialects/dialect.js';
+import { build, cli, databaseUrl, median, memoryOf, percentile, ROOT, startListening, startServer, type Server } from './lib.js';
+import { ACCOUNT, listAll, seeded, timed } from './million.js';
+import { SEEDED_PASSWORD, seededMember } from './seed-members.js';
+
+const { values: options } = parseArgs({
+  options: {
+    count: { type: 'string', default: '1000000' },
+    engines: { type: 'string', default: 'sqlite,postgres' },
+    seconds: { type: 'string', default: '8' },
+    reseed: { type: 'boolean', default: false },
+  },
+});
+const COUNT = Number(options.count);
+const SECONDS = Number(options.seconds);
+/** The server's default hashing slots: one per core. */
+const SLOTS = availableParallelism();
+/** Enough connections to keep every hashing slot busy without filling the queue. */
+const LOGIN_CONNECTIONS = 4 * SLOTS;
+const LIGHT_CONNECTIONS = 10;
+const CITIES = ['London', 'Paris', 'Berlin', 'Madrid', 'Rome', 'Lisbon', 'Dublin', 'Vienna'];
+
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const randomMember = () => seededMember(1 + Math.floor(Math.random() * (COUNT - 1)));
+const encode = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
+interface Load {
+  readonly perSecond: number;
+  readonly ok: number;
+  readonly refused: number;
+  readonly errors: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** autocannon against one path, with a fresh body per request. */
+async function load(url: string, body: () => string, settings: { connections: number; seconds?: number; overallRate?: number }): Promise<Load> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: form,
+    connections: settings.connections,
+    duration: settings.seconds ?? SECONDS,
+    overallRate: settings.overallRate,
+    requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }],
+  });
+  const seconds = result.duration;
+  return {
+    perSecond: result['2xx'] / seconds,
+    ok: result['2xx'],
+    refused: result.non2xx,
+    errors: result.errors + result.timeouts,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+/** Raw argon2id throughput from bench/baselines/argon2.ts, with the server's thread pool size. */
+async function argon2Baseline(kind: 'verify' | 'hash'): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/argon2.ts`, kind, String(SLOTS), String(SECONDS)], {
+    env: { ...process.env, UV_THREADPOOL_SIZE: String(Math.max(4, SLOTS + 2)) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise((resolve) => child.on('exit', resolve));
+  return (JSON.parse(output) as { perSecond: number }).perSecond;
+}
+
+async function bareFastifyBaseline(body: () => string): Promise<number> {
+  const bare = await startListening([`--import`, 'tsx', `${ROOT}bench/baselines/bare-fastify.ts`], {});
+  try {
+    return (await load(`${bare.url}/bare/`, body, { connections: LIGHT_CONNECTIONS })).perSecond;
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** A new key for the account, which is created when missing. */
+function key(name: string, env: Record<string, string>): string {
+  const accounts = JSON.parse(cli(['account', 'list', '--json'], env)) as Array<{ user: string }>;
+  const command = accounts.some((a) => a.user === name) ? 'rotate-key' : 'create';
+  return (JSON.parse(cli(['account', command, name, '--json'], env)) as { api_key: string }).api_key;
+}
+
+/** Login requests, three every 20 ms, while `until` is pending: statuses and times as a client sees them. */
+async function probeLogins(url: string, until: Promise<unknown>): Promise<Array<{ status: number; ms: number }>> {
+  let running = true;
+  void until.finally(() => (running = false));
+  const seen: Array<{ status: number; ms: number }> = [];
+  const once = async () => {
+    const member = randomMember();
+    const started = performance.now();
+    const response = await fetch(`${url}/api2/login/`, { method: 'POST', body: new URLSearchParams({ user: ACCOUNT, login: member.login, password: SEEDED_PASSWORD }) });
+    await response.arrayBuffer();
+    seen.push({ status: response.status, ms: performance.now() - started });
+  };
+  while (running) {
+    // Three at once: the flood arrives in bursts, and a lone probe may find the queue open.
+    await Promise.all([once(), once(), once()]);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return seen;
+}
+
+async function sampleMemory(pid: number, until: Promise<unknown>): Promise<number> {
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 20);
+  await until.catch(() => {});
+  clearInterval(timer);
+  return peak;
+}
+
+export type Figures = Record<string, number>;
+
+async function measure(engine: Engine): Promise<Figures> {
+  const f: Figures = {};
+  const note = (name: string, value: number, unit = '') => {
+    f[name] = value;
+    console.log(`  ${name.padEnd(44)} ${Number.isInteger(value) ? value : value.toFixed(value < 10 ? 2 : 1)}${unit}`);
+  };
+  console.log(`\n== ${engine} ==`);
+  const seedStarted = Date.now();
+  await seeded(engine, COUNT, options.reseed!);
+  note('seed or reuse, s', (Date.now() - seedStarted) / 1000);
+  const env = { DATABASE_URL: databaseUrl(engine, 'million'), SWEEP_INTERVAL_SECONDS: '0', LOG_LEVEL: 'warn' };
+  const apiKey = key(ACCOUNT, env);
+  const createKey = key('bench-create', env);
+  const auth = { user: ACCOUNT, api_key: apiKey };
+  let server: Server = await startServer(env);
+  try {
+    const pid = server.child.pid!;
+    const url = server.url;
+    await fetch(`${url}/api2/login/`, { method: 'POST', body: new URLSearchParams({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD }) });
+    await new Promise((r) => setTimeout(r, 1000));
+    note('idle RSS, MiB', memoryOf(pid).rss);
+
+    const all = await listAll(url, new URLSearchParams(auth), pid);
+    note('full list: members', all.members);
+    note('full list: members/s', all.members / all.seconds);
+    note('full list: first byte, ms', all.firstByte);
+    note('full list: RSS growth, MiB', all.peakDuringList - f['idle RSS, MiB']!);
+
+    // Selective filters: a member's own values, different each time so no cache helps.
+    const selective = () => {
+      const m = randomMember();
+      return encode({ ...auth, record: '{id}{login}', login: m.login.slice(-9), limit: '20' });
+    };
+    const substringTimes: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const started = performance.now();
+      await (await fetch(`${url}/api2/list/`, { method: 'POST', headers: form, body: selective() })).arrayBuffer();
+      substringTimes.push(performance.now() - started);
+    }
+    note('substring (login, selective): p50 ms', median(substringTimes));
+    const scan = await timed(url, new URLSearchParams({ ...auth, record: '{id}{login}', login: 'zz', limit: '20' }), 3);
+    note('substring too short for the index (scan): ms', scan.ms);
+    const probe = randomMember();
+    for (const [name, filter] of [
+      ['email', { email: probe.email.slice(probe.email.indexOf('@') - 8, probe.email.indexOf('@') + 4) }],
+      ['profile:phone', { 'profile:phone': probe.phone.slice(-7) }],
+      ['profile', { profile: probe.phone.slice(-7) }],
+    ] as const) {
+      note(`substring (${name}, selective): p50 ms`, (await timed(url, new URLSearchParams({ ...auth, record: '{id}', ...filter, limit: '20' }), 9)).ms);
+    }
+
+    const listIdle = await load(`${url}/api2/list/`, selective, { connections: 1 });
+    note('list (selective, limit 20) idle: p99 ms', listIdle.p99);
+
+    const limitOne = () => encode({ ...auth, limit: '1' });
+    note('list limit 1: req/s', (await load(`${url}/api2/list/`, limitOne, { connections: LIGHT_CONNECTIONS })).perSecond);
+    const updateOne = () => encode({ ...auth, find_member_id: String(1 + Math.floor(Math.random() * COUNT)), city: CITIES[Math.floor(Math.random() * CITIES.length)]! });
+    const updates = await load(`${url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS });
+    note('update one field of one member: req/s', updates.perSecond);
+    note('bare Fastify route, same body: req/s', await bareFastifyBaseline(limitOne));
+
+    const loginBody = () => encode({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD });
+    note('raw argon2id verify: /s', await argon2Baseline('verify'));
+    const logins = await load(`${url}/api2/login/`, loginBody, { connections: LOGIN_CONNECTIONS });
+    note('login: req/s', logins.perSecond);
+    note('login: refused or failed', logins.refused + logins.errors);
+
+    const [, listBusy] = await Promise.all([
+      load(`${url}/api2/login/`, loginBody, { connections: LOGIN_CONNECTIONS }),
+      load(`${url}/api2/list/`, selective, { connections: 1 }),
+    ]);
+    note('list (selective, limit 20) under login load: p99 ms', listBusy.p99);
+
+    const before = memoryOf(pid).rss;
+    const overload = load(`${url}/api2/login/`, loginBody, { connections: 200, overallRate: Math.round(3 * logins.perSecond) });
+    const [flood, probes, peak] = await Promise.all([overload, probeLogins(url, overload), sampleMemory(pid, overload)]);
+    note('overload: offered req/s', (flood.ok + flood.refused) / SECONDS);
+    note('overload: goodput req/s', flood.perSecond);
+    note('overload: refused (503) req/s', flood.refused / SECONDS);
+    note('overload: errors', flood.errors);
+    const refusedProbes = probes.filter((p) => p.status === 503).map((p) => p.ms);
+    const servedProbes = probes.filter((p) => p.status === 200).map((p) => p.ms);
+    if (refusedProbes.length) note('overload: refusal p99 ms (probe)', percentile(refusedProbes, 99));
+    if (servedProbes.length) note('overload: served p99 ms (probe)', percentile(servedProbes, 99));
+    note('overload: RSS growth, MiB', peak - before);
+
+    note('raw argon2id hash: /s', await argon2Baseline('hash'));
+    let created = 0;
+    const run = Date.now().toString(36);
+    const createBody = () => encode({ user: 'bench-create', api_key: createKey, _login: `c${run}-${created++}`, _email: `c${created}@example.com`, _password: 'bench-password-1' });
+    note('create: req/s', (await load(`${url}/api2/create/`, createBody, { connections: LOGIN_CONNECTIONS })).perSecond);
+
+    // Every member at once: set a new profile field on all (a row each), then remove it, so
+    // that the database is as seeded for the next run.
+    for (const [label, params] of [
+      ['update all: set a new profile field', { bench_plan: 'gold' }],
+      ['update all: remove that field', { pfdelete: 'bench_plan' }],
+    ] as const) {
+      const started = performance.now();
+      const reply = (await (await fetch(`${url}/api2/update/`, { method: 'POST', body: new URLSearchParams({ ...auth, find_member_id: '*', ...params }) })).json()) as { updated: number };
+      note(`${label}: members/s`, reply.updated / ((performance.now() - started) / 1000));
+    }
+  } finally {
+    await server.stop();
+  }
+  return f;
+}
+
+build();
+mkdirSync(`${ROOT}.bench`, { recursive: true });
+const started = Date.now();
+const results: Partial<Record<Engine, Figures>> = {};
+for (const engine of options.engines!.split(',') as Engine[]) results[engine] = await measure(engine);
+writeFileSync(`${ROOT}.bench/results.json`, JSON.stringify({ at: new Date().toISOString(), count: COUNT, slots: SLOTS, results }, null, 2));
+printTable(results);
+console.log(`\n(${((Date.now() - started) / 60000).toFixed(1)} minutes; figures in .bench/results.json)`);
+
+function printTable(all: Partial<Record<Engine, Figures>>): void {
+  const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
+  const rows: Array<{ figure: string; target: string; value: (f: Figures) => number | undefined; pass: (v: number) => boolean; show: (v: number, f: Figures) => string }> = [
+    { figure: '/login/ vs raw argon2id verify', target: '≥ 90%', value: (f) => ratio(f['login: req/s'], f['raw argon2id verify: /s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['login: req/s']!.toFixed(0)} vs ${f['raw argon2id verify: /s']!.toFixed(0)}/s)` },
+    { figure: '/create/ vs raw argon2id hash', target: '≥ 90%', value: (f) => ratio(f['create: req/s'], f['raw argon2id hash: /s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['create: req/s']!.toFixed(0)} vs ${f['raw argon2id hash: /s']!.toFixed(0)}/s)` },
+    { figure: 'overload 3×: goodput vs peak', target: '≥ 90%', value: (f) => ratio(f['overload: goodput req/s'], f['login: req/s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)}; refused ${f['overload: refused (503) req/s']!.toFixed(0)}/s in p99 ${(f['overload: refusal p99 ms (probe)'] ?? NaN).toFixed(0)} ms; RSS +${f['overload: RSS growth, MiB']!.toFixed(0)} MiB` },
+    { figure: '/list/ p99 under login load vs idle', target: '≤ 5×', value: (f) => ratio(f['list (selective, limit 20) under login load: p99 ms'], f['list (selective, limit 20) idle: p99 ms']), pass: (v) => v <= 5, show: (v, f) => `${v.toFixed(1)}× (${f['list (selective, limit 20) under login load: p99 ms']} vs ${f['list (selective, limit 20) idle: p99 ms']} ms)` },
+    { figure: '/list/ limit 1 vs bare Fastify', target: '≥ 50%', value: (f) => ratio(f['list limit 1: req/s'], f['bare Fastify route, same body: req/s']), pass: (v) => v >= 0.5, show: (v, f) => `${pct(v)} (${f['list limit 1: req/s']!.toFixed(0)} vs ${f['bare Fastify route, same body: req/s']!.toFixed(0)}/s)` },
+    { figure: '/update/ one field vs bare Fastify', target: '≥ 50%', value: (f) => ratio(f['update one field of one member: req/s'], f['bare Fastify route, same body: req/s']), pass: (v) => v >= 0.5, show: (v, f) => `${pct(v)} (${f['update one field of one member: req/s']!.toFixed(0)}/s)` },
+    { figure: 'substring (selective) p50', target: '≤ 20 ms', value: (f) => f['substring (login, selective): p50 ms'], pass: (v) => v <= 20, show: (v) => `${v.toFixed(1)} ms` },
+    { figure: 'substring: scan vs index', target: '≥ 20×', value: (f) => ratio(f['substring too short for the index (scan): ms'], f['substring (login, selective): p50 ms']), pass: (v) => v >= 20, show: (v, f) => `${v.toFixed(0)}× (${f['substring too short for the index (scan): ms']!.toFixed(0)} ms scan)` },
+    { figure: 'full list: RSS growth', target: '≤ 64 MB', value: (f) => f['full list: RSS growth, MiB'], pass: (v) => v <= 64, show: (v) => `${v.toFixed(0)} MiB` },
+    { figure: 'full list: members/s', target: '≥ 150k', value: (f) => f['full list: members/s'], pass: (v) => v >= 150_000, show: (v) => `${(v / 1000).toFixed(0)}k/s` },
+    { figure: 'full list: first byte', target: '≤ 100 ms', value: (f) => f['full list: first byte, ms'], pass: (v) => v <= 100, show: (v) => `${v.toFixed(0)} ms` },
+    { figure: 'update all: one field', target: '≥ 30k/s', value: (f) => f['update all: set a new profile field: members/s'], pass: (v) => v >= 30_000, show: (v, f) => `${(v / 1000).toFixed(0)}k/s (removal ${(f['update all: remove that field: members/s']! / 1000).toFixed(0)}k/s)` },
+    { figure: 'idle RSS, 1M members', target: '≤ 150 MB', value: (f) => f['idle RSS, MiB'], pass: (v) => v <= 150, show: (v) => `${v.toFixed(0)} MiB` },
+  ];
+  const engines = Object.keys(all) as Engine[];
+  console.log(`\n| figure | target | ${engines.join(' | ')} |\n|---|---|${engines.map(() => '---|').join('')}`);
+  for (const row of rows) {
+    const cells = engines.map((engine) => {
+      const v = row.value(all[engine]!);
+      return v === undefined || Number.isNaN(v) ? 'n/a' : `${row.pass(v) ? '✅' : '❌'} ${row.show(v, all[engine]!)}`;
+    });
+    console.log(`| ${row.figure} | ${row.target} | ${cells.join(' | ')} |`);
+  }
+  const pg = all.postgres?.['login: req/s'];
+  const lite = all.sqlite?.['login: req/s'];
+  if (pg !== undefined && lite !== undefined) console.log(`| PostgreSQL vs SQLite on /login/ | ≥ 95% | ${pg / lite >= 0.95 ? '✅' : '❌'} ${pct(pg / lite)} |`);
+}
+
+function pct(v: number): string {
+  return `${(v * 100).toFixed(0)}%`;
+}
