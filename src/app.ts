@@ -2,6 +2,7 @@
  * buildApp() assembles the HTTP application from services that were built elsewhere. It
  * never listens: tests call `app.inject()`, and server.ts listens and closes.
  */
+import type { HashingGate } from './auth/hashing-gate.js';
 import { createServer } from 'node:http';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -33,6 +34,8 @@ export interface AppDependencies {
   readonly accounts: AccountsService;
   readonly members: MembersService;
   readonly logins: LoginService;
+  /** Lets the routes that hash refuse early when hashing is at capacity. */
+  readonly hashing: HashingGate;
 }
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -87,6 +90,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     accounts: deps.accounts,
     keyGuard: new KeyGuessGuard(deps.keyGuessLimits),
     accountRates: new AccountRateLimiter(),
+    hashing: deps.hashing,
   };
   registerLoginRoute(app, { ...context, logins: deps.logins });
   registerCreateRoute(app, { ...context, members: deps.members });

@@ -36,6 +36,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
     accounts: services.accounts,
     members: services.members,
     logins: services.logins,
+    hashing: services.hashing,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   listeningAt = address;

@@ -63,6 +63,17 @@ export class HashingGate {
     }
   }
 
+  /**
+   * Throws HashingBusy when a hash asked for now would be refused: lets a request that will
+   * need one be turned away before it costs anything else (reading the member, say).
+   */
+  assertRoom(): void {
+    if (this.running >= this.limits.concurrency && this.waiters.length >= this.limits.queue) {
+      this.refused++;
+      throw new HashingBusy();
+    }
+  }
+
   stats(): HashingGateStats {
     return { running: this.running, waiting: this.waiters.length, refused: this.refused };
   }

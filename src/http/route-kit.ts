@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
 import type { AccountRateLimiter, Admission, KeyGuessGuard } from '../auth/request-limits.js';
+import type { HashingGate } from '../auth/hashing-gate.js';
 import { ApiError, errorBody, MESSAGES, TooManyRequests } from './errors.js';
 import { readParams, type ParamLimits, type WireParams } from './params.js';
 
@@ -11,6 +12,7 @@ export interface RouteContext {
   readonly accounts: AccountsService;
   readonly keyGuard: KeyGuessGuard;
   readonly accountRates: AccountRateLimiter;
+  readonly hashing: Pick<HashingGate, 'assertRoom'>;
 }
 
 function enforce(admission: Admission): void {

@@ -142,6 +142,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
         accounts: services.accounts,
         members: services.members,
         logins: services.logins,
+        hashing: services.hashing,
       });
       const request: Harness['request'] = async ({ method = 'POST', url, payload, headers }) => {
         secrets.fromParams(new URLSearchParams(url.split('?')[1] ?? ''));

@@ -80,6 +80,7 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
     '/api2/create/',
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request);
+      context.hashing.assertRoom();
       const outcome = await context.members.create(account, decodeCreate(params, account));
       switch (outcome.kind) {
         case 'created':

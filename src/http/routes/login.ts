@@ -23,6 +23,8 @@ export function registerLoginRoute(app: FastifyInstance, context: RouteContext &
       const user = params.required('user');
       const login = params.required('login');
       const password = params.required('password');
+      // Every login costs a hash: when none can be had, say so before anything else is done.
+      context.hashing.assertRoom();
       // Recording the member's address is the account's business: it takes the API key.
       const sendsIp = params.nonEmpty('IP') !== undefined;
       const account = sendsIp ? await authenticate(context, params, request) : await context.accounts.find(user);
