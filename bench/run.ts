@@ -144,7 +144,7 @@ async function measure(engine: Engine): Promise<Figures> {
   const apiKey = key(ACCOUNT, env);
   const createKey = key('bench-create', env);
   const auth = { user: ACCOUNT, api_key: apiKey };
-  let server: Server = await startServer(env);
+  const server: Server = await startServer(env);
   try {
     const pid = server.child.pid!;
     const url = server.url;

@@ -28,6 +28,8 @@ describe('loadConfig', () => {
       KEY_FAILURE_WINDOW_SECONDS: '70',
       REQUEST_TIMEOUT_MS: '5000',
       TRUST_PROXY: '1',
+      HASH_CONCURRENCY: '3',
+      HASH_QUEUE: '12',
     });
     expect(config).toEqual({
       databaseUrl: 'postgres://u@db/members',
@@ -45,8 +47,13 @@ describe('loadConfig', () => {
       keyFailureWindowSeconds: 70,
       requestTimeoutMs: 5000,
       trustProxy: 1,
+      hashConcurrency: 3,
+      hashQueue: 12,
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    // The queue follows the slots unless it is set.
+    expect(loadConfig({ HASH_CONCURRENCY: '5' }).hashQueue).toBe(160);
+    expect(loadConfig({}).hashConcurrency).toBeGreaterThanOrEqual(1);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
   });
 
