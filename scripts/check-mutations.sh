@@ -57,4 +57,6 @@ mutate "update of all members not in one transaction" src/store/member-updates.t
   's/    return await connection.db.transaction().execute(async (trx) => {/    return await connection.db.connection().execute(async (trx: any) => {/' test/http/update.test.ts "one transaction"
 mutate "request timeout never enforced" src/app.ts \
   's/          connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(deps.requestTimeoutMs \/ 4))),/          connectionsCheckingInterval: 600_000,/' test/http/wire.test.ts "stops sending"
+mutate "password hashing never refused (unbounded queue)" src/auth/hashing-gate.ts \
+  's/this.waiters.length >= this.limits.queue/false/g' test/http/limits.test.ts "hashing capacity"
 npm run build --silent
