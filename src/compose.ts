@@ -3,9 +3,8 @@
  * to each other. Everything else receives what it needs as arguments.
  */
 import { randomBytes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { AccountsService } from './accounts/accounts-service.js';
-import { gatedHasher, HashingGate, type HashingLimits } from './auth/hashing-gate.js';
+import { gatedHasher, HashingGate, hashingLimits, type HashingLimits } from './auth/hashing-gate.js';
 import { createArgon2Hasher, type PasswordHasher } from './auth/passwords.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { Config } from './config.js';
@@ -32,9 +31,6 @@ export interface ServiceOptions {
   readonly hashing?: HashingLimits;
 }
 
-/** Enough for tests and the command line; the server passes its configured limits. */
-const DEFAULT_HASHING: HashingLimits = { concurrency: availableParallelism(), queue: 32 * availableParallelism() };
-
 const DEFAULT_RETENTION: RetentionSettings = { deletedRetentionDays: 30, sessionRetentionDays: 30, loginEventRetentionDays: 90 };
 
 /**
@@ -50,8 +46,7 @@ export async function createServices(
   try {
     await store.migrate();
     const retention = { ...DEFAULT_RETENTION, ...definedOnly(config) };
-    const hashing =
-      config.hashConcurrency === undefined ? undefined : { concurrency: config.hashConcurrency, queue: config.hashQueue ?? 32 * config.hashConcurrency };
+    const hashing = config.hashConcurrency === undefined ? undefined : hashingLimits(config.hashConcurrency, config.hashQueue);
     return await servicesOver(store, publicUrl, { retention, hashing, ...options });
   } catch (error) {
     await store.close();
@@ -61,7 +56,7 @@ export async function createServices(
 
 export async function servicesOver(store: Store, publicUrl: string | (() => string), options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const hashing = new HashingGate(options.hashing ?? DEFAULT_HASHING);
+  const hashing = new HashingGate(options.hashing ?? hashingLimits());
   const hasher = gatedHasher(options.hasher ?? createArgon2Hasher(), hashing);
   const macKey = await store.secret('verify-link-key', () => randomBytes(32).toString('base64'));
   const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), typeof publicUrl === 'string' ? () => publicUrl : publicUrl);

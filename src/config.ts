@@ -3,6 +3,7 @@
  * Every variable is documented in the README's configuration table.
  */
 import { availableParallelism } from 'node:os';
+import { QUEUE_PER_SLOT } from './auth/hashing-gate.js';
 
 export interface Config {
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
@@ -72,7 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     hashConcurrency,
-    hashQueue: integer(env, 'HASH_QUEUE', 32 * hashConcurrency, 0, 1_000_000),
+    hashQueue: integer(env, 'HASH_QUEUE', QUEUE_PER_SLOT * hashConcurrency, 0, 1_000_000),
   });
 }
 

@@ -11,6 +11,7 @@
  * Hand-written rather than a queue library: a counter and a FIFO of waiters is all it is,
  * and the bounded queue with an immediate refusal is the point.
  */
+import { availableParallelism } from 'node:os';
 import type { PasswordHasher } from './passwords.js';
 
 export interface HashingLimits {
@@ -18,6 +19,13 @@ export interface HashingLimits {
   readonly concurrency: number;
   /** Hashes that may wait for a free slot; more are refused. */
   readonly queue: number;
+}
+
+/** The defaults: one slot per core, and 32 waiting per slot (well under a second of waiting). */
+export const QUEUE_PER_SLOT = 32;
+
+export function hashingLimits(concurrency: number = availableParallelism(), queue: number = QUEUE_PER_SLOT * concurrency): HashingLimits {
+  return { concurrency, queue };
 }
 
 /** Every slot is busy and the queue is full: come back shortly. */
@@ -45,10 +53,7 @@ export class HashingGate {
   /** Runs `task` when a slot is free; throws HashingBusy at once when none will be soon. */
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.limits.concurrency) {
-      if (this.waiters.length >= this.limits.queue) {
-        this.refused++;
-        throw new HashingBusy();
-      }
+      this.assertRoom();
       // The slot is handed over by the finishing task: `running` never drops in between.
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     } else {
