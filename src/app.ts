@@ -10,6 +10,7 @@ import type pino from 'pino';
 import type { AccountsService } from './accounts/accounts-service.js';
 import { AccountRateLimiter, KeyGuessGuard, type KeyGuessLimits } from './auth/request-limits.js';
 import type { Config } from './config.js';
+import type { Store } from './store/store.js';
 import type { LoginService } from './members/login-service.js';
 import type { MembersService } from './members/members-service.js';
 import { registerBodyParsers } from './http/body-parsers.js';
@@ -21,6 +22,9 @@ import { registerListRoute } from './http/routes/list.js';
 import { registerLoginRoute } from './http/routes/login.js';
 import { registerUpdateRoute } from './http/routes/update.js';
 import { registerVerifyRoute } from './http/routes/verify.js';
+import { registerHealthRoutes } from './http/routes/health.js';
+import { outcomeOf, type Metrics, type RequestOutcome } from './observability/metrics.js';
+import { randomUUID } from 'node:crypto';
 
 export interface AppDependencies {
   readonly limits: ParamLimits;
@@ -36,7 +40,14 @@ export interface AppDependencies {
   readonly logins: LoginService;
   /** Lets the routes that hash refuse early when hashing is at capacity. */
   readonly hashing: HashingGate;
+  /** For /readyz, which asks whether the store answers. */
+  readonly store: Pick<Store, 'ping'>;
+  /** Where request and login figures go; none when metrics are off. */
+  readonly metrics?: Metrics;
 }
+
+/** A request id a client or proxy sent is kept when it is this tame; otherwise one is made. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
@@ -61,7 +72,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ),
     // Draining is handled below, with the API's own answer shape.
     return503OnClosing: false,
+    // Every log line of a request carries its id (reqId), and so does the answer's X-Request-Id.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const sent = request.headers['x-request-id'];
+      return typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
   }) as unknown as FastifyInstance;
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  if (deps.metrics) observeRequests(app, deps.metrics);
 
   drainOnClose(app);
   registerBodyParsers(app);
@@ -92,11 +114,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     accountRates: new AccountRateLimiter(),
     hashing: deps.hashing,
   };
-  registerLoginRoute(app, { ...context, logins: deps.logins });
+  registerLoginRoute(app, { ...context, logins: deps.logins, countLogin: (outcome) => deps.metrics?.countLogin(outcome) });
   registerCreateRoute(app, { ...context, members: deps.members });
   registerUpdateRoute(app, { ...context, members: deps.members });
   registerListRoute(app, { ...context, members: deps.members });
   registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
+  registerHealthRoutes(app, { ping: () => deps.store.ping() });
   return app;
 }
 
@@ -116,6 +139,19 @@ function drainOnClose(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
     return payload;
+  });
+}
+
+/** Every answer is counted under its route (or `unmatched`) and outcome, with its latency. */
+function observeRequests(app: FastifyInstance, metrics: Metrics): void {
+  const outcomes = new WeakMap<object, RequestOutcome>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    outcomes.set(request, outcomeOf(reply.statusCode, payload));
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const endpoint = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(endpoint, outcomes.get(request) ?? outcomeOf(reply.statusCode, undefined), reply.elapsedTime / 1000);
   });
 }
 

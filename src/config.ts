@@ -39,6 +39,9 @@ export interface Config {
   readonly hashConcurrency: number;
   /** Password hashes that may wait for a slot; more are refused with 503 (default: 32 per slot). */
   readonly hashQueue: number;
+  /** Port of the Prometheus endpoint (GET /metrics); undefined: metrics are off. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     hashConcurrency,
     hashQueue: integer(env, 'HASH_QUEUE', QUEUE_PER_SLOT * hashConcurrency, 0, 1_000_000),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsHost: text(env, 'METRICS_HOST', '127.0.0.1'),
   });
 }
 

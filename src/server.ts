@@ -7,12 +7,16 @@ import { buildApp } from './app.js';
 import { createServices, type Services } from './compose.js';
 import type { Config } from './config.js';
 import { createLogger } from './http/logging.js';
+import { Metrics } from './observability/metrics.js';
+import { startMetricsServer, type MetricsServer } from './observability/metrics-server.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly services: Services;
   /** The address it listens on, e.g. http://127.0.0.1:8080. */
   readonly address: string;
+  /** Where Prometheus reads the metrics, when METRICS_PORT is set. */
+  readonly metricsAddress: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -27,6 +31,10 @@ export async function startServer(config: Config, out: (line: string) => void = 
     // Printed once, on the terminal rather than through the logger, so that it never lands in logs.
     out(`Created account "demo" on this empty store. Its API key, shown only this once:\n\n  user=demo  api_key=${demoKey}\n`);
   }
+  const metrics =
+    config.metricsPort === undefined
+      ? undefined
+      : new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() });
   const app = await buildApp({
     limits: { bodyLimitBytes: config.bodyLimitBytes, maxParameters: config.maxParameters },
     keyGuessLimits: { maxFailures: config.keyFailureLimit, windowSeconds: config.keyFailureWindowSeconds },
@@ -37,11 +45,22 @@ export async function startServer(config: Config, out: (line: string) => void = 
     members: services.members,
     logins: services.logins,
     hashing: services.hashing,
+    store: services.store,
+    metrics,
   });
   const address = await app.listen({ port: config.port, host: config.host });
+  let metricsServer: MetricsServer | undefined;
+  try {
+    if (metrics && config.metricsPort !== undefined) metricsServer = await startMetricsServer(metrics, config.metricsHost, config.metricsPort);
+  } catch (error) {
+    await app.close();
+    await services.store.close();
+    throw error;
+  }
   listeningAt = address;
   const stopSweeping = scheduleSweeps(services, config, app.log);
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
+  if (metricsServer) out(`metrics at ${metricsServer.address}`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -54,10 +73,11 @@ export async function startServer(config: Config, out: (line: string) => void = 
       } finally {
         clearTimeout(force);
       }
+      await metricsServer?.close();
       await services.sweeper.idle();
       await services.store.close();
     })());
-  return { app, services, address, stop };
+  return { app, services, address, metricsAddress: metricsServer?.address, stop };
 }
 
 /** Runs the sweep now and every SWEEP_INTERVAL_SECONDS; returns how to stop it. */
@@ -66,7 +86,7 @@ function scheduleSweeps(services: Services, config: Config, log: FastifyInstance
   const run = () =>
     services.sweeper.sweep().then(
       (report) => {
-        if (Object.values(report).some((n) => n > 0)) log.info({ sweep: report }, 'sweep');
+        if (report && Object.values(report).some((n) => n > 0)) log.info({ sweep: report }, 'sweep');
       },
       (error: unknown) => log.warn({ err: error }, 'sweep failed; will try again'),
     );

@@ -171,4 +171,9 @@ export interface MemberHousekeeping {
   purgeThrottles(before: number): Promise<number>;
   /** Keeps the query planner's statistics current. */
   refreshStatistics(): Promise<void>;
+  /**
+   * Runs `work` unless another server on this store is running work of the same name, and
+   * answers undefined then: several servers on one database elect one sweeper.
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
 }

@@ -27,7 +27,7 @@ const PURGE_BATCH = 1000;
 const THROTTLE_RETENTION = 30 * DAY;
 
 export class Sweeper {
-  private running: Promise<SweepReport> | undefined;
+  private running: Promise<SweepReport | undefined> | undefined;
 
   constructor(
     private readonly store: MemberHousekeeping,
@@ -35,9 +35,13 @@ export class Sweeper {
     private readonly retention: RetentionSettings,
   ) {}
 
-  /** One pass; a pass asked for while one runs shares that one. */
-  sweep(): Promise<SweepReport> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
+  /**
+   * One pass; a pass asked for while one runs shares that one. Undefined when another server
+   * on the same store is sweeping now: one sweeper at a time is enough, and two would only
+   * contend for the same rows.
+   */
+  sweep(): Promise<SweepReport | undefined> {
+    this.running ??= this.store.exclusively('member-api:sweep', () => this.pass()).finally(() => (this.running = undefined));
     return this.running;
   }
 

@@ -322,6 +322,10 @@ export class MemberHousekeepingRepository implements MemberHousekeeping {
     return this.connection.refreshStatistics();
   }
 
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+    return this.connection.exclusively(name, work);
+  }
+
   expireAllDue(now: number): Promise<number> {
     return expireDue(this.db, now);
   }

@@ -2,7 +2,7 @@ import type { AccountStore } from '../accounts/account-store.js';
 import type { MemberHousekeeping, MemberStore } from '../members/member-store.js';
 import { AccountRepository } from './account-repository.js';
 import { connect } from './connect.js';
-import type { EngineConnection, Engine } from './dialects/dialect.js';
+import type { EngineConnection, Engine, PoolStats } from './dialects/dialect.js';
 import { translateError } from './errors.js';
 import { MemberHousekeepingRepository, MemberRepository } from './member-repository.js';
 import { migrateToLatest } from './migrations/index.js';
@@ -16,6 +16,9 @@ export interface Store {
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
+  /** Throws (StoreUnavailable) unless the store answers now. */
+  ping(): Promise<void>;
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,8 @@ export function storeOver(connection: EngineConnection): Store {
         },
       }).secret(),
     migrate: () => migrateToLatest(connection),
+    ping: () => guard({ ping: () => connection.ping() }).ping(),
+    poolStats: () => connection.poolStats(),
     close: () => connection.close(),
   };
 }

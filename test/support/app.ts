@@ -8,6 +8,7 @@ import type { HashingLimits } from '../../src/auth/hashing-gate.js';
 import { servicesOver, type Services } from '../../src/compose.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { Store } from '../../src/store/store.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import { describeEachEngine, type TestDatabase } from './engines.js';
 import { uniqueName } from './factories.js';
 
@@ -41,6 +42,7 @@ export interface Harness {
   readonly store: Store;
   readonly database: TestDatabase;
   readonly clock: TestClock;
+  readonly metrics: Metrics;
   /** A fresh account, with its key, owned by the calling test. */
   newAccount(settings?: SettingsPatch): Promise<{ user: string; apiKey: string; account: Account }>;
   /** POSTs form-encoded parameters, as `curl -d` does. */
@@ -131,6 +133,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
       const { store, database } = context();
       const clock = new TestClock();
       const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now, hashing: options.hashing });
+      const metrics = new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() });
       const app = await buildApp({
         limits: { bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024 * 1024, maxParameters: options.maxParameters ?? 1000 },
         // Suites send many wrong keys from one address on purpose; the guard has its own test.
@@ -143,6 +146,8 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
         members: services.members,
         logins: services.logins,
         hashing: services.hashing,
+        store: services.store,
+        metrics,
       });
       const request: Harness['request'] = async ({ method = 'POST', url, payload, headers }) => {
         secrets.fromParams(new URLSearchParams(url.split('?')[1] ?? ''));
@@ -157,6 +162,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
         store,
         database,
         clock,
+        metrics,
         async newAccount(settings = {}) {
           const created = await services.accounts.create(uniqueName(), settings);
           if (created.kind !== 'created') throw new Error(`account not created: ${created.kind}`);

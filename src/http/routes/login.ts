@@ -16,7 +16,15 @@ const FAIL_MESSAGES = {
   locked: MESSAGES.wrongLoginOrPassword,
 } as const;
 
-export function registerLoginRoute(app: FastifyInstance, context: RouteContext & { logins: LoginService }): void {
+const COUNTED_AS = { 'wrong-credentials': 'fail', suspended: 'suspended', locked: 'locked' } as const;
+
+export interface LoginRouteContext extends RouteContext {
+  readonly logins: LoginService;
+  /** Told every login's outcome (for the metrics). */
+  readonly countLogin: (outcome: 'ok' | (typeof COUNTED_AS)[keyof typeof COUNTED_AS]) => void;
+}
+
+export function registerLoginRoute(app: FastifyInstance, context: LoginRouteContext): void {
   app.post(
     '/api2/login/',
     apiHandler(context, async (params, request) => {
@@ -31,6 +39,7 @@ export function registerLoginRoute(app: FastifyInstance, context: RouteContext &
       if (account && !sendsIp) await admitAccount(context, account);
       const ip = sendsIp ? decodeIp(params, 'IP') : null;
       const outcome = await context.logins.login(account, { login, password, ip });
+      context.countLogin(outcome.kind === 'ok' ? 'ok' : COUNTED_AS[outcome.reason]);
       if (outcome.kind === 'ok') return okReply({ session: outcome.session, ok_url: outcome.okUrl });
       return failReply(FAIL_MESSAGES[outcome.reason], outcome.failUrl);
     }),

@@ -38,5 +38,21 @@ export interface EngineConnection {
   readSnapshot<T>(work: (reader: SnapshotReader) => Promise<T>): Promise<T>;
   /** Keeps the planner's statistics current as the data grows (run periodically). */
   refreshStatistics(): Promise<void>;
+  /**
+   * Runs `work` only if no other process using this store is running work under the same
+   * name, and answers undefined without running it otherwise. On PostgreSQL this is a
+   * session advisory lock, so several servers on one database elect one worker.
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
+  /** Throws unless the store answers a trivial query now. */
+  ping(): Promise<void>;
+  /** Connections: open, idle, and requests waiting for one. */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
 }

@@ -56,6 +56,27 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     },
     // autovacuum keeps PostgreSQL's statistics current.
     refreshStatistics: async () => {},
+    async exclusively(name, work) {
+      // A session lock on a connection of its own, held while `work` uses the others; it is
+      // released with the connection if this process dies.
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [name]);
+        if (!rows[0]?.locked) return undefined;
+        try {
+          return await work();
+        } finally {
+          await client.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => (broken = true));
+        }
+      } finally {
+        client.release(broken);
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

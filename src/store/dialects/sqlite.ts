@@ -22,6 +22,8 @@ export function openSqlite(path: string): EngineConnection {
   const database = openFile(path, false);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const idleReaders: SqliteDatabase.Database[] = [];
+  let readersInUse = 0;
+  const running = new Set<string>();
   return {
     engine: 'sqlite',
     db,
@@ -29,6 +31,7 @@ export function openSqlite(path: string): EngineConnection {
     search: sqliteSearch,
     async readSnapshot(work) {
       const reader = idleReaders.pop() ?? openFile(path, true);
+      readersInUse++;
       // A read transaction takes its snapshot at its first read: take it now.
       reader.exec('BEGIN');
       reader.prepare('select 1 from sqlite_schema limit 1').get();
@@ -44,6 +47,7 @@ export function openSqlite(path: string): EngineConnection {
           // A cursor left open (a stream abandoned half-way): closing the connection ends it.
           ok = false;
         }
+        readersInUse--;
         if (ok && idleReaders.length < IDLE_READERS) idleReaders.push(reader);
         else reader.close();
       }
@@ -52,6 +56,21 @@ export function openSqlite(path: string): EngineConnection {
       // Re-analyses the tables whose size changed enough to matter; bounded by analysis_limit.
       database.pragma('optimize');
     },
+    // One process owns a SQLite file's server: a lock within the process is enough.
+    exclusively: (name, work) => {
+      if (running.has(name)) return Promise.resolve(undefined);
+      running.add(name);
+      return work().finally(() => running.delete(name));
+    },
+    async ping() {
+      database.prepare('select 1').get();
+    },
+    // The writer, plus the readers open for snapshots; nothing ever waits for a connection.
+    poolStats: () => ({
+      total: 1 + idleReaders.length + readersInUse,
+      idle: (database.inTransaction ? 0 : 1) + idleReaders.length,
+      waiting: 0,
+    }),
     async close() {
       for (const reader of idleReaders.splice(0)) reader.close();
       await db.destroy();

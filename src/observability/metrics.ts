@@ -1,0 +1,93 @@
+/**
+ * Prometheus metrics (prom-client): requests and their latency per endpoint and outcome,
+ * login outcomes, the store's connections and the password-hashing queue, plus the process
+ * figures prom-client collects by default (CPU, memory, event-loop lag). Each server has a
+ * registry of its own, so that tests can build several in one process.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { HashingGateStats } from '../auth/hashing-gate.js';
+import type { PoolStats } from '../store/dialects/dialect.js';
+
+/** How a request ended: the seed's result word for answers with one, else the HTTP status class. */
+export type RequestOutcome = 'OK' | 'FAIL' | 'ERROR' | 'client_error' | 'server_error' | 'other';
+
+export type LoginOutcome = 'ok' | 'fail' | 'locked' | 'suspended';
+
+export interface MetricSources {
+  readonly hashing: () => HashingGateStats;
+  readonly store: () => PoolStats;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Histogram<'endpoint' | 'outcome'>;
+  private readonly logins: Counter<'outcome'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'member_api_' });
+    this.requests = new Histogram({
+      name: 'member_api_request_duration_seconds',
+      help: 'HTTP requests by endpoint and outcome (OK/FAIL/ERROR as answered, or the status class), and their latency',
+      labelNames: ['endpoint', 'outcome'],
+      // Hashing puts logins at tens of milliseconds; a list of a million takes seconds.
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.logins = new Counter({
+      name: 'member_api_logins_total',
+      help: '/login/ answers by outcome: ok, fail (wrong login or password), locked (too many failures), suspended',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['ok', 'fail', 'locked', 'suspended'] as const) this.logins.inc({ outcome }, 0);
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    gauge('member_api_store_connections', 'store connections open', () => sources.store().total);
+    gauge('member_api_store_connections_idle', 'store connections open and idle', () => sources.store().idle);
+    gauge('member_api_store_waiting', 'requests waiting for a store connection', () => sources.store().waiting);
+    gauge('member_api_hashing_running', 'password hashes running now', () => sources.hashing().running);
+    gauge('member_api_hashing_waiting', 'password hashes waiting for a slot', () => sources.hashing().waiting);
+    new Counter({
+      name: 'member_api_hashing_refused_total',
+      help: 'requests refused (503) because password hashing was at capacity',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.hashing().refused);
+      },
+    });
+  }
+
+  observeRequest(endpoint: string, outcome: RequestOutcome, seconds: number): void {
+    this.requests.observe({ endpoint, outcome }, seconds);
+  }
+
+  countLogin(outcome: LoginOutcome): void {
+    this.logins.inc({ outcome });
+  }
+
+  /** The text exposition format, and its content type. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+/** The outcome of an answer: the `result` word at the start of a JSON answer, else the status class. */
+export function outcomeOf(statusCode: number, payload: unknown): RequestOutcome {
+  if (typeof payload === 'string') {
+    const result = /^\{"result":"(OK|FAIL|ERROR)"/.exec(payload);
+    if (result) return result[1] as RequestOutcome;
+  }
+  if (statusCode >= 500) return 'server_error';
+  if (statusCode >= 400) return 'client_error';
+  // A streamed list (its body is not a string here) starts with the members, not a result.
+  return statusCode === 200 ? 'OK' : 'other';
+}
