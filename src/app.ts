@@ -23,6 +23,7 @@ import { registerLoginRoute } from './http/routes/login.js';
 import { registerUpdateRoute } from './http/routes/update.js';
 import { registerVerifyRoute } from './http/routes/verify.js';
 import { registerHealthRoutes } from './http/routes/health.js';
+import { registerOpenApi } from './http/openapi.js';
 import { outcomeOf, type Metrics, type RequestOutcome } from './observability/metrics.js';
 import { randomUUID } from 'node:crypto';
 
@@ -44,6 +45,8 @@ export interface AppDependencies {
   readonly store: Pick<Store, 'ping'>;
   /** Where request and login figures go; none when metrics are off. */
   readonly metrics?: Metrics;
+  /** The service's version, shown in the OpenAPI document. */
+  readonly version?: string;
 }
 
 /** A request id a client or proxy sent is kept when it is this tame; otherwise one is made. */
@@ -89,6 +92,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerBodyParsers(app);
   await app.register(multipart, { limits: multipartLimits(deps.limits) });
   app.setErrorHandler(handleError);
+  await registerOpenApi(app, deps.version ?? '0.0.0');
 
   // Paths answer 405 (with Allow) for a method they do not take, and 404 otherwise.
   const methodsByPath = new Map<string, Set<string>>();

@@ -2,6 +2,7 @@
  * The running server: builds the app over the services, listens, and stops cleanly on
  * SIGTERM/SIGINT (in-flight requests finish, then the store is closed).
  */
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createServices, type Services } from './compose.js';
@@ -47,6 +48,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
     hashing: services.hashing,
     store: services.store,
     metrics,
+    version: packageVersion(),
   });
   const address = await app.listen({ port: config.port, host: config.host });
   let metricsServer: MetricsServer | undefined;
@@ -78,6 +80,11 @@ export async function startServer(config: Config, out: (line: string) => void = 
       await services.store.close();
     })());
   return { app, services, address, metricsAddress: metricsServer?.address, stop };
+}
+
+/** The version in package.json (one level above both src/ and dist/). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /** Runs the sweep now and every SWEEP_INTERVAL_SECONDS; returns how to stop it. */

@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       TRUST_PROXY: '1',
       HASH_CONCURRENCY: '3',
       HASH_QUEUE: '12',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '10.0.0.5',
     });
     expect(config).toEqual({
       databaseUrl: 'postgres://u@db/members',
@@ -49,7 +51,10 @@ describe('loadConfig', () => {
       trustProxy: 1,
       hashConcurrency: 3,
       hashQueue: 12,
+      metricsPort: 9464,
+      metricsHost: '10.0.0.5',
     });
+    expect(loadConfig({}).metricsPort).toBeUndefined();
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     // The queue follows the slots unless it is set.
     expect(loadConfig({ HASH_CONCURRENCY: '5' }).hashQueue).toBe(160);
@@ -61,6 +66,7 @@ describe('loadConfig', () => {
     for (const [env, message] of [
       [{ PORT: 'http' }, /PORT/],
       [{ PORT: '70000' }, /PORT/],
+      [{ METRICS_PORT: 'x' }, /METRICS_PORT/],
       [{ PUBLIC_URL: 'members.example.com' }, /PUBLIC_URL/],
       [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL/],
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],

@@ -18,16 +18,61 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
 
 /** Time expiration has two spellings; the documented (underscored) one is listed first. */
 const TIME_MODE = ['set_is_exp_time', 'set_isexptime'] as const;
 const TIME_COUNT = ['set_exp_time', 'set_exptime'] as const;
 const TIME_UNIT = ['set_exp_time_type', 'set_exptimet'] as const;
 
-const BUILT_INS: ReadonlySet<string> = new Set([
-  'user', 'api_key', '_login', '_email', '_password', 'set_urlok', 'set_urlwrong', 'set_is_exp_logins', 'set_exp_logins',
-  ...TIME_MODE, ...TIME_COUNT, ...TIME_UNIT, 'IP',
-]);
+const MODE = ['0', '1', '2'];
+const UNITS = ['m', 'h', 'D', 'M', 'Y'];
+const timeMode = { description: 'time expiration: 0 none, 1 suspend, 2 delete when the period ends', enum: MODE };
+const timeCount = { description: 'length of the period, a positive whole number (needed with mode 1 or 2)', pattern: '^[1-9][0-9]*$' };
+const timeUnit = { description: 'unit of the period: m minutes, h hours, D days, M months, Y years (case-sensitive)', enum: UNITS };
+
+export const CREATE_SCHEMA = {
+  summary: 'Create a member',
+  description:
+    'Any parameter that is not listed is a profile field. Periods are calendar periods from the moment of the call. Both spellings of time expiration are accepted (set_is_exp_time… and set_isexptime…).',
+  tags: ['members'],
+  consumes: CONSUMES,
+  body: parametersSchema(
+    withAccount({
+      _login: { description: 'login: 1 to 64 characters, no white space; unique in the account, compared case-insensitively' },
+      _email: { description: 'e-mail address: at most 254 characters, one @', format: 'email' },
+      _password: { description: 'password (account minimum, default 8, to 1024 characters); generated when empty or left out' },
+      set_urlok: { description: 'URL handed out after a successful login: absolute http(s) or a path starting with /' },
+      set_urlwrong: { description: 'URL handed out after a failed login: absolute http(s) or a path starting with /' },
+      set_is_exp_logins: { description: 'login-count expiration: 0 none, 1 suspend, 2 delete when the allowance is used up', enum: MODE },
+      set_exp_logins: { description: 'successful logins allowed (needed with mode 1 or 2)', pattern: '^[1-9][0-9]*$' },
+      set_is_exp_time: timeMode,
+      set_exp_time: timeCount,
+      set_exp_time_type: timeUnit,
+      set_isexptime: { ...timeMode, description: `${timeMode.description} (other spelling)` },
+      set_exptime: { ...timeCount, description: `${timeCount.description} (other spelling)` },
+      set_exptimet: { ...timeUnit, description: `${timeUnit.description} (other spelling)` },
+      IP: { description: 'the member’s IPv4 or IPv6 address at registration', format: 'ip' },
+    }),
+    { required: ['user', 'api_key', '_login', '_email'], profileFields: true, description: 'the member to create' },
+  ),
+  response: apiResponses(
+    [
+      okAnswer(
+        {
+          id: { type: 'string', pattern: '^[0-9]+$', description: 'the member id' },
+          login: STRING,
+          password: { ...STRING, description: 'the password, as sent or as generated' },
+          verify_url: { type: 'string', format: 'uri', description: 'opening it (GET) marks the e-mail address verified' },
+        },
+        'the member is created',
+      ),
+    ],
+    'OK, or ERROR (bad parameters, wrong api key, login already taken)',
+  ),
+};
+
+const BUILT_INS = parameterNames(CREATE_SCHEMA.body);
 
 export function decodeCreate(params: WireParams, account: Account): CreateMemberCommand {
   // Unknown names first: `login` sent for `_login` says so, rather than `missing parameter: _login`.
@@ -78,6 +123,7 @@ function decodeTimeExpiry(params: WireParams): CreateMemberCommand['timeExpiry']
 export function registerCreateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
   app.post(
     '/api2/create/',
+    { schema: CREATE_SCHEMA },
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request);
       context.hashing.assertRoom();

@@ -11,9 +11,21 @@ export interface HealthContext {
   readonly ping: () => Promise<void>;
 }
 
+const UP = { type: 'object', properties: { result: { type: 'string', const: 'OK' }, message: { type: 'string', const: '' } }, required: ['result', 'message'] };
+const DOWN = { type: 'object', properties: { result: { type: 'string', const: 'ERROR' }, message: { type: 'string', const: MESSAGES.unavailable } }, required: ['result', 'message'] };
+
+export const HEALTH_SCHEMAS = {
+  healthz: { summary: 'Liveness: the process serves requests', tags: ['operations'], response: { 200: { ...UP, description: 'up' } } },
+  readyz: {
+    summary: 'Readiness: the process serves requests and its store answers',
+    tags: ['operations'],
+    response: { 200: { ...UP, description: 'ready' }, 503: { ...DOWN, description: 'the store does not answer; with Retry-After' } },
+  },
+};
+
 export function registerHealthRoutes(app: FastifyInstance, context: HealthContext): void {
-  app.get('/healthz', { logLevel: 'warn' }, async () => ({ result: 'OK', message: '' }));
-  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+  app.get('/healthz', { logLevel: 'warn', schema: HEALTH_SCHEMAS.healthz }, async () => ({ result: 'OK', message: '' }));
+  app.get('/readyz', { logLevel: 'warn', schema: HEALTH_SCHEMAS.readyz }, async (_request, reply) => {
     try {
       await context.ping();
       return { result: 'OK', message: '' };

@@ -13,11 +13,50 @@ import { DEFAULT_RECORD, parseRecordTemplate } from '../../members/record-templa
 import { ApiError } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { apiResponses, CONSUMES, parameterNames, parametersSchema, withAccount } from '../schemas.js';
 
-const KNOWN = new Set([
-  'user', 'api_key', 'record', 'login', 'login_full', 'email', 'email_full', 'status', 'reg_type', 'profile',
-  'register_after', 'register_before', 'limit', 'limitd',
-]);
+const LIST_PARAMETERS = withAccount({
+  record: { description: 'the fields of each member as a run of {name} tokens: built-in fields and profile fields; default {id}{login}{email}{status}', example: '{id}{login}{email}{reg_date}{city}' },
+  login: { description: 'login contains this text (case-insensitive)' },
+  login_full: { description: 'login is this (case-insensitive)' },
+  email: { description: 'e-mail address contains this text (case-insensitive)' },
+  email_full: { description: 'e-mail address is this (case-insensitive)' },
+  status: { description: 'A, S or D; without it (and without limitd) Deleted members are left out', enum: ['A', 'S', 'D'] },
+  reg_type: { description: 'F free, P paid, A API, M manual', enum: ['F', 'P', 'A', 'M'] },
+  profile: { description: 'some profile field contains this text (case-insensitive)' },
+  register_after: { description: 'registered on a later day than this (YYYY-MM-DD, in the account’s time zone)', format: 'date' },
+  register_before: { description: 'registered on an earlier day than this (YYYY-MM-DD)', format: 'date' },
+  limit: { description: 'NNN: at most NNN members; NNNs: registered in the last NNN seconds; may be sent twice to combine both', pattern: '^[0-9]+s?$' },
+  limitd: { description: 'NNNs: members deleted in the last NNN seconds', pattern: '^[0-9]+s$' },
+});
+
+const LIST_DESCRIPTION =
+  'Members in id order, streamed. Filters combine with AND; profile:<field>=text filters on one profile field. Parameters may come in the query string or (POST) the body.';
+
+const LIST_RESPONSES = apiResponses(
+  [
+    {
+      type: 'object',
+      description: 'the members (every value a string), and how many match before limit=NNN',
+      properties: {
+        members: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } },
+        members_total: { type: 'integer', minimum: 0 },
+      },
+      required: ['members', 'members_total'],
+      additionalProperties: false,
+    },
+  ],
+  'the list, or ERROR (bad filter, wrong api key)',
+);
+
+const listParameters = parametersSchema(LIST_PARAMETERS, { required: ['user', 'api_key'], profileFields: false, description: 'filters and the record' });
+
+export const LIST_SCHEMAS = {
+  GET: { summary: 'List members', description: LIST_DESCRIPTION, tags: ['members'], querystring: listParameters, response: LIST_RESPONSES },
+  POST: { summary: 'List members', description: LIST_DESCRIPTION, tags: ['members'], consumes: CONSUMES, body: listParameters, response: LIST_RESPONSES },
+};
+
+const KNOWN = parameterNames(listParameters);
 const PROFILE_FIELD_FILTER = 'profile:';
 const MAX_DIGITS = 10;
 /**
@@ -112,27 +151,24 @@ async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<stri
 }
 
 export function registerListRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/api2/list/',
-    handler: apiHandler(context, async (params, request, reply) => {
-      const account = await authenticate(context, params, request);
-      const command = decodeList(params);
-      return new Promise<Readable>((resolve, reject) => {
-        context.members
-          .list(account, command, async (records, total) => {
-            // The first rows are read before the answer starts: a store that fails now gets
-            // a proper 503, not a 200 cut short.
-            const iterator = records[Symbol.asyncIterator]();
-            const first = await iterator.next();
-            const body = Readable.from(listBody(first, iterator, total));
-            void reply.type('application/json; charset=utf-8');
-            resolve(body);
-            // The snapshot stays open until the client has it all, or has gone away.
-            await finished(body).catch((error: unknown) => request.log.info({ err: error }, 'list stream ended early'));
-          })
-          .catch(reject);
-      });
-    }),
+  const handler = apiHandler(context, async (params, request, reply) => {
+    const account = await authenticate(context, params, request);
+    const command = decodeList(params);
+    return new Promise<Readable>((resolve, reject) => {
+      context.members
+        .list(account, command, async (records, total) => {
+          // The first rows are read before the answer starts: a store that fails now gets
+          // a proper 503, not a 200 cut short.
+          const iterator = records[Symbol.asyncIterator]();
+          const first = await iterator.next();
+          const body = Readable.from(listBody(first, iterator, total));
+          void reply.type('application/json; charset=utf-8');
+          resolve(body);
+          // The snapshot stays open until the client has it all, or has gone away.
+          await finished(body).catch((error: unknown) => request.log.info({ err: error }, 'list stream ended early'));
+        })
+        .catch(reject);
+    });
   });
+  for (const method of ['GET', 'POST'] as const) app.route({ method, url: '/api2/list/', schema: LIST_SCHEMAS[method], handler });
 }

@@ -17,13 +17,45 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, withAccount } from '../schemas.js';
+
+const ACTION = ['N', 'S', 'D'];
+
+export const UPDATE_SCHEMA = {
+  summary: 'Change members',
+  description:
+    'Exactly one find_member_* selector. All matched members change in one transaction, or none does. Any parameter that is not listed sets a profile field.',
+  tags: ['members'],
+  consumes: CONSUMES,
+  body: parametersSchema(
+    withAccount({
+      find_member_login: { description: 'selects the member with this login (any state), case-insensitively' },
+      find_member_email: { description: 'selects every member with this e-mail address (any state), case-insensitively' },
+      find_member_ptrans: { description: 'selects the paid members whose billing id or subscription id is this' },
+      find_member_id: { description: 'selects the member with this id (any state), or * for every member that is not Deleted', pattern: '^([1-9][0-9]*|\\*)$' },
+      login: { description: 'new login (only when one member matches)' },
+      email: { description: 'new e-mail address', format: 'email' },
+      password: { description: 'new password' },
+      urlok: { description: 'URL after a successful login; empty clears it' },
+      urlfail: { description: 'URL after a failed login; empty clears it' },
+      status: { description: 'A active, S suspended, D deleted (A restores a Deleted member)', enum: ['A', 'S', 'D'] },
+      is_exp_time: { description: 'time expiration: N none, S suspend, D delete when the period ends; the period starts now', enum: ACTION },
+      exp_time: { description: 'length of the period (needed with S or D)', pattern: '^[1-9][0-9]*$' },
+      exp_time_type: { description: 'unit: m minutes, h hours, D days, M months, Y years', enum: ['m', 'h', 'D', 'M', 'Y'] },
+      is_exp_logins: { description: 'login-count expiration: N none, S suspend, D delete when used up; counts from now', enum: ACTION },
+      exp_logins: { description: 'successful logins allowed (needed with S or D)', pattern: '^[1-9][0-9]*$' },
+      pfdelete: { description: 'comma-separated profile field names to remove' },
+    }),
+    { required: ['user', 'api_key'], profileFields: true, description: 'a selector and what to change' },
+  ),
+  response: apiResponses(
+    [okAnswer({ updated: { type: 'integer', minimum: 1, description: 'how many members changed' } }, 'the members are changed')],
+    'OK, or ERROR (bad parameters, wrong api key, member not found, login already taken, nothing to change)',
+  ),
+};
 
 const SELECTORS = ['find_member_login', 'find_member_email', 'find_member_ptrans', 'find_member_id'] as const;
-
-const BUILT_INS: ReadonlySet<string> = new Set([
-  'user', 'api_key', ...SELECTORS, 'login', 'password', 'email', 'urlok', 'urlfail', 'status',
-  'is_exp_time', 'exp_time', 'exp_time_type', 'is_exp_logins', 'exp_logins', 'pfdelete',
-]);
+const BUILT_INS = parameterNames(UPDATE_SCHEMA.body);
 
 /** N none, S suspend, D delete. */
 function decodeAction(name: string, value: string): 'S' | 'D' | null {
@@ -107,6 +139,7 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
 export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
   app.post(
     '/api2/update/',
+    { schema: UPDATE_SCHEMA },
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request);
       const outcome = await context.members.update(account, decodeUpdate(params, account));

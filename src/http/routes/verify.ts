@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import type { MembersService, VerifyEmailOutcome } from '../../members/members-service.js';
 
-const PAGES: Record<VerifyEmailOutcome, { status: number; title: string; text: string }> = {
+const PAGES: Record<VerifyEmailOutcome, { status: 200 | 400 | 404; title: string; text: string }> = {
   verified: { status: 200, title: 'E-mail address verified', text: 'Thank you: your e-mail address is verified.' },
   'bad-code': { status: 400, title: 'Link not valid', text: 'This verification link is not valid. Please check that it was copied whole.' },
   'not-found': { status: 404, title: 'Link not found', text: 'This verification link does not belong to any member.' },
@@ -23,8 +23,27 @@ function page(title: string, text: string): string {
 `;
 }
 
+const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+
+export const VERIFY_SCHEMA = {
+  summary: 'Verify a member’s e-mail address',
+  description: 'The verify_url that /create/ answers with, opened in a browser. Answers a small HTML page.',
+  tags: ['members'],
+  querystring: {
+    type: 'object',
+    properties: {
+      user: { type: 'string', description: 'the account name' },
+      login: { type: 'string', description: 'the member’s login' },
+      id: { type: 'string', description: 'the member id' },
+      code: { type: 'string', description: 'a keyed MAC over the account, id and login' },
+    },
+    required: ['user', 'login', 'id', 'code'],
+  },
+  response: { 200: htmlPage(PAGES.verified.title), 400: htmlPage(PAGES['bad-code'].title), 404: htmlPage(PAGES['not-found'].title) },
+};
+
 export function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): void {
-  app.get('/api2/verify/', async (request, reply) => {
+  app.get('/api2/verify/', { schema: VERIFY_SCHEMA }, async (request, reply) => {
     const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
     const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
     let outcome: VerifyEmailOutcome = 'bad-code';

@@ -1,0 +1,109 @@
+/**
+ * The route schemas: what each endpoint takes and answers, as JSON Schema. They are the one
+ * description of the wire: the routes read their list of built-in parameters from them, and
+ * the OpenAPI document (/api2/openapi.json, /docs) is generated from them by @fastify/swagger.
+ *
+ * They describe; they do not validate. Parameters arrive as form, multipart, query string or
+ * JSON, and the decoders check them and answer the seed's `{"result":"ERROR"}` naming the
+ * parameter, with HTTP 200, which a schema validator's 400 would not.
+ */
+import { MESSAGES } from './errors.js';
+
+export interface JsonSchema {
+  readonly [keyword: string]: unknown;
+}
+
+export interface Parameter {
+  readonly description: string;
+  readonly enum?: readonly string[];
+  readonly pattern?: string;
+  readonly format?: string;
+  readonly example?: string;
+}
+
+/** The body a POST takes, in every encoding the API accepts. */
+export const CONSUMES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'];
+
+const ACCOUNT_PARAMETERS = {
+  user: { description: 'the account name', example: 'demo' },
+  api_key: { description: 'the account’s API key' },
+} satisfies Record<string, Parameter>;
+
+/**
+ * The body of an endpoint: its named parameters, which ones it needs, and whether any other
+ * name is a member profile field.
+ */
+export function parametersSchema(
+  parameters: Record<string, Parameter>,
+  options: { required: readonly string[]; profileFields: boolean; description: string },
+): JsonSchema {
+  return {
+    type: 'object',
+    description: options.description,
+    properties: Object.fromEntries(Object.entries(parameters).map(([name, parameter]) => [name, { type: 'string', ...parameter }])),
+    required: options.required,
+    additionalProperties: options.profileFields
+      ? {
+          type: 'string',
+          description:
+            'a profile field: any other name of 1 to 64 of A-Z a-z 0-9 _ . - that is not a built-in and does not begin with _, set_ or find_member_; a value of at most 64 KiB',
+        }
+      : false,
+  };
+}
+
+export function withAccount(parameters: Record<string, Parameter>): Record<string, Parameter> {
+  return { ...ACCOUNT_PARAMETERS, ...parameters };
+}
+
+/** The names a body schema lists: the endpoint's built-in parameters. */
+export function parameterNames(schema: JsonSchema): ReadonlySet<string> {
+  return new Set(Object.keys(schema.properties as object));
+}
+
+const ERROR_ANSWER = {
+  type: 'object',
+  description: 'an application error (HTTP 200), or a transport problem with its own status',
+  properties: {
+    result: { type: 'string', const: 'ERROR' },
+    message: {
+      type: 'string',
+      description: `short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "${MESSAGES.wrongApiKey}"`,
+    },
+  },
+  required: ['result', 'message'],
+  additionalProperties: false,
+};
+
+/** An OK answer with these fields beside `result` and `message`. */
+export function okAnswer(fields: Record<string, JsonSchema>, description: string): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    properties: { result: { type: 'string', const: 'OK' }, message: { type: 'string', const: '' }, ...fields },
+    required: ['result', 'message', ...Object.keys(fields)],
+    additionalProperties: false,
+  };
+}
+
+/** The transport errors every API endpoint may answer, with the seed's body shape. */
+const TRANSPORT_ERRORS: Record<string, string> = {
+  404: 'unknown path',
+  405: 'method not allowed on this path (with Allow)',
+  408: 'the request took too long to arrive',
+  413: 'body, a parameter or the parameter count too large',
+  415: 'unsupported content type',
+  429: 'rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After',
+  500: 'internal error (never with internals)',
+  503: 'store unavailable, or password hashing at capacity; with Retry-After',
+};
+
+/** Responses of an API endpoint: HTTP 200 with any of `answers`, or a transport error. */
+export function apiResponses(answers: JsonSchema[], description: string): JsonSchema {
+  return {
+    200: { description, oneOf: [...answers, ERROR_ANSWER] },
+    ...Object.fromEntries(Object.entries(TRANSPORT_ERRORS).map(([status, text]) => [status, { ...ERROR_ANSWER, description: text }])),
+  };
+}
+
+export const STRING = { type: 'string' } as const;

@@ -1,0 +1,91 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// As integrators import it: through the package's exports, from the built files.
+import { MemberApiClient, MemberApiError, MemberApiHttpError, type MemberRecord } from 'member-api/client';
+import { exitOf, startServe } from '../support/cli.js';
+import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engineAvailable(engine))(`MemberApiClient against a running server [${engine}]`, () => {
+    let database: TestDatabase;
+    let server: { child: ChildProcess; url: string; output: () => string };
+    let client: MemberApiClient;
+
+    beforeAll(async () => {
+      database = await createTestDatabase(engine);
+      server = await startServe({ DATABASE_URL: database.url, KEY_FAILURE_LIMIT: '2' });
+      const apiKey = /api_key=(\S+)/.exec(server.output())![1]!;
+      client = new MemberApiClient({ baseUrl: server.url, user: 'demo', apiKey });
+    });
+
+    afterAll(async () => {
+      server.child.kill('SIGTERM');
+      await exitOf(server.child);
+      await database.drop();
+    });
+
+    it('creates, logs in, updates and lists, with the seed’s typed answers', async () => {
+      const created = await client.create({ _login: 'alice', _email: 'alice@example.com', _password: 'correct-horse', city: 'Paris' });
+      expect(created.result).toBe('OK');
+      if (created.result !== 'OK') return;
+      expect(created).toMatchObject({ login: 'alice', password: 'correct-horse', id: expect.stringMatching(/^\d+$/) });
+      expect(created.verify_url).toContain('/api2/verify/?user=demo&login=alice');
+
+      const ok = await client.login({ login: 'alice', password: 'correct-horse' });
+      expect(ok.result === 'OK' && ok.session.length).toBeGreaterThanOrEqual(22);
+      const fail = await client.login({ login: 'alice', password: 'wrong-horse' });
+      expect(fail).toEqual({ result: 'FAIL', message: 'wrong login or password', fail_url: '' });
+      expect(await client.login({ login: 'alice', password: 'correct-horse', IP: 'not-an-ip' })).toEqual({ result: 'ERROR', message: 'invalid parameter: IP' });
+
+      expect(await client.create({ _login: 'ALICE', _email: 'a2@example.com' })).toEqual({ result: 'ERROR', message: 'login already taken' });
+      expect(await client.update({ find_member_login: 'alice', city: 'Lyon', status: 'S' })).toEqual({ result: 'OK', message: '', updated: 1 });
+      expect(await client.login({ login: 'alice', password: 'correct-horse' })).toMatchObject({ result: 'FAIL', message: 'member suspended' });
+
+      const listed = await client.list({ record: '{id}{login}{status}{city}', login_full: 'alice' });
+      expect(listed).toEqual({ members: [{ id: created.id, login: 'alice', status: 'Suspended', city: 'Lyon' }], members_total: 1 });
+      expect(await client.list({ status: 'X' as 'A' })).toEqual({ result: 'ERROR', message: 'invalid parameter: status' });
+    });
+
+    it('reads a streamed list member by member, and gives members_total at the end', async () => {
+      for (let i = 0; i < 40; i++) {
+        const answer = await client.create({ _login: `stream-${String(i).padStart(2, '0')}`, _email: `s${i}@example.com`, _password: 'stream-password', team: i % 2 ? 'odd' : 'even' });
+        expect(answer.result).toBe('OK');
+      }
+      const seen: MemberRecord[] = [];
+      for await (const member of client.members({ record: '{login}{team}', login: 'stream-', limit: ['100', '3600s'] })) seen.push(member);
+      expect(seen).toHaveLength(40);
+      expect(seen[0]).toEqual({ login: 'stream-00', team: 'even' });
+      expect(seen.map((m) => m.login)).toEqual([...seen.map((m) => m.login)].sort());
+
+      const iterator = client.members({ record: '{login}', 'profile:team': 'odd', limit: '5' });
+      const firstFive: string[] = [];
+      for (let next = await iterator.next(); ; next = await iterator.next()) {
+        if (next.done) {
+          expect(next.value).toBe(20);
+          break;
+        }
+        firstFive.push(next.value.login!);
+      }
+      expect(firstFive).toEqual(['stream-01', 'stream-03', 'stream-05', 'stream-07', 'stream-09']);
+
+      // Leaving early stops reading.
+      for await (const member of client.members({ login: 'stream-' })) {
+        expect(member.login).toBe('stream-00');
+        break;
+      }
+      await expect(async () => {
+        for await (const member of client.members({ record: '{nope' })) void member;
+      }).rejects.toThrow(new MemberApiError({ result: 'ERROR', message: 'invalid parameter: record' }));
+    });
+
+    it('throws MemberApiHttpError for transport errors, with Retry-After', async () => {
+      const wrong = new MemberApiClient({ baseUrl: server.url, user: 'demo', apiKey: 'not-the-key' });
+      expect(await wrong.update({ find_member_id: '*', city: 'x' })).toEqual({ result: 'ERROR', message: 'wrong api key' });
+      await wrong.update({ find_member_id: '*', city: 'x' });
+      const refused = await wrong.update({ find_member_id: '*', city: 'x' }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(MemberApiHttpError);
+      expect(refused).toMatchObject({ status: 429, message: 'HTTP 429: too many requests' });
+      expect((refused as MemberApiHttpError).retryAfter).toBeGreaterThan(0);
+    });
+  });
+}

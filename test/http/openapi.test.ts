@@ -1,0 +1,80 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { expect, it } from 'vitest';
+import { describeEachEngineApp } from '../support/app.js';
+
+/**
+ * Every route the app serves, as "METHOD path" (trailing slash dropped: each path answers
+ * with and without one), from Fastify's own route table; nested lines are /docs' files.
+ */
+function servedRoutes(table: string): string[] {
+  const routes: string[] = [];
+  for (const line of table.split('\n')) {
+    const match = /^[├└]── ([/][^\s(]*) \(([A-Z, ]+)\)/.exec(line);
+    if (!match) continue;
+    for (const method of match[2]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${match[1]}`);
+  }
+  return routes;
+}
+
+describeEachEngineApp('OpenAPI description', (h) => {
+  it('is a valid OpenAPI 3.1 document that describes every route the server answers', async () => {
+    const reply = await h().request({ method: 'GET', url: '/api2/openapi.json' });
+    expect(reply.status).toBe(200);
+    const document = reply.json;
+    expect(document.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(document) as Parameters<typeof validate>[0]);
+    expect(result.valid ? '' : compileErrors(result)).toBe('');
+    expect(result.specification).toBe('OpenAPI');
+    expect(result.warnings).toEqual([]);
+
+    const described = Object.entries(document.paths as Record<string, object>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/(.)\/$/, '$1')}`),
+    );
+    const served = servedRoutes(h().app.printRoutes({ commonPrefix: false })).filter(
+      (route) => route !== 'GET /docs' && route !== 'GET /api2/openapi.json',
+    );
+    expect(served.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(described)).toEqual(new Set(served));
+  });
+
+  it('describes each endpoint’s parameters from the list the endpoint itself uses', async () => {
+    const document = (await h().request({ method: 'GET', url: '/api2/openapi.json' })).json;
+    const form = (path: string) => document.paths[path].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    expect(Object.keys(document.paths['/api2/create/'].post.requestBody.content)).toEqual([
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'application/json',
+    ]);
+    expect(form('/api2/create/').required).toEqual(['user', 'api_key', '_login', '_email']);
+    expect(form('/api2/create/').properties).toHaveProperty('set_exptimet');
+    expect(form('/api2/update/').properties).toHaveProperty('find_member_ptrans');
+    expect(form('/api2/login/').additionalProperties).toBe(false);
+    const listQuery = document.paths['/api2/list/'].get.parameters.map((p: { name: string }) => p.name);
+    expect(listQuery).toEqual(expect.arrayContaining(['record', 'limit', 'limitd', 'register_after']));
+
+    // A parameter the document lists is one the endpoint knows: it is never refused as unknown.
+    const { user, apiKey } = await h().newAccount();
+    for (const name of listQuery.filter((n: string) => !['user', 'api_key'].includes(n))) {
+      const answer = await h().request({ method: 'GET', url: `/api2/list/?user=${user}&api_key=${apiKey}&${name}=` });
+      expect(answer.json.message ?? '').not.toMatch(/unknown parameter/);
+    }
+  });
+
+  it('serves the reference page and its assets from this server, with nothing from elsewhere', async () => {
+    const page = await h().request({ method: 'GET', url: '/docs/' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      expect(asset).not.toMatch(/^(https?:)?\/\//);
+      const url = new URL(asset, 'http://local/docs/').pathname;
+      expect((await h().request({ method: 'GET', url })).status, url).toBe(200);
+    }
+    const initializer = await h().request({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(initializer.status).toBe(200);
+    // Everything it loads is relative to the page (the one absolute URL is in a comment).
+    expect(initializer.body).toContain("url: resolveUrl('./json')");
+    expect(initializer.body.replace(/^\s*\/\/.*$/gm, '')).not.toMatch(/https?:\/\//);
+  });
+});
