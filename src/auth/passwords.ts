@@ -6,6 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { hash, parseOptions, verify, type Algorithm } from '@node-rs/argon2';
+import { verifyLegacyHash } from './legacy-hashes.js';
 
 // The package declares `Algorithm` as a const enum, which has no value at run time.
 const ARGON2ID = 2 as Algorithm.Argon2id;
@@ -35,8 +36,14 @@ export function createArgon2Hasher(parameters: Argon2Parameters = OWASP_ARGON2):
   return {
     hash: (password) => hash(normalizePassword(password), options),
     async verify(passwordHash, password) {
+      // A hash imported from another system: verified by its format's library, then
+      // replaced with ours by the login (needsRehash is true for it).
+      if (!passwordHash.startsWith('$argon2')) return verifyLegacyHash(passwordHash, password);
       try {
-        return await verify(passwordHash, normalizePassword(password));
+        const normalized = normalizePassword(password);
+        if (await verify(passwordHash, normalized)) return true;
+        // An argon2 hash from elsewhere may be of the password as typed, not normalised.
+        return normalized !== password && (await verify(passwordHash, password));
       } catch {
         return false;
       }
