@@ -13,6 +13,8 @@ import { MembersService } from './members/members-service.js';
 import { Sweeper, type RetentionSettings } from './members/sweeper.js';
 import { VerifyLinks } from './members/verify-link.js';
 import { openStore, type Store } from './store/store.js';
+import { MemberImporter } from './transfer/importer.js';
+import { availableParallelism } from 'node:os';
 
 export interface Services {
   readonly store: Store;
@@ -68,6 +70,15 @@ export async function servicesOver(store: Store, publicUrl: string | (() => stri
     sweeper: new Sweeper(store.housekeeping, clock, options.retention ?? DEFAULT_RETENTION),
     hashing,
   };
+}
+
+/**
+ * The importer, with password hashing of its own: as many at once as there are cores, and
+ * a whole batch may wait (the command line has no clients to turn away).
+ */
+export function createImporter(store: Store, options: Pick<ServiceOptions, 'clock' | 'hasher'> = {}): MemberImporter {
+  const gate = new HashingGate({ concurrency: availableParallelism(), queue: Number.MAX_SAFE_INTEGER });
+  return new MemberImporter(store.members, gatedHasher(options.hasher ?? createArgon2Hasher(), gate), options.clock ?? systemClock);
 }
 
 function definedOnly(config: Partial<RetentionSettings>): Partial<RetentionSettings> {

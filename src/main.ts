@@ -9,6 +9,7 @@ import type { Account } from './accounts/account.js';
 import type { SettingsPatch } from './accounts/account-rules.js';
 import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
+import type { ImportCommandOptions } from './transfer/commands.js';
 
 class CliError extends Error {}
 
@@ -193,6 +194,45 @@ export function buildCli(): Command {
       if (!options.yes) throw new CliError(`refusing to delete "${name}" without --yes`);
       if (!(await withServices((s) => s.accounts.delete(name)))) throw new CliError(`no account "${name}"`);
       process.stdout.write(`deleted account "${name}"\n`);
+    });
+
+  program
+    .command('import <file>')
+    .description('create or update (by login) an account’s members from a CSV or JSON Lines file ("-" for standard input)')
+    .requiredOption('--account <name>', 'the account the members belong to')
+    .addOption(new Option('--format <format>', 'the file’s format (default: from its name; csv for standard input)').choices(['csv', 'jsonl']))
+    .option('--map <source=target>', 'read column SOURCE as TARGET (repeatable); SOURCE= drops the column', (value: string, all: string[]) => [...all, value], [])
+    .option('--dry-run', 'check every row and report what would happen, writing nothing')
+    .option('--keep-ids', 'give new members the file’s ids (when moving members to a new store)')
+    .option('--rejects <file>', 'where rejected rows go (default: FILE.rejected.csv or .jsonl)')
+    .option('--no-progress', 'no progress bar (there is none when standard error is not a terminal)')
+    .option('--json', 'print the summary as JSON')
+    .action(async (file: string, options: ImportCommandOptions) => {
+      const { importCommand, describeImport } = await import('./transfer/commands.js');
+      const report = await withServices((s) => importCommand(s, file, options));
+      if (options.json) print(report, true);
+      else process.stdout.write(describeImport(report));
+    });
+
+  program
+    .command('export')
+    .description('write an account’s members, whole (password hashes included), as CSV or JSON Lines')
+    .requiredOption('--account <name>', 'the account whose members to write')
+    .addOption(new Option('--format <format>', 'csv or jsonl (default: from --output’s name, else csv)').choices(['csv', 'jsonl']))
+    .option('--output <file>', 'write to this file instead of standard output')
+    .action(async (options: { account: string; format?: 'csv' | 'jsonl'; output?: string }) => {
+      const { exportCommand } = await import('./transfer/commands.js');
+      const count = await withServices((s) => exportCommand(s, options));
+      if (options.output && options.output !== '-') process.stderr.write(`exported ${count} members to ${options.output}\n`);
+    });
+
+  program
+    .command('backup <file>')
+    .description('copy the SQLite store, while the server runs, into FILE (itself a working store); PostgreSQL: use pg_dump')
+    .action(async (file: string) => {
+      const { backupCommand } = await import('./transfer/commands.js');
+      await withServices((s) => backupCommand(s, file));
+      process.stdout.write(`backed up to ${file}\n`);
     });
 
   return program;

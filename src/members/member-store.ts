@@ -1,6 +1,7 @@
 import type { LoginThrottle } from '../auth/lockout.js';
 import type { LoginExpiry, Member, MemberStatus, NewMember, RegType, TimeExpiry } from './member.js';
 import type { ListedRow, MemberColumn } from './record-template.js';
+import type { ImportWrite, MemberExport } from './transfer.js';
 
 export type MemberInsertion = { kind: 'created'; id: number } | { kind: 'login-taken' };
 
@@ -157,6 +158,13 @@ export interface MemberStore {
 
   /** Writes down the time expirations of this account's members that are due at `now`. */
   expireDue(accountId: number, now: number): Promise<number>;
+
+  /** The ids of the members holding these logins (case-insensitively), by folded login. */
+  findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>>;
+  /** Writes one batch of an import in one transaction: all of it, or none. */
+  writeImport(accountId: number, write: ImportWrite): Promise<void>;
+  /** The account's members, whole, in id order, from one read snapshot, handed to `consume`. */
+  exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void>;
 }
 
 /** Installation-wide upkeep, run by the sweep: not tied to one account. */

@@ -16,6 +16,8 @@ import type {
 } from '../members/member-store.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import { listMembers } from './member-listing.js';
+import { exportMembers, findLoginIds, writeImport } from './member-transfer.js';
+import type { ImportWrite, MemberExport } from '../members/transfer.js';
 import { expireDue, updateMembers, valueKeyOf } from './member-updates.js';
 import type { Database, MemberTable } from './schema.js';
 
@@ -307,6 +309,18 @@ export class MemberRepository implements MemberStore {
 
   expireDue(accountId: number, now: number): Promise<number> {
     return expireDue(this.db, now, accountId);
+  }
+
+  findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
+    return findLoginIds(this.db, accountId, logins);
+  }
+
+  writeImport(accountId: number, write: ImportWrite): Promise<void> {
+    return writeImport(this.connection, accountId, write);
+  }
+
+  exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
+    return exportMembers(this.connection, accountId, consume);
   }
 }
 

@@ -16,6 +16,8 @@ export interface Store {
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
+  /** An online copy of the store into a file; undefined for engines with their own tools. */
+  readonly backup: ((path: string) => Promise<void>) | undefined;
   /** Throws (StoreUnavailable) unless the store answers now. */
   ping(): Promise<void>;
   poolStats(): PoolStats;
@@ -43,6 +45,7 @@ export function storeOver(connection: EngineConnection): Store {
         },
       }).secret(),
     migrate: () => migrateToLatest(connection),
+    backup: connection.backup,
     ping: () => guard({ ping: () => connection.ping() }).ping(),
     poolStats: () => connection.poolStats(),
     close: () => connection.close(),

@@ -44,6 +44,13 @@ export interface EngineConnection {
    * session advisory lock, so several servers on one database elect one worker.
    */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
+  /** After members were inserted with ids of their own: new members get ids above them. */
+  syncMemberIds(): Promise<void>;
+  /**
+   * Copies the database, while it is in use, to a file that is itself a working store.
+   * Undefined where the engine has its own tools for this (pg_dump).
+   */
+  readonly backup?: (path: string) => Promise<void>;
   /** Throws unless the store answers a trivial query now. */
   ping(): Promise<void>;
   /** Connections: open, idle, and requests waiting for one. */

@@ -73,6 +73,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
         client.release(broken);
       }
     },
+    async syncMemberIds() {
+      await sql`select setval(pg_get_serial_sequence('members', 'id'), greatest((select max(id) from members), 1))`.execute(db);
+    },
     async ping() {
       await pool.query('select 1');
     },

@@ -62,6 +62,12 @@ export function openSqlite(path: string): EngineConnection {
       running.add(name);
       return work().finally(() => running.delete(name));
     },
+    // AUTOINCREMENT keeps its counter above the largest id ever inserted, given or not.
+    syncMemberIds: async () => {},
+    // SQLite's online backup: pages are copied in steps, writers carry on meanwhile.
+    async backup(target) {
+      await database.backup(target);
+    },
     async ping() {
       database.prepare('select 1').get();
     },

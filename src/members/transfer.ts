@@ -1,0 +1,56 @@
+/**
+ * Members as they move in and out of the service whole (import, export): every stored
+ * attribute, the password as its hash, and the profile.
+ */
+import type { Billing, LoginExpiry, MemberStatus, RegType, TimeExpiry } from './member.js';
+
+/** A member as exported: all of it. */
+export interface PortableMember {
+  readonly id: number;
+  readonly login: string;
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly status: MemberStatus;
+  readonly regType: RegType;
+  readonly regAt: number;
+  readonly regIp: string | null;
+  readonly urlOk: string | null;
+  readonly urlFail: string | null;
+  readonly timeExpiry: TimeExpiry | null;
+  readonly loginExpiry: LoginExpiry | null;
+  readonly loginCount: number;
+  readonly lastLoginAt: number | null;
+  readonly lastLoginIp: string | null;
+  readonly deletedAt: number | null;
+  readonly emailVerifiedAt: number | null;
+  readonly billing: Billing;
+  readonly profile: ReadonlyMap<string, string>;
+}
+
+/**
+ * An imported row: the login that finds the member, and what the row gives. What it leaves
+ * out stays as it is on a member that exists, and takes its default on a new one. Profile
+ * fields are set one by one; fields the row does not name are kept.
+ */
+export type ImportedMember = { readonly login: string; readonly profile: ReadonlyMap<string, string> } & Partial<
+  Omit<PortableMember, 'login' | 'profile' | 'billing' | 'id'> & { readonly billing: Partial<Billing>; readonly id: number }
+>;
+
+/** The defaults of a new member that a row does not give. */
+export const IMPORT_DEFAULTS = { status: 'A', regType: 'M' } as const satisfies Partial<ImportedMember>;
+
+export interface ImportWrite {
+  /** New members (email and passwordHash present). */
+  readonly inserts: readonly ImportedMember[];
+  /** Members that exist, by id, and what to change. */
+  readonly updates: ReadonlyArray<{ readonly id: number; readonly member: ImportedMember }>;
+  /** When the imported members' registration time is not given. */
+  readonly now: number;
+}
+
+export interface MemberExport {
+  /** Every profile field name any member of the account has, sorted. */
+  readonly fieldNames: readonly string[];
+  /** The members in id order, in chunks, from one read snapshot. */
+  readonly members: AsyncIterable<PortableMember[]>;
+}

@@ -1,0 +1,190 @@
+/**
+ * Import and export in SQL: the logins a batch already holds, a batch written in one
+ * transaction (set-based inserts, one update per existing member), and the whole account
+ * read in id order from one snapshot.
+ */
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import { foldKey } from '../members/member.js';
+import type { ImportedMember, ImportWrite, MemberExport, PortableMember } from '../members/transfer.js';
+import { IMPORT_DEFAULTS } from '../members/transfer.js';
+import type { EngineConnection } from './dialects/dialect.js';
+import { toMember } from './member-repository.js';
+import { valueKeyOf } from './member-updates.js';
+import type { Database, MemberTable } from './schema.js';
+
+/** Rows per INSERT: well under both engines' limits on bound parameters. */
+const MEMBERS_PER_INSERT = 500;
+const FIELDS_PER_INSERT = 5000;
+/** Members read per query by the export. */
+const EXPORT_CHUNK = 1000;
+
+/** The ids of the members holding these logins (compared case-insensitively), by folded login. */
+export async function findLoginIds(db: Kysely<Database>, accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  const keys = [...new Set(logins.map(foldKey))];
+  for (let start = 0; start < keys.length; start += MEMBERS_PER_INSERT) {
+    const rows = await db
+      .selectFrom('members')
+      .select(['id', 'login_key'])
+      .where('account_id', '=', accountId)
+      .where('login_key', 'in', keys.slice(start, start + MEMBERS_PER_INSERT))
+      .execute();
+    for (const row of rows) found.set(row.login_key, row.id);
+  }
+  return found;
+}
+
+function expiryColumns(member: ImportedMember): Updateable<MemberTable> {
+  const columns: Updateable<MemberTable> = {};
+  if (member.timeExpiry !== undefined) {
+    columns.exp_time_mode = member.timeExpiry?.action ?? null;
+    columns.exp_time_at = member.timeExpiry?.at ?? null;
+  }
+  if (member.loginExpiry !== undefined) {
+    columns.exp_logins_mode = member.loginExpiry?.action ?? null;
+    columns.exp_logins_left = member.loginExpiry?.left ?? null;
+  }
+  return columns;
+}
+
+/** The columns a row gives, for an update: what it leaves out is not touched. */
+function changedColumns(member: ImportedMember, now: number): Updateable<MemberTable> {
+  const b = member.billing ?? {};
+  const columns: Updateable<MemberTable> = {
+    login: member.login,
+    email: member.email,
+    email_key: member.email === undefined ? undefined : foldKey(member.email),
+    password_hash: member.passwordHash,
+    status: member.status,
+    reg_type: member.regType,
+    reg_at: member.regAt,
+    reg_ip: member.regIp,
+    url_ok: member.urlOk,
+    url_fail: member.urlFail,
+    ...expiryColumns(member),
+    login_count: member.loginCount,
+    last_login_at: member.lastLoginAt,
+    last_login_ip: member.lastLoginIp,
+    email_verified_at: member.emailVerifiedAt,
+    bill_pc: b.pc,
+    bill_id: b.id,
+    bill_item: b.item,
+    bill_cust: b.cust,
+    bill_subscr: b.subscr,
+    bill_qty: b.qty,
+    updated_at: now,
+  };
+  // A status given decides the deletion time: kept (or now) for Deleted, cleared otherwise.
+  if (member.status !== undefined) columns.deleted_at = member.status === 'D' ? (member.deletedAt ?? now) : null;
+  else if (member.deletedAt !== undefined) columns.deleted_at = member.deletedAt;
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+}
+
+function insertedRow(accountId: number, member: ImportedMember, now: number): Insertable<MemberTable> {
+  const status = member.status ?? IMPORT_DEFAULTS.status;
+  const b = member.billing ?? {};
+  return {
+    ...(member.id === undefined ? {} : { id: member.id }),
+    account_id: accountId,
+    login: member.login,
+    login_key: foldKey(member.login),
+    email: member.email!,
+    email_key: foldKey(member.email!),
+    password_hash: member.passwordHash!,
+    status,
+    reg_type: member.regType ?? IMPORT_DEFAULTS.regType,
+    reg_at: member.regAt ?? now,
+    reg_ip: member.regIp ?? null,
+    url_ok: member.urlOk ?? null,
+    url_fail: member.urlFail ?? null,
+    exp_time_mode: member.timeExpiry?.action ?? null,
+    exp_time_at: member.timeExpiry?.at ?? null,
+    exp_logins_mode: member.loginExpiry?.action ?? null,
+    exp_logins_left: member.loginExpiry?.left ?? null,
+    login_count: member.loginCount ?? 0,
+    last_login_at: member.lastLoginAt ?? null,
+    last_login_ip: member.lastLoginIp ?? null,
+    deleted_at: status === 'D' ? (member.deletedAt ?? now) : null,
+    email_verified_at: member.emailVerifiedAt ?? null,
+    bill_pc: b.pc ?? null,
+    bill_id: b.id ?? null,
+    bill_item: b.item ?? null,
+    bill_cust: b.cust ?? null,
+    bill_subscr: b.subscr ?? null,
+    bill_qty: b.qty ?? null,
+    updated_at: now,
+  };
+}
+
+async function setFields(trx: Transaction<Database>, accountId: number, fields: Array<{ memberId: number; profile: ReadonlyMap<string, string> }>): Promise<void> {
+  const rows = fields.flatMap(({ memberId, profile }) =>
+    [...profile].map(([name, value]) => ({ member_id: memberId, account_id: accountId, name, value, value_key: valueKeyOf(value) })),
+  );
+  for (let start = 0; start < rows.length; start += FIELDS_PER_INSERT) {
+    await trx
+      .insertInto('member_fields')
+      .values(rows.slice(start, start + FIELDS_PER_INSERT))
+      .onConflict((oc) => oc.columns(['member_id', 'name']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), value_key: eb.ref('excluded.value_key') })))
+      .execute();
+  }
+}
+
+/** Writes one batch in one transaction: all of it lands, or none. */
+export async function writeImport(connection: EngineConnection, accountId: number, write: ImportWrite): Promise<void> {
+  await connection.db.transaction().execute(async (trx) => {
+    const profiles: Array<{ memberId: number; profile: ReadonlyMap<string, string> }> = [];
+    for (let start = 0; start < write.inserts.length; start += MEMBERS_PER_INSERT) {
+      const slice = write.inserts.slice(start, start + MEMBERS_PER_INSERT);
+      const inserted = await trx
+        .insertInto('members')
+        .values(slice.map((member) => insertedRow(accountId, member, write.now)))
+        .returning(['id', 'login_key'])
+        .execute();
+      const idOf = new Map(inserted.map((row) => [row.login_key, row.id]));
+      for (const member of slice) profiles.push({ memberId: idOf.get(foldKey(member.login))!, profile: member.profile });
+    }
+    for (const { id, member } of write.updates) {
+      await trx.updateTable('members').set(changedColumns(member, write.now)).where('account_id', '=', accountId).where('id', '=', id).execute();
+      profiles.push({ memberId: id, profile: member.profile });
+    }
+    await setFields(trx, accountId, profiles);
+  });
+  if (write.inserts.some((member) => member.id !== undefined)) await connection.syncMemberIds();
+}
+
+/** The account's members, whole, in id order, read page by page inside one snapshot. */
+export async function exportMembers(connection: EngineConnection, accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
+  const { db } = connection;
+  await connection.readSnapshot(async (reader) => {
+    const names = await reader.all(
+      db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile(),
+    );
+    async function* members(): AsyncIterable<PortableMember[]> {
+      for (let after = 0; ; ) {
+        const rows = await reader.all(
+          db.selectFrom('members').selectAll().where('account_id', '=', accountId).where('id', '>', after).orderBy('id').limit(EXPORT_CHUNK).compile(),
+        );
+        if (rows.length === 0) return;
+        const first = rows[0]!.id;
+        after = rows[rows.length - 1]!.id;
+        const fields = await reader.all(
+          db
+            .selectFrom('member_fields')
+            .select(['member_id', 'name', 'value'])
+            .where('account_id', '=', accountId)
+            .where('member_id', '>=', first)
+            .where('member_id', '<=', after)
+            .compile(),
+        );
+        const profiles = new Map<number, Map<string, string>>();
+        for (const field of fields) {
+          let profile = profiles.get(field.member_id);
+          if (!profile) profiles.set(field.member_id, (profile = new Map()));
+          profile.set(field.name, field.value);
+        }
+        yield rows.map((row) => ({ ...toMember(row), profile: profiles.get(row.id) ?? new Map() }));
+      }
+    }
+    await consume({ fieldNames: names.map((row) => row.name), members: members() });
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * `member-api import`, `export` and `backup`: the files, the progress bar and the summary
+ * around the importer and the store.
+ */
+import { statSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { SingleBar } from 'cli-progress';
+import type { Account } from '../accounts/account.js';
+import type { Services } from '../compose.js';
+import { createImporter } from '../compose.js';
+import { formatOf, parseMapping, readImportFile, RejectsFile, writeExport, type FileFormat, type ReadRow } from './files.js';
+import type { ImportSummary } from './importer.js';
+
+export interface ImportCommandOptions {
+  readonly account: string;
+  readonly format?: FileFormat;
+  readonly map: string[];
+  readonly dryRun?: boolean;
+  readonly keepIds?: boolean;
+  readonly rejects?: string;
+  readonly json?: boolean;
+  readonly progress: boolean;
+}
+
+export interface ImportReport extends ImportSummary {
+  seconds: number;
+  rowsPerSecond: number;
+  rejectsFile: string | null;
+  dryRun: boolean;
+}
+
+async function accountNamed(services: Services, name: string): Promise<Account> {
+  const account = await services.accounts.find(name);
+  if (!account) throw new Error(`no account "${name}" (create it first: member-api account create ${name})`);
+  return account;
+}
+
+function chosenFormat(path: string, format: FileFormat | undefined): FileFormat {
+  const chosen = format ?? formatOf(path);
+  if (!chosen) throw new Error(`cannot tell the format of "${path}": name it .csv or .jsonl, or say --format csv|jsonl`);
+  return chosen;
+}
+
+export async function importCommand(services: Services, path: string, options: ImportCommandOptions, err: NodeJS.WriteStream = process.stderr): Promise<ImportReport> {
+  const format = path === '-' ? (options.format ?? 'csv') : chosenFormat(path, options.format);
+  const account = await accountNamed(services, options.account);
+  const reader = readImportFile(path, format, parseMapping(options.map));
+  const rejectsPath = options.rejects ?? (path === '-' ? `import-rejected.${format}` : `${path}.rejected.${format}`);
+  let rejects: RejectsFile | undefined;
+
+  const total = path === '-' ? 0 : statSync(path).size;
+  const bar = options.progress && err.isTTY && total > 0
+    ? new SingleBar({ format: 'importing [{bar}] {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}', stream: err, hideCursor: true })
+    : undefined;
+  const started = performance.now();
+  bar?.start(total, 0, { rows: 0, rate: 0 });
+  let summary: ImportSummary;
+  try {
+    summary = await createImporter(services.store).run(
+      account,
+      reader.rows as AsyncIterable<ReadRow>,
+      { dryRun: Boolean(options.dryRun), keepIds: Boolean(options.keepIds) },
+      {
+        async rejected(row, reason) {
+          rejects ??= new RejectsFile(rejectsPath, format, reader.header);
+          await rejects.write(row as ReadRow, reason);
+        },
+        progress(so) {
+          bar?.update(reader.bytesRead(), { rows: so.read, rate: Math.round(so.read / ((performance.now() - started) / 1000)) });
+        },
+      },
+    );
+  } finally {
+    bar?.stop();
+    await rejects?.close();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { ...summary, seconds, rowsPerSecond: summary.read / seconds, rejectsFile: rejects ? rejectsPath : null, dryRun: Boolean(options.dryRun) };
+}
+
+export function describeImport(report: ImportReport): string {
+  const n = (value: number) => String(value).padStart(9);
+  const lines = [
+    `${report.dryRun ? 'dry run (nothing written): ' : ''}${report.read} rows read in ${report.seconds.toFixed(1)} s (${Math.round(report.rowsPerSecond)} rows/s)`,
+    `  created ${n(report.created)}`,
+    `  updated ${n(report.updated)}`,
+    `  rejected${n(report.rejected)}${report.rejectsFile ? `   rows written to ${report.rejectsFile}` : ''}`,
+    ...Object.entries(report.reasons)
+      .sort(([, a], [, b]) => b - a)
+      .map(([reason, count]) => `    ${n(count)}  ${reason}`),
+  ];
+  if (report.hashed > 0) lines.push(`  (${report.hashed} plain passwords hashed with argon2id)`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function exportCommand(services: Services, options: { account: string; format?: FileFormat; output?: string }): Promise<number> {
+  const account = await accountNamed(services, options.account);
+  const output = options.output && options.output !== '-' ? options.output : undefined;
+  const format = options.format ?? (output ? formatOf(output) : undefined) ?? 'csv';
+  const out = output ? createWriteStream(output) : process.stdout;
+  let count = 0;
+  await services.store.members.exportMembers(account.id, async (exported) => {
+    count = await writeExport(exported, format, out);
+  });
+  return count;
+}
+
+export async function backupCommand(services: Services, path: string): Promise<void> {
+  if (!services.store.backup) {
+    throw new Error('this store is PostgreSQL: back it up with pg_dump (see the README), not with member-api backup');
+  }
+  await services.store.backup(path);
+}

@@ -1,0 +1,240 @@
+/**
+ * The files of an import and an export: CSV (csv-parse, csv-stringify) or JSON Lines, read
+ * and written as streams, so that a million members never sit in memory. Columns can be
+ * renamed on the way in (`--map theirs=ours`), and rejected rows are written back out in
+ * their own format with the line and the reason.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import type { MemberExport, PortableMember } from '../members/transfer.js';
+import { classifyColumn, MEMBER_COLUMNS, profileColumnName } from './import-row.js';
+import type { SourceRow } from './importer.js';
+
+export type FileFormat = 'csv' | 'jsonl';
+
+/** The format a file name says, if it says one. */
+export function formatOf(path: string): FileFormat | undefined {
+  if (/\.csv$/i.test(path)) return 'csv';
+  if (/\.(jsonl|ndjson)$/i.test(path)) return 'jsonl';
+  return undefined;
+}
+
+/** theirs → ours; an empty target drops the column. */
+export type ColumnMapping = ReadonlyMap<string, string>;
+
+export function parseMapping(specs: readonly string[]): ColumnMapping {
+  const mapping = new Map<string, string>();
+  for (const spec of specs) {
+    const at = spec.indexOf('=');
+    if (at <= 0) throw new Error(`--map takes SOURCE=TARGET (or SOURCE= to drop a column), got "${spec}"`);
+    mapping.set(spec.slice(0, at), spec.slice(at + 1));
+  }
+  return mapping;
+}
+
+function mapped(mapping: ColumnMapping, name: string): string {
+  return mapping.get(name) ?? name;
+}
+
+/** A row that was read, with what is needed to write it back out as it came. */
+export interface ReadRow extends SourceRow {
+  readonly original: Record<string, string> | string;
+}
+
+export interface RowReader {
+  readonly rows: AsyncIterable<ReadRow>;
+  /** Bytes of the file read so far (for a progress bar). */
+  bytesRead(): number;
+  /** CSV: the header as in the file, for the rejects file. */
+  header(): readonly string[] | undefined;
+}
+
+/**
+ * Reads the rows of an import file. A CSV header naming a column that can be neither a
+ * member column nor a profile field stops the import before anything is written.
+ */
+export function readImportFile(path: string, format: FileFormat, mapping: ColumnMapping): RowReader {
+  // `-` is standard input: `member-api export | member-api import - …` moves an account.
+  const file: Readable = path === '-' ? process.stdin : createReadStream(path);
+  let bytes = 0;
+  file.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  let header: string[] | undefined;
+  const rows = format === 'csv' ? csvRows(file, mapping, (h) => (header = h)) : jsonlRows(file, mapping);
+  return { rows, bytesRead: () => bytes, header: () => header };
+}
+
+async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (header: string[]) => void): AsyncIterable<ReadRow> {
+  const parser = file.pipe(parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: false }));
+  let names: string[] | undefined;
+  let original: string[] = [];
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    if (!names) {
+      original = record;
+      onHeader(original);
+      names = record.map((name) => mapped(mapping, name));
+      const invalid = names.flatMap((name) => {
+        const kind = name === '' ? undefined : classifyColumn(name);
+        return kind?.kind === 'invalid' ? [kind.reason] : [];
+      });
+      if (invalid.length > 0) throw new Error(`${invalid.join('; ')} (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")`);
+      continue;
+    }
+    const values = new Map<string, string>();
+    names.forEach((name, index) => {
+      if (name !== '') values.set(name, record[index] ?? '');
+    });
+    yield { line: info.lines, values, original: Object.fromEntries(original.map((name, index) => [name, record[index] ?? ''])) };
+  }
+}
+
+async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable<ReadRow> {
+  let line = 0;
+  for await (const text of createInterface({ input: file, crlfDelay: Infinity })) {
+    line++;
+    if (text.trim() === '') continue;
+    let object: unknown;
+    try {
+      object = JSON.parse(text);
+    } catch {
+      yield { line, values: new Map(), original: text, unreadable: 'not a JSON object' };
+      continue;
+    }
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+      yield { line, values: new Map(), original: text, unreadable: 'not a JSON object' };
+      continue;
+    }
+    const values = new Map<string, string>();
+    let unreadable: string | undefined;
+    for (const [name, value] of Object.entries(object)) {
+      const target = mapped(mapping, name);
+      if (target === '') continue;
+      if (value === null) values.set(target, '');
+      else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values.set(target, String(value));
+      else unreadable ??= `invalid ${name}: not a string`;
+    }
+    yield { line, values, original: text, ...(unreadable ? { unreadable } : {}) };
+  }
+}
+
+/** Writes rejected rows as they came, plus `_line` and `_reason`, in the input's format. */
+export class RejectsFile {
+  private readonly out: Writable;
+  private csv: ReturnType<typeof stringify> | undefined;
+  private count = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly format: FileFormat,
+    private readonly header: () => readonly string[] | undefined,
+  ) {
+    this.out = createWriteStream(path);
+  }
+
+  async write(row: ReadRow, reason: string): Promise<void> {
+    this.count++;
+    let ok: boolean;
+    if (this.format === 'jsonl') {
+      const original = typeof row.original === 'string' ? row.original : JSON.stringify(row.original);
+      let fields: Record<string, unknown>;
+      try {
+        fields = JSON.parse(original) as Record<string, unknown>;
+        if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new Error();
+      } catch {
+        fields = { _text: original };
+      }
+      ok = this.out.write(`${JSON.stringify({ ...fields, _line: row.line, _reason: reason })}\n`);
+    } else {
+      if (!this.csv) {
+        this.csv = stringify({ header: true, columns: [...(this.header() ?? []), '_line', '_reason'] });
+        this.csv.pipe(this.out);
+      }
+      ok = this.csv.write({ ...(row.original as Record<string, string>), _line: String(row.line), _reason: reason });
+    }
+    if (!ok) await new Promise((resolve) => (this.csv ?? this.out).once('drain', resolve));
+  }
+
+  get written(): number {
+    return this.count;
+  }
+
+  async close(): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => {
+      this.out.once('finish', resolve);
+      this.out.once('error', reject);
+    });
+    if (this.csv) this.csv.end();
+    else this.out.end();
+    await done;
+  }
+}
+
+function iso(instant: number | null): string {
+  return instant === null ? '' : new Date(instant).toISOString();
+}
+
+/** One member as an export row: every column a string, instants in ISO 8601 UTC. */
+function exportRow(member: PortableMember): Record<string, string> {
+  const row: Record<string, string> = {
+    id: String(member.id),
+    login: member.login,
+    email: member.email,
+    password_hash: member.passwordHash,
+    status: member.status,
+    reg_type: member.regType,
+    reg_time: iso(member.regAt),
+    reg_ip: member.regIp ?? '',
+    exp_time: iso(member.timeExpiry?.at ?? null),
+    exp_action: member.timeExpiry?.action ?? '',
+    exp_logins: member.loginExpiry ? String(member.loginExpiry.left) : '',
+    exp_logins_action: member.loginExpiry?.action ?? '',
+    login_count: String(member.loginCount),
+    last_login_time: iso(member.lastLoginAt),
+    last_login_ip: member.lastLoginIp ?? '',
+    deleted_time: iso(member.deletedAt),
+    email_verified_time: iso(member.emailVerifiedAt),
+    url_ok: member.urlOk ?? '',
+    url_fail: member.urlFail ?? '',
+    bill_pc: member.billing.pc ?? '',
+    bill_id: member.billing.id ?? '',
+    bill_item: member.billing.item ?? '',
+    bill_cust: member.billing.cust ?? '',
+    bill_subscr: member.billing.subscr ?? '',
+    bill_qty: member.billing.qty ?? '',
+  };
+  for (const [name, value] of member.profile) row[profileColumnName(name)] = value;
+  return row;
+}
+
+/** The export's columns: the member's (no plain password: there is none), then the profile fields. */
+export function exportColumns(fieldNames: readonly string[]): string[] {
+  return [...MEMBER_COLUMNS.filter((column) => column !== 'password'), ...fieldNames.map(profileColumnName)];
+}
+
+/** Streams an export to `out` in the format; answers the number of members written. */
+export async function writeExport(exported: MemberExport, format: FileFormat, out: Writable): Promise<number> {
+  let count = 0;
+  async function* rows() {
+    for await (const chunk of exported.members) {
+      for (const member of chunk) {
+        count++;
+        yield exportRow(member);
+      }
+    }
+  }
+  if (format === 'csv') {
+    await pipeline(Readable.from(rows()), stringify({ header: true, columns: exportColumns(exported.fieldNames) }), out, { end: out !== process.stdout });
+  } else {
+    async function* lines() {
+      for await (const row of rows()) {
+        // Only what the member has: an empty column is a value not set.
+        yield `${JSON.stringify(Object.fromEntries(Object.entries(row).filter(([, value]) => value !== '')))}\n`;
+      }
+    }
+    await pipeline(Readable.from(lines()), out, { end: out !== process.stdout });
+  }
+  return count;
+}

@@ -1,0 +1,169 @@
+/**
+ * The import: rows in, members created or updated (by login), in batches. Each batch is
+ * decoded, its plain passwords hashed on every core at once, and written in one
+ * transaction. A rerun of the same file changes nothing it has not changed already: a login
+ * that exists is updated, never duplicated.
+ */
+import type { Account } from '../accounts/account.js';
+import type { PasswordHasher } from '../auth/passwords.js';
+import type { Clock } from '../common/clock.js';
+import { foldKey } from '../members/member.js';
+import type { MemberStore } from '../members/member-store.js';
+import type { ImportedMember } from '../members/transfer.js';
+import { UniqueViolation } from '../store/errors.js';
+import { decodeImportRow, RowRejected, type DecodedRow } from './import-row.js';
+
+export interface SourceRow {
+  /** Where the row starts in its file (1-based), for the rejects report. */
+  readonly line: number;
+  /** Values by column name, after the column mapping. */
+  readonly values: ReadonlyMap<string, string>;
+  /** Why the row could not even be read (a line that is not JSON): it is rejected with this. */
+  readonly unreadable?: string;
+}
+
+export interface ImportOptions {
+  /** Decide and report everything, write nothing (and hash nothing). */
+  readonly dryRun: boolean;
+  /** Give new members the file's `id` (moving a store: ids that integrators keep stay right). */
+  readonly keepIds: boolean;
+}
+
+export interface ImportSummary {
+  read: number;
+  created: number;
+  updated: number;
+  rejected: number;
+  /** Rejections by reason. */
+  reasons: Record<string, number>;
+  /** Plain passwords hashed (the costly part). */
+  hashed: number;
+}
+
+export interface ImportEvents {
+  rejected?(row: SourceRow, reason: string): void | Promise<void>;
+  /** After each batch: rows handled so far. */
+  progress?(summary: Readonly<ImportSummary>): void;
+}
+
+/** Rows decided and written together. */
+export const IMPORT_BATCH = 1000;
+
+interface Accepted {
+  readonly row: SourceRow;
+  readonly decoded: DecodedRow;
+}
+
+export class MemberImporter {
+  constructor(
+    private readonly store: MemberStore,
+    /** Admitted by a gate as wide as the machine's cores: a batch hashes on all of them. */
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(account: Account, rows: AsyncIterable<SourceRow>, options: ImportOptions, events: ImportEvents = {}): Promise<ImportSummary> {
+    const summary: ImportSummary = { read: 0, created: 0, updated: 0, rejected: 0, reasons: {}, hashed: 0 };
+    const seen = new Set<string>();
+    const reject = async (row: SourceRow, reason: string) => {
+      summary.rejected++;
+      summary.reasons[reason] = (summary.reasons[reason] ?? 0) + 1;
+      await events.rejected?.(row, reason);
+    };
+
+    let batch: Accepted[] = [];
+    const flush = async () => {
+      await this.writeBatch(account, batch, options, summary, reject);
+      batch = [];
+      events.progress?.(summary);
+    };
+    for await (const row of rows) {
+      summary.read++;
+      if (row.unreadable !== undefined) {
+        await reject(row, row.unreadable);
+        continue;
+      }
+      let decoded: DecodedRow;
+      try {
+        decoded = decodeImportRow(row.values, account.settings.timeZone);
+      } catch (error) {
+        if (!(error instanceof RowRejected)) throw error;
+        await reject(row, error.message);
+        continue;
+      }
+      if (!options.keepIds && decoded.member.id !== undefined) decoded = { ...decoded, member: withoutId(decoded.member) };
+      // A login twice in one file is a mistake in the file: the first row counts.
+      const key = foldKey(decoded.member.login);
+      if (seen.has(key)) {
+        await reject(row, 'login repeated in this file (its first row counts)');
+        continue;
+      }
+      seen.add(key);
+      batch.push({ row, decoded });
+      if (batch.length >= IMPORT_BATCH) await flush();
+    }
+    if (batch.length > 0) await flush();
+    return summary;
+  }
+
+  private async writeBatch(
+    account: Account,
+    batch: readonly Accepted[],
+    options: ImportOptions,
+    summary: ImportSummary,
+    reject: (row: SourceRow, reason: string) => Promise<void>,
+  ): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const existing = await this.store.findLoginIds(account.id, batch.map((a) => a.decoded.member.login));
+      const inserts: Accepted[] = [];
+      const updates: Array<Accepted & { id: number }> = [];
+      const refused: Array<[SourceRow, string]> = [];
+      for (const accepted of batch) {
+        const { member, password } = accepted.decoded;
+        const id = existing.get(foldKey(member.login));
+        if (id !== undefined) updates.push({ ...accepted, id });
+        else if (member.email === undefined) refused.push([accepted.row, 'missing email (needed for a new member)']);
+        else if (member.passwordHash === undefined && password === undefined) refused.push([accepted.row, 'missing password or password_hash (needed for a new member)']);
+        else inserts.push(accepted);
+      }
+      const writing = [...inserts, ...updates];
+      const hashed = options.dryRun ? writing : await this.hashPasswords(writing);
+      const memberOf = new Map(hashed.map((a) => [a.row, a.decoded.member]));
+      if (!options.dryRun) {
+        try {
+          await this.store.writeImport(account.id, {
+            inserts: inserts.map((a) => memberOf.get(a.row)!),
+            updates: updates.map((a) => ({ id: a.id, member: memberOf.get(a.row)! })),
+            now: this.clock(),
+          });
+        } catch (error) {
+          // A login taken between the look-up and the write (an API client creating members
+          // meanwhile): look again. A given id that is taken cannot get better: say so.
+          if (error instanceof UniqueViolation && attempt === 1) continue;
+          if (error instanceof UniqueViolation && options.keepIds) throw new Error(`a member id in lines ${batch[0]!.row.line}–${batch.at(-1)!.row.line} is taken in this store`, { cause: error });
+          throw error;
+        }
+      }
+      for (const [row, reason] of refused) await reject(row, reason);
+      summary.created += inserts.length;
+      summary.updated += updates.length;
+      summary.hashed += options.dryRun ? 0 : writing.filter((a) => a.decoded.password !== undefined).length;
+      return;
+    }
+  }
+
+  /** Hashes every plain password of the batch, all at once: the hasher's gate spreads them over the cores. */
+  private hashPasswords(accepted: readonly Accepted[]): Promise<Accepted[]> {
+    return Promise.all(
+      accepted.map(async (a) => {
+        if (a.decoded.password === undefined) return a;
+        const passwordHash = await this.hasher.hash(a.decoded.password);
+        return { row: a.row, decoded: { member: { ...a.decoded.member, passwordHash } } };
+      }),
+    );
+  }
+}
+
+function withoutId(member: ImportedMember): ImportedMember {
+  return Object.fromEntries(Object.entries(member).filter(([key]) => key !== 'id')) as ImportedMember;
+}
