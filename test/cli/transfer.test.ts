@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../support/cli.js';
+import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'member-api-cli-transfer-'));
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engineAvailable(engine))(`member-api import, export, backup [${engine}]`, () => {
+    it('imports a file, exports it, and moves it to another account through a pipe', async () => {
+      const database = await createTestDatabase(engine);
+      const env = { DATABASE_URL: database.url };
+      try {
+        for (const name of ['first', 'second']) expect((await runCli(['account', 'create', name, '--json'], env)).code).toBe(0);
+        const csv = join(dir, `${engine}-members.csv`);
+        writeFileSync(csv, 'login,email,password,city\nann,ann@example.com,ann-password,Paris\nbob,bob@example.com,bob-password,Oslo\nbad,,x,\n');
+        const imported = await runCli(['import', csv, '--account', 'first'], env);
+        expect(imported.code).toBe(0);
+        expect(imported.stdout).toMatch(/^3 rows read in [\d.]+ s \(\d+ rows\/s\)\n  created +2\n  updated +0\n  rejected +1 +rows written to .*members\.csv\.rejected\.csv\n +1  missing email/);
+        expect(await runCli(['import', csv, '--account', 'nobody'], env)).toMatchObject({ code: 1, stderr: expect.stringContaining('no account "nobody"') });
+
+        const exported = await runCli(['export', '--account', 'first', '--format', 'jsonl'], env);
+        expect(exported.code).toBe(0);
+        const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line));
+        expect(lines.map((l) => [l.login, l.city, l.password_hash.slice(0, 10)])).toEqual([
+          ['ann', 'Paris', '$argon2id$'],
+          ['bob', 'Oslo', '$argon2id$'],
+        ]);
+
+        // The documented move: export | import -, here between two accounts of one store.
+        const piped = execFileSync('sh', ['-c', `node ${BIN} export --account first | node ${BIN} import - --account second --json`], {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+        });
+        expect(JSON.parse(piped)).toMatchObject({ read: 2, created: 2, rejected: 0 });
+        const second = await runCli(['export', '--account', 'second'], env);
+        expect(second.stdout.split('\n')[0]).toMatch(/^id,login,email,password_hash,status,.*,city$/);
+        expect(second.stdout).toContain(',ann,ann@example.com,"$argon2id$v=19$m=19456,t=2,p=1$');
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it(engine === 'sqlite' ? 'backs up the store into a file that is itself a working store' : 'points to pg_dump for backups', async () => {
+      const database = await createTestDatabase(engine);
+      const env = { DATABASE_URL: database.url };
+      try {
+        expect((await runCli(['account', 'create', 'kept', '--json'], env)).code).toBe(0);
+        const target = join(dir, `${engine}-backup.db`);
+        const backup = await runCli(['backup', target], env);
+        if (engine === 'sqlite') {
+          expect(backup).toMatchObject({ code: 0, stdout: `backed up to ${target}\n` });
+          expect((await runCli(['account', 'list'], { DATABASE_URL: target })).stdout).toBe('kept\n');
+        } else {
+          expect(backup.code).toBe(1);
+          expect(backup.stderr).toMatch(/pg_dump/);
+          expect(existsSync(target)).toBe(false);
+        }
+      } finally {
+        await database.drop();
+      }
+    });
+  });
+}
