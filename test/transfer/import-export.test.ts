@@ -11,7 +11,7 @@ import { servicesOver } from '../../src/compose.js';
 import { exportCommand, importCommand, type ImportCommandOptions } from '../../src/transfer/commands.js';
 import { writeExport } from '../../src/transfer/files.js';
 import { describeEachEngineApp } from '../support/app.js';
-import { createTestStore, ENGINES, engineAvailable } from '../support/engines.js';
+import { createTestStore, engineAvailable } from '../support/engines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'member-api-transfer-'));
 let files = 0;
