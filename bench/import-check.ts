@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
 import { stringify } from 'csv-stringify/sync';
@@ -145,7 +145,9 @@ async function main(): Promise<void> {
       failures += 3 * indexes.length - counts.wrong - counts.right - counts.again;
       console.log(`${format.padEnd(16)}${`${counts.wrong}/${indexes.length}`.padStart(10)}${`${counts.right}/${indexes.length}`.padStart(10)}${`${counts.again}/${indexes.length}`.padStart(10)}`);
     }
-    const exported = cli(['export', '--account', 'imported', '--format', 'jsonl'], env).trim().split('\n');
+    const exportFile = `${ROOT}.bench/import-export.jsonl`;
+    cli(['export', '--account', 'imported', '--output', exportFile], env);
+    const exported = readFileSync(exportFile, 'utf8').trim().split('\n');
     const upgraded = exported.filter((line) => line.includes('"$argon2id$v=19$m=19456')).length;
     console.log(`\nafter the logins: ${upgraded} of ${exported.length} members hold argon2id at our parameters (imported plain passwords, and the members who logged in)`);
     if (failures > 0) process.exitCode = 1;

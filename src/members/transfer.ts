@@ -2,28 +2,10 @@
  * Members as they move in and out of the service whole (import, export): every stored
  * attribute, the password as its hash, and the profile.
  */
-import type { Billing, LoginExpiry, MemberStatus, RegType, TimeExpiry } from './member.js';
+import type { Billing, Member } from './member.js';
 
 /** A member as exported: all of it. */
-export interface PortableMember {
-  readonly id: number;
-  readonly login: string;
-  readonly email: string;
-  readonly passwordHash: string;
-  readonly status: MemberStatus;
-  readonly regType: RegType;
-  readonly regAt: number;
-  readonly regIp: string | null;
-  readonly urlOk: string | null;
-  readonly urlFail: string | null;
-  readonly timeExpiry: TimeExpiry | null;
-  readonly loginExpiry: LoginExpiry | null;
-  readonly loginCount: number;
-  readonly lastLoginAt: number | null;
-  readonly lastLoginIp: string | null;
-  readonly deletedAt: number | null;
-  readonly emailVerifiedAt: number | null;
-  readonly billing: Billing;
+export interface PortableMember extends Omit<Member, 'accountId'> {
   readonly profile: ReadonlyMap<string, string>;
 }
 

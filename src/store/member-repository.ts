@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { LoginThrottle } from '../auth/lockout.js';
 import { foldKey, type Member, type MemberStatus, type NewMember, type RegType, type ExpiryAction } from '../members/member.js';
 import type {
@@ -17,9 +17,9 @@ import type {
 import type { EngineConnection } from './dialects/dialect.js';
 import { listMembers } from './member-listing.js';
 import { exportMembers, findLoginIds, writeImport } from './member-transfer.js';
-import type { ImportWrite, MemberExport } from '../members/transfer.js';
 import { expireDue, updateMembers, valueKeyOf } from './member-updates.js';
 import type { Database, MemberTable } from './schema.js';
+import { IMPORT_DEFAULTS, type ImportedMember, type ImportWrite, type MemberExport } from '../members/transfer.js';
 
 type MemberRow = Selectable<MemberTable>;
 
@@ -59,6 +59,46 @@ export function toMember(row: MemberRow): Member {
   };
 }
 
+/**
+ * The row of a new member, whichever way it comes (the API, an import): what it does not
+ * give takes the defaults of an import; `now` stamps the row (and a deletion without a time).
+ */
+export function memberRow(accountId: number, member: ImportedMember, now: number): Insertable<MemberTable> {
+  const status = member.status ?? IMPORT_DEFAULTS.status;
+  const b = member.billing ?? {};
+  return {
+    ...(member.id === undefined ? {} : { id: member.id }),
+    account_id: accountId,
+    login: member.login,
+    login_key: foldKey(member.login),
+    email: member.email!,
+    email_key: foldKey(member.email!),
+    password_hash: member.passwordHash!,
+    status,
+    reg_type: member.regType ?? IMPORT_DEFAULTS.regType,
+    reg_at: member.regAt ?? now,
+    reg_ip: member.regIp ?? null,
+    url_ok: member.urlOk ?? null,
+    url_fail: member.urlFail ?? null,
+    exp_time_mode: member.timeExpiry?.action ?? null,
+    exp_time_at: member.timeExpiry?.at ?? null,
+    exp_logins_mode: member.loginExpiry?.action ?? null,
+    exp_logins_left: member.loginExpiry?.left ?? null,
+    login_count: member.loginCount ?? 0,
+    last_login_at: member.lastLoginAt ?? null,
+    last_login_ip: member.lastLoginIp ?? null,
+    deleted_at: status === 'D' ? (member.deletedAt ?? now) : null,
+    email_verified_at: member.emailVerifiedAt ?? null,
+    bill_pc: b.pc ?? null,
+    bill_id: b.id ?? null,
+    bill_item: b.item ?? null,
+    bill_cust: b.cust ?? null,
+    bill_subscr: b.subscr ?? null,
+    bill_qty: b.qty ?? null,
+    updated_at: now,
+  };
+}
+
 export class MemberRepository implements MemberStore {
   private readonly db: Kysely<Database>;
 
@@ -71,32 +111,7 @@ export class MemberRepository implements MemberStore {
       const id = await this.db.transaction().execute(async (trx) => {
         const { id } = await trx
           .insertInto('members')
-          .values({
-            account_id: accountId,
-            login: member.login,
-            login_key: foldKey(member.login),
-            email: member.email,
-            email_key: foldKey(member.email),
-            password_hash: member.passwordHash,
-            status: member.status,
-            reg_type: member.regType,
-            reg_at: member.regAt,
-            reg_ip: member.regIp,
-            url_ok: member.urlOk,
-            url_fail: member.urlFail,
-            exp_time_mode: member.timeExpiry?.action ?? null,
-            exp_time_at: member.timeExpiry?.at ?? null,
-            exp_logins_mode: member.loginExpiry?.action ?? null,
-            exp_logins_left: member.loginExpiry?.left ?? null,
-            deleted_at: member.status === 'D' ? member.regAt : null,
-            bill_pc: member.billing?.pc ?? null,
-            bill_id: member.billing?.id ?? null,
-            bill_item: member.billing?.item ?? null,
-            bill_cust: member.billing?.cust ?? null,
-            bill_subscr: member.billing?.subscr ?? null,
-            bill_qty: member.billing?.qty ?? null,
-            updated_at: member.regAt,
-          })
+          .values(memberRow(accountId, member, member.regAt))
           .returning('id')
           .executeTakeFirstOrThrow();
         if (member.profile.size > 0) {

@@ -3,12 +3,11 @@
  * transaction (set-based inserts, one update per existing member), and the whole account
  * read in id order from one snapshot.
  */
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { ImportedMember, ImportWrite, MemberExport, PortableMember } from '../members/transfer.js';
-import { IMPORT_DEFAULTS } from '../members/transfer.js';
 import type { EngineConnection } from './dialects/dialect.js';
-import { toMember } from './member-repository.js';
+import { memberRow, toMember } from './member-repository.js';
 import { valueKeyOf } from './member-updates.js';
 import type { Database, MemberTable } from './schema.js';
 
@@ -80,41 +79,6 @@ function changedColumns(member: ImportedMember, now: number): Updateable<MemberT
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
 
-function insertedRow(accountId: number, member: ImportedMember, now: number): Insertable<MemberTable> {
-  const status = member.status ?? IMPORT_DEFAULTS.status;
-  const b = member.billing ?? {};
-  return {
-    ...(member.id === undefined ? {} : { id: member.id }),
-    account_id: accountId,
-    login: member.login,
-    login_key: foldKey(member.login),
-    email: member.email!,
-    email_key: foldKey(member.email!),
-    password_hash: member.passwordHash!,
-    status,
-    reg_type: member.regType ?? IMPORT_DEFAULTS.regType,
-    reg_at: member.regAt ?? now,
-    reg_ip: member.regIp ?? null,
-    url_ok: member.urlOk ?? null,
-    url_fail: member.urlFail ?? null,
-    exp_time_mode: member.timeExpiry?.action ?? null,
-    exp_time_at: member.timeExpiry?.at ?? null,
-    exp_logins_mode: member.loginExpiry?.action ?? null,
-    exp_logins_left: member.loginExpiry?.left ?? null,
-    login_count: member.loginCount ?? 0,
-    last_login_at: member.lastLoginAt ?? null,
-    last_login_ip: member.lastLoginIp ?? null,
-    deleted_at: status === 'D' ? (member.deletedAt ?? now) : null,
-    email_verified_at: member.emailVerifiedAt ?? null,
-    bill_pc: b.pc ?? null,
-    bill_id: b.id ?? null,
-    bill_item: b.item ?? null,
-    bill_cust: b.cust ?? null,
-    bill_subscr: b.subscr ?? null,
-    bill_qty: b.qty ?? null,
-    updated_at: now,
-  };
-}
 
 async function setFields(trx: Transaction<Database>, accountId: number, fields: Array<{ memberId: number; profile: ReadonlyMap<string, string> }>): Promise<void> {
   const rows = fields.flatMap(({ memberId, profile }) =>
@@ -137,7 +101,7 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
       const slice = write.inserts.slice(start, start + MEMBERS_PER_INSERT);
       const inserted = await trx
         .insertInto('members')
-        .values(slice.map((member) => insertedRow(accountId, member, write.now)))
+        .values(slice.map((member) => memberRow(accountId, member, write.now)))
         .returning(['id', 'login_key'])
         .execute();
       const idOf = new Map(inserted.map((row) => [row.login_key, row.id]));
