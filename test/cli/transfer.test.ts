@@ -8,6 +8,15 @@ import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines
 
 const dir = mkdtempSync(join(tmpdir(), 'member-api-cli-transfer-'));
 
+function hasScript(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 for (const engine of ENGINES) {
   describe.skipIf(!engineAvailable(engine))(`member-api import, export, backup [${engine}]`, () => {
     it('imports a file, exports it, and moves it to another account through a pipe', async () => {
@@ -39,6 +48,24 @@ for (const engine of ENGINES) {
         const second = await runCli(['export', '--account', 'second'], env);
         expect(second.stdout.split('\n')[0]).toMatch(/^id,login,email,password_hash,status,.*,city$/);
         expect(second.stdout).toContain(',ann,ann@example.com,"$argon2id$v=19$m=19456,t=2,p=1$');
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it.skipIf(engine !== 'sqlite' || !hasScript())('shows a progress bar on a terminal, and none when the output is not one', async () => {
+      const database = await createTestDatabase(engine);
+      const env = { ...process.env, DATABASE_URL: database.url };
+      try {
+        expect((await runCli(['account', 'create', 'bar', '--json'], { DATABASE_URL: database.url })).code).toBe(0);
+        const csv = join(dir, 'bar.csv');
+        writeFileSync(csv, `login,email,password_hash\n${Array.from({ length: 1500 }, (_, i) => `b${i},b${i}@example.com,{SHA}qUqP5cyxm6YcTAhz05Hph5gvu9M=`).join('\n')}\n`);
+        // util-linux's script(1) runs the command on a pseudo-terminal.
+        const onTerminal = execFileSync('script', ['-qec', `node ${BIN} import ${csv} --account bar`, '/dev/null'], { env, encoding: 'utf8' });
+        expect(onTerminal).toMatch(/importing \[=+\] 100% \| 1500 rows/);
+        const piped = await runCli(['import', csv, '--account', 'bar'], { DATABASE_URL: database.url });
+        expect(piped.stderr).toBe('');
+        expect(piped.stdout).toMatch(/^1500 rows read/);
       } finally {
         await database.drop();
       }
