@@ -41,8 +41,8 @@ export interface AppDependencies {
   readonly logins: LoginService;
   /** Lets the routes that hash refuse early when hashing is at capacity. */
   readonly hashing: HashingGate;
-  /** For /readyz, which asks whether the store answers. */
-  readonly store: Pick<Store, 'ping'>;
+  /** For /readyz, which asks whether the store answers, and the request limiters' counts. */
+  readonly store: Pick<Store, 'ping' | 'rateLimiter'>;
   /** Where request and login figures go; none when metrics are off. */
   readonly metrics?: Metrics;
   /** The service's version, shown in the OpenAPI document. */
@@ -114,8 +114,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const context = {
     limits: deps.limits,
     accounts: deps.accounts,
-    keyGuard: new KeyGuessGuard(deps.keyGuessLimits),
-    accountRates: new AccountRateLimiter(),
+    keyGuard: new KeyGuessGuard(deps.keyGuessLimits, (options) => deps.store.rateLimiter(options)),
+    accountRates: new AccountRateLimiter((options) => deps.store.rateLimiter(options)),
     hashing: deps.hashing,
   };
   registerLoginRoute(app, { ...context, logins: deps.logins, countLogin: (outcome) => deps.metrics?.countLogin(outcome) });

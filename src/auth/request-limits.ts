@@ -1,15 +1,19 @@
 /**
- * Request limits (rate-limiter-flexible, in process memory):
+ * Request limits (rate-limiter-flexible):
  *
  * - failed API-key attempts per client address: after `maxFailures` within the window, every
  *   key-protected request from that address is refused (429) until the window has passed;
  * - an optional request rate per account (requests per minute; 0 = no limit), so that one
  *   tenant cannot take the whole installation.
  *
- * Each server process counts for itself: behind a load balancer the effective limits are
- * multiplied by the number of processes.
+ * The limiters come from the store, so that several servers on one PostgreSQL database
+ * count together; on SQLite (one server) they count in memory.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterOptions } from '../store/dialects/dialect.js';
+
+/** Makes a limiter; the store's, or one in memory. */
+export type LimiterFactory = (options: RateLimiterOptions) => RateLimiterAbstract;
 
 export type Admission = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
 
@@ -25,10 +29,13 @@ export interface KeyGuessLimits {
 }
 
 export class KeyGuessGuard {
-  private readonly failures: RateLimiterMemory;
+  private readonly failures: RateLimiterAbstract;
 
-  constructor(private readonly limits: KeyGuessLimits) {
-    this.failures = new RateLimiterMemory({ points: limits.maxFailures, duration: limits.windowSeconds });
+  constructor(
+    private readonly limits: KeyGuessLimits,
+    limiter: LimiterFactory,
+  ) {
+    this.failures = limiter({ keyPrefix: 'key-failures', points: limits.maxFailures, duration: limits.windowSeconds });
   }
 
   async admit(address: string): Promise<Admission> {
@@ -44,13 +51,15 @@ export class KeyGuessGuard {
 
 export class AccountRateLimiter {
   /** One limiter per distinct rate; accounts with the same rate share it, keyed by account. */
-  private readonly byRate = new Map<number, RateLimiterMemory>();
+  private readonly byRate = new Map<number, RateLimiterAbstract>();
+
+  constructor(private readonly limiter: LimiterFactory) {}
 
   async admit(accountId: number, perMinute: number): Promise<Admission> {
     if (perMinute === 0) return ADMITTED;
     let limiter = this.byRate.get(perMinute);
     if (!limiter) {
-      limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+      limiter = this.limiter({ keyPrefix: `account-rate-${perMinute}`, points: perMinute, duration: 60 });
       this.byRate.set(perMinute, limiter);
     }
     try {

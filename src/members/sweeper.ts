@@ -18,6 +18,7 @@ export interface SweepReport {
   readonly purgedSessions: number;
   readonly purgedLoginEvents: number;
   readonly purgedThrottles: number;
+  readonly purgedRateLimits: number;
 }
 
 const DAY = 86_400_000;
@@ -65,6 +66,7 @@ export class Sweeper {
       purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY),
       purgedLoginEvents: await this.store.purgeLoginEvents(now - this.retention.loginEventRetentionDays * DAY),
       purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),
+      purgedRateLimits: await this.store.purgeRateLimits(now),
     };
     await this.store.refreshStatistics();
     return report;

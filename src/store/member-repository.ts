@@ -380,6 +380,11 @@ export class MemberHousekeepingRepository implements MemberHousekeeping {
     return Number(result.numDeletedRows);
   }
 
+  async purgeRateLimits(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('rate_limits').where('expire', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async purgeThrottles(before: number): Promise<number> {
     const result = await this.db
       .deleteFrom('login_throttle')

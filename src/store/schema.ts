@@ -13,6 +13,7 @@ export interface Database {
   login_events: LoginEventTable;
   login_throttle: LoginThrottleTable;
   settings: SettingTable;
+  rate_limits: RateLimitTable;
 }
 
 export interface AccountTable {
@@ -109,4 +110,11 @@ export interface LoginThrottleTable {
 export interface SettingTable {
   name: string;
   value: string;
+}
+
+/** rate-limiter-flexible's counters (its shape): a key, points used, when they expire (ms). */
+export interface RateLimitTable {
+  key: string;
+  points: number;
+  expire: number | null;
 }

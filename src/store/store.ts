@@ -2,7 +2,8 @@ import type { AccountStore } from '../accounts/account-store.js';
 import type { MemberHousekeeping, MemberStore } from '../members/member-store.js';
 import { AccountRepository } from './account-repository.js';
 import { connect } from './connect.js';
-import type { EngineConnection, Engine, PoolStats } from './dialects/dialect.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { EngineConnection, Engine, PoolStats, RateLimiterOptions } from './dialects/dialect.js';
 import { translateError } from './errors.js';
 import { MemberHousekeepingRepository, MemberRepository } from './member-repository.js';
 import { migrateToLatest } from './migrations/index.js';
@@ -18,6 +19,8 @@ export interface Store {
   migrate(): Promise<string[]>;
   /** An online copy of the store into a file; undefined for engines with their own tools. */
   readonly backup: ((path: string) => Promise<void>) | undefined;
+  /** Request limiters whose counts every server on this store shares (see the dialects). */
+  rateLimiter(options: RateLimiterOptions): RateLimiterAbstract;
   /** Throws (StoreUnavailable) unless the store answers now. */
   ping(): Promise<void>;
   poolStats(): PoolStats;
@@ -46,6 +49,7 @@ export function storeOver(connection: EngineConnection): Store {
       }).secret(),
     migrate: () => migrateToLatest(connection),
     backup: connection.backup,
+    rateLimiter: (options) => connection.rateLimiter(options),
     ping: () => guard({ ping: () => connection.ping() }).ping(),
     poolStats: () => connection.poolStats(),
     close: () => connection.close(),

@@ -21,7 +21,8 @@ describe.skipIf(!engineAvailable('postgres'))('several servers on one PostgreSQL
     const created = await runCli(['account', 'create', 'shared', '--json', '--lockout-threshold', '3', '--lockout-step', '600'], env);
     apiKey = JSON.parse(created.stdout).api_key;
     // Started together: migrations and start-up must not trip over each other.
-    servers = await Promise.all([startServe({ ...env, SWEEP_INTERVAL_SECONDS: '1' }), startServe({ ...env, SWEEP_INTERVAL_SECONDS: '1' })]);
+    const serverEnv = { ...env, SWEEP_INTERVAL_SECONDS: '1', KEY_FAILURE_LIMIT: '4' };
+    servers = await Promise.all([startServe(serverEnv), startServe(serverEnv)]);
   });
 
   afterAll(async () => {
@@ -54,6 +55,19 @@ describe.skipIf(!engineAvailable('postgres'))('several servers on one PostgreSQL
     expect((await post(`${b}/api2/update/`, { user: 'shared', api_key: apiKey, find_member_login: 'roamer', city: 'Bergen' })).result).toBe('OK');
     expect(await post(`${a}/api2/list/`, { user: 'shared', api_key: apiKey, record: '{login}{city}' })).toEqual({ members: [{ login: 'roamer', city: 'Bergen' }], members_total: 1 });
     for (const server of servers) expect(server.output()).not.toMatch(/"level":(50|60)/);
+  });
+
+  it('count wrong API keys together: the limit holds across servers, not per server', async () => {
+    const [a, b] = servers.map((s) => s.url) as [string, string];
+    const guess = (url: string) => fetch(`${url}/api2/list/`, { method: 'POST', body: new URLSearchParams({ user: 'shared', api_key: 'guess' }) });
+    for (const url of [a, b, a, b]) expect(await (await guess(url)).json()).toEqual({ result: 'ERROR', message: 'wrong api key' });
+    for (const url of [a, b]) {
+      const refused = await guess(url);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    const counters = await peek(database, (db) => db.selectFrom('rate_limits').select(['key', 'points']).execute());
+    expect(counters).toContainEqual({ key: 'key-failures:127.0.0.1', points: 4 });
   });
 
   it('elect one sweeper at a time: while one server sweeps, another one’s sweep stands aside', async () => {

@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
 
@@ -51,6 +52,12 @@ export interface EngineConnection {
    * Undefined where the engine has its own tools for this (pg_dump).
    */
   readonly backup?: (path: string) => Promise<void>;
+  /**
+   * A request limiter (rate-limiter-flexible) counting where every server on this store sees
+   * the same counts: in the store's `rate_limits` table on PostgreSQL, in memory on SQLite
+   * (one server per file).
+   */
+  rateLimiter(options: RateLimiterOptions): RateLimiterAbstract;
   /** Throws unless the store answers a trivial query now. */
   ping(): Promise<void>;
   /** Connections: open, idle, and requests waiting for one. */
@@ -62,4 +69,13 @@ export interface PoolStats {
   readonly total: number;
   readonly idle: number;
   readonly waiting: number;
+}
+
+export interface RateLimiterOptions {
+  /** Tells this limiter's keys from another's. */
+  readonly keyPrefix: string;
+  /** What may be used per `duration`. */
+  readonly points: number;
+  /** Seconds. */
+  readonly duration: number;
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import Cursor from 'pg-cursor';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
@@ -76,6 +77,18 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     async syncMemberIds() {
       await sql`select setval(pg_get_serial_sequence('members', 'id'), greatest((select max(id) from members), 1))`.execute(db);
     },
+    // The table is made by the migrations; the sweep purges expired counters. Should the
+    // database fail, this process counts in memory meanwhile (the library's insurance).
+    rateLimiter: (options) =>
+      new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        insuranceLimiter: new RateLimiterMemory(options),
+      }),
     async ping() {
       await pool.query('select 1');
     },

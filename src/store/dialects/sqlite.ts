@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { Kysely, sql, SqliteDialect, type CompiledQuery, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
@@ -68,6 +69,7 @@ export function openSqlite(path: string): EngineConnection {
     async backup(target) {
       await database.backup(target);
     },
+    rateLimiter: (options) => new RateLimiterMemory(options),
     async ping() {
       database.prepare('select 1').get();
     },

@@ -3,6 +3,7 @@ import type { EngineConnection, Engine } from '../dialects/dialect.js';
 import * as initial from './001-initial.js';
 import * as search from './002-search.js';
 import * as accountRateLimit from './003-account-rate-limit.js';
+import * as rateLimits from './004-rate-limits.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '001-initial': initial,
   '002-search': search,
   '003-account-rate-limit': accountRateLimit,
+  '004-rate-limits': rateLimits,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
