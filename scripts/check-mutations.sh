@@ -59,4 +59,21 @@ mutate "request timeout never enforced" src/app.ts \
   's/          connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(deps.requestTimeoutMs \/ 4))),/          connectionsCheckingInterval: 600_000,/' test/http/wire.test.ts "stops sending"
 mutate "password hashing never refused (unbounded queue)" src/auth/hashing-gate.ts \
   's/this.waiters.length >= this.limits.queue/false/g' test/http/limits.test.ts "hashing capacity"
+mutate "foreign hashes kept after login (no upgrade to argon2id)" src/auth/passwords.ts \
+  's/^        return true;$/        return false;/' test/transfer/import-export.test.ts "old passwords"
+mutate "a foreign hash accepts any password" src/auth/legacy-hashes.ts \
+  's/      return sameText(md5Crypt(password, hash), hash);/      return true;/' test/unit/legacy-hashes.test.ts
+mutate "sweeps not elected (every server sweeps at once)" src/store/dialects/postgres.ts \
+  's/        if (!rows\[0\]?.locked) return undefined;//' test/cli/many-instances.test.ts "one sweeper"
+mutate "wrong keys counted per server" src/store/dialects/postgres.ts \
+  's/    rateLimiter: (options) =>$/    rateLimiter: (options) => new RateLimiterMemory(options) ?? /' test/cli/many-instances.test.ts "wrong API keys"
+mutate "an import rerun duplicates members (no upsert by login)" src/transfer/importer.ts \
+  's/        if (id !== undefined) updates.push({ ...accepted, id });/        if (false as boolean) updates.push({ ...accepted, id: id! });/' test/transfer/import-export.test.ts "safe to run twice"
+mutate "a dry run writes" src/transfer/importer.ts \
+  's/      if (!options.dryRun) {/      if (true) {/' test/transfer/import-export.test.ts "safe to run twice"
+mutate "request ids not passed on" src/app.ts \
+  "s/    reply.header('x-request-id', request.id);//" test/http/observability.test.ts "X-Request-Id"
+mutate "a route missing from the OpenAPI document" src/http/routes/update.ts \
+  "s/    { schema: UPDATE_SCHEMA },/    { schema: { ...UPDATE_SCHEMA, hide: true } },/" test/http/openapi.test.ts "every route"
+# The tests rebuilt dist/ from mutated sources: build it from the real ones.
 npm run build --silent
