@@ -177,6 +177,8 @@ export interface MemberHousekeeping {
   purgeSessions(before: number): Promise<number>;
   purgeLoginEvents(before: number): Promise<number>;
   purgeThrottles(before: number): Promise<number>;
+  /** Folds the member-count deltas into the counters (PostgreSQL's triggers append deltas). */
+  foldMemberCounts(): Promise<number>;
   /** Removes request-limit counters that expired before `before`. */
   purgeRateLimits(before: number): Promise<number>;
   /** Keeps the query planner's statistics current. */

@@ -68,6 +68,7 @@ export class Sweeper {
       purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),
       purgedRateLimits: await this.store.purgeRateLimits(now),
     };
+    await this.store.foldMemberCounts();
     await this.store.refreshStatistics();
     return report;
   }

@@ -81,7 +81,8 @@ export class AccountRepository implements AccountStore {
     // Children first, in one transaction: tables without a foreign key to accounts would
     // otherwise keep orphans, and a cascade through a million members is no faster.
     return this.db.transaction().execute(async (trx) => {
-      for (const table of ['sessions', 'login_throttle', 'login_events', 'member_fields', 'members'] as const) {
+      // The counters after the members: deleting them moves the counters.
+      for (const table of ['sessions', 'login_throttle', 'login_events', 'member_fields', 'members', 'member_counts', 'member_count_deltas'] as const) {
         await trx.deleteFrom(table).where('account_id', '=', accountId).execute();
       }
       const result = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();

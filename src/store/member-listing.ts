@@ -2,7 +2,7 @@
  * /list/ in SQL: the filters as one WHERE clause, the count and the rows read in the same
  * snapshot, the rows from a cursor in id order.
  */
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { MemberFilters, MemberListing, MemberListQuery } from '../members/member-store.js';
 import { profileColumn, type ListedRow } from '../members/record-template.js';
@@ -44,6 +44,16 @@ function filtered<O>(query: MembersQuery<O>, accountId: number, filters: MemberF
   return q;
 }
 
+/** The members of these statuses: the counters, plus the deltas not yet folded into them. */
+function countByStatus(db: Kysely<Database>, accountId: number, statuses: string[]) {
+  const counters = db.selectFrom('member_counts').select('n').where('account_id', '=', accountId).where('status', 'in', statuses);
+  const deltas = db.selectFrom('member_count_deltas').select('n').where('account_id', '=', accountId).where('status', 'in', statuses);
+  return db
+    .selectFrom(counters.unionAll(deltas).as('c'))
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('c.n'), eb.lit(0)).as('count'))
+    .compile();
+}
+
 export async function listMembers(
   connection: EngineConnection,
   accountId: number,
@@ -81,6 +91,12 @@ export async function listMembers(
     search,
   ).compile();
 
+  // Filtered by status alone (the default list, status=A…), the total is kept by triggers.
+  const byStatusOnly = Object.entries(query.filters).every(
+    ([name, value]) => name === 'status' || value === undefined || (Array.isArray(value) && value.length === 0),
+  );
+  const counted = byStatusOnly ? countByStatus(db, accountId, query.filters.status === undefined ? ['A', 'S'] : [query.filters.status]) : count;
+
   await connection.readSnapshot(async (reader) => {
     let streamed = 0;
     const counting = async function* () {
@@ -92,7 +108,7 @@ export async function listMembers(
     await consume({
       rows: counting(),
       // Without a limit every match was streamed: no second pass over the members.
-      total: async () => (query.limit === null ? streamed : Number((await reader.all(count))[0]?.count ?? 0)),
+      total: async () => (query.limit === null ? streamed : Number((await reader.all(counted))[0]?.count ?? 0)),
     });
   });
 }

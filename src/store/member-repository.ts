@@ -380,6 +380,29 @@ export class MemberHousekeepingRepository implements MemberHousekeeping {
     return Number(result.numDeletedRows);
   }
 
+  async foldMemberCounts(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      // Exactly the deltas deleted are folded: one that commits meanwhile waits for the next sweep.
+      const moved = await trx.deleteFrom('member_count_deltas').returning(['account_id', 'status', 'n']).execute();
+      const sums = new Map<string, { account_id: number; status: string; n: number }>();
+      for (const delta of moved) {
+        const key = `${delta.account_id}:${delta.status}`;
+        const sum = sums.get(key) ?? { account_id: delta.account_id, status: delta.status, n: 0 };
+        sum.n += Number(delta.n);
+        sums.set(key, sum);
+      }
+      const rows = [...sums.values()].sort((a, b) => a.account_id - b.account_id || a.status.localeCompare(b.status));
+      if (rows.length > 0) {
+        await trx
+          .insertInto('member_counts')
+          .values(rows)
+          .onConflict((oc) => oc.columns(['account_id', 'status']).doUpdateSet((eb) => ({ n: sql<number>`${eb.ref('member_counts.n')} + ${eb.ref('excluded.n')}` })))
+          .execute();
+      }
+      return moved.length;
+    });
+  }
+
   async purgeRateLimits(before: number): Promise<number> {
     const result = await this.db.deleteFrom('rate_limits').where('expire', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);

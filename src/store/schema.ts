@@ -14,6 +14,8 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   settings: SettingTable;
   rate_limits: RateLimitTable;
+  member_counts: MemberCountTable;
+  member_count_deltas: MemberCountDeltaTable;
 }
 
 export interface AccountTable {
@@ -117,4 +119,18 @@ export interface RateLimitTable {
   key: string;
   points: number;
   expire: number | null;
+}
+
+/** Members per account and status (with the deltas not yet folded in: see migration 005). */
+export interface MemberCountTable {
+  account_id: number;
+  status: string;
+  n: number;
+}
+
+export interface MemberCountDeltaTable {
+  id: Generated<number>;
+  account_id: number;
+  status: string;
+  n: number;
 }

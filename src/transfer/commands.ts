@@ -82,7 +82,7 @@ export function describeImport(report: ImportReport): string {
   const n = (value: number) => String(value).padStart(9);
   const lines = [
     `${report.dryRun ? 'dry run (nothing written): ' : ''}${report.read} rows read in ${report.seconds.toFixed(1)} s (${Math.round(report.rowsPerSecond)} rows/s)`,
-    `  created ${n(report.created)}`,
+    `  imported${n(report.imported)}   (new members)`,
     `  updated ${n(report.updated)}`,
     `  rejected${n(report.rejected)}${report.rejectsFile ? `   rows written to ${report.rejectsFile}` : ''}`,
     ...Object.entries(report.reasons)

@@ -31,7 +31,8 @@ export interface ImportOptions {
 
 export interface ImportSummary {
   read: number;
-  created: number;
+  /** New members. */
+  imported: number;
   updated: number;
   rejected: number;
   /** Rejections by reason. */
@@ -63,7 +64,7 @@ export class MemberImporter {
   ) {}
 
   async run(account: Account, rows: AsyncIterable<SourceRow>, options: ImportOptions, events: ImportEvents = {}): Promise<ImportSummary> {
-    const summary: ImportSummary = { read: 0, created: 0, updated: 0, rejected: 0, reasons: {}, hashed: 0 };
+    const summary: ImportSummary = { read: 0, imported: 0, updated: 0, rejected: 0, reasons: {}, hashed: 0 };
     const seen = new Set<string>();
     const reject = async (row: SourceRow, reason: string) => {
       summary.rejected++;
@@ -145,7 +146,7 @@ export class MemberImporter {
         }
       }
       for (const [row, reason] of refused) await reject(row, reason);
-      summary.created += inserts.length;
+      summary.imported += inserts.length;
       summary.updated += updates.length;
       summary.hashed += options.dryRun ? 0 : writing.filter((a) => a.decoded.password !== undefined).length;
       return;

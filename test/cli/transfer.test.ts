@@ -28,7 +28,7 @@ for (const engine of ENGINES) {
         writeFileSync(csv, 'login,email,password,city\nann,ann@example.com,ann-password,Paris\nbob,bob@example.com,bob-password,Oslo\nbad,,x,\n');
         const imported = await runCli(['import', csv, '--account', 'first'], env);
         expect(imported.code).toBe(0);
-        expect(imported.stdout).toMatch(/^3 rows read in [\d.]+ s \(\d+ rows\/s\)\n {2}created +2\n {2}updated +0\n {2}rejected +1 +rows written to .*members\.csv\.rejected\.csv\n +1 {2}missing email/);
+        expect(imported.stdout).toMatch(/^3 rows read in [\d.]+ s \(\d+ rows\/s\)\n {2}imported +2 +\(new members\)\n {2}updated +0\n {2}rejected +1 +rows written to .*members\.csv\.rejected\.csv\n +1 {2}missing email/);
         expect(await runCli(['import', csv, '--account', 'nobody'], env)).toMatchObject({ code: 1, stderr: expect.stringContaining('no account "nobody"') });
 
         const exported = await runCli(['export', '--account', 'first', '--format', 'jsonl'], env);
@@ -44,7 +44,7 @@ for (const engine of ENGINES) {
           env: { ...process.env, ...env },
           encoding: 'utf8',
         });
-        expect(JSON.parse(piped)).toMatchObject({ read: 2, created: 2, rejected: 0 });
+        expect(JSON.parse(piped)).toMatchObject({ read: 2, imported: 2, rejected: 0 });
         const second = await runCli(['export', '--account', 'second'], env);
         expect(second.stdout.split('\n')[0]).toMatch(/^id,login,email,password_hash,status,.*,city$/);
         expect(second.stdout).toContain(',ann,ann@example.com,"$argon2id$v=19$m=19456,t=2,p=1$');

@@ -59,7 +59,7 @@ describeEachEngineApp('import and export', (h) => {
       { login: 'htpasswd', password_hash: `{SHA}${createHash('sha1').update('sha1-password').digest('base64')}` },
     ].map((row) => ({ ...row, email: `${row.login}@example.com` }));
     const report = await run(file('hashes.csv', csv(rows)));
-    expect(report).toMatchObject({ read: 9, created: 9, updated: 0, rejected: 0, hashed: 1 });
+    expect(report).toMatchObject({ read: 9, imported: 9, updated: 0, rejected: 0, hashed: 1 });
 
     const passwords: Record<string, string> = {
       plain: 'plain-password', argon: 'argon-password', 'bcrypt-2a': 'bcrypt-password', 'bcrypt-2y': 'php-password', md5: 'md5-password',
@@ -85,7 +85,7 @@ describeEachEngineApp('import and export', (h) => {
       ]),
     );
     const report = await run(path, { map: ['user_name=login', 'mail=email', 'pw=password', 'state=status', 'kind=reg_type', 'since=reg_time', 'expires=exp_time', 'junk='] });
-    expect(report).toMatchObject({ created: 3, rejected: 0 });
+    expect(report).toMatchObject({ imported: 3, rejected: 0 });
     const listed = [...(await list()).members, ...(await list({ status: 'D' })).members] as Array<Record<string, string>>;
     expect(listed.map(({ id: _, ...m }) => m)).toEqual([
       expect.objectContaining({ login: 'ann', status: 'Active', reg_type: 'Paid', reg_date: '2020-03-01', reg_time: '2020-03-01 00:00:00', exp_time: '2030-01-01 01:00:00', bill_pc: 'paypal', bill_id: 'I-1', bill_subscr: 'S-1', city: 'Paris' }),
@@ -101,17 +101,17 @@ describeEachEngineApp('import and export', (h) => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ login: `m${i}`, email: `m${i}@example.com`, password_hash: openssl('1', `pw-${i}`), team: i % 2 ? 'odd' : 'even' }));
     const path = file('twice.csv', csv(rows));
     const dry = await run(path, { dryRun: true });
-    expect(dry).toMatchObject({ read: 30, created: 30, updated: 0, dryRun: true });
+    expect(dry).toMatchObject({ read: 30, imported: 30, updated: 0, dryRun: true });
     expect((await list()).members_total).toBe(0);
 
-    expect(await run(path)).toMatchObject({ created: 30, updated: 0 });
+    expect(await run(path)).toMatchObject({ imported: 30, updated: 0 });
     const first = await list();
-    expect(await run(path)).toMatchObject({ created: 0, updated: 30, rejected: 0 });
+    expect(await run(path)).toMatchObject({ imported: 0, updated: 30, rejected: 0 });
     expect(await list()).toEqual(first);
     expect(first.members_total).toBe(30);
 
     // An update changes what the row gives and keeps the rest: here only the team.
-    expect(await run(file('team.csv', 'login,team\nM3,blue\n'))).toMatchObject({ created: 0, updated: 1 });
+    expect(await run(file('team.csv', 'login,team\nM3,blue\n'))).toMatchObject({ imported: 0, updated: 1 });
     const m3 = (await list({ login_full: 'm3' })).members[0];
     expect(m3).toMatchObject({ login: 'M3', email: 'm3@example.com', city: '' });
     expect(await login('m3', 'pw-3')).toBe('OK');
@@ -132,7 +132,7 @@ describeEachEngineApp('import and export', (h) => {
       ]),
     );
     const report = await run(path);
-    expect(report).toMatchObject({ read: 7, created: 1, rejected: 6 });
+    expect(report).toMatchObject({ read: 7, imported: 1, rejected: 6 });
     expect(report.reasons).toEqual({
       'invalid login': 1,
       'missing email (needed for a new member)': 1,
@@ -149,7 +149,7 @@ describeEachEngineApp('import and export', (h) => {
 
     const jsonl = file('bad.jsonl', '{"login":"j1","email":"j1@example.com","password":"j1-password"}\nnot json\n{"login":"j2","email":{"x":1}}\n');
     const second = await run(jsonl);
-    expect(second).toMatchObject({ read: 3, created: 1, rejected: 2, reasons: { 'not a JSON object': 1, 'invalid email: not a string': 1 } });
+    expect(second).toMatchObject({ read: 3, imported: 1, rejected: 2, reasons: { 'not a JSON object': 1, 'invalid email: not a string': 1 } });
     const lines = readFileSync(second.rejectsFile!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toEqual([
       { _text: 'not json', _line: 2, _reason: 'not a JSON object' },
@@ -168,7 +168,7 @@ describeEachEngineApp('import and export', (h) => {
         { login: 'r3', email: 'r3@example.com', password_hash: openssl('apr1', 'r3-password'), status: 'D', deleted_time: '2026-01-01T00:00:00Z', 'profile:login_count': 'a field, not the count' },
       ]),
     );
-    expect(await source.run(seed)).toMatchObject({ created: 3, rejected: 0 });
+    expect(await source.run(seed)).toMatchObject({ imported: 3, rejected: 0 });
     expect(await source.login('r1', 'r1-password')).toBe('OK');
     const everyone = async (account: typeof source) =>
       [...(await account.list()).members, ...(await account.list({ status: 'D' })).members].map(({ id: _, ...m }: Record<string, string>) => m);
@@ -179,7 +179,7 @@ describeEachEngineApp('import and export', (h) => {
       const exported = join(dir, `${files++}-export.${format}`);
       expect(await exportCommand(h().services, { account: source.user, output: exported })).toBe(3);
       const target = await setup();
-      expect(await target.run(exported)).toMatchObject({ created: 3, rejected: 0 });
+      expect(await target.run(exported)).toMatchObject({ imported: 3, rejected: 0 });
       expect(await everyone(target)).toEqual(before);
       expect(await target.login('r1', 'r1-password')).toBe('OK');
       expect(await target.login('r2', 'r2-password')).toBe('FAIL');
@@ -200,14 +200,14 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
       if (created.kind !== 'created') throw new Error('no account');
       // Ids with gaps, as a store that has lived has them.
       const seed = file('move.csv', csv(Array.from({ length: 25 }, (_, i) => ({ id: String(10 + i * 3), login: `u${i}`, email: `u${i}@example.com`, password_hash: openssl('5', `u${i}`), city: `c${i}` }))));
-      expect(await importCommand(sa, seed, { ...OPTIONS, account: 'moving', keepIds: true })).toMatchObject({ created: 25 });
+      expect(await importCommand(sa, seed, { ...OPTIONS, account: 'moving', keepIds: true })).toMatchObject({ imported: 25 });
 
       const pipe = new PassThrough();
       const text: Buffer[] = [];
       pipe.on('data', (chunk: Buffer) => text.push(chunk));
       await sa.store.members.exportMembers(created.account.id, (exported) => writeExport(exported, 'jsonl', pipe).then(() => undefined));
       const moved = file('moved.jsonl', Buffer.concat(text).toString());
-      expect(await importCommand(sb, moved, { ...OPTIONS, account: 'moving', keepIds: true })).toMatchObject({ created: 25, rejected: 0 });
+      expect(await importCommand(sb, moved, { ...OPTIONS, account: 'moving', keepIds: true })).toMatchObject({ imported: 25, rejected: 0 });
 
       const listOf = async (services: typeof sa) => {
         const account = (await services.accounts.find('moving'))!;

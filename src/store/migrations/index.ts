@@ -4,6 +4,7 @@ import * as initial from './001-initial.js';
 import * as search from './002-search.js';
 import * as accountRateLimit from './003-account-rate-limit.js';
 import * as rateLimits from './004-rate-limits.js';
+import * as memberCounts from './005-member-counts.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '002-search': search,
   '003-account-rate-limit': accountRateLimit,
   '004-rate-limits': rateLimits,
+  '005-member-counts': memberCounts,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
