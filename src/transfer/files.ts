@@ -68,10 +68,26 @@ export function readImportFile(path: string, format: FileFormat, mapping: Column
 }
 
 async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (header: string[]) => void): AsyncIterable<ReadRow> {
-  const parser = file.pipe(parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: false }));
+  // A malformed record (a stray quote) is rejected with the parser's reason, and the import
+  // goes on; so is a record with another number of fields than the header.
+  const skipped: ReadRow[] = [];
+  const parser = file.pipe(
+    parse({
+      bom: true,
+      info: true,
+      raw: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      skip_records_with_error: true,
+      on_skip: (error, raw) => {
+        skipped.push({ line: Number(error?.lines ?? 0), values: new Map(), original: raw ?? '', unreadable: `unreadable CSV: ${error?.message ?? 'malformed record'}` });
+      },
+    }),
+  );
   let names: string[] | undefined;
   let original: string[] = [];
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+  for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw: string }>) {
+    yield* skipped.splice(0);
     if (!names) {
       original = record;
       onHeader(original);
@@ -83,12 +99,17 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
       if (invalid.length > 0) throw new Error(`${invalid.join('; ')} (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")`);
       continue;
     }
+    if (record.length !== names.length) {
+      yield { line: info.lines, values: new Map(), original: raw, unreadable: `expected ${names.length} fields, found ${record.length}` };
+      continue;
+    }
     const values = new Map<string, string>();
     names.forEach((name, index) => {
       if (name !== '') values.set(name, record[index] ?? '');
     });
     yield { line: info.lines, values, original: Object.fromEntries(original.map((name, index) => [name, record[index] ?? ''])) };
   }
+  yield* skipped.splice(0);
 }
 
 async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable<ReadRow> {
@@ -149,10 +170,12 @@ export class RejectsFile {
       ok = this.out.write(`${JSON.stringify({ ...fields, _line: row.line, _reason: reason })}\n`);
     } else {
       if (!this.csv) {
-        this.csv = stringify({ header: true, columns: [...(this.header() ?? []), '_line', '_reason'] });
+        // `_text`: a record that could not be split into fields, as it was in the file.
+        this.csv = stringify({ header: true, columns: [...(this.header() ?? []), '_line', '_reason', '_text'] });
         this.csv.pipe(this.out);
       }
-      ok = this.csv.write({ ...(row.original as Record<string, string>), _line: String(row.line), _reason: reason });
+      const fields = typeof row.original === 'string' ? { _text: row.original.replace(/\r?\n$/, '') } : row.original;
+      ok = this.csv.write({ ...fields, _line: String(row.line), _reason: reason });
     }
     if (!ok) await new Promise((resolve) => (this.csv ?? this.out).once('drain', resolve));
   }

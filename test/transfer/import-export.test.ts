@@ -142,8 +142,8 @@ describeEachEngineApp('import and export', (h) => {
       'login repeated in this file (its first row counts)': 1,
     });
     const rejected = readFileSync(report.rejectsFile!, 'utf8').trim().split('\n');
-    expect(rejected[0]).toBe('login,email,password,status,reg_ip,_line,_reason');
-    expect(rejected).toContain('badip,b@example.com,some-password,,999.1.1.1,7,invalid reg_ip');
+    expect(rejected[0]).toBe('login,email,password,status,reg_ip,_line,_reason,_text');
+    expect(rejected).toContain('badip,b@example.com,some-password,,999.1.1.1,7,invalid reg_ip,');
     expect(rejected).toHaveLength(7);
     expect((await list()).members.map((m: { login: string }) => m.login)).toEqual(['good']);
 
@@ -155,6 +155,13 @@ describeEachEngineApp('import and export', (h) => {
       { _text: 'not json', _line: 2, _reason: 'not a JSON object' },
       { login: 'j2', email: { x: 1 }, _line: 3, _reason: 'invalid email: not a string' },
     ]);
+    // Records the parser cannot split are rejected too, and the rows around them imported.
+    const broken = await run(file('broken.csv', 'login,email,password\nk1,k1@example.com,k1-password\nk2,k2@example.com\nk3,k3@example.com,k3-password,extra\nk4,k4@example.com,k4-password\n'));
+    expect(broken).toMatchObject({ read: 4, imported: 2, rejected: 2, reasons: { 'expected 3 fields, found 2': 1, 'expected 3 fields, found 4': 1 } });
+    expect(readFileSync(broken.rejectsFile!, 'utf8')).toContain(',3,"expected 3 fields, found 2","k2,k2@example.com"');
+    const quoted = await run(file('quote.csv', 'login,email,password\nq1,q1@example.com,q1-password\nq2,"q2@example.com,q2-password\n'));
+    expect(quoted).toMatchObject({ read: 2, imported: 1, rejected: 1 });
+    expect(Object.keys(quoted.reasons)[0]).toMatch(/^unreadable CSV: Quote Not Closed/);
     await expect(run(file('cols.csv', 'login,email,user\na,a@example.com,x\n'))).rejects.toThrow(/column "user" is neither a member column nor a valid profile field name/);
   });
 
