@@ -3,7 +3,7 @@
  * transaction (set-based inserts, one update per existing member), and the whole account
  * read in id order from one snapshot.
  */
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { ImportedMember, ImportWrite, MemberExport, PortableMember } from '../members/transfer.js';
 import type { EngineConnection } from './dialects/dialect.js';
@@ -93,6 +93,40 @@ async function setFields(trx: Transaction<Database>, accountId: number, fields: 
   }
 }
 
+/** Member columns that hold numbers; the others hold text. */
+const NUMERIC_COLUMNS = new Set(['id', 'reg_at', 'exp_time_at', 'exp_logins_left', 'login_count', 'last_login_at', 'deleted_at', 'email_verified_at', 'updated_at']);
+
+/**
+ * Updates many members, each with its own values, in a statement per group of members that
+ * change the same columns: `with v(id, …) as (values …) update members set … from v`, which
+ * both engines take. A statement per member would cost PostgreSQL a round trip each.
+ */
+async function updateMembersSetBased(
+  trx: Transaction<Database>,
+  accountId: number,
+  updates: ReadonlyArray<{ id: number; columns: Updateable<MemberTable> }>,
+): Promise<void> {
+  const groups = new Map<string, Array<{ id: number; columns: Updateable<MemberTable> }>>();
+  for (const update of updates) {
+    const key = Object.keys(update.columns).sort().join(',');
+    groups.set(key, [...(groups.get(key) ?? []), update]);
+  }
+  for (const [key, group] of groups) {
+    const names = key.split(',') as Array<keyof MemberTable & string>;
+    const typed = (name: string, value: unknown) => sql`cast(${value ?? null} as ${sql.raw(NUMERIC_COLUMNS.has(name) ? 'bigint' : 'text')})`;
+    // Well under both engines' limits on bound parameters.
+    const perStatement = Math.max(1, Math.floor(30_000 / (names.length + 1)));
+    for (let start = 0; start < group.length; start += perStatement) {
+      const rows = group.slice(start, start + perStatement).map(
+        ({ id, columns }) => sql`(${sql.join([typed('id', id), ...names.map((name) => typed(name, columns[name]))])})`,
+      );
+      await sql`with v (${sql.join([sql.ref('id'), ...names.map((name) => sql.ref(name))])}) as (values ${sql.join(rows)})
+        update members set ${sql.join(names.map((name) => sql`${sql.ref(name)} = v.${sql.ref(name)}`))}
+        from v where members.id = v.id and members.account_id = ${accountId}`.execute(trx);
+    }
+  }
+}
+
 /** Writes one batch in one transaction: all of it lands, or none. */
 export async function writeImport(connection: EngineConnection, accountId: number, write: ImportWrite): Promise<void> {
   await connection.db.transaction().execute(async (trx) => {
@@ -107,10 +141,8 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
       const idOf = new Map(inserted.map((row) => [row.login_key, row.id]));
       for (const member of slice) profiles.push({ memberId: idOf.get(foldKey(member.login))!, profile: member.profile });
     }
-    for (const { id, member } of write.updates) {
-      await trx.updateTable('members').set(changedColumns(member, write.now)).where('account_id', '=', accountId).where('id', '=', id).execute();
-      profiles.push({ memberId: id, profile: member.profile });
-    }
+    await updateMembersSetBased(trx, accountId, write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) })));
+    for (const { id, member } of write.updates) profiles.push({ memberId: id, profile: member.profile });
     await setFields(trx, accountId, profiles);
   });
   if (write.inserts.some((member) => member.id !== undefined)) await connection.syncMemberIds();

@@ -115,6 +115,14 @@ describeEachEngineApp('import and export', (h) => {
     const m3 = (await list({ login_full: 'm3' })).members[0];
     expect(m3).toMatchObject({ login: 'M3', email: 'm3@example.com', city: '' });
     expect(await login('m3', 'pw-3')).toBe('OK');
+
+    // Rows of one batch that change different columns: each changes only its own.
+    const mixed = file('mixed.jsonl', '{"login":"m4","email":"new4@example.com"}\n{"login":"m5","status":"S","team":"red"}\n{"login":"m6","reg_time":"2020-01-01"}\n');
+    expect(await run(mixed)).toMatchObject({ imported: 0, updated: 3, rejected: 0 });
+    const changed = (await list({ record: '{login}{email}{status}{team}{reg_date}', login: 'm' })).members as Array<Record<string, string>>;
+    expect(changed.find((m) => m.login === 'm4')).toMatchObject({ email: 'new4@example.com', status: 'Active', team: 'even' });
+    expect(changed.find((m) => m.login === 'm5')).toMatchObject({ email: 'm5@example.com', status: 'Suspended', team: 'red' });
+    expect(changed.find((m) => m.login === 'm6')).toMatchObject({ email: 'm6@example.com', reg_date: '2020-01-01' });
   });
 
   it('rejects bad rows with a reason naming the column, writes them to a rejects file, and imports the rest', async () => {
