@@ -2,12 +2,10 @@
  * `member-api import`, `export` and `backup`: the files, the progress bar and the summary
  * around the importer and the store.
  */
-import { statSync } from 'node:fs';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import type { Account } from '../accounts/account.js';
-import type { Services } from '../compose.js';
-import { createImporter } from '../compose.js';
+import { createImporter, type Services } from '../compose.js';
 import { formatOf, parseMapping, readImportFile, RejectsFile, writeExport, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary } from './importer.js';
 
@@ -89,7 +87,7 @@ export function describeImport(report: ImportReport): string {
       .sort(([, a], [, b]) => b - a)
       .map(([reason, count]) => `    ${n(count)}  ${reason}`),
   ];
-  if (report.hashed > 0) lines.push(`  (${report.hashed} plain passwords hashed with argon2id)`);
+  if (report.hashed > 0) lines.push(`  (${report.hashed} plain password${report.hashed === 1 ? '' : 's'} hashed with argon2id)`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -224,7 +224,7 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
       const moved = file('moved.jsonl', Buffer.concat(text).toString());
       expect(await importCommand(sb, moved, { ...OPTIONS, account: 'moving', keepIds: true })).toMatchObject({ imported: 25, rejected: 0 });
 
-      const listOf = async (services: typeof sa) => {
+      const membersOf = async (services: typeof sa) => {
         const account = (await services.accounts.find('moving'))!;
         let out = '';
         await services.store.members.exportMembers(account.id, async (exported) => {
@@ -232,7 +232,7 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
         });
         return out;
       };
-      expect(await listOf(sb)).toBe(await listOf(sa));
+      expect(await membersOf(sb)).toBe(await membersOf(sa));
       // New members get ids above the moved ones.
       const next = await sb.members.create((await sb.accounts.find('moving'))!, {
         login: 'newcomer', email: 'n@example.com', password: 'newcomer-password', urlOk: null, urlFail: null, ip: null, timeExpiry: null, loginExpiry: null, profile: new Map(),
