@@ -14,7 +14,7 @@ import { Sweeper, type RetentionSettings } from './members/sweeper.js';
 import { VerifyLinks } from './members/verify-link.js';
 import { openStore, type Store } from './store/store.js';
 import { MemberImporter } from './transfer/importer.js';
-import { availableParallelism } from 'node:os';
+import { Metrics } from './observability/metrics.js';
 
 export interface Services {
   readonly store: Store;
@@ -77,8 +77,13 @@ export async function servicesOver(store: Store, publicUrl: string | (() => stri
  * a whole batch may wait (the command line has no clients to turn away).
  */
 export function createImporter(store: Store, options: Pick<ServiceOptions, 'clock' | 'hasher'> = {}): MemberImporter {
-  const gate = new HashingGate({ concurrency: availableParallelism(), queue: Number.MAX_SAFE_INTEGER });
+  const gate = new HashingGate({ ...hashingLimits(), queue: Number.MAX_SAFE_INTEGER });
   return new MemberImporter(store.members, gatedHasher(options.hasher ?? createArgon2Hasher(), gate), options.clock ?? systemClock);
+}
+
+/** Prometheus metrics over the services' hashing gate and store pool. */
+export function createMetrics(services: Pick<Services, 'hashing' | 'store'>): Metrics {
+  return new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() });
 }
 
 function definedOnly(config: Partial<RetentionSettings>): Partial<RetentionSettings> {

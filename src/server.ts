@@ -5,10 +5,9 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { createServices, type Services } from './compose.js';
+import { createMetrics, createServices, type Services } from './compose.js';
 import type { Config } from './config.js';
 import { createLogger } from './http/logging.js';
-import { Metrics } from './observability/metrics.js';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.js';
 
 export interface RunningServer {
@@ -32,10 +31,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
     // Printed once, on the terminal rather than through the logger, so that it never lands in logs.
     out(`Created account "demo" on this empty store. Its API key, shown only this once:\n\n  user=demo  api_key=${demoKey}\n`);
   }
-  const metrics =
-    config.metricsPort === undefined
-      ? undefined
-      : new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() });
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics(services);
   const app = await buildApp({
     limits: { bodyLimitBytes: config.bodyLimitBytes, maxParameters: config.maxParameters },
     keyGuessLimits: { maxFailures: config.keyFailureLimit, windowSeconds: config.keyFailureWindowSeconds },

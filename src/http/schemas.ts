@@ -61,7 +61,7 @@ export function parameterNames(schema: JsonSchema): ReadonlySet<string> {
   return new Set(Object.keys(schema.properties as object));
 }
 
-const ERROR_ANSWER = {
+export const ERROR_ANSWER = {
   type: 'object',
   description: 'an application error (HTTP 200), or a transport problem with its own status',
   properties: {
@@ -107,3 +107,5 @@ export function apiResponses(answers: JsonSchema[], description: string): JsonSc
 }
 
 export const STRING = { type: 'string' } as const;
+/** A count or length on the wire: a positive whole number. */
+export const POSITIVE_WHOLE = '^[1-9][0-9]*$';

@@ -84,18 +84,17 @@ export async function listMembers(
   ).orderBy('m.id');
   if (query.limit !== null) rows = rows.limit(query.limit);
   const compiledRows = rows.compile();
-  const count = filtered(
-    db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
-    accountId,
-    query.filters,
-    search,
-  ).compile();
-
-  // Filtered by status alone (the default list, status=A…), the total is kept by triggers.
+  // Without a limit every match is streamed, and counted on the way: no count query. Filtered
+  // by status alone (the default list, status=A…), the total is kept by triggers.
   const byStatusOnly = Object.entries(query.filters).every(
     ([name, value]) => name === 'status' || value === undefined || (Array.isArray(value) && value.length === 0),
   );
-  const counted = byStatusOnly ? countByStatus(db, accountId, query.filters.status === undefined ? ['A', 'S'] : [query.filters.status]) : count;
+  const count =
+    query.limit === null
+      ? undefined
+      : byStatusOnly
+        ? countByStatus(db, accountId, query.filters.status === undefined ? ['A', 'S'] : [query.filters.status])
+        : filtered(db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')), accountId, query.filters, search).compile();
 
   await connection.readSnapshot(async (reader) => {
     let streamed = 0;
@@ -107,8 +106,7 @@ export async function listMembers(
     };
     await consume({
       rows: counting(),
-      // Without a limit every match was streamed: no second pass over the members.
-      total: async () => (query.limit === null ? streamed : Number((await reader.all(counted))[0]?.count ?? 0)),
+      total: async () => (count === undefined ? streamed : Number((await reader.all(count))[0]?.count ?? 0)),
     });
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Import and export in SQL: the logins a batch already holds, a batch written in one
- * transaction (set-based inserts, one update per existing member), and the whole account
+ * transaction (set-based inserts and updates), and the whole account
  * read in id order from one snapshot.
  */
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
@@ -11,8 +11,8 @@ import { memberRow, toMember } from './member-repository.js';
 import { valueKeyOf } from './member-updates.js';
 import type { Database, MemberTable } from './schema.js';
 
-/** Rows per INSERT: well under both engines' limits on bound parameters. */
-const MEMBERS_PER_INSERT = 500;
+/** Members per INSERT or look-up: well under both engines' limits on bound parameters. */
+const MEMBERS_PER_STATEMENT = 500;
 const FIELDS_PER_INSERT = 5000;
 /** Members read per query by the export. */
 const EXPORT_CHUNK = 1000;
@@ -21,12 +21,12 @@ const EXPORT_CHUNK = 1000;
 export async function findLoginIds(db: Kysely<Database>, accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   const keys = [...new Set(logins.map(foldKey))];
-  for (let start = 0; start < keys.length; start += MEMBERS_PER_INSERT) {
+  for (let start = 0; start < keys.length; start += MEMBERS_PER_STATEMENT) {
     const rows = await db
       .selectFrom('members')
       .select(['id', 'login_key'])
       .where('account_id', '=', accountId)
-      .where('login_key', 'in', keys.slice(start, start + MEMBERS_PER_INSERT))
+      .where('login_key', 'in', keys.slice(start, start + MEMBERS_PER_STATEMENT))
       .execute();
     for (const row of rows) found.set(row.login_key, row.id);
   }
@@ -109,7 +109,9 @@ async function updateMembersSetBased(
   const groups = new Map<string, Array<{ id: number; columns: Updateable<MemberTable> }>>();
   for (const update of updates) {
     const key = Object.keys(update.columns).sort().join(',');
-    groups.set(key, [...(groups.get(key) ?? []), update]);
+    const group = groups.get(key);
+    if (group) group.push(update);
+    else groups.set(key, [update]);
   }
   for (const [key, group] of groups) {
     const names = key.split(',') as Array<keyof MemberTable & string>;
@@ -131,8 +133,8 @@ async function updateMembersSetBased(
 export async function writeImport(connection: EngineConnection, accountId: number, write: ImportWrite): Promise<void> {
   await connection.db.transaction().execute(async (trx) => {
     const profiles: Array<{ memberId: number; profile: ReadonlyMap<string, string> }> = [];
-    for (let start = 0; start < write.inserts.length; start += MEMBERS_PER_INSERT) {
-      const slice = write.inserts.slice(start, start + MEMBERS_PER_INSERT);
+    for (let start = 0; start < write.inserts.length; start += MEMBERS_PER_STATEMENT) {
+      const slice = write.inserts.slice(start, start + MEMBERS_PER_STATEMENT);
       const inserted = await trx
         .insertInto('members')
         .values(slice.map((member) => memberRow(accountId, member, write.now)))

@@ -56,7 +56,7 @@ export async function importCommand(services: Services, path: string, options: I
   try {
     summary = await createImporter(services.store).run(
       account,
-      reader.rows as AsyncIterable<ReadRow>,
+      reader.rows,
       { dryRun: Boolean(options.dryRun), keepIds: Boolean(options.keepIds) },
       {
         async rejected(row, reason) {

@@ -114,6 +114,8 @@ export class MemberImporter {
     summary: ImportSummary,
     reject: (row: SourceRow, reason: string) => Promise<void>,
   ): Promise<void> {
+    // Hashes made for a row are kept across a second attempt: hashing is the costly part.
+    const hashes = new Map<SourceRow, string>();
     for (let attempt = 1; ; attempt++) {
       const existing = await this.store.findLoginIds(account.id, batch.map((a) => a.decoded.member.login));
       const inserts: Accepted[] = [];
@@ -127,14 +129,17 @@ export class MemberImporter {
         else if (member.passwordHash === undefined && password === undefined) refused.push([accepted.row, 'missing password or password_hash (needed for a new member)']);
         else inserts.push(accepted);
       }
-      const writing = [...inserts, ...updates];
-      const hashed = options.dryRun ? writing : await this.hashPasswords(writing);
-      const memberOf = new Map(hashed.map((a) => [a.row, a.decoded.member]));
+      const withPasswords = [...inserts, ...updates].filter((a) => a.decoded.password !== undefined);
       if (!options.dryRun) {
+        await this.hashPasswords(withPasswords, hashes);
+        const memberOf = (a: Accepted) => {
+          const passwordHash = hashes.get(a.row);
+          return passwordHash === undefined ? a.decoded.member : { ...a.decoded.member, passwordHash };
+        };
         try {
           await this.store.writeImport(account.id, {
-            inserts: inserts.map((a) => memberOf.get(a.row)!),
-            updates: updates.map((a) => ({ id: a.id, member: memberOf.get(a.row)! })),
+            inserts: inserts.map(memberOf),
+            updates: updates.map((a) => ({ id: a.id, member: memberOf(a) })),
             now: this.clock(),
           });
         } catch (error) {
@@ -144,22 +149,23 @@ export class MemberImporter {
           if (error instanceof UniqueViolation && options.keepIds) throw new Error(`a member id in lines ${batch[0]!.row.line}–${batch.at(-1)!.row.line} is taken in this store`, { cause: error });
           throw error;
         }
+        summary.hashed += withPasswords.length;
       }
       for (const [row, reason] of refused) await reject(row, reason);
       summary.imported += inserts.length;
       summary.updated += updates.length;
-      summary.hashed += options.dryRun ? 0 : writing.filter((a) => a.decoded.password !== undefined).length;
       return;
     }
   }
 
-  /** Hashes every plain password of the batch, all at once: the hasher's gate spreads them over the cores. */
-  private hashPasswords(accepted: readonly Accepted[]): Promise<Accepted[]> {
-    return Promise.all(
+  /**
+   * Hashes the plain passwords not hashed yet, all at once: the hasher's gate spreads them
+   * over the cores.
+   */
+  private async hashPasswords(accepted: readonly Accepted[], hashes: Map<SourceRow, string>): Promise<void> {
+    await Promise.all(
       accepted.map(async (a) => {
-        if (a.decoded.password === undefined) return a;
-        const passwordHash = await this.hasher.hash(a.decoded.password);
-        return { row: a.row, decoded: { member: { ...a.decoded.member, passwordHash } } };
+        if (!hashes.has(a.row)) hashes.set(a.row, await this.hasher.hash(a.decoded.password!));
       }),
     );
   }

@@ -1,8 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { servicesOver } from '../../src/compose.js';
-import { Metrics } from '../../src/observability/metrics.js';
+import { createMetrics, servicesOver } from '../../src/compose.js';
 import { startMetricsServer } from '../../src/observability/metrics-server.js';
 import { describeEachEngineApp } from '../support/app.js';
 import { createTestStore, ENGINES, engineAvailable } from '../support/engines.js';
@@ -90,7 +89,7 @@ for (const engine of ENGINES) {
       trustProxy: false,
       logger: false,
       ...services,
-      metrics: new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() }),
+      metrics: createMetrics(services),
     });
     await store.close();
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

@@ -5,10 +5,10 @@ import type { SettingsPatch } from '../../src/accounts/account-rules.js';
 import type { Account } from '../../src/accounts/account.js';
 import { buildApp } from '../../src/app.js';
 import type { HashingLimits } from '../../src/auth/hashing-gate.js';
-import { servicesOver, type Services } from '../../src/compose.js';
+import { createMetrics, servicesOver, type Services } from '../../src/compose.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { Store } from '../../src/store/store.js';
-import { Metrics } from '../../src/observability/metrics.js';
+import type { Metrics } from '../../src/observability/metrics.js';
 import { describeEachEngine, type TestDatabase } from './engines.js';
 import { uniqueName } from './factories.js';
 
@@ -133,7 +133,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
       const { store, database } = context();
       const clock = new TestClock();
       const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now, hashing: options.hashing });
-      const metrics = new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() });
+      const metrics = createMetrics(services);
       const app = await buildApp({
         limits: { bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024 * 1024, maxParameters: options.maxParameters ?? 1000 },
         // Suites send many wrong keys from one address on purpose; the guard has its own test.

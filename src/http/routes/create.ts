@@ -1,7 +1,7 @@
 /** POST /api2/create/: add a new member (seed 4.2). */
 import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../accounts/account.js';
-import { expiryActionFromCreateMode } from '../../members/lifecycle.js';
+import { expiryActionFromCreateMode, PERIOD_UNITS } from '../../members/lifecycle.js';
 import type { CreateMemberCommand, MembersService } from '../../members/members-service.js';
 import {
   decodeEmail,
@@ -18,7 +18,7 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
-import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, STRING, withAccount } from '../schemas.js';
 
 /** Time expiration has two spellings; the documented (underscored) one is listed first. */
 const TIME_MODE = ['set_is_exp_time', 'set_isexptime'] as const;
@@ -26,10 +26,9 @@ const TIME_COUNT = ['set_exp_time', 'set_exptime'] as const;
 const TIME_UNIT = ['set_exp_time_type', 'set_exptimet'] as const;
 
 const MODE = ['0', '1', '2'];
-const UNITS = ['m', 'h', 'D', 'M', 'Y'];
 const timeMode = { description: 'time expiration: 0 none, 1 suspend, 2 delete when the period ends', enum: MODE };
-const timeCount = { description: 'length of the period, a positive whole number (needed with mode 1 or 2)', pattern: '^[1-9][0-9]*$' };
-const timeUnit = { description: 'unit of the period: m minutes, h hours, D days, M months, Y years (case-sensitive)', enum: UNITS };
+const timeCount = { description: 'length of the period, a positive whole number (needed with mode 1 or 2)', pattern: POSITIVE_WHOLE };
+const timeUnit = { description: 'unit of the period: m minutes, h hours, D days, M months, Y years (case-sensitive)', enum: PERIOD_UNITS };
 
 export const CREATE_SCHEMA = {
   summary: 'Create a member',
@@ -45,7 +44,7 @@ export const CREATE_SCHEMA = {
       set_urlok: { description: 'URL handed out after a successful login: absolute http(s) or a path starting with /' },
       set_urlwrong: { description: 'URL handed out after a failed login: absolute http(s) or a path starting with /' },
       set_is_exp_logins: { description: 'login-count expiration: 0 none, 1 suspend, 2 delete when the allowance is used up', enum: MODE },
-      set_exp_logins: { description: 'successful logins allowed (needed with mode 1 or 2)', pattern: '^[1-9][0-9]*$' },
+      set_exp_logins: { description: 'successful logins allowed (needed with mode 1 or 2)', pattern: POSITIVE_WHOLE },
       set_is_exp_time: timeMode,
       set_exp_time: timeCount,
       set_exp_time_type: timeUnit,

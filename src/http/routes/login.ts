@@ -1,6 +1,7 @@
 /** POST /api2/login/: verify a member's login and password (seed 4.1). */
 import type { FastifyInstance } from 'fastify';
 import type { LoginService } from '../../members/login-service.js';
+import type { LoginOutcome } from '../../observability/metrics.js';
 import { decodeIp } from '../decoders.js';
 import { MESSAGES } from '../errors.js';
 import { failReply, okReply } from '../replies.js';
@@ -53,12 +54,12 @@ const FAIL_MESSAGES = {
   locked: MESSAGES.wrongLoginOrPassword,
 } as const;
 
-const COUNTED_AS = { 'wrong-credentials': 'fail', suspended: 'suspended', locked: 'locked' } as const;
+const COUNTED_AS = { 'wrong-credentials': 'fail', suspended: 'suspended', locked: 'locked' } as const satisfies Record<string, LoginOutcome>;
 
 export interface LoginRouteContext extends RouteContext {
   readonly logins: LoginService;
   /** Told every login's outcome (for the metrics). */
-  readonly countLogin: (outcome: 'ok' | (typeof COUNTED_AS)[keyof typeof COUNTED_AS]) => void;
+  readonly countLogin: (outcome: LoginOutcome) => void;
 }
 
 export function registerLoginRoute(app: FastifyInstance, context: LoginRouteContext): void {

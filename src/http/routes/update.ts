@@ -1,6 +1,7 @@
 /** POST /api2/update/: change one member, several, or all (seed 4.3). */
 import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../accounts/account.js';
+import { PERIOD_UNITS } from '../../members/lifecycle.js';
 import type { MemberStatus } from '../../members/member.js';
 import type { MemberSelector } from '../../members/member-store.js';
 import type { MembersService, UpdateMembersCommand } from '../../members/members-service.js';
@@ -17,7 +18,7 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
-import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, withAccount } from '../schemas.js';
 
 const ACTION = ['N', 'S', 'D'];
 
@@ -40,10 +41,10 @@ export const UPDATE_SCHEMA = {
       urlfail: { description: 'URL after a failed login; empty clears it' },
       status: { description: 'A active, S suspended, D deleted (A restores a Deleted member)', enum: ['A', 'S', 'D'] },
       is_exp_time: { description: 'time expiration: N none, S suspend, D delete when the period ends; the period starts now', enum: ACTION },
-      exp_time: { description: 'length of the period (needed with S or D)', pattern: '^[1-9][0-9]*$' },
-      exp_time_type: { description: 'unit: m minutes, h hours, D days, M months, Y years', enum: ['m', 'h', 'D', 'M', 'Y'] },
+      exp_time: { description: 'length of the period (needed with S or D)', pattern: POSITIVE_WHOLE },
+      exp_time_type: { description: 'unit: m minutes, h hours, D days, M months, Y years', enum: PERIOD_UNITS },
       is_exp_logins: { description: 'login-count expiration: N none, S suspend, D delete when used up; counts from now', enum: ACTION },
-      exp_logins: { description: 'successful logins allowed (needed with S or D)', pattern: '^[1-9][0-9]*$' },
+      exp_logins: { description: 'successful logins allowed (needed with S or D)', pattern: POSITIVE_WHOLE },
       pfdelete: { description: 'comma-separated profile field names to remove' },
     }),
     { required: ['user', 'api_key'], profileFields: true, description: 'a selector and what to change' },
