@@ -1,10 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that measure time run on their own, after the rest: on two cores, other files running beside them are noise. */
+const TIMED = ['test/http/enumeration.test.ts', 'test/http/search-isolation.test.ts', 'test/http/bounded-work.test.ts', 'test/cli/latency-under-abuse.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: TIMED, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'timed', include: TIMED, fileParallelism: false, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { AccountsService } from '../src/accounts/accounts-service.js';
 import { createArgon2Hasher } from '../src/auth/passwords.js';
 import { loadConfig } from '../src/config.js';
-import { foldKey } from '../src/members/member.js';
+import { foldKey, type MemberStatus, type RegType } from '../src/members/member.js';
 import { valueKeyOf } from '../src/store/member-updates.js';
 import { connect } from '../src/store/connect.js';
 import { openStore, type Store } from '../src/store/store.js';
@@ -92,7 +92,7 @@ export async function seedMembers(databaseUrl: string, accountId: number, option
             const member = seededMember(i);
             const roll = (i * 2654435761) % 100;
             const paid = roll < 10;
-            const status = roll >= 95 ? 'D' : roll >= 92 ? 'S' : 'A';
+            const status: MemberStatus = roll >= 95 ? 'D' : roll >= 92 ? 'S' : 'A';
             const regAt = now - THREE_YEARS + Math.floor((n / options.count) * THREE_YEARS);
             rows.push({
               account_id: accountId,
@@ -102,7 +102,7 @@ export async function seedMembers(databaseUrl: string, accountId: number, option
               email_key: foldKey(member.email),
               password_hash: passwordHash,
               status,
-              reg_type: paid ? 'P' : roll % 2 === 0 ? 'F' : 'A',
+              reg_type: (paid ? 'P' : roll % 2 === 0 ? 'F' : 'A') as RegType,
               reg_at: regAt,
               deleted_at: status === 'D' ? now - (i % 20) * 86_400_000 : null,
               bill_pc: paid ? 'paypal' : null,

@@ -4,15 +4,20 @@
 # test that should catch it, and restores the file. Every line must end in "caught".
 #
 #   bash scripts/check-mutations.sh
+#   DRY=1 bash scripts/check-mutations.sh     # only check that every expression applies
+#   ONLY=pattern bash scripts/check-mutations.sh   # only the mutations whose label matches
 set -u
 cd "$(dirname "$0")/.."
 
 mutate() { # label, file, sed expression, test file [test name filter]
   local label=$1 file=$2 expr=$3 test=$4 filter=${5:-}
+  if [ -n "${ONLY:-}" ] && [[ "$label" != *$ONLY* ]]; then return; fi
   cp "$file" "$file.orig"
   sed -i "$expr" "$file"
   if cmp -s "$file" "$file.orig"; then
     echo "NOT APPLIED  $label (the sed expression matched nothing)"
+  elif [ -n "${DRY:-}" ]; then
+    echo "applies      $label"
   else
     if npx vitest run "$test" ${filter:+-t "$filter"} >/dev/null 2>&1; then
       echo "MISSED       $label"
@@ -23,7 +28,7 @@ mutate() { # label, file, sed expression, test file [test name filter]
   mv "$file.orig" "$file"
 }
 
-npm run build --silent
+[ -n "${DRY:-}" ] || npm run build --silent
 mutate "per-member lockout off" src/auth/lockout.ts \
   's/  if (policy.threshold === 0 || failures < policy.threshold) return 0;/  return 0;/' test/http/login.test.ts lock
 mutate "100-failure cap (NIST) off" src/auth/lockout.ts \
@@ -39,7 +44,7 @@ mutate "wrong keys not counted per address" src/auth/request-limits.ts \
   's/    await this.failures.consume(address).catch(() => {});//' test/http/limits.test.ts
 mutate "common passwords accepted" src/auth/password-policy.ts \
   "s/  if (isCommonPassword(password)) return 'too-common';//" test/http/create.test.ts common
-mutate "login allowance not spent atomically (no guard in the counting statement)" src/store/member-repository.ts \
+mutate "login allowance not spent atomically (no guard in the counting statement)" src/store/login-records-repository.ts \
   "s/        .where((eb) => eb.or(\[eb('exp_logins_mode', 'is', null), eb('exp_logins_left', '>', 0)\]))//; s/        .where('status', '=', 'A')$//" test/http/login.test.ts "exactly K"
 mutate "query strings logged unredacted" src/http/logging.ts \
   's/  if (query < 0) return url;/  return url;/' test/http/list.test.ts
@@ -54,26 +59,83 @@ mutate "held PostgreSQL clients unguarded" src/store/dialects/postgres.ts \
 mutate "outages answered 500" src/store/dialects/postgres.ts \
   "s/    if (NETWORK_CODES.has(code)) return 'unavailable';//" test/http/wire.test.ts "503 fast"
 mutate "update of all members not in one transaction" src/store/member-updates.ts \
-  's/    return await connection.db.transaction().execute(async (trx) => {/    return await connection.db.connection().execute(async (trx: any) => {/' test/http/update.test.ts "one transaction"
+  's/  const trx = await connection.db.startTransaction().execute();/  const trx = Object.assign(connection.db, { commit: () => ({ execute: async () => {} }), rollback: () => ({ execute: async () => {} }) }) as any;/' test/http/update.test.ts "one transaction"
 mutate "request timeout never enforced" src/app.ts \
   's/          connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(deps.requestTimeoutMs \/ 4))),/          connectionsCheckingInterval: 600_000,/' test/http/wire.test.ts "stops sending"
 mutate "password hashing never refused (unbounded queue)" src/auth/hashing-gate.ts \
   's/this.waiters.length >= this.limits.queue/false/g' test/http/limits.test.ts "hashing capacity"
 mutate "foreign hashes kept after login (no upgrade to argon2id)" src/auth/passwords.ts \
-  's/^        return true;$/        return false;/' test/transfer/import-export.test.ts "old passwords"
+  's/^        return true;$/        return false;/' test/import-export/import-export.test.ts "old passwords"
 mutate "a foreign hash accepts any password" src/auth/legacy-hashes.ts \
   's/      return sameText(md5Crypt(password, hash), hash);/      return true;/' test/unit/legacy-hashes.test.ts
 mutate "sweeps not elected (every server sweeps at once)" src/store/dialects/postgres.ts \
   's/        if (!rows\[0\]?.locked) return undefined;//' test/cli/many-instances.test.ts "one sweeper"
 mutate "wrong keys counted per server" src/store/dialects/postgres.ts \
   's/    rateLimiter: (options) =>$/    rateLimiter: (options) => new RateLimiterMemory(options) ?? /' test/cli/many-instances.test.ts "wrong API keys"
-mutate "an import rerun duplicates members (no upsert by login)" src/transfer/importer.ts \
-  's/        if (id !== undefined) updates.push({ ...accepted, id });/        if (false as boolean) updates.push({ ...accepted, id: id! });/' test/transfer/import-export.test.ts "safe to run twice"
-mutate "a dry run writes" src/transfer/importer.ts \
-  's/      if (!options.dryRun) {/      if (true) {/' test/transfer/import-export.test.ts "safe to run twice"
+mutate "an import rerun duplicates members (no upsert by login)" src/import-export/importer.ts \
+  's/        if (id !== undefined) updates.push({ ...accepted, id });/        if (false as boolean) updates.push({ ...accepted, id: id! });/' test/import-export/import-export.test.ts "safe to run twice"
+mutate "a dry run writes" src/import-export/importer.ts \
+  's/      if (!options.dryRun) {/      if (true) {/' test/import-export/import-export.test.ts "safe to run twice"
 mutate "request ids not passed on" src/app.ts \
-  "s/    reply.header('x-request-id', request.id);//" test/http/observability.test.ts "X-Request-Id"
+  "s/    reply.header('x-request-id', request.id).header/    reply.header/" test/http/observability.test.ts "X-Request-Id"
 mutate "a route missing from the OpenAPI document" src/http/routes/update.ts \
   "s/    { schema: UPDATE_SCHEMA },/    { schema: { ...UPDATE_SCHEMA, hide: true } },/" test/http/openapi.test.ts "every route"
+# Audit round 2 (issue 13): each defence removed in turn.
+mutate "a right key refused after others' wrong keys (limit checked before the key)" src/http/route-kit.ts \
+  's/  const authenticated = await context.accounts.authenticate(user, apiKey);/  enforce(await context.keyGuard.admit(request.ip));\n  const authenticated = await context.accounts.authenticate(user, apiKey);/' test/http/limits.test.ts "wrong keys"
+mutate "anonymous logins spend the account's keyed budget" src/http/routes/login.ts \
+  's/      if (account \&\& !sendsIp) await admitAnonymousLogin(context, account, login, request.ip);/      if (account \&\& !sendsIp) await admitAccount(context, account);/; s/import { admitAnonymousLogin, apiHandler/import { admitAccount, admitAnonymousLogin, apiHandler/' test/http/limits.test.ts "keyed budget"
+mutate "key scopes ignored" src/accounts/account.ts \
+  "s/  return scope === 'all' || (scope === 'read' \&\& use === 'read') || (scope === 'login' \&\& use === 'login');/  return scope !== undefined \&\& use !== undefined;/" test/http/keys.test.ts
+mutate "expired keys still accepted (no grace end)" src/accounts/accounts-service.ts \
+  's/ \&\& (key.expiresAt === null || key.expiresAt > now)) match = key;/) match = key;/' test/store/accounts-service.test.ts
+mutate "verify page tells unknown members apart" src/members/members-service.ts \
+  "s/    if (!account || !member || effectiveState(member, now).status === 'D' || member.login !== login) return 'invalid';/    if (!account || !member || effectiveState(member, now).status === 'D' || member.login !== login) throw new Error('no such member');/" test/http/create.test.ts "verify link"
+mutate "addresses compared as written (no canonical form, no /64)" src/auth/client-address.ts \
+  "s/  if (address === null) return NO_ADDRESS;/  if (address !== 'never') return address ?? NO_ADDRESS;/" test/http/login.test.ts "however it is written"
+mutate "no ceiling across addresses" src/auth/lockout.ts \
+  's/  if (policy.threshold === 0 || failures < MAX_CONSECUTIVE_FAILURES) return 0;/  return 0;/' test/http/login.test.ts "100 failures in a row"
+mutate "unknown logins cost less (no failure write)" src/members/login-service.ts \
+  's/    if (!member || locked || !passwordOk) {/    if (!member) return fail("wrong-credentials");\n    if (locked || !passwordOk) {/' test/http/login.test.ts "same store work"
+mutate "search index shared by every account" src/store/dialects/sqlite-trigrams.ts \
+  's/  const prefix = `a${accountId}x`;/  const prefix = "a0x";/' test/http/search-isolation.test.ts
+mutate "hostile hash costs accepted" src/auth/legacy-hashes.ts \
+  's/  const c = HASH_COST_CEILINGS;/  const c = HASH_COST_CEILINGS;\n  if (c) return undefined;/' test/unit/legacy-hashes.test.ts
+mutate "foreign hashes verified on the event loop" src/auth/legacy-hashes.ts \
+  's/  return pool.run({ hash, password });/  return verifyLegacyHash(hash, password);/' test/unit/legacy-hashes.test.ts "worker thread"
+mutate "record fields not capped" src/http/routes/list.ts \
+  's/  if (record.length > MAX_RECORD_FIELDS) throw/  if (record.length < 0) throw/' test/http/bounded-work.test.ts "128 fields"
+mutate "profile: filters not capped" src/http/routes/list.ts \
+  's/  if (fieldFilters.length > MAX_FIELD_FILTERS) throw/  if (fieldFilters.length < 0) throw/' test/http/bounded-work.test.ts "profile: filters"
+mutate "pfdelete names not capped" src/http/routes/update.ts \
+  's/  if (names.length > MAX_PFDELETE_NAMES) throw/  if (names.length < 0) throw/' test/http/bounded-work.test.ts "profile: filters"
+mutate "profile bytes per update not capped" src/store/member-updates.ts \
+  's/    if (setBytes \* matched > limits.maxProfileBytes) return/    if (setBytes < 0) return/' test/http/bounded-work.test.ts "64 MiB"
+mutate "storage quota not held" src/store/member-updates.ts \
+  's/    if (setBytes > 0 \&\& limits.storageLeft - setBytes \* matched < 0) return/    if (setBytes < 0) return/' test/http/bounded-work.test.ts "storage quota"
+mutate "lists not capped per account" src/http/routes/list.ts \
+  's/    const release = await context.lists.take(account.id);/    const release = () => {};/' test/cli/stalled-lists.test.ts
+mutate "a stalled list never cut off" src/http/routes/list.ts \
+  's/          socket?.destroy();/          void socket;/' test/cli/stalled-lists.test.ts
+mutate "overlong login passwords normalised and hashed" src/http/routes/login.ts \
+  's/      if (isOverlongPassword(password)) throw/      if (password === undefined) throw/' test/http/unauthenticated-work.test.ts "1,024 characters before anything"
+mutate "no small body limit for /login/ and /list/" src/app.ts \
+  's/Math.min(deps.limits.bodyLimitBytes, SMALL_BODY_LIMIT_BYTES)/deps.limits.bodyLimitBytes/' test/http/unauthenticated-work.test.ts "64 KiB"
+mutate "JSON nesting not bounded" src/http/body-parsers.ts \
+  's/  if (nestingDepth(text) > MAX_JSON_DEPTH) throw/  if (nestingDepth(text) < 0) throw/' test/http/unauthenticated-work.test.ts "nested"
+mutate "malformed multipart answered 500" src/http/params.ts \
+  's/    throw new HttpError(400, MESSAGES.malformedBody, {}, { cause: error });/    throw error;/' test/http/wire.test.ts "malformed multipart"
+mutate "a full disk hidden behind a failed rollback" src/store/dialects/sqlite-worker.ts \
+  "s/  if (sql === 'rollback' \&\& !database!.inTransaction) return { changes: 0 };//" test/http/disk-full.test.ts
+mutate "backslashes in login URLs" src/common/validate.ts \
+  's/u007f\\\\]/u007f]/' test/unit/config.test.ts "login URLs"
+mutate "no page headers on the verify page" src/http/page-security.ts \
+  "s/    await scope.register(helmet, {/    if (scope) return routes(scope);\n    await scope.register(helmet, {/" test/http/create.test.ts "strict policy"
+mutate "the demo key printed to the output stream" src/server.ts \
+  's/  if (process.stderr.isTTY) {/  if (process.stderr) {/' test/cli/serve.test.ts "demo account"
+# The layering (issue 14): an import the wrong way fails the architecture test.
+mutate "the wire reaches into the store" src/http/replies.ts \
+  "1s#^#import '../store/errors.js';\n#" test/architecture.test.ts
+
 # The tests rebuilt dist/ from mutated sources: build it from the real ones.
 npm run build --silent

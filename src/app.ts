@@ -8,12 +8,13 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type { AccountsService } from './accounts/accounts-service.js';
-import { AccountRateLimiter, KeyGuessGuard, type KeyGuessLimits } from './auth/request-limits.js';
+import type { AccountRateLimiter, AnonymousLoginLimiter, KeyGuessGuard } from './auth/request-limits.js';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import type { LoginService } from './members/login-service.js';
 import type { MembersService } from './members/members-service.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js';
 import { errorBody, handleError, MESSAGES } from './http/errors.js';
 import { RequestLogController } from './http/logging.js';
 import { multipartLimits, type ParamLimits } from './http/params.js';
@@ -29,10 +30,16 @@ import { randomUUID } from 'node:crypto';
 
 export interface AppDependencies {
   readonly limits: ParamLimits;
-  /** Failed API-key attempts allowed per client address and window. */
-  readonly keyGuessLimits: KeyGuessLimits;
+  /** Wrong API keys per client address; the accounts' request rates; logins without a key. */
+  readonly keyGuard: KeyGuessGuard;
+  readonly accountRates: AccountRateLimiter;
+  readonly anonymousLogins: AnonymousLoginLimiter;
   /** How long a client may take to send its whole request before it is cut off (408). */
   readonly requestTimeoutMs: number;
+  /** Lists being read at once, in all and per account; more are refused with 503. */
+  readonly lists: ConcurrencyLimits;
+  /** A list whose client takes nothing for this long is cut off, and its snapshot released. */
+  readonly stallTimeoutMs: number;
   readonly trustProxy: Config['trustProxy'];
   /** A pino logger, or false for none. */
   readonly logger: pino.Logger | false;
@@ -41,13 +48,16 @@ export interface AppDependencies {
   readonly logins: LoginService;
   /** Lets the routes that hash refuse early when hashing is at capacity. */
   readonly hashing: HashingGate;
-  /** For /readyz, which asks whether the store answers, and the request limiters' counts. */
-  readonly store: Pick<Store, 'ping' | 'rateLimiter'>;
+  /** For /readyz, which asks whether the store answers. */
+  readonly store: Pick<Store, 'ping'>;
   /** Where request and login figures go; none when metrics are off. */
   readonly metrics?: Metrics;
   /** The service's version, shown in the OpenAPI document. */
   readonly version?: string;
 }
+
+/** The body limit of the endpoints that take only short parameters (/login/, /list/). */
+export const SMALL_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** A request id a client or proxy sent is kept when it is this tame; otherwise one is made. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -84,7 +94,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
   });
   if (deps.metrics) observeRequests(app, deps.metrics);
 
@@ -114,15 +124,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const context = {
     limits: deps.limits,
     accounts: deps.accounts,
-    keyGuard: new KeyGuessGuard(deps.keyGuessLimits, (options) => deps.store.rateLimiter(options)),
-    accountRates: new AccountRateLimiter((options) => deps.store.rateLimiter(options)),
+    keyGuard: deps.keyGuard,
+    accountRates: deps.accountRates,
+    anonymousLogins: deps.anonymousLogins,
     hashing: deps.hashing,
   };
-  registerLoginRoute(app, { ...context, logins: deps.logins, countLogin: (outcome) => deps.metrics?.countLogin(outcome) });
+  // /login/ and /list/ take a few short parameters: a small body is all they read.
+  const small = { ...context, limits: { ...deps.limits, bodyLimitBytes: Math.min(deps.limits.bodyLimitBytes, SMALL_BODY_LIMIT_BYTES) } };
+  registerLoginRoute(app, { ...small, logins: deps.logins, countLogin: (outcome) => deps.metrics?.countLogin(outcome) });
   registerCreateRoute(app, { ...context, members: deps.members });
   registerUpdateRoute(app, { ...context, members: deps.members });
-  registerListRoute(app, { ...context, members: deps.members });
-  registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
+  registerListRoute(app, { ...small, members: deps.members, lists: new ConcurrencySlots(deps.lists), stallTimeoutMs: deps.stallTimeoutMs });
+  await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
   return app;
 }

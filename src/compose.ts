@@ -1,20 +1,26 @@
 /**
- * The composition root: the one place where the store and the services are built and wired
- * to each other. Everything else receives what it needs as arguments.
+ * The composition root: the one place where the store, the services, the request limiters,
+ * the importer and the app's dependencies are built and wired to each other, all from one
+ * validated Config (so there is one set of defaults: config.ts's). The server and the command
+ * line build theirs here, and so do the tests, with `loadConfig({ VARIABLE: '…' })` and the
+ * overrides a test needs (a clock, a hasher). Everything else receives what it needs as
+ * arguments.
  */
 import { randomBytes } from 'node:crypto';
 import { AccountsService } from './accounts/accounts-service.js';
-import { gatedHasher, HashingGate, hashingLimits, type HashingLimits } from './auth/hashing-gate.js';
+import type { AppDependencies } from './app.js';
+import { gatedHasher, HashingGate, hashingLimits } from './auth/hashing-gate.js';
 import { createArgon2Hasher, type PasswordHasher } from './auth/passwords.js';
+import { AccountRateLimiter, AnonymousLoginLimiter, KeyGuessGuard } from './auth/request-limits.js';
 import { systemClock, type Clock } from './common/clock.js';
-import type { Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
+import { MemberImporter } from './import-export/importer.js';
 import { LoginService } from './members/login-service.js';
 import { MembersService } from './members/members-service.js';
-import { Sweeper, type RetentionSettings } from './members/sweeper.js';
 import { VerifyLinks } from './members/verify-link.js';
-import { openStore, type Store } from './store/store.js';
-import { MemberImporter } from './transfer/importer.js';
 import { Metrics } from './observability/metrics.js';
+import { openStore, type Store } from './store/store.js';
+import { Sweeper } from './upkeep/sweeper.js';
 
 export interface Services {
   readonly store: Store;
@@ -24,61 +30,53 @@ export interface Services {
   readonly sweeper: Sweeper;
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
+  /** The import, with password hashing of its own (see below). */
+  readonly importer: MemberImporter;
 }
 
 export interface ServiceOptions {
+  /** The configuration; by default every variable's default. */
+  readonly config?: Config;
+  /** The base of the links handed out, asked for when a link is made (the server learns its address once it listens). */
+  readonly publicUrl?: string | (() => string);
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
-  readonly retention?: RetentionSettings;
-  readonly hashing?: HashingLimits;
 }
 
-const DEFAULT_RETENTION: RetentionSettings = { deletedRetentionDays: 30, sessionRetentionDays: 30, loginEventRetentionDays: 90 };
-
-/**
- * Opens the store, brings its schema up to date and builds the services on it. `publicUrl`
- * is the base of the links handed out; it is read when a link is made.
- */
-export async function createServices(
-  config: Pick<Config, 'databaseUrl'> & Partial<RetentionSettings> & Partial<Pick<Config, 'hashConcurrency' | 'hashQueue'>>,
-  publicUrl: () => string,
-  options: ServiceOptions = {},
-): Promise<Services> {
-  const store = openStore(config.databaseUrl);
+/** Opens the store the configuration names, brings its schema up to date and builds the services on it. */
+export async function createServices(config: Config, options: Omit<ServiceOptions, 'config'> = {}): Promise<Services> {
+  // A reader for every list that may run, and two to spare (an export, a count).
+  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, maxReaders: config.maxConcurrentLists + 2 });
   try {
     await store.migrate();
-    const retention = { ...DEFAULT_RETENTION, ...definedOnly(config) };
-    const hashing = config.hashConcurrency === undefined ? undefined : hashingLimits(config.hashConcurrency, config.hashQueue);
-    return await servicesOver(store, publicUrl, { retention, hashing, ...options });
+    return await servicesOver(store, { ...options, config });
   } catch (error) {
     await store.close();
     throw error;
   }
 }
 
-export async function servicesOver(store: Store, publicUrl: string | (() => string), options: ServiceOptions = {}): Promise<Services> {
+/** The services over a store that is open and migrated. */
+export async function servicesOver(store: Store, options: ServiceOptions = {}): Promise<Services> {
+  const config = options.config ?? loadConfig({});
   const clock = options.clock ?? systemClock;
-  const hashing = new HashingGate(options.hashing ?? hashingLimits());
-  const hasher = gatedHasher(options.hasher ?? createArgon2Hasher(), hashing);
+  const hashing = new HashingGate(hashingLimits(config.hashConcurrency, config.hashQueue));
+  const argon2 = options.hasher ?? createArgon2Hasher();
+  const hasher = gatedHasher(argon2, hashing);
   const macKey = await store.secret('verify-link-key', () => randomBytes(32).toString('base64'));
+  const publicUrl = options.publicUrl ?? config.publicUrl ?? '';
   const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), typeof publicUrl === 'string' ? () => publicUrl : publicUrl);
   return {
     store,
     accounts: new AccountsService(store.accounts, clock),
     members: new MembersService(store.members, hasher, verifyLinks, clock),
-    logins: new LoginService(store.members, hasher, clock),
-    sweeper: new Sweeper(store.housekeeping, clock, options.retention ?? DEFAULT_RETENTION),
+    logins: new LoginService(store.members, store.logins, hasher, clock),
+    sweeper: new Sweeper(store.housekeeping, clock, config),
     hashing,
+    // The import hashes as many passwords at once as there are cores, and a whole batch may
+    // wait (the command line has no clients to turn away): a gate of its own.
+    importer: new MemberImporter(store.transfer, gatedHasher(argon2, new HashingGate({ ...hashingLimits(), queue: Number.MAX_SAFE_INTEGER })), clock),
   };
-}
-
-/**
- * The importer, with password hashing of its own: as many at once as there are cores, and
- * a whole batch may wait (the command line has no clients to turn away).
- */
-export function createImporter(store: Store, options: Pick<ServiceOptions, 'clock' | 'hasher'> = {}): MemberImporter {
-  const gate = new HashingGate({ ...hashingLimits(), queue: Number.MAX_SAFE_INTEGER });
-  return new MemberImporter(store.members, gatedHasher(options.hasher ?? createArgon2Hasher(), gate), options.clock ?? systemClock);
 }
 
 /** Prometheus metrics over the services' hashing gate and store pool. */
@@ -86,9 +84,31 @@ export function createMetrics(services: Pick<Services, 'hashing' | 'store'>): Me
   return new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() });
 }
 
-function definedOnly(config: Partial<RetentionSettings>): Partial<RetentionSettings> {
-  const { deletedRetentionDays, sessionRetentionDays, loginEventRetentionDays } = config;
-  return Object.fromEntries(
-    Object.entries({ deletedRetentionDays, sessionRetentionDays, loginEventRetentionDays }).filter(([, v]) => v !== undefined),
-  );
+/**
+ * What the HTTP app is built from: the services, the request limiters (counting in the store,
+ * so that several servers count together), and every limit from the Config. `extra` holds
+ * what is not configuration: the logger, metrics, the version.
+ */
+export function appDependencies(
+  services: Services,
+  config: Config,
+  extra: { logger: AppDependencies['logger']; metrics?: Metrics; version?: string },
+): AppDependencies {
+  const limiter = services.store.rateLimiter;
+  return {
+    limits: { bodyLimitBytes: config.bodyLimitBytes, maxParameters: config.maxParameters },
+    requestTimeoutMs: config.requestTimeoutMs,
+    lists: { total: config.maxConcurrentLists, perAccount: config.maxConcurrentListsPerAccount, waitMs: config.listSlotWaitMs },
+    stallTimeoutMs: config.responseStallTimeoutMs,
+    trustProxy: config.trustProxy,
+    keyGuard: new KeyGuessGuard({ maxFailures: config.keyFailureLimit, windowSeconds: config.keyFailureWindowSeconds }, limiter),
+    accountRates: new AccountRateLimiter(limiter),
+    anonymousLogins: new AnonymousLoginLimiter(limiter),
+    accounts: services.accounts,
+    members: services.members,
+    logins: services.logins,
+    hashing: services.hashing,
+    store: services.store,
+    ...extra,
+  };
 }

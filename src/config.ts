@@ -1,8 +1,16 @@
 /**
- * Configuration is read once from the environment, validated, and frozen.
- * Every variable is documented in the README's configuration table.
+ * Configuration is read once from the environment (and a `.env` file beside the program, if
+ * there is one), validated against one JSON schema with env-schema (ajv), and frozen. Every
+ * refusal names the variable and says what it must be. Every variable is documented in the
+ * README's configuration table.
  */
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { parseEnv } from 'node:util';
+import { envSchema } from 'env-schema';
+import ipaddr from 'ipaddr.js';
 import { QUEUE_PER_SLOT } from './auth/hashing-gate.js';
 
 export interface Config {
@@ -42,77 +50,157 @@ export interface Config {
   /** Port of the Prometheus endpoint (GET /metrics); undefined: metrics are off. */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
+  /** Where the demo account's key is written when the server is not started from a terminal. */
+  readonly demoKeyFile: string;
+  /** Lists read at once, in all and per account (each holds a read snapshot while its client reads). */
+  readonly maxConcurrentLists: number;
+  readonly maxConcurrentListsPerAccount: number;
+  /** A list whose client takes nothing for this long is cut off, in milliseconds. */
+  readonly responseStallTimeoutMs: number;
+  /** PostgreSQL connections each server opens at most. */
+  readonly databasePoolSize: number;
+  /** How long a list waits for a free slot before it is refused with 503, in milliseconds. */
+  readonly listSlotWaitMs: number;
 }
 
 export class ConfigError extends Error {}
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 export const DEFAULT_DATABASE_PATH = './data/members.db';
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const hashConcurrency = integer(env, 'HASH_CONCURRENCY', availableParallelism(), 1, 1024);
-  const port = integer(env, 'PORT', 8080, 0, 65535);
-  const host = text(env, 'HOST', '127.0.0.1');
-  const publicUrl = env.PUBLIC_URL ? url(env, 'PUBLIC_URL') : undefined;
-  const logLevel = text(env, 'LOG_LEVEL', 'info');
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A whole number between two bounds; `why` is what the refusal says it must be. */
+const whole = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum, why: `a whole number from ${minimum} to ${maximum}` });
+
+/**
+ * The variables. `why` says what each must be (the refusal quotes it); defaults that depend on
+ * the machine or on another variable are filled in by loadConfig.
+ */
+const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
+  DATABASE_URL: {
+    type: 'string',
+    // A postgres:// URL, or a path: a name with another scheme (mysql://…) is a mistake, not a file.
+    pattern: '^(postgres(ql)?://.+|(sqlite|file):.+|(?![A-Za-z][A-Za-z0-9+.-]*://).+)$',
+    why: 'a postgres:// URL or a SQLite file path (other databases are not supported)',
+  },
+  PORT: whole(0, 65535),
+  HOST: { type: 'string', minLength: 1, why: 'an address or a host name to listen on' },
+  PUBLIC_URL: { type: 'string', pattern: '^https?://[^\\s]+$', why: 'an absolute http(s) URL' },
+  LOG_LEVEL: { type: 'string', enum: LOG_LEVELS, why: `one of ${LOG_LEVELS.join(', ')}` },
+  DELETED_RETENTION_DAYS: whole(0, 36500),
+  SWEEP_INTERVAL_SECONDS: whole(0, 86400),
+  SESSION_RETENTION_DAYS: whole(1, 36500),
+  LOGIN_EVENT_RETENTION_DAYS: whole(1, 36500),
+  BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
+  MAX_PARAMETERS: whole(10, 100000),
+  KEY_FAILURE_LIMIT: whole(1, 1_000_000),
+  KEY_FAILURE_WINDOW_SECONDS: whole(1, 86400),
+  REQUEST_TIMEOUT_MS: whole(100, 600_000),
+  TRUST_PROXY: { type: 'string', why: 'true, false, a hop count, or addresses and CIDR ranges separated by commas' },
+  HASH_CONCURRENCY: whole(1, 1024),
+  HASH_QUEUE: whole(0, 1_000_000),
+  METRICS_PORT: whole(0, 65535),
+  METRICS_HOST: { type: 'string', minLength: 1, why: 'an address to listen on' },
+  DEMO_KEY_FILE: { type: 'string', minLength: 1, why: 'a file path' },
+  MAX_CONCURRENT_LISTS: whole(1, 10_000),
+  MAX_CONCURRENT_LISTS_PER_ACCOUNT: whole(1, 10_000),
+  RESPONSE_STALL_TIMEOUT_MS: whole(100, 3_600_000),
+  DATABASE_POOL_SIZE: whole(2, 10_000),
+  LIST_SLOT_WAIT_MS: whole(0, 60_000),
+};
+
+const SCHEMA = {
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(VARIABLES).map(([name, { why: _why, ...rule }]) => [name, rule])),
+};
+
+/**
+ * Reads and checks the configuration. Without an argument: the process's environment, over a
+ * `.env` file in the working directory when there is one (the environment wins). With one:
+ * exactly those variables (tests, tools). An empty variable counts as not set.
+ */
+export function loadConfig(env?: Record<string, string | undefined>): Config {
+  const source = env ?? { ...readDotEnv(), ...process.env };
+  const given = Object.fromEntries(Object.entries(source).filter(([name, value]) => name in VARIABLES && value !== undefined && value !== ''));
+  let raw: Record<string, unknown>;
+  try {
+    raw = envSchema({ schema: SCHEMA, data: given, env: false, dotenv: false }) as Record<string, unknown>;
+  } catch (error) {
+    throw refusal(error, given);
   }
+  const get = <T>(name: string, fallback: T): T => (raw[name] === undefined ? fallback : (raw[name] as T));
+
+  const hashConcurrency = get('HASH_CONCURRENCY', availableParallelism());
+  const databaseUrl = get('DATABASE_URL', DEFAULT_DATABASE_PATH);
+  const publicUrl = get<string | undefined>('PUBLIC_URL', undefined);
+  if (publicUrl !== undefined && !isHttpUrl(publicUrl)) throw new ConfigError(`PUBLIC_URL must be ${VARIABLES.PUBLIC_URL!.why}, got "${publicUrl}"`);
   return Object.freeze({
-    databaseUrl: text(env, 'DATABASE_URL', DEFAULT_DATABASE_PATH),
-    port,
-    host,
+    databaseUrl,
+    port: get('PORT', 8080),
+    host: get('HOST', '127.0.0.1'),
     publicUrl: publicUrl?.replace(/\/+$/, ''),
-    logLevel,
-    deletedRetentionDays: integer(env, 'DELETED_RETENTION_DAYS', 30, 0, 36500),
-    sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 60, 0, 86400),
-    sessionRetentionDays: integer(env, 'SESSION_RETENTION_DAYS', 30, 1, 36500),
-    loginEventRetentionDays: integer(env, 'LOGIN_EVENT_RETENTION_DAYS', 90, 1, 36500),
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    maxParameters: integer(env, 'MAX_PARAMETERS', 1000, 10, 100000),
-    keyFailureLimit: integer(env, 'KEY_FAILURE_LIMIT', 30, 1, 1_000_000),
-    keyFailureWindowSeconds: integer(env, 'KEY_FAILURE_WINDOW_SECONDS', 300, 1, 86400),
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
-    trustProxy: trustProxy(env.TRUST_PROXY),
+    logLevel: get('LOG_LEVEL', 'info'),
+    deletedRetentionDays: get('DELETED_RETENTION_DAYS', 30),
+    sweepIntervalSeconds: get('SWEEP_INTERVAL_SECONDS', 60),
+    sessionRetentionDays: get('SESSION_RETENTION_DAYS', 30),
+    loginEventRetentionDays: get('LOGIN_EVENT_RETENTION_DAYS', 90),
+    bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
+    maxParameters: get('MAX_PARAMETERS', 1000),
+    keyFailureLimit: get('KEY_FAILURE_LIMIT', 30),
+    keyFailureWindowSeconds: get('KEY_FAILURE_WINDOW_SECONDS', 300),
+    requestTimeoutMs: get('REQUEST_TIMEOUT_MS', 30_000),
+    trustProxy: trustProxy(get<string | undefined>('TRUST_PROXY', undefined)),
     hashConcurrency,
-    hashQueue: integer(env, 'HASH_QUEUE', QUEUE_PER_SLOT * hashConcurrency, 0, 1_000_000),
-    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
-    metricsHost: text(env, 'METRICS_HOST', '127.0.0.1'),
+    hashQueue: get('HASH_QUEUE', QUEUE_PER_SLOT * hashConcurrency),
+    metricsPort: get<number | undefined>('METRICS_PORT', undefined),
+    metricsHost: get('METRICS_HOST', '127.0.0.1'),
+    // Beside a SQLite file; in the working directory for PostgreSQL.
+    demoKeyFile: get('DEMO_KEY_FILE', /^postgres(ql)?:/i.test(databaseUrl) ? 'demo-api-key' : join(dirname(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, '')), 'demo-api-key')),
+    maxConcurrentLists: get('MAX_CONCURRENT_LISTS', 12),
+    maxConcurrentListsPerAccount: get('MAX_CONCURRENT_LISTS_PER_ACCOUNT', 3),
+    responseStallTimeoutMs: get('RESPONSE_STALL_TIMEOUT_MS', 30_000),
+    databasePoolSize: get('DATABASE_POOL_SIZE', 20),
+    listSlotWaitMs: get('LIST_SLOT_WAIT_MS', 250),
   });
 }
 
-function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const value = env[name];
-  return value === undefined || value === '' ? fallback : value;
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${raw}`);
-  return value;
-}
-
-function url(env: NodeJS.ProcessEnv, name: string): string {
-  const value = text(env, name, '');
-  let parsed: URL;
+/** The variables of a `.env` file in the working directory, when there is one (Node's own parser). */
+function readDotEnv(): Record<string, string> {
+  let text: string;
   try {
-    parsed = new URL(value);
+    text = readFileSync('.env', 'utf8');
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value}"`);
+    return {};
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value}"`);
-  }
-  return value;
+  return parseEnv(text) as Record<string, string>;
 }
 
+/** The schema's first complaint, as one line naming the variable, what it must be, and what it was. */
+function refusal(error: unknown, values: Record<string, string | undefined>): ConfigError {
+  const first = (error as { errors?: Array<{ instancePath: string }> }).errors?.[0];
+  const name = first?.instancePath.replace(/^\//, '');
+  const rule = name ? VARIABLES[name] : undefined;
+  if (!name || !rule) return new ConfigError(error instanceof Error ? error.message : String(error));
+  return new ConfigError(`${name} must be ${rule.why}, got "${values[name]}"`);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Fastify's `trustProxy`: true/false, a hop count, or proxy addresses and CIDR ranges (each checked). */
 function trustProxy(raw: string | undefined): boolean | number | string {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : isIP(entry) !== 0;
+    if (!valid) throw new ConfigError(`TRUST_PROXY must be ${VARIABLES.TRUST_PROXY!.why}; "${entry}" is none of these`);
+  }
   return raw;
 }

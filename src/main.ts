@@ -5,11 +5,13 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Account } from './accounts/account.js';
+import type { Account, KeyScope } from './accounts/account.js';
+import type { KeyIssue } from './accounts/accounts-service.js';
 import type { SettingsPatch } from './accounts/account-rules.js';
 import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
-import type { ImportCommandOptions } from './transfer/commands.js';
+import type { ImportCommandOptions } from './import-export/commands.js';
+import { packageVersion } from './version.js';
 
 class CliError extends Error {}
 
@@ -29,7 +31,9 @@ function withSettingOptions(command: Command): Command {
     .addOption(new Option('--lockout-step <seconds>', 'lock time added per failure past the threshold (default 60)').argParser(wholeNumber))
     .addOption(new Option('--lockout-max <seconds>', 'longest lock (default 900)').argParser(wholeNumber))
     .addOption(new Option('--lockout-reset <seconds>', 'time without failures after which the count starts over (default 43200)').argParser(wholeNumber))
-    .addOption(new Option('--rate-limit <per-minute>', 'requests per minute the account may make; 0 for no limit (default 0)').argParser(wholeNumber));
+    .addOption(new Option('--rate-limit <per-minute>', 'requests per minute the account’s keyed calls may make; 0 for no limit (default 0)').argParser(wholeNumber))
+    .addOption(new Option('--login-rate-limit <per-minute>', '/login/ calls without a key per minute, per member and per client address; 0 for no limit (default 0)').argParser(wholeNumber))
+    .addOption(new Option('--storage-quota <MiB>', 'most profile data the account’s members may hold together, in MiB (default 1024)').argParser(wholeNumber));
 }
 
 interface SettingOptions {
@@ -42,6 +46,8 @@ interface SettingOptions {
   lockoutMax?: number;
   lockoutReset?: number;
   rateLimit?: number;
+  loginRateLimit?: number;
+  storageQuota?: number;
 }
 
 function settingsPatch(options: SettingOptions): SettingsPatch {
@@ -51,6 +57,8 @@ function settingsPatch(options: SettingOptions): SettingsPatch {
     minPasswordLength: options.minPasswordLength,
     timeZone: options.timeZone,
     rateLimitPerMinute: options.rateLimit,
+    loginRateLimitPerMinute: options.loginRateLimit,
+    storageQuotaMb: options.storageQuota,
     lockout: {
       threshold: options.lockoutThreshold,
       stepSeconds: options.lockoutStep,
@@ -74,6 +82,8 @@ function describeAccount(account: Account, members?: Record<string, number>) {
     lockout_max_seconds: settings.lockout.maxSeconds,
     lockout_reset_seconds: settings.lockout.resetSeconds,
     rate_limit_per_minute: settings.rateLimitPerMinute,
+    login_rate_limit_per_minute: settings.loginRateLimitPerMinute,
+    storage_quota_mb: settings.storageQuotaMb,
     ...(members ? { members: { active: members.A ?? 0, suspended: members.S ?? 0, deleted: members.D ?? 0 } } : {}),
   };
 }
@@ -92,8 +102,7 @@ function print(value: unknown, json: boolean | undefined): void {
 async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const { createServices } = await import('./compose.js');
-  // The command line hands out no links.
-  const services = await createServices(config, () => config.publicUrl ?? '');
+  const services = await createServices(config);
   try {
     return await work(services);
   } finally {
@@ -101,9 +110,20 @@ async function withServices<T>(work: (services: Services) => Promise<T>): Promis
   }
 }
 
+function issuedKey(name: string, issued: KeyIssue): Extract<KeyIssue, { kind: 'issued' }> {
+  if (issued.kind === 'not-found') throw new CliError(`no account "${name}"`);
+  if (issued.kind === 'invalid') throw new CliError(`invalid ${issued.setting}: ${issued.reason}`);
+  return issued;
+}
+
+function isoOrNull(instant: number | null): string | null {
+  return instant === null ? null : new Date(instant).toISOString();
+}
+
 export function buildCli(): Command {
   const program = new Command('member-api')
     .description('Member management HTTP API v2 server. Configured by environment variables (see README).')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ outputError: (text, write) => write(text) });
 
@@ -177,13 +197,58 @@ export function buildCli(): Command {
 
   account
     .command('rotate-key <name>')
-    .description('replace the account’s API key; the old key stops working at once')
-    .option('--json', 'print {"user","api_key"} as JSON')
+    .description('replace one of the account’s keys with a new one of the same name and scope (printed once)')
+    .option('--key <keyname>', 'which key (default: "default", the one the account was created with)')
+    .option('--grace <period>', 'how long the old key keeps working, e.g. 30m, 1h, 7D (default: it stops at once)')
+    .option('--json', 'print {"user","api_key","key"} as JSON')
+    .action(async (name: string, options: { key?: string; grace?: string; json?: boolean }) => {
+      const rotated = await withServices((s) => s.accounts.rotateKey(name, { keyName: options.key, grace: options.grace }));
+      const key = issuedKey(name, rotated);
+      if (options.json) print({ user: name, api_key: key.apiKey, key: key.key.name }, true);
+      else process.stdout.write(`new api_key "${key.key.name}" for "${name}": ${key.apiKey}\n${options.grace ? `(the old key keeps working for ${options.grace})` : '(the old key stopped working)'}\n`);
+    });
+
+  const keys = account.command('key').description('an account’s named API keys: several at once, scoped, expiring');
+
+  keys
+    .command('add <name> <keyname>')
+    .description('issue a new key (printed once)')
+    .addOption(new Option('--scope <scope>', 'all: every call; read: /list/ only; login: /login/ with IP only').choices(['all', 'read', 'login']).default('all'))
+    .option('--expires <period>', 'the key stops working this long from now, e.g. 12h, 7D, 1Y (default: never)')
+    .option('--json', 'print {"user","key","api_key","scope","expires"} as JSON')
+    .action(async (name: string, keyName: string, options: { scope: KeyScope; expires?: string; json?: boolean }) => {
+      const added = issuedKey(name, await withServices((s) => s.accounts.addKey(name, keyName, { scope: options.scope, expires: options.expires })));
+      const shown = { user: name, key: added.key.name, api_key: added.apiKey, scope: added.key.scope, expires: isoOrNull(added.key.expiresAt) };
+      if (options.json) print(shown, true);
+      else process.stdout.write(`api_key "${keyName}" (${added.key.scope}) for "${name}": ${added.apiKey}\n(shown only now)\n`);
+    });
+
+  keys
+    .command('list <name>')
+    .description('list the account’s keys: name, scope, created, expires, last used (never the keys)')
+    .option('--json', 'print JSON')
     .action(async (name: string, options: { json?: boolean }) => {
-      const rotated = await withServices((s) => s.accounts.rotateKey(name));
-      if (rotated.kind === 'not-found') throw new CliError(`no account "${name}"`);
-      if (options.json) print({ user: name, api_key: rotated.apiKey }, true);
-      else process.stdout.write(`new api_key for "${name}": ${rotated.apiKey}\n`);
+      const found = await withServices((s) => s.accounts.keys(name));
+      if (!found) throw new CliError(`no account "${name}"`);
+      const rows = found.keys.map((key) => ({
+        key: key.name,
+        scope: key.scope,
+        created: new Date(key.createdAt).toISOString(),
+        expires: isoOrNull(key.expiresAt),
+        last_used: isoOrNull(key.lastUsedAt),
+      }));
+      if (options.json) print(rows, true);
+      else for (const row of rows) process.stdout.write(`${row.key.padEnd(28)} ${row.scope.padEnd(6)} created ${row.created}  expires ${row.expires ?? 'never'}  last used ${row.last_used ?? 'never'}\n`);
+    });
+
+  keys
+    .command('revoke <name> <keyname>')
+    .description('revoke a key: it stops working at once')
+    .action(async (name: string, keyName: string) => {
+      const revoked = await withServices((s) => s.accounts.revokeKey(name, keyName));
+      if (revoked.kind === 'not-found') throw new CliError(`no account "${name}"`);
+      if (revoked.kind === 'no-such-key') throw new CliError(`account "${name}" has no key named "${keyName}"`);
+      process.stdout.write(`revoked key "${keyName}" of "${name}"\n`);
     });
 
   account
@@ -208,7 +273,7 @@ export function buildCli(): Command {
     .option('--no-progress', 'no progress bar (there is none when standard error is not a terminal)')
     .option('--json', 'print the summary as JSON')
     .action(async (file: string, options: ImportCommandOptions) => {
-      const { importCommand, describeImport } = await import('./transfer/commands.js');
+      const { importCommand, describeImport } = await import('./import-export/commands.js');
       const report = await withServices((s) => importCommand(s, file, options));
       if (options.json) print(report, true);
       else process.stdout.write(describeImport(report));
@@ -221,7 +286,7 @@ export function buildCli(): Command {
     .addOption(new Option('--format <format>', 'csv or jsonl (default: from --output’s name, else csv)').choices(['csv', 'jsonl']))
     .option('--output <file>', 'write to this file instead of standard output')
     .action(async (options: { account: string; format?: 'csv' | 'jsonl'; output?: string }) => {
-      const { exportCommand } = await import('./transfer/commands.js');
+      const { exportCommand } = await import('./import-export/commands.js');
       const count = await withServices((s) => exportCommand(s, options));
       if (options.output && options.output !== '-') process.stderr.write(`exported ${count} members to ${options.output}\n`);
     });
@@ -230,7 +295,7 @@ export function buildCli(): Command {
     .command('backup <file>')
     .description('copy the SQLite store, while the server runs, into FILE (itself a working store); PostgreSQL: use pg_dump')
     .action(async (file: string) => {
-      const { backupCommand } = await import('./transfer/commands.js');
+      const { backupCommand } = await import('./import-export/commands.js');
       await withServices((s) => backupCommand(s, file));
       process.stdout.write(`backed up to ${file}\n`);
     });

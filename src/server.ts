@@ -2,13 +2,15 @@
  * The running server: builds the app over the services, listens, and stops cleanly on
  * SIGTERM/SIGINT (in-flight requests finish, then the store is closed).
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { createMetrics, createServices, type Services } from './compose.js';
+import { appDependencies, createMetrics, createServices, type Services } from './compose.js';
 import type { Config } from './config.js';
 import { createLogger } from './http/logging.js';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.js';
+import { packageVersion } from './version.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -25,35 +27,25 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(config: Config, out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   let listeningAt = '';
-  const services = await createServices(config, () => config.publicUrl ?? listeningAt);
+  const services = await createServices(config, { publicUrl: () => config.publicUrl ?? listeningAt });
   const demoKey = await services.accounts.ensureDemoAccount();
-  if (demoKey) {
-    // Printed once, on the terminal rather than through the logger, so that it never lands in logs.
-    out(`Created account "demo" on this empty store. Its API key, shown only this once:\n\n  user=demo  api_key=${demoKey}\n`);
-  }
+  if (demoKey) showDemoKey(demoKey, config.demoKeyFile);
   const metrics = config.metricsPort === undefined ? undefined : createMetrics(services);
-  const app = await buildApp({
-    limits: { bodyLimitBytes: config.bodyLimitBytes, maxParameters: config.maxParameters },
-    keyGuessLimits: { maxFailures: config.keyFailureLimit, windowSeconds: config.keyFailureWindowSeconds },
-    requestTimeoutMs: config.requestTimeoutMs,
-    trustProxy: config.trustProxy,
-    logger,
-    accounts: services.accounts,
-    members: services.members,
-    logins: services.logins,
-    hashing: services.hashing,
-    store: services.store,
-    metrics,
-    version: packageVersion(),
-  });
-  const address = await app.listen({ port: config.port, host: config.host });
+  const app = await buildApp(appDependencies(services, config, { logger, metrics, version: packageVersion() }));
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await services.store.close();
+    throw listenError(error, 'PORT', config.port, 'HOST', config.host);
+  }
   let metricsServer: MetricsServer | undefined;
   try {
     if (metrics && config.metricsPort !== undefined) metricsServer = await startMetricsServer(metrics, config.metricsHost, config.metricsPort);
   } catch (error) {
     await app.close();
     await services.store.close();
-    throw error;
+    throw listenError(error, 'METRICS_PORT', config.metricsPort ?? 0, 'METRICS_HOST', config.metricsHost);
   }
   listeningAt = address;
   const stopSweeping = scheduleSweeps(services, config, app.log);
@@ -78,10 +70,28 @@ export async function startServer(config: Config, out: (line: string) => void = 
   return { app, services, address, metricsAddress: metricsServer?.address, stop };
 }
 
-/** The version in package.json (one level above both src/ and dist/). */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** A port that cannot be listened on, said with the variables that chose it. */
+function listenError(error: unknown, portVariable: string, port: number, hostVariable: string, host: string): Error {
+  const code = (error as { code?: string }).code;
+  const why = code === 'EADDRINUSE' ? 'is in use by another program' : code === 'EACCES' ? 'needs privileges this user lacks' : code === 'EADDRNOTAVAIL' ? `cannot be had on ${host}, which is not an address of this machine` : (error as Error).message;
+  return new Error(`${portVariable}=${port} on ${hostVariable}=${host} ${why}`, { cause: error });
 }
+
+/**
+ * The demo account's key is shown once, and never through the log stream (which may go to a
+ * collector): on the terminal when there is one, else in a file only its owner can read.
+ */
+function showDemoKey(key: string, file: string): void {
+  if (process.stderr.isTTY) {
+    process.stderr.write(`Created account "demo" on this empty store. Its API key, shown only this once:\n\n  user=demo  api_key=${key}\n\n`);
+    return;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `user=demo api_key=${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  process.stderr.write(`Created account "demo" on this empty store. Its API key is in ${file} (readable by its owner only); delete the file once the key is kept elsewhere.\n`);
+}
+
 
 /** Runs the sweep now and every SWEEP_INTERVAL_SECONDS; returns how to stop it. */
 function scheduleSweeps(services: Services, config: Config, log: FastifyInstance['log']): () => void {

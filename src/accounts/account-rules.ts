@@ -1,9 +1,17 @@
+import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { isRedirectUrl, isTimeZone } from '../common/validate.js';
 import type { AccountSettings, LockoutPolicy } from './account.js';
 
 export const ACCOUNT_NAME = /^[a-z0-9._-]{3,64}$/;
 
-export const MAX_PASSWORD_LENGTH = 1024;
+/** A mebibyte short of 1 PiB: a quota is a guard rail, not a billing figure. */
+export const MAX_STORAGE_QUOTA_MB = 1024 * 1024 * 1024 - 1;
+
+/** Names of an account's API keys. */
+export const KEY_NAME = /^[a-z0-9._-]{1,64}$/;
+
+/** Keys an account may hold at once (retiring ones included); expired ones do not count. */
+export const MAX_KEYS_PER_ACCOUNT = 20;
 
 export type SettingsPatch = Partial<Omit<AccountSettings, 'lockout'>> & { lockout?: Partial<LockoutPolicy> };
 
@@ -37,6 +45,12 @@ export function applySettingsPatch(
   if (lockout.maxSeconds < lockout.stepSeconds) return { ok: false, setting: 'lockout-max', reason: 'must not be less than lockout-step' };
   if (!isWholeNumberIn(next.rateLimitPerMinute, 0, 1_000_000)) {
     return { ok: false, setting: 'rate-limit', reason: 'must be a whole number of requests per minute from 0 (no limit) to 1000000' };
+  }
+  if (!isWholeNumberIn(next.loginRateLimitPerMinute, 0, 1_000_000)) {
+    return { ok: false, setting: 'login-rate-limit', reason: 'must be a whole number of logins per minute from 0 (no limit) to 1000000' };
+  }
+  if (!isWholeNumberIn(next.storageQuotaMb, 1, MAX_STORAGE_QUOTA_MB)) {
+    return { ok: false, setting: 'storage-quota', reason: `must be a whole number of MiB from 1 to ${MAX_STORAGE_QUOTA_MB}` };
   }
   return { ok: true, settings: next };
 }

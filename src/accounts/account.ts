@@ -1,8 +1,7 @@
-/** An account: one tenant of the installation, with its own members, key and settings. */
+/** An account: one tenant of the installation, with its own members, keys and settings. */
 export interface Account {
   readonly id: number;
   readonly name: string;
-  readonly apiKeyDigest: string;
   readonly settings: AccountSettings;
   readonly createdAt: number;
 }
@@ -16,8 +15,15 @@ export interface AccountSettings {
   /** IANA zone in which dates are rendered and date filters are read. */
   readonly timeZone: string;
   readonly lockout: LockoutPolicy;
-  /** Requests per minute the account may make; 0 for no limit. */
+  /** Requests per minute the account's keyed calls may make; 0 for no limit. */
   readonly rateLimitPerMinute: number;
+  /**
+   * /login/ calls without a key, per minute, counted per member login and per client address
+   * (each on its own budget, never the keyed one); 0 for no limit.
+   */
+  readonly loginRateLimitPerMinute: number;
+  /** Most profile data (bytes of profile values, in MiB) the account's members may hold together. */
+  readonly storageQuotaMb: number;
 }
 
 /**
@@ -47,4 +53,36 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   timeZone: 'UTC',
   lockout: DEFAULT_LOCKOUT,
   rateLimitPerMinute: 0,
+  loginRateLimitPerMinute: 0,
+  storageQuotaMb: 1024,
 });
+
+/**
+ * What a key may do. `all`: every call. `read`: /list/ only. `login`: only /login/ with `IP`
+ * (an integrator's login page, which needs nothing else).
+ */
+export type KeyScope = 'all' | 'read' | 'login';
+export const KEY_SCOPES: readonly KeyScope[] = ['all', 'read', 'login'];
+
+/** What a call needs of a key. */
+export type KeyUse = 'write' | 'read' | 'login';
+
+export function scopeAllows(scope: KeyScope, use: KeyUse): boolean {
+  return scope === 'all' || (scope === 'read' && use === 'read') || (scope === 'login' && use === 'login');
+}
+
+/** One of an account's API keys, as the service sees it: never the key itself, only its digest. */
+export interface ApiKey {
+  readonly id: number;
+  readonly accountId: number;
+  readonly name: string;
+  readonly digest: string;
+  readonly scope: KeyScope;
+  readonly createdAt: number;
+  /** The key stops working at this instant (a rotation's grace period, or `--expires`); null: never. */
+  readonly expiresAt: number | null;
+  readonly lastUsedAt: number | null;
+}
+
+/** The name of the key an account is created with, and that `rotate-key` replaces by default. */
+export const DEFAULT_KEY_NAME = 'default';

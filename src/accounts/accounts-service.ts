@@ -1,7 +1,8 @@
 import type { Clock } from '../common/clock.js';
-import { UniqueViolation } from '../store/errors.js';
-import { DEFAULT_SETTINGS, type Account } from './account.js';
-import { ACCOUNT_NAME, applySettingsPatch, type SettingsPatch } from './account-rules.js';
+import { UniqueViolation } from '../common/store-errors.js';
+import { addPeriods, parsePeriod } from '../members/lifecycle.js';
+import { DEFAULT_KEY_NAME, DEFAULT_SETTINGS, scopeAllows, type Account, type ApiKey, type KeyScope, type KeyUse } from './account.js';
+import { ACCOUNT_NAME, applySettingsPatch, KEY_NAME, MAX_KEYS_PER_ACCOUNT, type SettingsPatch } from './account-rules.js';
 import type { AccountStore } from './account-store.js';
 import { apiKeyMatches, digestApiKey, generateApiKey } from './api-key.js';
 
@@ -15,12 +16,34 @@ export type AccountCreation =
   | { kind: 'name-taken' }
   | { kind: 'invalid'; setting: string; reason: string };
 
+/** A request's key checked: the account, and the key that opened it. */
+export interface Authenticated {
+  readonly account: Account;
+  readonly key: ApiKey;
+}
+
+export type KeyIssue =
+  | { kind: 'issued'; key: ApiKey; apiKey: string }
+  | { kind: 'not-found' }
+  | { kind: 'invalid'; setting: string; reason: string };
+
+export interface KeyOptions {
+  readonly scope?: KeyScope;
+  /** A period from now, like `7D` or `12h` (units m h D M Y). */
+  readonly expires?: string;
+}
+
 // Compared against when the account does not exist, so that the answer takes as long.
 const ABSENT_DIGEST = digestApiKey(generateApiKey());
+
+/** `last_used_at` is written at most this often per key, so that using a key costs no write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 export const DEMO_ACCOUNT = 'demo';
 
 export class AccountsService {
+  private readonly touched = new Map<number, number>();
+
   constructor(
     private readonly store: AccountStore,
     private readonly clock: Clock,
@@ -33,13 +56,12 @@ export class AccountsService {
     const checked = applySettingsPatch(DEFAULT_SETTINGS, patch);
     if (!checked.ok) return { kind: 'invalid', setting: checked.setting, reason: checked.reason };
     const apiKey = generateApiKey();
+    const now = this.clock();
     try {
-      const account = await this.store.insertAccount({
-        name,
-        apiKeyDigest: digestApiKey(apiKey),
-        settings: checked.settings,
-        createdAt: this.clock(),
-      });
+      const account = await this.store.insertAccount(
+        { name, settings: checked.settings, createdAt: now },
+        { name: DEFAULT_KEY_NAME, digest: digestApiKey(apiKey), scope: 'all', createdAt: now, expiresAt: null },
+      );
       return { kind: 'created', account, apiKey };
     } catch (error) {
       if (error instanceof UniqueViolation) return { kind: 'name-taken' };
@@ -48,13 +70,27 @@ export class AccountsService {
   }
 
   /**
-   * The account named `user` when `apiKey` is its key. An unknown user and a wrong key are
-   * indistinguishable to the caller, in answer and in time.
+   * The account named `user` and its key matching `apiKey`, when that key has not expired.
+   * An unknown user and a wrong key are indistinguishable to the caller, in answer and in
+   * time: every key is compared in constant time, and a dummy one when there is no account.
    */
-  async authenticate(user: string | undefined, apiKey: string | undefined): Promise<Account | undefined> {
-    const account = user ? await this.store.findAccountByName(user) : undefined;
-    const matches = apiKeyMatches(account?.apiKeyDigest ?? ABSENT_DIGEST, apiKey ?? '');
-    return account && matches && apiKey ? account : undefined;
+  async authenticate(user: string | undefined, apiKey: string | undefined): Promise<Authenticated | undefined> {
+    const found = user ? await this.store.findAccountWithKeys(user) : undefined;
+    const now = this.clock();
+    const presented = apiKey ?? '';
+    let match: ApiKey | undefined;
+    for (const key of found?.keys ?? []) {
+      if (apiKeyMatches(key.digest, presented) && (key.expiresAt === null || key.expiresAt > now)) match = key;
+    }
+    if (!found) apiKeyMatches(ABSENT_DIGEST, presented);
+    if (!found || !match || !apiKey) return undefined;
+    this.noteUse(match, now);
+    return { account: found.account, key: match };
+  }
+
+  /** Whether an authenticated key may make a call of this kind. */
+  allows(authenticated: Authenticated, use: KeyUse): boolean {
+    return scopeAllows(authenticated.key.scope, use);
   }
 
   find(name: string): Promise<Account | undefined> {
@@ -78,13 +114,57 @@ export class AccountsService {
     return { kind: 'ok', account: { ...account, settings: checked.settings } };
   }
 
-  /** A new key replaces the old one at once; the old key stops working. */
-  async rotateKey(name: string): Promise<{ kind: 'ok'; apiKey: string } | { kind: 'not-found' }> {
+  /** The account's keys (digests, never keys), oldest first. */
+  async keys(name: string): Promise<{ account: Account; keys: ApiKey[] } | undefined> {
+    const account = await this.store.findAccountByName(name);
+    return account && { account, keys: await this.store.listKeys(account.id) };
+  }
+
+  /** Issues a new named key; shown once. */
+  async addKey(name: string, keyName: string, options: KeyOptions = {}): Promise<KeyIssue> {
     const account = await this.store.findAccountByName(name);
     if (!account) return { kind: 'not-found' };
+    const now = this.clock();
+    const checked = await this.checkNewKey(account, keyName, options, now);
+    if (checked.kind === 'invalid') return checked;
     const apiKey = generateApiKey();
-    if (!(await this.store.setApiKeyDigest(account.id, digestApiKey(apiKey)))) return { kind: 'not-found' };
-    return { kind: 'ok', apiKey };
+    const key = await this.store.insertKey(account.id, { name: keyName, digest: digestApiKey(apiKey), scope: options.scope ?? 'all', createdAt: now, expiresAt: checked.expiresAt });
+    return { kind: 'issued', key, apiKey };
+  }
+
+  /**
+   * Replaces the key named `keyName` (default `default`) with a new one of the same name and
+   * scope. The old key keeps working for `grace` (a period like `1h`; none: it stops at once),
+   * under the name `NAME.retired-ID`, so that deploying the new key is never an outage.
+   */
+  async rotateKey(name: string, options: { keyName?: string; grace?: string } = {}): Promise<KeyIssue> {
+    const account = await this.store.findAccountByName(name);
+    if (!account) return { kind: 'not-found' };
+    const keyName = options.keyName ?? DEFAULT_KEY_NAME;
+    const now = this.clock();
+    const current = (await this.store.listKeys(account.id)).filter((key) => key.name === keyName && (key.expiresAt === null || key.expiresAt > now));
+    if (current.length === 0) return { kind: 'invalid', setting: 'key', reason: `the account has no key named "${keyName}"` };
+    let retireAt = now;
+    if (options.grace !== undefined) {
+      const until = periodFromNow(options.grace, now, account.settings.timeZone);
+      if (until === undefined) return { kind: 'invalid', setting: 'grace', reason: 'must be a period like 30m, 1h or 7D (units m h D M Y)' };
+      retireAt = until;
+    }
+    const apiKey = generateApiKey();
+    const key = await this.store.replaceKey(
+      account.id,
+      { name: keyName, digest: digestApiKey(apiKey), scope: current[0]!.scope, createdAt: now, expiresAt: current[0]!.expiresAt },
+      current.map((old) => ({ id: old.id, name: `${keyName}.retired-${old.id}`, expiresAt: Math.min(old.expiresAt ?? Infinity, retireAt) })),
+    );
+    return { kind: 'issued', key, apiKey };
+  }
+
+  /** Revokes (deletes) the keys named `keyName`; they stop working at once. */
+  async revokeKey(name: string, keyName: string): Promise<{ kind: 'revoked'; count: number } | { kind: 'not-found' } | { kind: 'no-such-key' }> {
+    const account = await this.store.findAccountByName(name);
+    if (!account) return { kind: 'not-found' };
+    const count = await this.store.deleteKeys(account.id, keyName);
+    return count === 0 ? { kind: 'no-such-key' } : { kind: 'revoked', count };
   }
 
   async delete(name: string): Promise<boolean> {
@@ -102,4 +182,35 @@ export class AccountsService {
     // Another instance starting at the same moment may have won the race; it prints the key.
     return created.kind === 'created' ? created.apiKey : undefined;
   }
+
+  private async checkNewKey(
+    account: Account,
+    keyName: string,
+    options: KeyOptions,
+    now: number,
+  ): Promise<{ kind: 'ok'; expiresAt: number | null } | { kind: 'invalid'; setting: string; reason: string }> {
+    if (!KEY_NAME.test(keyName)) return { kind: 'invalid', setting: 'key name', reason: 'must be 1 to 64 of a-z 0-9 . _ -' };
+    const live = (await this.store.listKeys(account.id)).filter((key) => key.expiresAt === null || key.expiresAt > now);
+    if (live.some((key) => key.name === keyName)) return { kind: 'invalid', setting: 'key name', reason: `the account already has a key named "${keyName}" (rotate it, or revoke it first)` };
+    if (live.length >= MAX_KEYS_PER_ACCOUNT) return { kind: 'invalid', setting: 'key name', reason: `an account holds at most ${MAX_KEYS_PER_ACCOUNT} keys; revoke one first` };
+    if (options.expires === undefined) return { kind: 'ok', expiresAt: null };
+    const expiresAt = periodFromNow(options.expires, now, account.settings.timeZone);
+    if (expiresAt === undefined || expiresAt <= now) return { kind: 'invalid', setting: 'expires', reason: 'must be a period like 30m, 12h or 7D (units m h D M Y)' };
+    return { kind: 'ok', expiresAt };
+  }
+
+  /** Writes down a key's use, at most once a minute per key, off the request's path. */
+  private noteUse(key: ApiKey, now: number): void {
+    const last = Math.max(this.touched.get(key.id) ?? 0, key.lastUsedAt ?? 0);
+    if (now - last < TOUCH_INTERVAL_MS) return;
+    this.touched.set(key.id, now);
+    if (this.touched.size > 10_000) this.touched.clear();
+    this.store.touchKey(key.id, now).catch(() => this.touched.delete(key.id));
+  }
+}
+
+/** The instant a period like `7D` after `now` ends, in the zone; undefined for a malformed period. */
+function periodFromNow(text: string, now: number, timeZone: string): number | undefined {
+  const period = parsePeriod(text);
+  return period && addPeriods(now, period.count, period.unit, timeZone);
 }

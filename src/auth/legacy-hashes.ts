@@ -11,6 +11,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import apacheMd5 from 'apache-md5';
 import bcrypt from 'bcryptjs';
 import { verify as verifyShaCrypt } from 'unixcrypt';
+import { availableParallelism } from 'node:os';
+import { WorkerPool } from '../common/worker-pool.js';
 
 export type HashFormat = 'argon2' | 'bcrypt' | 'md5-crypt' | 'apr1' | 'sha256-crypt' | 'sha512-crypt' | 'htpasswd-sha1';
 
@@ -35,6 +37,46 @@ export function hashFormat(hash: string): HashFormat | undefined {
   return FORMATS.find(([, shape]) => shape.test(hash))?.[0];
 }
 
+/**
+ * The most a hash may ask of a login. A hash carries its own cost, and a hostile one would
+ * pin a core for hours (`$2b$31$`) or take a gigabyte (argon2 m=1 GiB): such a hash is refused
+ * at import, and never verified at login. Each ceiling is well above what the systems these
+ * hashes come from use by default (bcrypt 10 to 12, SHA-crypt 5,000 rounds, argon2 19 to
+ * 64 MiB; libsodium's "moderate" argon2 is 256 MiB).
+ */
+export const HASH_COST_CEILINGS = {
+  bcryptCost: 14,
+  shaCryptRounds: 1_000_000,
+  argon2MemoryKiB: 262_144,
+  argon2Iterations: 10,
+  argon2Parallelism: 16,
+} as const;
+
+/** Why a hash asks too much, or undefined when it is within the ceilings (or not a known format). */
+export function excessiveCost(hash: string): string | undefined {
+  const c = HASH_COST_CEILINGS;
+  switch (hashFormat(hash)) {
+    case 'bcrypt': {
+      const cost = Number(hash.slice(4, 6));
+      return cost > c.bcryptCost ? `bcrypt cost ${cost} over ${c.bcryptCost}` : undefined;
+    }
+    case 'sha256-crypt':
+    case 'sha512-crypt': {
+      const rounds = Number(/^\$[56]\$rounds=(\d+)\$/.exec(hash)?.[1] ?? 5000);
+      return rounds > c.shaCryptRounds ? `SHA-crypt rounds ${rounds} over ${c.shaCryptRounds}` : undefined;
+    }
+    case 'argon2': {
+      const [, m, t, p] = /m=(\d+),t=(\d+),p=(\d+)/.exec(hash)!.map(Number) as [number, number, number, number];
+      if (m > c.argon2MemoryKiB) return `argon2 memory ${m} KiB over ${c.argon2MemoryKiB}`;
+      if (t > c.argon2Iterations) return `argon2 iterations ${t} over ${c.argon2Iterations}`;
+      if (p > c.argon2Parallelism) return `argon2 parallelism ${p} over ${c.argon2Parallelism}`;
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -44,9 +86,11 @@ function sameText(a: string, b: string): boolean {
 /**
  * Whether `password` matches a hash in one of the foreign formats (not argon2, which the
  * argon2 hasher verifies). The password is used as typed: the other system did not
- * normalise it.
+ * normalise it. The libraries are JavaScript and run where they are called: the service
+ * calls this in a worker thread (`verifyLegacyHashOffThread`), never on the event loop.
  */
 export async function verifyLegacyHash(hash: string, password: string): Promise<boolean> {
+  if (excessiveCost(hash) !== undefined) return false;
   switch (hashFormat(hash)) {
     case 'bcrypt':
       return bcrypt.compare(password, hash);
@@ -61,4 +105,17 @@ export async function verifyLegacyHash(hash: string, password: string): Promise<
     default:
       return false;
   }
+}
+
+let pool: WorkerPool<{ hash: string; password: string }, boolean> | undefined;
+
+/**
+ * `verifyLegacyHash` in a worker thread (one per core at most; the hashing gate admits the
+ * calls), so that a slow format never holds the event loop.
+ */
+export function verifyLegacyHashOffThread(hash: string, password: string): Promise<boolean> {
+  if (excessiveCost(hash) !== undefined) return Promise.resolve(false);
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  pool ??= new WorkerPool(new URL(`./legacy-hash-worker.${ext}`, import.meta.url), availableParallelism());
+  return pool.run({ hash, password });
 }

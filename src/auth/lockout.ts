@@ -11,8 +11,22 @@ export interface LoginThrottle {
   readonly lockedUntil: number;
 }
 
+/**
+ * A member's failures are counted twice: per client address (an IPv4 address, an IPv6 /64,
+ * or no address when the integrator sent none), and across every address together.
+ */
+export interface LoginFailures {
+  readonly address?: LoginThrottle;
+  readonly all?: LoginThrottle;
+}
+
 export function isLocked(throttle: LoginThrottle | undefined, now: number): boolean {
   return throttle !== undefined && throttle.lockedUntil > now;
+}
+
+/** Locked from this address, or from every address. */
+export function isLockedOut(failures: LoginFailures | undefined, now: number): boolean {
+  return isLocked(failures?.address, now) || isLocked(failures?.all, now);
 }
 
 /** Failures older than this instant no longer count: the count starts over. */
@@ -36,4 +50,14 @@ export function lockedUntilAfter(failures: number, now: number, policy: LockoutP
   if (failures >= MAX_CONSECUTIVE_FAILURES) return now + policy.resetSeconds * 1000;
   const steps = failures - policy.threshold + 1;
   return now + Math.min(steps * policy.stepSeconds, policy.maxSeconds) * 1000;
+}
+
+/**
+ * Across every address, only the ceiling applies: the 100th failure in a row, from wherever,
+ * locks the member for the reset time, so that rotating addresses buys an attacker nothing
+ * beyond 100 guesses (NIST SP 800-63B), whatever `IP` says.
+ */
+export function lockedUntilAcrossAddresses(failures: number, now: number, policy: LockoutPolicy): number {
+  if (policy.threshold === 0 || failures < MAX_CONSECUTIVE_FAILURES) return 0;
+  return now + policy.resetSeconds * 1000;
 }

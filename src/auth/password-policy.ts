@@ -5,8 +5,7 @@
  * Generated passwords are random and are not checked.
  */
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { MAX_PASSWORD_LENGTH } from '../accounts/account-rules.js';
-import { normalizePassword, passwordLength } from './passwords.js';
+import { isOverlongPassword, MAX_PASSWORD_LENGTH, normalizePassword, passwordLength } from './passwords.js';
 
 export type PasswordVerdict = 'ok' | 'too-short' | 'too-long' | 'too-common';
 
@@ -18,6 +17,7 @@ export function isCommonPassword(password: string): boolean {
 }
 
 export function checkChosenPassword(password: string, minLength: number): PasswordVerdict {
+  if (isOverlongPassword(password)) return 'too-long';
   const length = passwordLength(password);
   if (length < minLength) return 'too-short';
   if (length > MAX_PASSWORD_LENGTH) return 'too-long';

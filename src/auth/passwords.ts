@@ -6,7 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { hash, parseOptions, verify, type Algorithm } from '@node-rs/argon2';
-import { verifyLegacyHash } from './legacy-hashes.js';
+import { excessiveCost, verifyLegacyHashOffThread } from './legacy-hashes.js';
 
 // The package declares `Algorithm` as a const enum, which has no value at run time.
 const ARGON2ID = 2 as Algorithm.Argon2id;
@@ -38,7 +38,9 @@ export function createArgon2Hasher(parameters: Argon2Parameters = OWASP_ARGON2):
     async verify(passwordHash, password) {
       // A hash imported from another system: verified by its format's library, then
       // replaced with ours by the login (needsRehash is true for it).
-      if (!passwordHash.startsWith('$argon2')) return verifyLegacyHash(passwordHash, password);
+      if (!passwordHash.startsWith('$argon2')) return verifyLegacyHashOffThread(passwordHash, password);
+      // An argon2 hash imported with a hostile cost (a gigabyte, many passes) is never verified.
+      if (excessiveCost(passwordHash) !== undefined) return false;
       try {
         const normalized = normalizePassword(password);
         if (await verify(passwordHash, normalized)) return true;
@@ -73,6 +75,25 @@ export function generatePassword(): string {
   let password = '';
   for (let i = 0; i < GENERATED_LENGTH; i++) password += GENERATED_ALPHABET[randomInt(GENERATED_ALPHABET.length)];
   return password;
+}
+
+/** Longest password, in code points (after normalisation, and before it). */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/**
+ * Whether a password as sent is longer than any can be, checked before anything else is done
+ * with it: normalising can make a text 18 times longer, and hashing a long one costs more.
+ */
+export function isOverlongPassword(password: string): boolean {
+  // A code point is one or two UTF-16 units: over twice the limit in units is too long.
+  if (password.length > 2 * MAX_PASSWORD_LENGTH) return true;
+  let codePoints = 0;
+  for (let i = 0; i < password.length; i++) {
+    const unit = password.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < password.length) i++;
+    if (++codePoints > MAX_PASSWORD_LENGTH) return true;
+  }
+  return false;
 }
 
 /** Length as a person counts it: in code points, after normalisation. */

@@ -10,7 +10,16 @@
  * count together; on SQLite (one server) they count in memory.
  */
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimiterOptions } from '../store/dialects/dialect.js';
+
+/** What a limiter counts: the store makes it (so that several servers share the counts). */
+export interface RateLimiterOptions {
+  /** Tells this limiter's keys from another's. */
+  readonly keyPrefix: string;
+  /** What may be used per `duration`. */
+  readonly points: number;
+  /** Seconds. */
+  readonly duration: number;
+}
 
 /** Makes a limiter; the store's, or one in memory. */
 export type LimiterFactory = (options: RateLimiterOptions) => RateLimiterAbstract;
@@ -69,5 +78,31 @@ export class AccountRateLimiter {
       if (result instanceof RateLimiterRes) return refusal(result);
       throw result;
     }
+  }
+}
+
+/**
+ * Logins without a key have budgets of their own, never the account's keyed one (the account
+ * name is public, in every verify_url): per member login and per client address, each
+ * `perMinute` a minute. Both are spent by every attempt.
+ */
+export class AnonymousLoginLimiter {
+  private readonly byRate = new Map<number, RateLimiterAbstract>();
+
+  constructor(private readonly limiter: LimiterFactory) {}
+
+  async admit(accountId: number, loginKey: string, address: string, perMinute: number): Promise<Admission> {
+    if (perMinute === 0) return ADMITTED;
+    let limiter = this.byRate.get(perMinute);
+    if (!limiter) {
+      limiter = this.limiter({ keyPrefix: `anonymous-logins-${perMinute}`, points: perMinute, duration: 60 });
+      this.byRate.set(perMinute, limiter);
+    }
+    const spend = (key: string) => limiter.consume(key).then(() => ADMITTED, (result: unknown) => {
+      if (result instanceof RateLimiterRes) return refusal(result);
+      throw result;
+    });
+    const [member, client] = await Promise.all([spend(`${accountId}:login:${loginKey}`), spend(`${accountId}:address:${address}`)]);
+    return member.ok ? client : member;
   }
 }

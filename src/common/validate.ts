@@ -3,9 +3,12 @@ import { isIP } from 'node:net';
 
 export const MAX_URL_LENGTH = 2048;
 
-/** An absolute http(s) URL or a path starting with `/`, at most 2048 characters, no white space. */
+/**
+ * An absolute http(s) URL or a path starting with `/`, at most 2048 characters, no white
+ * space. No backslash anywhere: browsers read `/\evil.com` as `//evil.com`, another site.
+ */
 export function isRedirectUrl(value: string): boolean {
-  if (value.length === 0 || value.length > MAX_URL_LENGTH || /[\s\u0000-\u001f\u007f]/.test(value)) return false;
+  if (value.length === 0 || value.length > MAX_URL_LENGTH || /[\s\u0000-\u001f\u007f\\]/.test(value)) return false;
   if (value.startsWith('/')) return !value.startsWith('//');
   try {
     const url = new URL(value);

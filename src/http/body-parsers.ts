@@ -28,6 +28,9 @@ export function registerBodyParsers(app: FastifyInstance): void {
 export function parseJsonParams(text: string): JsonBody {
   const body: JsonBody = { kind: 'json', entries: [], invalid: [] };
   if (text.trim() === '') return body;
+  // An object of strings is one level deep (two with an array of values); a deeply nested
+  // body is refused before the parser walks it.
+  if (nestingDepth(text) > MAX_JSON_DEPTH) throw new HttpError(400, MESSAGES.malformedBody);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -43,4 +46,24 @@ export function parseJsonParams(text: string): JsonBody {
     }
   }
   return body;
+}
+
+/** Deeper bodies are refused unparsed; nested values within it are refused by name. */
+const MAX_JSON_DEPTH = 8;
+
+/** How deep brackets nest in a JSON text, outside its strings; one pass, no parsing. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }

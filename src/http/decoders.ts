@@ -3,41 +3,53 @@
  * offending parameter in its error: `missing parameter: NAME`, `invalid parameter: NAME`.
  */
 import { isIpAddress, isRedirectUrl } from '../common/validate.js';
-import { isEmail, isLogin, isProfileFieldName, isProfileFieldValue, isReservedName, MAX_PROFILE_FIELDS } from '../members/fields.js';
+import { isEmail, isLogin, MAX_PROFILE_FIELDS } from '../members/fields.js';
+import { isProfileFieldName, isProfileFieldValue, isReservedName } from '../members/profile-fields.js';
 import { isPeriodUnit, type PeriodUnit } from '../members/lifecycle.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
-import { ApiError, MESSAGES } from './errors.js';
+import { canonicalAddress } from '../auth/client-address.js';
+import { ApiError, MESSAGES, REASONS } from './errors.js';
+import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
 import type { WireParams } from './params.js';
 
 export function decodeLogin(name: string, value: string): string {
-  if (!isLogin(value)) throw ApiError.invalid(name);
+  if (!isLogin(value)) throw ApiError.invalid(name, REASONS.login);
   return value;
 }
 
 export function decodeEmail(name: string, value: string): string {
-  if (!isEmail(value)) throw ApiError.invalid(name);
+  if (!isEmail(value)) throw ApiError.invalid(name, REASONS.email);
   return value;
 }
 
 /** A chosen password: account minimum to 1024 characters, not a common one (auth/password-policy). */
 export function decodePassword(name: string, value: string, minLength: number): string {
-  if (checkChosenPassword(value, minLength) !== 'ok') throw ApiError.invalid(name);
-  return value;
+  switch (checkChosenPassword(value, minLength)) {
+    case 'ok':
+      return value;
+    case 'too-short':
+      throw ApiError.invalid(name, REASONS.tooShort(minLength));
+    case 'too-long':
+      throw ApiError.invalid(name, REASONS.tooLong(MAX_PASSWORD_LENGTH));
+    case 'too-common':
+      throw ApiError.invalid(name, REASONS.tooCommon);
+  }
 }
 
 /** An absolute http(s) URL or a path; empty means none. */
 export function decodeUrl(params: WireParams, name: string): string | null {
   const value = params.nonEmpty(name);
   if (value === undefined) return null;
-  if (!isRedirectUrl(value)) throw ApiError.invalid(name);
+  if (!isRedirectUrl(value)) throw ApiError.invalid(name, REASONS.url);
   return value;
 }
 
+/** A literal IPv4 or IPv6 address, in its canonical text (`2001:DB8:0::1` is `2001:db8::1`). */
 export function decodeIp(params: WireParams, name: string): string | null {
   const value = params.nonEmpty(name);
   if (value === undefined) return null;
-  if (!isIpAddress(value)) throw ApiError.invalid(name);
-  return value;
+  if (!isIpAddress(value)) throw ApiError.invalid(name, REASONS.ip);
+  return canonicalAddress(value);
 }
 
 const MAX_COUNT = 999_999_999;
@@ -45,13 +57,13 @@ const MAX_COUNT = 999_999_999;
 /** A whole number from 1 to 999,999,999. */
 export function decodePositiveInteger(name: string, value: string | undefined): number {
   if (value === undefined || value === '') throw ApiError.missing(name);
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) throw ApiError.invalid(name);
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) throw ApiError.invalid(name, REASONS.count);
   return Number(value);
 }
 
 export function decodePeriodUnit(name: string, value: string | undefined): PeriodUnit {
   if (value === undefined || value === '') throw ApiError.missing(name);
-  if (!isPeriodUnit(value)) throw ApiError.invalid(name);
+  if (!isPeriodUnit(value)) throw ApiError.invalid(name, REASONS.periodUnit);
   return value;
 }
 
@@ -76,12 +88,26 @@ export function decodeProfileFields(params: WireParams, builtIns: ReadonlySet<st
   const profile = new Map<string, string>();
   for (const name of params.names()) {
     if (builtIns.has(name)) continue;
-    if (isReservedName(name)) throw ApiError.unknown(name);
-    if (!isProfileFieldName(name)) throw ApiError.invalid(name);
+    if (isReservedName(name)) throw ApiError.unknown(name, nearMiss(name, builtIns));
+    if (!isProfileFieldName(name)) throw ApiError.invalid(name, REASONS.profileName);
     const value = params.get(name) ?? '';
-    if (!isProfileFieldValue(value)) throw ApiError.invalid(name);
+    if (!isProfileFieldValue(value)) throw ApiError.invalid(name, REASONS.profileValue);
     profile.set(name, value);
   }
   if (profile.size > MAX_PROFILE_FIELDS) throw new ApiError(MESSAGES.tooManyProfileFields);
   return profile;
+}
+
+/**
+ * The built-in a name was most likely meant to be: the same letters in another case (`ip` for
+ * `IP`), or with or without the underscore of /create/'s names (`login` for `_login`).
+ */
+export function nearMiss(name: string, builtIns: ReadonlySet<string>): string | undefined {
+  const lower = name.toLowerCase();
+  for (const builtIn of builtIns) {
+    if (builtIn === name) continue;
+    const candidate = builtIn.toLowerCase();
+    if (candidate === lower || candidate === `_${lower}` || `_${candidate}` === lower) return builtIn;
+  }
+  return undefined;
 }

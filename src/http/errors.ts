@@ -7,16 +7,18 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HashingBusy } from '../auth/hashing-gate.js';
-import { StoreUnavailable } from '../store/errors.js';
+import { StoreUnavailable } from '../common/store-errors.js';
 
 /** Every fixed message the API answers with. Parameter messages are built by ApiError. */
 export const MESSAGES = {
   wrongApiKey: 'wrong api key',
+  keyScope: 'api key not allowed for this call',
   memberNotFound: 'member not found',
   loginTaken: 'login already taken',
   wrongLoginOrPassword: 'wrong login or password',
   memberSuspended: 'member suspended',
   tooManyProfileFields: 'too many profile fields',
+  overQuota: 'storage quota exceeded',
   exactlyOneSelector: 'exactly one selector is required',
   nothingToChange: 'nothing to change',
   loginNotUnique: 'login cannot be set on several members',
@@ -30,6 +32,36 @@ export const MESSAGES = {
   busy: 'server busy, retry later',
   unavailable: 'service unavailable',
   internal: 'internal error',
+} as const;
+
+/**
+ * Why a value is refused, after `invalid parameter: NAME`: what it must be, said so that the
+ * member (or the integrator) can fix it. The error table of the README lists them.
+ */
+export const REASONS = {
+  login: '1 to 64 characters, no white space or control characters',
+  email: 'at most 254 characters, one @ with text on both sides, no white space',
+  tooShort: (min: number) => `too short: at least ${min} characters`,
+  tooLong: (max: number) => `too long: at most ${max} characters`,
+  tooCommon: 'too common: it is on lists of breached passwords',
+  url: 'an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash',
+  ip: 'not an IPv4 or IPv6 address',
+  count: 'a whole number from 1 to 999999999',
+  periodUnit: 'one of m h D M Y',
+  periodTooLong: 'the period ends after the year 9999',
+  createMode: 'one of 0 1 2',
+  updateMode: 'one of N S D',
+  status: 'one of A S D',
+  regType: 'one of F P A M',
+  memberId: 'a member id, or *',
+  profileName: '1 to 64 of A-Z a-z 0-9 _ . -',
+  profileValue: 'longer than 65536 bytes',
+  record: 'a run of {name} tokens, each a built-in field or a profile field',
+  limit: 'NNN (how many) or NNNs (registered in the last NNN seconds)',
+  limitd: 'NNNs (deleted in the last NNN seconds)',
+  day: 'a day as YYYY-MM-DD',
+  notText: 'not a string',
+  nul: 'contains U+0000',
 } as const;
 
 export interface ErrorBody {
@@ -54,11 +86,13 @@ export class ApiError extends Error {
   static missing(name: string): ApiError {
     return new ApiError(`missing parameter: ${shown(name)}`);
   }
-  static invalid(name: string): ApiError {
-    return new ApiError(`invalid parameter: ${shown(name)}`);
+  /** `invalid parameter: NAME`, with the reason when one helps the caller fix it: `(too short: at least 8)`. */
+  static invalid(name: string, reason?: string): ApiError {
+    return new ApiError(`invalid parameter: ${shown(name)}${reason ? ` (${reason})` : ''}`);
   }
-  static unknown(name: string): ApiError {
-    return new ApiError(`unknown parameter: ${shown(name)}`);
+  /** `unknown parameter: NAME`, with the name meant when it is a near miss of one: `(did you mean IP?)`. */
+  static unknown(name: string, meant?: string): ApiError {
+    return new ApiError(`unknown parameter: ${shown(name)}${meant ? ` (did you mean ${meant}?)` : ''}`);
   }
 }
 
@@ -68,8 +102,9 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -116,7 +151,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const { statusCode, message } = describeError(error);
   // An outage is expected now and then: one line, not a stack per request. A full hashing
   // queue is the server shedding load as designed.
-  if (error instanceof HashingBusy) request.log.info({ statusCode }, 'server busy');
+  if (error instanceof HashingBusy || (error instanceof HttpError && error.message === MESSAGES.busy)) request.log.info({ statusCode }, 'server busy');
   else if (statusCode === 503) request.log.warn({ reason: (error as Error)?.cause instanceof Error ? ((error as Error).cause as Error).message : String(error) }, 'store unavailable');
   else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ statusCode, reason: (error as Error)?.message }, 'request refused');

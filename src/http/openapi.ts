@@ -8,6 +8,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { registerPages } from './page-security.js';
 
 export const OPENAPI_PATH = '/api2/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -38,6 +39,19 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       ],
     },
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // Swagger UI's own files only; it sets element styles from script, hence 'unsafe-inline' for styles.
+  await registerPages(
+    app,
+    {
+      'script-src': ["'self'"],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:'],
+      'connect-src': ["'self'"],
+      'font-src': ["'self'", 'data:'],
+    },
+    async (pages) => {
+      await pages.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list', deepLinking: true } });
+    },
+  );
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { ApiError, PayloadTooLarge } from './errors.js';
+import { ApiError, HttpError, MESSAGES, PayloadTooLarge, REASONS } from './errors.js';
 
 export class WireParams {
   constructor(private readonly values: ReadonlyMap<string, readonly string[]>) {}
@@ -69,7 +69,7 @@ export async function readParams(request: FastifyRequest, limits: ParamLimits): 
   const add = (name: string, value: string) => {
     if (++count > limits.maxParameters) throw new PayloadTooLarge('too many parameters');
     // No parameter has a use for U+0000, and PostgreSQL cannot store it: refuse it at the edge.
-    if (name.includes('\0') || value.includes('\0')) throw ApiError.invalid(name);
+    if (name.includes('\0') || value.includes('\0')) throw ApiError.invalid(name, REASONS.nul);
     const list = values.get(name);
     if (list) list.push(value);
     else values.set(name, [value]);
@@ -84,10 +84,17 @@ export async function readParams(request: FastifyRequest, limits: ParamLimits): 
     for (const [name, value] of body) add(name, value);
   } else if (isJsonBody(body)) {
     const [invalid] = body.invalid;
-    if (invalid !== undefined) throw ApiError.invalid(invalid);
+    if (invalid !== undefined) throw ApiError.invalid(invalid, REASONS.notText);
     for (const [name, value] of body.entries) add(name, value);
   } else if (request.isMultipart()) {
-    let total = 0;
+    await readMultipart(request, limits, add);
+  }
+  return new WireParams(values);
+}
+
+async function readMultipart(request: FastifyRequest, limits: ParamLimits, add: (name: string, value: string) => void): Promise<void> {
+  let total = 0;
+  try {
     for await (const part of request.parts()) {
       const value = part.type === 'file' ? (await part.toBuffer()).toString('utf8') : String(part.value ?? '');
       if (part.type === 'field' && part.valueTruncated) throw new PayloadTooLarge(`parameter too large: ${part.fieldname}`);
@@ -95,8 +102,14 @@ export async function readParams(request: FastifyRequest, limits: ParamLimits): 
       if (total > limits.bodyLimitBytes) throw new PayloadTooLarge('request body too large');
       add(part.fieldname, value);
     }
+  } catch (error) {
+    // The parser's own complaints (no boundary, a body cut short) are the client's malformed
+    // body: a 400, not an internal error. Limits it enforces keep their status (413).
+    if (error instanceof HttpError || error instanceof ApiError) throw error;
+    const status = (error as { statusCode?: unknown } | null)?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) throw error;
+    throw new HttpError(400, MESSAGES.malformedBody, {}, { cause: error });
   }
-  return new WireParams(values);
 }
 
 /**

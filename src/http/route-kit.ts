@@ -1,8 +1,9 @@
 /** What every API route shares: parameter reading, expected-failure answers, authentication. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account } from '../accounts/account.js';
+import type { Account, KeyUse } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
-import type { AccountRateLimiter, Admission, KeyGuessGuard } from '../auth/request-limits.js';
+import type { AccountRateLimiter, Admission, AnonymousLoginLimiter, KeyGuessGuard } from '../auth/request-limits.js';
+import { foldKey } from '../members/member.js';
 import type { HashingGate } from '../auth/hashing-gate.js';
 import { ApiError, errorBody, MESSAGES, TooManyRequests } from './errors.js';
 import { readParams, type ParamLimits, type WireParams } from './params.js';
@@ -12,6 +13,7 @@ export interface RouteContext {
   readonly accounts: AccountsService;
   readonly keyGuard: KeyGuessGuard;
   readonly accountRates: AccountRateLimiter;
+  readonly anonymousLogins: AnonymousLoginLimiter;
   readonly hashing: Pick<HashingGate, 'assertRoom'>;
 }
 
@@ -36,20 +38,30 @@ export function apiHandler(context: RouteContext, handle: (params: WireParams, r
 }
 
 /**
- * The account named by `user` whose key is `api_key`. An unknown user, a wrong key and a
- * missing key all answer `wrong api key`, byte for byte.
+ * The account named by `user` whose key is `api_key`, when that key may make this kind of
+ * call. An unknown user, a wrong key and a missing key all answer `wrong api key`, byte for
+ * byte; a right key of too narrow a scope says so.
  */
-export async function authenticate(context: RouteContext, params: WireParams, request: FastifyRequest): Promise<Account> {
+export async function authenticate(context: RouteContext, params: WireParams, request: FastifyRequest, use: KeyUse): Promise<Account> {
   const user = params.required('user');
   const apiKey = params.nonEmpty('api_key');
-  enforce(await context.keyGuard.admit(request.ip));
-  const account = await context.accounts.authenticate(user, apiKey);
-  if (!account) {
+  // The key is checked first: a right key is never refused because of someone else's wrong
+  // ones (keys are 256 random bits; guessing is not what this limit stops). Only wrong keys
+  // are counted, and refused once an address has sent too many.
+  const authenticated = await context.accounts.authenticate(user, apiKey);
+  if (!authenticated) {
+    enforce(await context.keyGuard.admit(request.ip));
     await context.keyGuard.recordFailure(request.ip);
     throw new ApiError(MESSAGES.wrongApiKey);
   }
-  await admitAccount(context, account);
-  return account;
+  if (!context.accounts.allows(authenticated, use)) throw new ApiError(MESSAGES.keyScope);
+  await admitAccount(context, authenticated.account);
+  return authenticated.account;
+}
+
+/** A login without a key: the account's anonymous-login budgets, per member and per address. */
+export async function admitAnonymousLogin(context: RouteContext, account: Account, login: string, address: string): Promise<void> {
+  enforce(await context.anonymousLogins.admit(account.id, foldKey(login), address, account.settings.loginRateLimitPerMinute));
 }
 
 /** The account's own request rate, when it has one. */

@@ -1,47 +1,28 @@
 /**
- * Rules for the values a member is made of: login, e-mail, profile field names and values.
- * Each check answers true/false; the HTTP layer names the parameter in its error.
+ * Rules for the values a member is made of (login, e-mail) and the limits on what one member,
+ * and one request, may hold or ask. Each check answers true/false; the HTTP layer names the
+ * parameter in its error. Profile field names are profile-fields.ts's.
  */
-
-/** Fields of the seed's list table (section 2.1). They can never be profile field names. */
-export const LIST_FIELDS = [
-  'id', 'login', 'email', 'status', 'reg_date', 'reg_time', 'reg_type', 'exp_date', 'exp_time',
-  'last_login_date', 'last_login_time', 'bill_pc', 'bill_id', 'bill_item', 'bill_cust', 'bill_subscr', 'bill_qty',
-] as const;
-
-/** Settings /update/ writes under their own names (seed 4.3); also never profile fields. */
-export const UPDATE_SETTINGS = [
-  'login', 'password', 'email', 'urlok', 'urlfail', 'status', 'is_exp_time', 'exp_time', 'exp_time_type',
-  'is_exp_logins', 'exp_logins', 'pfdelete',
-] as const;
-
-/**
- * Names that look like a built-in with a slip (a forgotten underscore on /create/, a
- * misspelled setting) are refused rather than silently stored as profile fields. Compared
- * case-insensitively, so that `{Email}` can never mean two things.
- */
-const RESERVED_NAMES = new Set<string>([...LIST_FIELDS, ...UPDATE_SETTINGS, 'user', 'api_key', 'ip']);
-const RESERVED_PREFIXES = ['_', 'set_', 'find_member_'];
-const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export const MAX_PROFILE_VALUE_BYTES = 64 * 1024;
 export const MAX_PROFILE_FIELDS = 100;
+
+/**
+ * What one request may ask, so that no statement runs for long whatever is sent (and none
+ * reaches a database's own limits): fields in a /list/ record (every built-in and a member's
+ * every profile field fit), `profile:NAME` filters in a list, names in one `pfdelete`.
+ */
+export const MAX_RECORD_FIELDS = 128;
+export const MAX_FIELD_FILTERS = 10;
+export const MAX_PFDELETE_NAMES = MAX_PROFILE_FIELDS;
+/**
+ * Bytes of profile values one /update/ may write: the values it sets times the members it
+ * matches (a 16 KiB value over 50,000 members would be 800 MB, and twice that in the search
+ * index and the journal).
+ */
+export const MAX_UPDATE_PROFILE_BYTES = 64 * 1024 * 1024;
 export const MAX_LOGIN_LENGTH = 64;
 export const MAX_EMAIL_LENGTH = 254;
-
-/** Whether a parameter name is one the API reserves: it is refused as a profile field. */
-export function isReservedName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return RESERVED_NAMES.has(lower) || RESERVED_PREFIXES.some((prefix) => lower.startsWith(prefix));
-}
-
-export function isProfileFieldName(name: string): boolean {
-  return PROFILE_NAME.test(name) && !isReservedName(name);
-}
-
-export function isProfileFieldValue(value: string): boolean {
-  return Buffer.byteLength(value, 'utf8') <= MAX_PROFILE_VALUE_BYTES;
-}
 
 // White space (any Unicode kind) and control, format and surrogate code points.
 const NOT_IN_LOGIN = /[\s\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;

@@ -15,6 +15,12 @@ export function isPeriodUnit(value: string): value is PeriodUnit {
   return (PERIOD_UNITS as readonly string[]).includes(value);
 }
 
+/** A period written as a count and a unit, like `30m`, `12h`, `7D`; undefined when malformed. */
+export function parsePeriod(text: string): { count: number; unit: PeriodUnit } | undefined {
+  const match = /^([1-9]\d{0,8})([mhDMY])$/.exec(text);
+  return match ? { count: Number(match[1]), unit: match[2] as PeriodUnit } : undefined;
+}
+
 /**
  * `count` calendar periods after `now`, counted in the account's time zone: a day keeps the
  * wall-clock time across a daylight-saving change, a month ending on the 31st lands on the
@@ -43,15 +49,24 @@ export function effectiveState(member: Pick<Member, 'status' | 'timeExpiry' | 'd
   return { status: member.status, deletedAt: member.deletedAt };
 }
 
-/**
- * The instant a calendar day (`YYYY-MM-DD`) starts in a time zone, `offsetDays` days later;
- * undefined for a date that does not exist.
- */
-export function dayStart(isoDate: string, timeZone: string, offsetDays = 0): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) return undefined;
-  const day = DateTime.fromISO(isoDate, { zone: timeZone });
-  if (!day.isValid) return undefined;
-  return day.plus({ days: offsetDays }).startOf('day').toMillis();
+/** A calendar day, as a list filter names it; where it starts depends on the time zone. */
+export interface CalendarDay {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+/** A `YYYY-MM-DD` that names a day that exists; undefined otherwise. */
+export function parseDay(text: string): CalendarDay | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return DateTime.fromObject({ year, month, day }, { zone: 'UTC' }).isValid ? { year, month, day } : undefined;
+}
+
+/** The instant a calendar day starts in a time zone, `offsetDays` days later. */
+export function dayStart(day: CalendarDay, timeZone: string, offsetDays = 0): number {
+  return DateTime.fromObject(day, { zone: timeZone }).plus({ days: offsetDays }).startOf('day').toMillis();
 }
 
 /** The action named by /create/'s numeric modes: 0 none, 1 suspend, 2 delete; undefined for anything else. */

@@ -1,63 +1,25 @@
 /** The member as the rest of the service sees it; the store turns rows into this. */
+import type { LoginExpiry, MemberFieldValues, TimeExpiry } from './member-fields.js';
 
-export type MemberStatus = 'A' | 'S' | 'D';
-/** F free, P paid, A created through the API, M manual. */
-export type RegType = 'F' | 'P' | 'A' | 'M';
-/** What an expiration does when it falls due: suspend or delete. */
-export type ExpiryAction = 'S' | 'D';
+export type { ExpiryAction, LoginExpiry, MemberStatus, RegType, TimeExpiry } from './member-fields.js';
 
-export interface TimeExpiry {
-  readonly action: ExpiryAction;
-  /** The instant (ms) at which the member expires. */
-  readonly at: number;
-}
-
-export interface LoginExpiry {
-  readonly action: ExpiryAction;
-  /** Successful logins still allowed; the login that brings this to 0 succeeds. */
-  readonly left: number;
-}
-
-export interface Billing {
-  readonly pc: string | null;
-  readonly id: string | null;
-  readonly item: string | null;
-  readonly cust: string | null;
-  readonly subscr: string | null;
-  readonly qty: string | null;
-}
-
-/** What a member is made of when it is created, whichever way (API, import). */
-interface MemberBasics {
-  readonly login: string;
-  readonly email: string;
-  readonly passwordHash: string;
-  readonly status: MemberStatus;
-  readonly regType: RegType;
-  readonly regAt: number;
-  readonly regIp: string | null;
-  readonly urlOk: string | null;
-  readonly urlFail: string | null;
+/**
+ * A member's built-in fields: the table of member fields (member-fields.ts) types them, so
+ * that a field added there is a property here, with its type and its nullability. The
+ * expirations are pairs (an action and an instant, or a count), both set or neither.
+ */
+export interface Member extends MemberFieldValues {
+  readonly accountId: number;
   readonly timeExpiry: TimeExpiry | null;
   readonly loginExpiry: LoginExpiry | null;
 }
 
-export interface Member extends MemberBasics {
-  readonly id: number;
-  readonly accountId: number;
-  readonly loginCount: number;
-  readonly lastLoginAt: number | null;
-  readonly lastLoginIp: string | null;
-  readonly deletedAt: number | null;
-  readonly emailVerifiedAt: number | null;
-  readonly billing: Billing;
-}
+/** What every new member is given, whichever way it comes (the API, an import). */
+type NewMemberBasics = Pick<Member, 'login' | 'email' | 'passwordHash' | 'status' | 'regType' | 'regAt' | 'regIp' | 'urlOk' | 'urlFail' | 'timeExpiry' | 'loginExpiry'>;
 
-/** What /create/ (and later the import) hands to the store. */
-export interface NewMember extends MemberBasics {
-  readonly billing?: Partial<Billing>;
-  readonly profile: ReadonlyMap<string, string>;
-}
+/** What /create/ (and the import) hands to the store: the basics, and any other field it has. */
+export type NewMember = NewMemberBasics &
+  Partial<Omit<Member, keyof NewMemberBasics | 'id' | 'accountId'>> & { readonly profile: ReadonlyMap<string, string> };
 
 /**
  * Logins and e-mail addresses compare case-insensitively. The folded key is computed here,

@@ -1,10 +1,12 @@
 import type { Account } from '../accounts/account.js';
+import { UniqueViolation } from '../common/store-errors.js';
 import { generatePassword, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
-import { addPeriods, dayStart, effectiveState, type PeriodUnit } from './lifecycle.js';
+import { addPeriods, dayStart, effectiveState, type CalendarDay, type PeriodUnit } from './lifecycle.js';
 import type { ExpiryAction, LoginExpiry, MemberStatus, TimeExpiry } from './member.js';
 import type { MemberFilters, MemberSelector, MemberStore, MemberUpdate } from './member-store.js';
-import { columnsFor, createRecordRenderer, profileFieldsOf, type RecordField } from './record-template.js';
+import { createRecordRenderer, type RecordField } from './record-template.js';
+import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
 import type { VerifyLinks } from './verify-link.js';
 
 /** A validated /create/ request. */
@@ -24,10 +26,12 @@ export interface CreateMemberCommand {
 export type CreateMemberOutcome =
   | { kind: 'created'; id: number; login: string; password: string; verifyUrl: string }
   | { kind: 'login-taken' }
+  /** The account would hold more profile data than its storage quota. */
+  | { kind: 'over-quota' }
   /** The expiration period ends past the year 9999. */
   | { kind: 'expiry-out-of-range' };
 
-export type VerifyEmailOutcome = 'verified' | 'not-found' | 'bad-code';
+export type VerifyEmailOutcome = 'verified' | 'invalid';
 
 /** A validated /update/ request; absent fields stay as they are. */
 export interface UpdateMembersCommand {
@@ -46,16 +50,22 @@ export interface UpdateMembersCommand {
   readonly setFields: ReadonlyMap<string, string>;
 }
 
-export type UpdateMembersOutcome = MemberUpdate | { kind: 'expiry-out-of-range' };
+export type UpdateMembersOutcome = MemberUpdate | { kind: 'login-taken' } | { kind: 'expiry-out-of-range' };
+
+/** A list as the API writes it: each chunk of members as JSON texts joined by commas, then the total. */
+export interface RenderedListing extends AsyncIterable<string> {
+  /** Known once every chunk has been read. */
+  readonly total: number;
+}
 
 /** A validated /list/ request; days and durations are resolved against the account and now. */
 export interface ListMembersCommand {
   readonly record: readonly RecordField[];
   readonly filters: Omit<MemberFilters, 'registeredFrom' | 'registeredBefore' | 'deletedFrom'>;
-  /** `YYYY-MM-DD`: registered on a later day, in the account's time zone. */
-  readonly registerAfter?: string;
-  /** `YYYY-MM-DD`: registered on an earlier day, in the account's time zone. */
-  readonly registerBefore?: string;
+  /** Registered on a later day, in the account's time zone. */
+  readonly registerAfter?: CalendarDay;
+  /** Registered on an earlier day, in the account's time zone. */
+  readonly registerBefore?: CalendarDay;
   readonly registeredWithinSeconds?: number;
   readonly deletedWithinSeconds?: number;
   readonly limit: number | null;
@@ -78,8 +88,11 @@ export class MembersService {
     }
     // A taken login is refused before the costly hash; the unique index still decides races.
     if (await this.store.loginTaken(account.id, command.login)) return { kind: 'login-taken' };
+    if (command.profile.size > 0 && (await this.storageLeft(account)) < profileBytes(command.profile.values())) return { kind: 'over-quota' };
     const password = command.password ?? generatePassword();
-    const inserted = await this.store.insertMember(account.id, {
+    let id: number;
+    try {
+      id = await this.store.insertMember(account.id, {
       login: command.login,
       email: command.email,
       passwordHash: await this.passwords.hash(password),
@@ -92,15 +105,13 @@ export class MembersService {
       timeExpiry: command.timeExpiry && expiresAt !== undefined ? { action: command.timeExpiry.action, at: expiresAt } : null,
       loginExpiry: command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count },
       profile: command.profile,
-    });
-    if (inserted.kind === 'login-taken') return inserted;
-    return {
-      kind: 'created',
-      id: inserted.id,
-      login: command.login,
-      password,
-      verifyUrl: this.verifyLinks.url(account.name, inserted.id, command.login),
-    };
+      });
+    } catch (error) {
+      // Taken meanwhile: the unique index decided a race.
+      if (error instanceof UniqueViolation) return { kind: 'login-taken' };
+      throw error;
+    }
+    return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login) };
   }
 
   async update(account: Account, command: UpdateMembersCommand): Promise<UpdateMembersOutcome> {
@@ -116,7 +127,8 @@ export class MembersService {
     const loginExpiry: LoginExpiry | null | undefined = command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count };
     // Hashed once, whatever the number of members: they all get the same password.
     const passwordHash = command.password === undefined ? undefined : await this.passwords.hash(command.password);
-    return this.store.updateMembers(
+    try {
+      return await this.store.updateMembers(
       account.id,
       command.selector,
       {
@@ -132,19 +144,29 @@ export class MembersService {
         setFields: command.setFields,
       },
       now,
-    );
+      {
+        maxProfileBytes: MAX_UPDATE_PROFILE_BYTES,
+        storageLeft: command.setFields.size > 0 ? await this.storageLeft(account) : Number.POSITIVE_INFINITY,
+      },
+      );
+    } catch (error) {
+      // A new login another member holds.
+      if (error instanceof UniqueViolation) return { kind: 'login-taken' };
+      throw error;
+    }
+  }
+
+  /** What the account's storage quota has left, in bytes of profile values. */
+  private async storageLeft(account: Account): Promise<number> {
+    return account.settings.storageQuotaMb * 1024 * 1024 - (await this.store.profileBytes(account.id));
   }
 
   /**
-   * Lists members: `consume` gets the rendered records in chunks, read from a store cursor
-   * (each chunk is JSON object texts joined by commas), and after them `total()`, the number
-   * of members the filters match.
+   * Lists members: the rendered records in chunks (each chunk JSON object texts joined by
+   * commas), read from a store cursor in one snapshot that opens at the first read; after
+   * them, `total`, the number of members the filters match.
    */
-  async list(
-    account: Account,
-    command: ListMembersCommand,
-    consume: (records: AsyncIterable<string>, total: () => Promise<number>) => Promise<void>,
-  ): Promise<void> {
+  list(account: Account, command: ListMembersCommand): RenderedListing {
     const now = this.clock();
     const { timeZone } = account.settings;
     const since = (seconds: number | undefined) => (seconds === undefined ? undefined : now - seconds * 1000);
@@ -159,18 +181,33 @@ export class MembersService {
       deletedFrom: since(command.deletedWithinSeconds),
     };
     const render = createRecordRenderer(command.record, timeZone);
-    const query = { columns: columnsFor(command.record), profileFields: profileFieldsOf(command.record), filters, limit: command.limit };
-    await this.store.listMembers(account.id, query, now, (listing) => consume(renderAll(listing.rows, render), listing.total));
+    const listing = this.store.listMembers(account.id, { record: command.record, filters, limit: command.limit }, now);
+    return {
+      [Symbol.asyncIterator]: () => renderAll(listing, render)[Symbol.asyncIterator](),
+      get total() {
+        return listing.total;
+      },
+    };
   }
 
-  /** Opens a verify link: marks the member's e-mail verified when the code is right. */
-  async verifyEmail(account: Account | undefined, memberId: number, login: string, code: string): Promise<VerifyEmailOutcome> {
+  /**
+   * Opens a verify link: marks the member's e-mail verified when the link is right. The code
+   * is checked first, without the store: a forged link learns nothing about who exists.
+   */
+  async verifyEmail(accountName: string, memberId: number, login: string, code: string, findAccount: (name: string) => Promise<Account | undefined>): Promise<VerifyEmailOutcome> {
+    if (!this.verifyLinks.matches(accountName, memberId, login, code)) return 'invalid';
     const now = this.clock();
+    const account = await findAccount(accountName);
     const member = account && (await this.store.findMemberById(account.id, memberId));
-    if (!account || !member || effectiveState(member, now).status === 'D' || member.login !== login) return 'not-found';
-    if (!this.verifyLinks.matches(account.name, memberId, login, code)) return 'bad-code';
-    return (await this.store.markEmailVerified(account.id, memberId, now)) ? 'verified' : 'not-found';
+    if (!account || !member || effectiveState(member, now).status === 'D' || member.login !== login) return 'invalid';
+    return (await this.store.markEmailVerified(account.id, memberId, now)) ? 'verified' : 'invalid';
   }
+}
+
+function profileBytes(values: Iterable<string>): number {
+  let bytes = 0;
+  for (const value of values) bytes += Buffer.byteLength(value);
+  return bytes;
 }
 
 /** Each chunk of rows as one text, so that a long list makes as little garbage as it can. */

@@ -3,43 +3,13 @@
  * the renderer that turns a listed row into the JSON object for one member.
  */
 import { createDateFormatter } from './date-format.js';
-import { isProfileFieldName, LIST_FIELDS } from './fields.js';
+import { isProfileFieldName } from './profile-fields.js';
+import { LIST_TOKENS, type ListToken } from './member-fields.js';
 
-export type BuiltInField = (typeof LIST_FIELDS)[number];
-
-export type RecordField = { readonly kind: 'built-in'; readonly name: BuiltInField } | { readonly kind: 'profile'; readonly name: string };
+export type RecordField = { readonly kind: 'built-in'; readonly name: string; readonly token: ListToken } | { readonly kind: 'profile'; readonly name: string };
 
 export const DEFAULT_RECORD = '{id}{login}{email}{status}';
 
-/** Member columns the list can read; each built-in field is rendered from one of them. */
-export type MemberColumn =
-  | 'id' | 'login' | 'email' | 'status' | 'reg_type' | 'reg_at' | 'exp_time_at' | 'last_login_at'
-  | 'bill_pc' | 'bill_id' | 'bill_item' | 'bill_cust' | 'bill_subscr' | 'bill_qty';
-
-const COLUMN_OF: Record<BuiltInField, MemberColumn> = {
-  id: 'id',
-  login: 'login',
-  email: 'email',
-  status: 'status',
-  reg_date: 'reg_at',
-  reg_time: 'reg_at',
-  reg_type: 'reg_type',
-  exp_date: 'exp_time_at',
-  exp_time: 'exp_time_at',
-  last_login_date: 'last_login_at',
-  last_login_time: 'last_login_at',
-  bill_pc: 'bill_pc',
-  bill_id: 'bill_id',
-  bill_item: 'bill_item',
-  bill_cust: 'bill_cust',
-  bill_subscr: 'bill_subscr',
-  bill_qty: 'bill_qty',
-};
-
-/** Paid-member fields that appear only on members that have them (seed 2.1). */
-const ONLY_WHEN_PRESENT = new Set<BuiltInField>(['bill_item', 'bill_cust', 'bill_subscr', 'bill_qty']);
-
-const BUILT_IN = new Set<string>(LIST_FIELDS);
 const TEMPLATE = /^(?:\{[^{}]+\})+$/;
 
 /** The fields a template names, in order, each once; undefined when it is not a valid template. */
@@ -50,7 +20,8 @@ export function parseRecordTemplate(template: string): RecordField[] | undefined
   for (const [, name] of template.matchAll(/\{([^{}]+)\}/g)) {
     if (seen.has(name!)) continue;
     seen.add(name!);
-    if (BUILT_IN.has(name!)) fields.push({ kind: 'built-in', name: name as BuiltInField });
+    const token = LIST_TOKENS.get(name!);
+    if (token) fields.push({ kind: 'built-in', name: name!, token });
     else if (isProfileFieldName(name!)) fields.push({ kind: 'profile', name: name! });
     else return undefined;
   }
@@ -58,8 +29,9 @@ export function parseRecordTemplate(template: string): RecordField[] | undefined
 }
 
 /**
- * One listed member as the store reads it: the columns the template needs, and its profile
- * values in template order under `pf0`, `pf1`, ….
+ * One listed member as the store reads it: the columns of the record's built-in fields (as
+ * the table of member fields names them), and its profile values in template order under
+ * `pf0`, `pf1`, ….
  */
 export type ListedRow = Readonly<Record<string, string | number | null | undefined>>;
 
@@ -68,16 +40,9 @@ export function profileColumn(index: number): string {
   return `pf${index}`;
 }
 
-export function columnsFor(fields: readonly RecordField[]): MemberColumn[] {
-  return [...new Set(fields.flatMap((f) => (f.kind === 'built-in' ? [COLUMN_OF[f.name]] : [])))];
-}
-
 export function profileFieldsOf(fields: readonly RecordField[]): string[] {
   return fields.flatMap((f) => (f.kind === 'profile' ? [f.name] : []));
 }
-
-const STATUS_NAMES: Record<string, string> = { A: 'Active', S: 'Suspended', D: 'Deleted' };
-const REG_TYPE_NAMES: Record<string, string> = { F: 'Free', P: 'Paid', A: 'API', M: 'Manual' };
 
 /**
  * A function from a listed row to the member's JSON object text. Every value is a string;
@@ -92,14 +57,14 @@ export function createRecordRenderer(fields: readonly RecordField[], timeZone: s
       const column = profileColumn(profileIndex++);
       return (row: ListedRow) => key + JSON.stringify(row[column] ?? '');
     }
-    const column = COLUMN_OF[field.name];
-    const text = valueText(field.name, dates);
-    if (ONLY_WHEN_PRESENT.has(field.name)) {
+    const { column } = field.token.field;
+    if (field.token.format === 'when-present') {
       return (row: ListedRow) => {
         const value = row[column];
         return value === null || value === undefined ? '' : key + JSON.stringify(String(value));
       };
     }
+    const text = valueText(field.token, dates);
     return (row: ListedRow) => key + JSON.stringify(text(row[column] ?? null));
   });
   return (row) => {
@@ -112,19 +77,15 @@ export function createRecordRenderer(fields: readonly RecordField[], timeZone: s
   };
 }
 
-function valueText(field: BuiltInField, dates: ReturnType<typeof createDateFormatter>): (value: string | number | null) => string {
-  switch (field) {
-    case 'status':
-      return (v) => STATUS_NAMES[String(v)] ?? '';
-    case 'reg_type':
-      return (v) => REG_TYPE_NAMES[String(v)] ?? '';
-    case 'reg_date':
-    case 'exp_date':
-    case 'last_login_date':
+function valueText(token: ListToken, dates: ReturnType<typeof createDateFormatter>): (value: string | number | null) => string {
+  switch (token.format) {
+    case 'name': {
+      const type = token.field.type as { name?: (code: string) => string };
+      return (v) => (v === null ? '' : (type.name?.(String(v)) ?? String(v)));
+    }
+    case 'date':
       return (v) => (v === null ? '' : dates.date(Number(v)));
-    case 'reg_time':
-    case 'exp_time':
-    case 'last_login_time':
+    case 'date-time':
       return (v) => (v === null ? '' : dates.dateTime(Number(v)));
     default:
       return (v) => (v === null ? '' : String(v));

@@ -6,12 +6,18 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HashingGateStats } from '../auth/hashing-gate.js';
-import type { PoolStats } from '../store/dialects/dialect.js';
 
 /** How a request ended: the seed's result word for answers with one, else the HTTP status class. */
 export type RequestOutcome = 'OK' | 'FAIL' | 'ERROR' | 'client_error' | 'server_error' | 'other';
 
 export type LoginOutcome = 'ok' | 'fail' | 'locked' | 'suspended';
+
+/** A store's connections: open, idle, and requests waiting for one (what the store reports). */
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
 
 export interface MetricSources {
   readonly hashing: () => HashingGateStats;

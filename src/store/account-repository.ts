@@ -1,14 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Account, AccountSettings } from '../accounts/account.js';
-import type { AccountStore } from '../accounts/account-store.js';
-import type { AccountTable, Database } from './schema.js';
+import type { Account, AccountSettings, ApiKey, KeyScope } from '../accounts/account.js';
+import type { AccountStore, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
+import type { AccountTable, ApiKeyTable, Database } from './schema.js';
 
 /** The one row-to-domain conversion for accounts. */
 export function toAccount(row: Selectable<AccountTable>): Account {
   return {
     id: row.id,
     name: row.name,
-    apiKeyDigest: row.api_key_digest,
     createdAt: row.created_at,
     settings: {
       okUrl: row.ok_url,
@@ -22,7 +21,22 @@ export function toAccount(row: Selectable<AccountTable>): Account {
         resetSeconds: row.lockout_reset_seconds,
       },
       rateLimitPerMinute: row.rate_limit_per_minute,
+      loginRateLimitPerMinute: row.login_rate_limit_per_minute,
+      storageQuotaMb: row.storage_quota_mb,
     },
+  };
+}
+
+function toApiKey(row: Selectable<ApiKeyTable>): ApiKey {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    digest: row.digest,
+    scope: row.scope as KeyScope,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
   };
 }
 
@@ -37,33 +51,89 @@ function settingsRow(settings: AccountSettings) {
     lockout_max_seconds: settings.lockout.maxSeconds,
     lockout_reset_seconds: settings.lockout.resetSeconds,
     rate_limit_per_minute: settings.rateLimitPerMinute,
+    login_rate_limit_per_minute: settings.loginRateLimitPerMinute,
+    storage_quota_mb: settings.storageQuotaMb,
   };
 }
 
-export class AccountRepository implements AccountStore {
-  constructor(private readonly db: Kysely<Database>) {}
+function keyRow(accountId: number, key: NewApiKey) {
+  return { account_id: accountId, name: key.name, digest: key.digest, scope: key.scope, created_at: key.createdAt, expires_at: key.expiresAt };
+}
 
-  async insertAccount(account: { name: string; apiKeyDigest: string; settings: AccountSettings; createdAt: number }): Promise<Account> {
-    const row = await this.db
-      .insertInto('accounts')
-      .values({ name: account.name, api_key_digest: account.apiKeyDigest, created_at: account.createdAt, ...settingsRow(account.settings) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toAccount(row);
+const ACCOUNT_COLUMNS = [
+  'id', 'name', 'ok_url', 'fail_url', 'min_password_length', 'time_zone', 'lockout_threshold', 'lockout_step_seconds',
+  'lockout_max_seconds', 'lockout_reset_seconds', 'rate_limit_per_minute', 'login_rate_limit_per_minute', 'storage_quota_mb', 'created_at',
+] as const;
+
+export class AccountRepository implements AccountStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Short reads outside any transaction (see EngineConnection.reads). */
+    private readonly reads: Kysely<Database> = db,
+  ) {}
+
+  insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('accounts')
+        .values({ name: account.name, created_at: account.createdAt, ...settingsRow(account.settings) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('api_keys').values(keyRow(row.id, key)).execute();
+      return toAccount(row);
+    });
   }
 
   async findAccountByName(name: string): Promise<Account | undefined> {
-    const row = await this.db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+    const row = await this.reads.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
     return row && toAccount(row);
   }
 
+  async findAccountWithKeys(name: string): Promise<{ account: Account; keys: ApiKey[] } | undefined> {
+    const rows = await this.reads
+      .selectFrom('accounts as a')
+      .leftJoin('api_keys as k', 'k.account_id', 'a.id')
+      .select(ACCOUNT_COLUMNS.map((column) => `a.${column}` as const))
+      .select([
+        'k.id as key_id',
+        'k.name as key_name',
+        'k.digest as key_digest',
+        'k.scope as key_scope',
+        'k.created_at as key_created_at',
+        'k.expires_at as key_expires_at',
+        'k.last_used_at as key_last_used_at',
+      ])
+      .where('a.name', '=', name)
+      .execute();
+    const first = rows[0];
+    if (!first) return undefined;
+    const account = toAccount(first);
+    const keys = rows.flatMap((row) =>
+      row.key_id === null
+        ? []
+        : [
+            toApiKey({
+              id: row.key_id,
+              account_id: account.id,
+              name: row.key_name!,
+              digest: row.key_digest!,
+              scope: row.key_scope!,
+              created_at: row.key_created_at!,
+              expires_at: row.key_expires_at,
+              last_used_at: row.key_last_used_at,
+            }),
+          ],
+    );
+    return { account, keys };
+  }
+
   async listAccounts(): Promise<Account[]> {
-    const rows = await this.db.selectFrom('accounts').selectAll().orderBy('name').execute();
+    const rows = await this.reads.selectFrom('accounts').selectAll().orderBy('name').execute();
     return rows.map(toAccount);
   }
 
   async countAccounts(): Promise<number> {
-    const { count } = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await this.reads.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(count);
   }
 
@@ -72,17 +142,12 @@ export class AccountRepository implements AccountStore {
     return result.numUpdatedRows > 0n;
   }
 
-  async setApiKeyDigest(accountId: number, apiKeyDigest: string): Promise<boolean> {
-    const result = await this.db.updateTable('accounts').set({ api_key_digest: apiKeyDigest }).where('id', '=', accountId).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }
-
   async deleteAccount(accountId: number): Promise<boolean> {
     // Children first, in one transaction: tables without a foreign key to accounts would
     // otherwise keep orphans, and a cascade through a million members is no faster.
     return this.db.transaction().execute(async (trx) => {
-      // The counters after the members: deleting them moves the counters.
-      for (const table of ['sessions', 'login_throttle', 'login_events', 'member_fields', 'members', 'member_counts', 'member_count_deltas'] as const) {
+      // The counters after what they count: deleting members and fields moves them.
+      for (const table of ['sessions', 'login_failures', 'login_events', 'member_fields', 'members', 'member_counts', 'member_count_deltas', 'account_usage', 'account_usage_deltas', 'api_keys'] as const) {
         await trx.deleteFrom(table).where('account_id', '=', accountId).execute();
       }
       const result = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
@@ -91,12 +156,44 @@ export class AccountRepository implements AccountStore {
   }
 
   async countMembersByStatus(accountId: number): Promise<Record<string, number>> {
-    const rows = await this.db
+    const rows = await this.reads
       .selectFrom('members')
       .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
       .where('account_id', '=', accountId)
       .groupBy('status')
       .execute();
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+  }
+
+  async listKeys(accountId: number): Promise<ApiKey[]> {
+    const rows = await this.reads.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    return rows.map(toApiKey);
+  }
+
+  async insertKey(accountId: number, key: NewApiKey): Promise<ApiKey> {
+    return toApiKey(await this.db.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().executeTakeFirstOrThrow());
+  }
+
+  replaceKey(accountId: number, key: NewApiKey, retire: ReadonlyArray<KeyRetirement>): Promise<ApiKey> {
+    return this.db.transaction().execute(async (trx) => {
+      for (const old of retire) {
+        await trx
+          .updateTable('api_keys')
+          .set({ name: old.name, expires_at: old.expiresAt })
+          .where('account_id', '=', accountId)
+          .where('id', '=', old.id)
+          .execute();
+      }
+      return toApiKey(await trx.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().executeTakeFirstOrThrow());
+    });
+  }
+
+  async deleteKeys(accountId: number, name: string): Promise<number> {
+    const result = await this.db.deleteFrom('api_keys').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async touchKey(keyId: number, at: number): Promise<void> {
+    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
   }
 }

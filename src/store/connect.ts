@@ -2,8 +2,15 @@ import type { EngineConnection } from './dialects/dialect.js';
 import { openPostgres } from './dialects/postgres.js';
 import { openSqlite } from './dialects/sqlite.js';
 
+export interface ConnectOptions {
+  /** PostgreSQL: connections open at most. */
+  readonly poolSize?: number;
+  /** Read snapshots at once (SQLite: each in a reader thread of its own). */
+  readonly maxReaders?: number;
+}
+
 /** A `postgres://` (or `postgresql://`) URL selects PostgreSQL; anything else is a SQLite file. */
-export function connect(databaseUrl: string): EngineConnection {
-  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) return openPostgres(databaseUrl);
-  return openSqlite(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''));
+export function connect(databaseUrl: string, options: ConnectOptions = {}): EngineConnection {
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) return openPostgres(databaseUrl, { poolSize: options.poolSize });
+  return openSqlite(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''), { maxReaders: options.maxReaders });
 }

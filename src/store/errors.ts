@@ -2,16 +2,7 @@
  * Driver errors are translated at the store's edge, so nothing above it matches error text.
  * The dialects decide which driver error is which kind.
  */
-
-/** A write broke a uniqueness rule (a login taken, an account name taken). */
-export class UniqueViolation extends Error {
-  override readonly name = 'UniqueViolation';
-}
-
-/** The store cannot be reached or cannot take the request now; the HTTP layer answers 503. */
-export class StoreUnavailable extends Error {
-  override readonly name = 'StoreUnavailable';
-}
+import { StoreUnavailable, UniqueViolation } from '../common/store-errors.js';
 
 export type StoreErrorKind = 'unique-violation' | 'unavailable';
 

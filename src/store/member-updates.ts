@@ -4,8 +4,9 @@
  */
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
-import { foldKey } from '../members/member.js';
-import type { MemberChanges, MemberSelector, MemberUpdate } from '../members/member-store.js';
+import { foldKey, type Member } from '../members/member.js';
+import { columnsOf } from './member-rows.js';
+import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import type { Database } from './schema.js';
 
@@ -39,90 +40,146 @@ export function selectorCondition(accountId: number, selector: MemberSelector) {
 }
 
 /**
+ * Members written per statement by the expiry sweep and by an update: every statement's cost
+ * is bounded (it holds the one SQLite writer), and a million members are a hundred of them.
+ */
+const CHUNK_MEMBERS = 10_000;
+/**
+ * Bytes of profile values written per statement by an update: a value of 64 KiB set on every
+ * member goes 64 members at a time (the search index is written too).
+ */
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** Lets the event loop run between two chunks of a long write (better-sqlite3 is synchronous). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Writes down the time expirations due at `now`: the member becomes S or D, a deletion dated
- * at the instant it expired. For one account, or for all when `accountId` is undefined.
+ * at the instant it expired. For one account, or for all when `accountId` is undefined. A
+ * thousand members per statement, the event loop free between them.
  */
 export async function expireDue(db: Kysely<Database>, now: number, accountId?: number): Promise<number> {
-  let query = db
-    .updateTable('members')
-    .set({
-      status: sql`exp_time_mode`,
-      deleted_at: sql`case when exp_time_mode = 'D' then exp_time_at else deleted_at end`,
-      updated_at: now,
-    })
-    .where('status', '=', 'A')
-    .where('exp_time_at', '<=', now);
-  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-class Refused extends Error {
-  constructor(readonly outcome: MemberUpdate) {
-    super(outcome.kind);
+  let expired = 0;
+  for (;;) {
+    let due = db.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
+    if (accountId !== undefined) due = due.where('account_id', '=', accountId);
+    const result = await db
+      .updateTable('members')
+      .set({
+        status: sql`exp_time_mode`,
+        deleted_at: sql`case when exp_time_mode = 'D' then exp_time_at else deleted_at end`,
+        updated_at: now,
+      })
+      .where('id', 'in', due)
+      .executeTakeFirst();
+    const count = Number(result.numUpdatedRows);
+    expired += count;
+    if (count < CHUNK_MEMBERS) return expired;
+    await nextTurn();
   }
 }
 
+/**
+ * Applies the changes in one transaction, a chunk of members (by id) at a time: each
+ * statement touches at most a thousand members (fewer when large profile values are set),
+ * and the event loop runs between chunks, so that an update of a million members never holds
+ * it for long. All matched members change, or none does.
+ */
 export async function updateMembers(
   connection: EngineConnection,
   accountId: number,
   selector: MemberSelector,
   changes: MemberChanges,
   now: number,
+  limits: UpdateLimits,
 ): Promise<MemberUpdate> {
+  const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
+  const chunkSize = Math.max(1, Math.min(CHUNK_MEMBERS, Math.floor(CHUNK_BYTES / Math.max(1, setBytes))));
+  // A transaction this function ends itself: committed when the update went through, rolled
+  // back when it is refused half-way (no error thrown to undo it).
+  const trx = await connection.db.startTransaction().execute();
   try {
-    return await connection.db.transaction().execute(async (trx) => {
-      await expireDue(trx, now, accountId);
-      const matches = selectorCondition(accountId, selector);
-      const { count } = await trx
-        .selectFrom('members')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where(matches)
-        .executeTakeFirstOrThrow();
-      const matched = Number(count);
-      if (matched === 0) return { kind: 'not-found' };
-      if (changes.login !== undefined && matched > 1) return { kind: 'login-not-unique' };
-
-      // Profile changes first: the selector may look at columns the member update changes.
-      await changeProfiles(trx, accountId, matches, changes);
-      if (changes.status === 'A') {
-        // Re-activating a member also lifts a lockout.
-        await trx
-          .deleteFrom('login_throttle')
-          .where('account_id', '=', accountId)
-          .where('member_id', 'in', trx.selectFrom('members').select('id').where(matches))
-          .execute();
-      }
-      const set = memberColumnChanges(changes, now);
-      if (Object.keys(set).length > 0) {
-        await trx
-          .updateTable('members')
-          .set({ ...set, updated_at: now })
-          .where(matches)
-          .execute();
-      }
-      return { kind: 'updated', count: matched };
-    });
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize);
+    if (outcome.kind === 'updated') await trx.commit().execute();
+    else await trx.rollback().execute();
+    return outcome;
   } catch (error) {
-    if (error instanceof Refused) return error.outcome;
-    if (connection.classifyError(error) === 'unique-violation') return { kind: 'login-taken' };
+    // A login another member holds leaves as the store's UniqueViolation.
+    await trx.rollback().execute().catch(() => {});
     throw error;
   }
 }
 
-async function changeProfiles(
+async function applyUpdate(
   trx: Transaction<Database>,
   accountId: number,
-  matches: ReturnType<typeof selectorCondition>,
+  selector: MemberSelector,
   changes: MemberChanges,
-): Promise<void> {
+  now: number,
+  limits: UpdateLimits,
+  setBytes: number,
+  chunkSize: number,
+): Promise<MemberUpdate> {
+  await expireDue(trx, now, accountId);
+  const matches = selectorCondition(accountId, selector);
+  if (changes.login !== undefined) {
+    const found = await trx.selectFrom('members').select('id').where(matches).limit(2).execute();
+    if (found.length > 1) return { kind: 'login-not-unique' };
+  }
+  let matched = 0;
+  for (let after = 0; ; ) {
+    const ids = await trx.selectFrom('members').select('id').where(matches).where('id', '>', after).orderBy('id').limit(chunkSize).execute();
+    if (ids.length === 0) break;
+    const first = ids[0]!.id;
+    after = ids[ids.length - 1]!.id;
+    matched += ids.length;
+    // What one request may write in profile values, and what the account may hold.
+    if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
+    if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
+    const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
+    if (!(await changeChunk(trx, accountId, inChunk, changes, now))) return { kind: 'too-many-fields' };
+    if (ids.length < chunkSize) break;
+    await nextTurn();
+  }
+  return matched === 0 ? { kind: 'not-found' } : { kind: 'updated', count: matched };
+}
+
+/** Every change, to the members of one chunk; false when a member would have too many profile fields. */
+async function changeChunk(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges, now: number): Promise<boolean> {
+  // Profile changes first: the selector may look at columns the member update changes.
+  if (!(await changeProfiles(trx, accountId, matches, changes))) return false;
+  if (changes.status === 'A') {
+    // Re-activating a member also lifts a lockout.
+    await trx
+      .deleteFrom('login_failures')
+      .where('account_id', '=', accountId)
+      .where('member_id', 'in', trx.selectFrom('members').select('id').where(matches))
+      .execute();
+  }
+  const set = memberColumnChanges(changes, now);
+  if (Object.keys(set).length > 0) {
+    await trx
+      .updateTable('members')
+      .set({ ...set, updated_at: now })
+      .where(matches)
+      .execute();
+  }
+  return true;
+}
+
+type MembersCondition = (eb: ExpressionBuilder<Database, 'members'>) => ReturnType<ExpressionBuilder<Database, 'members'>['and']>;
+
+/** Removes, then sets, the profile fields; false when a member would have more than allowed. */
+async function changeProfiles(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges): Promise<boolean> {
   const matchedIds = () => trx.selectFrom('members').select('id').where(matches);
+  // The members come from the account's own rows (`matches`): no account condition on the
+  // fields, which would tempt a planner into the (account, name) index and a read of every
+  // member of the account per chunk, where the primary key (member, name) finds each row.
   if (changes.deleteFields.length > 0) {
     await trx
       .deleteFrom('member_fields')
-      .where('account_id', '=', accountId)
-      .where('name', 'in', [...changes.deleteFields])
       .where('member_id', 'in', matchedIds())
+      .where('name', 'in', [...changes.deleteFields])
       .execute();
   }
   for (const [name, value] of changes.setFields) {
@@ -151,25 +208,25 @@ async function changeProfiles(
     const over = await trx
       .selectFrom('member_fields')
       .select('member_id')
-      .where('account_id', '=', accountId)
       .where('member_id', 'in', matchedIds())
       .groupBy('member_id')
       .having((eb) => eb.fn.countAll(), '>', MAX_PROFILE_FIELDS)
       .limit(1)
       .executeTakeFirst();
-    if (over) throw new Refused({ kind: 'too-many-fields' });
+    if (over) return false;
   }
+  return true;
 }
 
-/** The member columns an update sets; values on the right-hand side read the row before it. */
+/**
+ * The member columns an update sets: the values it gives, mapped by the table of member
+ * fields, and what a status change implies. Values on the right-hand side read the row before
+ * the update.
+ */
 function memberColumnChanges(changes: MemberChanges, now: number): Record<string, unknown> {
-  const set: Record<string, unknown> = {};
-  if (changes.login !== undefined) Object.assign(set, { login: changes.login, login_key: foldKey(changes.login) });
-  if (changes.email !== undefined) Object.assign(set, { email: changes.email, email_key: foldKey(changes.email) });
-  if (changes.passwordHash !== undefined) set.password_hash = changes.passwordHash;
-  if (changes.urlOk !== undefined) set.url_ok = changes.urlOk;
-  if (changes.urlFail !== undefined) set.url_fail = changes.urlFail;
-  switch (changes.status) {
+  const { status, deleteFields, setFields, ...values } = changes;
+  const set = columnsOf(values as Partial<Member>);
+  switch (status) {
     case 'D':
       // A member already deleted keeps its first deletion time.
       Object.assign(set, { status: 'D', deleted_at: sql`case when status = 'D' then deleted_at else cast(${now} as bigint) end` });
@@ -190,12 +247,6 @@ function memberColumnChanges(changes: MemberChanges, now: number): Record<string
         set.exp_logins_left = sql`case when exp_logins_left <= 0 then null else exp_logins_left end`;
       }
       break;
-  }
-  if (changes.timeExpiry !== undefined) {
-    Object.assign(set, { exp_time_mode: changes.timeExpiry?.action ?? null, exp_time_at: changes.timeExpiry?.at ?? null });
-  }
-  if (changes.loginExpiry !== undefined) {
-    Object.assign(set, { exp_logins_mode: changes.loginExpiry?.action ?? null, exp_logins_left: changes.loginExpiry?.left ?? null });
   }
   return set;
 }

@@ -4,24 +4,27 @@
  * engines, so nothing above the store depends on an engine's date handling.
  */
 import type { Generated } from 'kysely';
+import type { MemberFieldColumns } from '../members/member-fields.js';
 
 export interface Database {
   accounts: AccountTable;
+  api_keys: ApiKeyTable;
   members: MemberTable;
   member_fields: MemberFieldTable;
   sessions: SessionTable;
   login_events: LoginEventTable;
-  login_throttle: LoginThrottleTable;
+  login_failures: LoginFailureTable;
   settings: SettingTable;
   rate_limits: RateLimitTable;
   member_counts: MemberCountTable;
   member_count_deltas: MemberCountDeltaTable;
+  account_usage: AccountUsageTable;
+  account_usage_deltas: AccountUsageDeltaTable;
 }
 
 export interface AccountTable {
   id: Generated<number>;
   name: string;
-  api_key_digest: string;
   ok_url: string;
   fail_url: string;
   min_password_length: number;
@@ -31,42 +34,36 @@ export interface AccountTable {
   lockout_max_seconds: number;
   lockout_reset_seconds: number;
   rate_limit_per_minute: number;
+  login_rate_limit_per_minute: number;
+  storage_quota_mb: number;
   created_at: number;
 }
 
-/** status: A active, S suspended, D deleted. reg_type: F free, P paid, A api, M manual. */
-export interface MemberTable {
+/** An account's API keys: SHA-256 digests only (a key is 256 random bits). */
+export interface ApiKeyTable {
   id: Generated<number>;
   account_id: number;
-  login: string;
+  name: string;
+  digest: string;
+  /** all, read or login. */
+  scope: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
+/**
+ * A member's row: the columns of the table of member fields (members/member-fields.ts, which
+ * types them), the account, the folded copies of login and e-mail, and when it last changed.
+ */
+export interface MemberTable extends Omit<MemberFieldColumns, 'id' | 'login_count'> {
+  id: Generated<number>;
+  /** 0 unless given (a default in the schema). */
+  login_count: Generated<number>;
+  account_id: number;
   /** The login folded for case-insensitive comparison; unique per account. */
   login_key: string;
-  email: string;
   email_key: string;
-  password_hash: string;
-  status: string;
-  reg_type: string;
-  reg_at: number;
-  reg_ip: string | null;
-  url_ok: string | null;
-  url_fail: string | null;
-  /** S or D, with the instant it falls due; both null when there is no time expiration. */
-  exp_time_mode: string | null;
-  exp_time_at: number | null;
-  /** S or D, with the logins still allowed; both null when there is no login expiration. */
-  exp_logins_mode: string | null;
-  exp_logins_left: number | null;
-  login_count: Generated<number>;
-  last_login_at: number | null;
-  last_login_ip: string | null;
-  deleted_at: number | null;
-  email_verified_at: number | null;
-  bill_pc: string | null;
-  bill_id: string | null;
-  bill_item: string | null;
-  bill_cust: string | null;
-  bill_subscr: string | null;
-  bill_qty: string | null;
   updated_at: number;
 }
 
@@ -99,11 +96,15 @@ export interface LoginEventTable {
   outcome: string;
 }
 
-/** Failed-login counters, per member and per client address ('' when none was sent). */
-export interface LoginThrottleTable {
+/**
+ * Failed-login counters per member and scope: a client address (IPv4, or an IPv6 /64), ''
+ * when the integrator sent none, or '*' for every address together. Member 0 counts the
+ * attempts at logins that name no member, so that those cost the same store work.
+ */
+export interface LoginFailureTable {
   account_id: number;
   member_id: number;
-  ip: string;
+  scope: string;
   failures: number;
   last_failure_at: number;
   locked_until: number;
@@ -133,4 +134,16 @@ export interface MemberCountDeltaTable {
   account_id: number;
   status: string;
   n: number;
+}
+
+/** Bytes of profile values per account (with the deltas not yet folded in: see migration 006). */
+export interface AccountUsageTable {
+  account_id: number;
+  profile_bytes: number;
+}
+
+export interface AccountUsageDeltaTable {
+  id: Generated<number>;
+  account_id: number;
+  profile_bytes: number;
 }

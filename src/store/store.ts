@@ -1,19 +1,34 @@
 import type { AccountStore } from '../accounts/account-store.js';
-import type { MemberHousekeeping, MemberStore } from '../members/member-store.js';
+import type { MemberTransferStore } from '../import-export/member-transfer-store.js';
+import type { LoginRecords } from '../members/login-records.js';
+import type { MemberStore } from '../members/member-store.js';
+import type { Housekeeping } from '../upkeep/housekeeping.js';
 import { AccountRepository } from './account-repository.js';
-import { connect } from './connect.js';
+import { connect, type ConnectOptions } from './connect.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { EngineConnection, Engine, PoolStats, RateLimiterOptions } from './dialects/dialect.js';
+import type { EngineConnection, Engine } from './dialects/dialect.js';
+import type { RateLimiterOptions } from '../auth/request-limits.js';
+import type { PoolStats } from '../observability/metrics.js';
 import { translateError } from './errors.js';
-import { MemberHousekeepingRepository, MemberRepository } from './member-repository.js';
+import { HousekeepingRepository } from './housekeeping-repository.js';
+import { LoginRecordsRepository } from './login-records-repository.js';
+import { MemberTransferRepository } from './member-import-export.js';
+import { MemberRepository } from './member-repository.js';
 import { migrateToLatest } from './migrations/index.js';
 
-/** The service's one store: the same SQL over SQLite or PostgreSQL. */
+/**
+ * The service's one store: the same SQL over SQLite or PostgreSQL, in repositories along the
+ * seams of its users: accounts, members (the API's member services), the login records (the
+ * login service), transfer (the import and the export), housekeeping (the sweep). Driver
+ * errors leave every one of them as the store's own (UniqueViolation, StoreUnavailable).
+ */
 export interface Store {
   readonly engine: Engine;
   readonly accounts: AccountStore;
   readonly members: MemberStore;
-  readonly housekeeping: MemberHousekeeping;
+  readonly logins: LoginRecords;
+  readonly transfer: MemberTransferStore;
+  readonly housekeeping: Housekeeping;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -27,8 +42,8 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function openStore(databaseUrl: string): Store {
-  return storeOver(connect(databaseUrl));
+export function openStore(databaseUrl: string, options: ConnectOptions = {}): Store {
+  return storeOver(connect(databaseUrl, options));
 }
 
 export function storeOver(connection: EngineConnection): Store {
@@ -36,9 +51,11 @@ export function storeOver(connection: EngineConnection): Store {
   const guard = <T extends object>(target: T) => translatingErrors(target, connection.classifyError);
   return {
     engine: connection.engine,
-    accounts: guard(new AccountRepository(db)),
+    accounts: guard(new AccountRepository(db, connection.reads)),
     members: guard(new MemberRepository(connection)),
-    housekeeping: guard(new MemberHousekeepingRepository(connection)),
+    logins: guard(new LoginRecordsRepository(db, connection.reads)),
+    transfer: guard(new MemberTransferRepository(connection)),
+    housekeeping: guard(new HousekeepingRepository(connection)),
     secret: (name, create) =>
       guard({
         async secret() {
@@ -58,19 +75,58 @@ export function storeOver(connection: EngineConnection): Store {
 
 /**
  * Wraps every method of a repository so that driver errors leave it as the store's own
- * error classes (UniqueViolation, StoreUnavailable), whichever engine is underneath.
+ * error classes (UniqueViolation, StoreUnavailable), whichever engine is underneath: those
+ * of a promise it answers, and those met while reading an async iterable it answers (a list).
  */
 function translatingErrors<T extends object>(target: T, classify: EngineConnection['classifyError']): T {
+  const translate = (error: unknown) => translateError(classify, error);
   return new Proxy(target, {
     get(object, property, receiver) {
       const value = Reflect.get(object, property, receiver);
       if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
+      return (...args: unknown[]) => {
+        let result: unknown;
         try {
-          return await value.apply(object, args);
+          result = value.apply(object, args);
         } catch (error) {
-          throw translateError(classify, error);
+          throw translate(error);
         }
+        if (result instanceof Promise) return result.catch((error: unknown) => Promise.reject(translate(error)));
+        if (isAsyncIterable(result)) return translatingIteration(result, translate);
+        return result;
+      };
+    },
+  });
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> & object {
+  return typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+}
+
+/** The iterable with errors of its iterators' steps translated; its other properties as they are. */
+function translatingIteration<T extends AsyncIterable<unknown> & object>(iterable: T, translate: (error: unknown) => unknown): T {
+  return new Proxy(iterable, {
+    get(object, property, receiver) {
+      if (property !== Symbol.asyncIterator) return Reflect.get(object, property, receiver);
+      return () => {
+        const iterator = object[Symbol.asyncIterator]();
+        const step =
+          (method: 'next' | 'return' | 'throw') =>
+          async (...args: unknown[]) => {
+            try {
+              return await (iterator[method] as (...a: unknown[]) => Promise<IteratorResult<unknown>>).apply(iterator, args);
+            } catch (error) {
+              throw translate(error);
+            }
+          };
+        return {
+          next: step('next'),
+          return: iterator.return ? step('return') : undefined,
+          throw: iterator.throw ? step('throw') : undefined,
+          [Symbol.asyncIterator]() {
+            return this;
+          },
+        };
       };
     },
   });

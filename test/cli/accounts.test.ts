@@ -30,10 +30,21 @@ for (const engine of ENGINES) {
         const listed = await runCli(['account', 'list'], env);
         expect(listed.stdout.split('\n')).toContain('shop');
 
+        const graced = await runCli(['account', 'rotate-key', 'shop', '--grace', '1h', '--json'], env);
+        const { api_key: gracedKey } = JSON.parse(graced.stdout);
+        expect(await accounts.authenticate('shop', firstKey)).toBeDefined();
+        expect(await accounts.authenticate('shop', gracedKey)).toBeDefined();
+        const reader = await runCli(['account', 'key', 'add', 'shop', 'reports', '--scope', 'read', '--expires', '30D', '--json'], env);
+        expect(JSON.parse(reader.stdout)).toMatchObject({ user: 'shop', key: 'reports', scope: 'read', expires: expect.any(String) });
+        const keyList = await runCli(['account', 'key', 'list', 'shop', '--json'], env);
+        expect(JSON.parse(keyList.stdout).map((k: { key: string }) => k.key)).toEqual([expect.stringMatching(/^default\.retired-\d+$/), 'default', 'reports']);
+        expect(keyList.stdout).not.toContain(JSON.parse(reader.stdout).api_key);
+        expect((await runCli(['account', 'key', 'revoke', 'shop', 'reports'], env)).code).toBe(0);
+        expect((await runCli(['account', 'key', 'revoke', 'shop', 'reports'], env)).stderr).toMatch(/no key named "reports"/);
         const rotated = await runCli(['account', 'rotate-key', 'shop', '--json'], env);
         const { api_key: secondKey } = JSON.parse(rotated.stdout);
         expect(secondKey).not.toBe(firstKey);
-        expect(await accounts.authenticate('shop', firstKey)).toBeUndefined();
+        expect(await accounts.authenticate('shop', gracedKey)).toBeUndefined();
         expect(await accounts.authenticate('shop', secondKey)).toBeDefined();
 
         expect((await runCli(['account', 'delete', 'shop'], env)).code).not.toBe(0);
@@ -88,6 +99,6 @@ describe('member-api --help', () => {
   it('refuses a bad setting in the environment with a one-line reason', async () => {
     const result = await runCli(['migrate'], { PORT: 'eighty' });
     expect(result.code).not.toBe(0);
-    expect(result.stderr.trim()).toBe('member-api: PORT must be a whole number, got "eighty"');
+    expect(result.stderr.trim()).toBe('member-api: PORT must be a whole number from 0 to 65535, got "eighty"');
   });
 });

@@ -39,7 +39,7 @@ for (const engine of ENGINES) {
       const acknowledgedUpdates = new Map<string, number>();
       try {
         let server = await startServe({ DATABASE_URL: database.url });
-        const key = /api_key=(\S+)/.exec(server.output())![1]!;
+        const key = server.demoKey();
         for (let round = 0; round < ROUNDS; round++) {
           let running = true;
           const worker = async (id: number) => {
@@ -85,7 +85,7 @@ for (const engine of ENGINES) {
       try {
         // First start creates the demo account (id 1); then 30,000 members are loaded into it.
         const first = await startServe({ DATABASE_URL: database.url });
-        const key = /api_key=(\S+)/.exec(first.output())![1]!;
+        const key = first.demoKey();
         first.child.kill('SIGTERM');
         await exitOf(first.child);
         await seedMembers(database.url, 1, { count: 30_000 });

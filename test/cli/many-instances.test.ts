@@ -71,8 +71,8 @@ describe.skipIf(!engineAvailable('postgres'))('several servers on one PostgreSQL
   });
 
   it('elect one sweeper at a time: while one server sweeps, another one’s sweep stands aside', async () => {
-    const first = await servicesOver(openStore(database.url), 'http://localhost');
-    const second = await servicesOver(openStore(database.url), 'http://localhost');
+    const first = await servicesOver(openStore(database.url), { publicUrl: 'http://localhost' });
+    const second = await servicesOver(openStore(database.url), { publicUrl: 'http://localhost' });
     try {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));

@@ -26,7 +26,7 @@ describe.skipIf(!engineAvailable('postgres'))('PostgreSQL outage', () => {
     viaProxy.port = String(proxy.port);
     const server = await startServe({ DATABASE_URL: viaProxy.toString(), SWEEP_INTERVAL_SECONDS: '0' });
     try {
-      const key = /api_key=(\S+)/.exec(server.output())![1]!;
+      const key = server.demoKey();
       const list = () => post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, limit: '100' });
       const login = () => post(`${server.url}/api2/login/`, { user: 'demo', login: 'nobody', password: 'whatever-horse' });
       expect((await list()).status).toBe(200);
@@ -99,7 +99,7 @@ describe('SQLite under concurrent writers', () => {
     const first = await startServe({ DATABASE_URL: database.url, SWEEP_INTERVAL_SECONDS: '0' });
     const second = await startServe({ DATABASE_URL: database.url, SWEEP_INTERVAL_SECONDS: '0' });
     try {
-      const key = /api_key=(\S+)/.exec(first.output())![1]!;
+      const key = first.demoKey();
       const created = await post(`${first.url}/api2/create/`, { user: 'demo', api_key: key, _login: 'shared', _email: 's@example.com' });
       expect(created.body.result).toBe('OK');
       const writers = Array.from({ length: 50 }, (_, i) => {

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { exitOf, startServe } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
@@ -9,12 +10,15 @@ async function post(url: string, params: Record<string, string>): Promise<any> {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engineAvailable(engine))(`member-api serve [${engine}]`, () => {
-    it('creates a demo account on the first start of an empty store, printing its key once', async () => {
+    it('creates a demo account on the first start of an empty store, its key written once to a file only its owner reads, never to the output', async () => {
       const database = await createTestDatabase(engine);
       try {
         const first = await startServe({ DATABASE_URL: database.url });
-        const key = /api_key=(\S+)/.exec(first.output())?.[1];
+        const key = first.demoKey();
         expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(statSync(first.demoKeyFile).mode & 0o777).toBe(0o600);
+        expect(first.output()).not.toContain(key);
+        expect(first.output()).toContain(first.demoKeyFile);
         const created = await post(`${first.url}/api2/create/`, { user: 'demo', api_key: key!, _login: 'first', _email: 'f@example.com' });
         expect(created.result).toBe('OK');
         // Without PUBLIC_URL, links point at the address the server actually listens on.
@@ -25,7 +29,8 @@ for (const engine of ENGINES) {
         expect(await exitOf(first.child)).toBe(0);
 
         const second = await startServe({ DATABASE_URL: database.url });
-        expect(second.output()).not.toMatch(/api_key=/);
+        expect(second.output()).not.toMatch(/api_key=|demo-api-key/);
+        expect(existsSync(second.demoKeyFile)).toBe(false);
         second.child.kill('SIGINT');
         expect(await exitOf(second.child)).toBe(0);
       } finally {
@@ -37,7 +42,7 @@ for (const engine of ENGINES) {
       const database = await createTestDatabase(engine);
       try {
         const server = await startServe({ DATABASE_URL: database.url, LOG_LEVEL: 'debug' });
-        const key = /api_key=(\S+)/.exec(server.output())![1]!;
+        const key = server.demoKey();
         const inFlight = Array.from({ length: 16 }, (_, i) =>
           post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: `inflight${i}`, _email: 'f@example.com' }),
         );

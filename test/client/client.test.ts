@@ -1,20 +1,19 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // As integrators import it: through the package's exports, from the built files.
 import { MemberApiClient, MemberApiError, MemberApiHttpError, type MemberRecord } from 'member-api/client';
-import { exitOf, startServe } from '../support/cli.js';
+import { exitOf, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 
 for (const engine of ENGINES) {
   describe.skipIf(!engineAvailable(engine))(`MemberApiClient against a running server [${engine}]`, () => {
     let database: TestDatabase;
-    let server: { child: ChildProcess; url: string; output: () => string };
+    let server: Served;
     let client: MemberApiClient;
 
     beforeAll(async () => {
       database = await createTestDatabase(engine);
       server = await startServe({ DATABASE_URL: database.url, KEY_FAILURE_LIMIT: '2' });
-      const apiKey = /api_key=(\S+)/.exec(server.output())![1]!;
+      const apiKey = server.demoKey();
       client = new MemberApiClient({ baseUrl: server.url, user: 'demo', apiKey });
     });
 
@@ -35,7 +34,7 @@ for (const engine of ENGINES) {
       expect(ok.result === 'OK' && ok.session.length).toBeGreaterThanOrEqual(22);
       const fail = await client.login({ login: 'alice', password: 'wrong-horse' });
       expect(fail).toEqual({ result: 'FAIL', message: 'wrong login or password', fail_url: '' });
-      expect(await client.login({ login: 'alice', password: 'correct-horse', IP: 'not-an-ip' })).toEqual({ result: 'ERROR', message: 'invalid parameter: IP' });
+      expect(await client.login({ login: 'alice', password: 'correct-horse', IP: 'not-an-ip' })).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address)' });
 
       expect(await client.create({ _login: 'ALICE', _email: 'a2@example.com' })).toEqual({ result: 'ERROR', message: 'login already taken' });
       expect(await client.update({ find_member_login: 'alice', city: 'Lyon', status: 'S' })).toEqual({ result: 'OK', message: '', updated: 1 });
@@ -43,7 +42,7 @@ for (const engine of ENGINES) {
 
       const listed = await client.list({ record: '{id}{login}{status}{city}', login_full: 'alice' });
       expect(listed).toEqual({ members: [{ id: created.id, login: 'alice', status: 'Suspended', city: 'Lyon' }], members_total: 1 });
-      expect(await client.list({ status: 'X' as 'A' })).toEqual({ result: 'ERROR', message: 'invalid parameter: status' });
+      expect(await client.list({ status: 'X' as 'A' })).toEqual({ result: 'ERROR', message: 'invalid parameter: status (one of A S D)' });
     });
 
     it('reads a streamed list member by member, and gives members_total at the end', async () => {
@@ -75,7 +74,7 @@ for (const engine of ENGINES) {
       }
       await expect(async () => {
         for await (const member of client.members({ record: '{nope' })) void member;
-      }).rejects.toThrow(new MemberApiError({ result: 'ERROR', message: 'invalid parameter: record' }));
+      }).rejects.toThrow(new MemberApiError({ result: 'ERROR', message: 'invalid parameter: record (a run of {name} tokens, each a built-in field or a profile field)' }));
     });
 
     it('throws MemberApiHttpError for transport errors, with Retry-After', async () => {

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { GENERATED_LENGTH } from '../../src/auth/passwords.js';
+import { profileOf } from '../support/peek.js';
 import { describeEachEngineApp, PUBLIC_URL } from '../support/app.js';
 import { insertMember } from '../support/factories.js';
 import { figure } from '../support/report.js';
@@ -50,17 +51,17 @@ describeEachEngineApp('/api2/create/', (h) => {
       [{ _email: 'a@example.com' }, 'missing parameter: _login'],
       [{ _login: '', _email: 'a@example.com' }, 'missing parameter: _login'],
       [{ _login: 'a' }, 'missing parameter: _email'],
-      [{ _login: 'has space', _email: 'a@example.com' }, 'invalid parameter: _login'],
-      [{ _login: 'tab\there', _email: 'a@example.com' }, 'invalid parameter: _login'],
-      [{ _login: 'x'.repeat(65), _email: 'a@example.com' }, 'invalid parameter: _login'],
-      [{ _login: 'a', _email: 'no-at-sign' }, 'invalid parameter: _email'],
-      [{ _login: 'a', _email: 'two@@example.com' }, 'invalid parameter: _email'],
-      [{ _login: 'a', _email: '@example.com' }, 'invalid parameter: _email'],
-      [{ _login: 'a', _email: 'a@' }, 'invalid parameter: _email'],
-      [{ _login: 'a', _email: 'a b@example.com' }, 'invalid parameter: _email'],
-      [{ _login: 'a', _email: `${'x'.repeat(250)}@e.co` }, 'invalid parameter: _email'],
-      [{ _login: 'a', _email: 'a@example.com', _password: '123456789' }, 'invalid parameter: _password'],
-      [{ _login: 'a', _email: 'a@example.com', _password: 'x'.repeat(1025) }, 'invalid parameter: _password'],
+      [{ _login: 'has space', _email: 'a@example.com' }, 'invalid parameter: _login (1 to 64 characters, no white space or control characters)'],
+      [{ _login: 'tab\there', _email: 'a@example.com' }, 'invalid parameter: _login (1 to 64 characters, no white space or control characters)'],
+      [{ _login: 'x'.repeat(65), _email: 'a@example.com' }, 'invalid parameter: _login (1 to 64 characters, no white space or control characters)'],
+      [{ _login: 'a', _email: 'no-at-sign' }, 'invalid parameter: _email (at most 254 characters, one @ with text on both sides, no white space)'],
+      [{ _login: 'a', _email: 'two@@example.com' }, 'invalid parameter: _email (at most 254 characters, one @ with text on both sides, no white space)'],
+      [{ _login: 'a', _email: '@example.com' }, 'invalid parameter: _email (at most 254 characters, one @ with text on both sides, no white space)'],
+      [{ _login: 'a', _email: 'a@' }, 'invalid parameter: _email (at most 254 characters, one @ with text on both sides, no white space)'],
+      [{ _login: 'a', _email: 'a b@example.com' }, 'invalid parameter: _email (at most 254 characters, one @ with text on both sides, no white space)'],
+      [{ _login: 'a', _email: `${'x'.repeat(250)}@e.co` }, 'invalid parameter: _email (at most 254 characters, one @ with text on both sides, no white space)'],
+      [{ _login: 'a', _email: 'a@example.com', _password: '123456789' }, 'invalid parameter: _password (too short: at least 10 characters)'],
+      [{ _login: 'a', _email: 'a@example.com', _password: 'x'.repeat(1025) }, 'invalid parameter: _password (too long: at most 1024 characters)'],
     ];
     for (const [params, message] of cases) {
       expect((await create(params)).json, JSON.stringify(params)).toEqual({ result: 'ERROR', message });
@@ -70,7 +71,7 @@ describeEachEngineApp('/api2/create/', (h) => {
   it('refuses the most common passwords, whatever their case, and lets generated ones be', async () => {
     const { create } = await setup();
     for (const common of ['password', 'PASSWORD1', '12345678', 'qwertyuiop', 'Ｐassword', 'Football1']) {
-      expect((await create({ _login: 'c', _email: 'c@example.com', _password: common })).json.message, common).toBe('invalid parameter: _password');
+      expect((await create({ _login: 'c', _email: 'c@example.com', _password: common })).json.message, common).toBe('invalid parameter: _password (too common: it is on lists of breached passwords)');
     }
     expect((await create({ _login: 'c', _email: 'c@example.com', _password: 'correct horse battery staple' })).json.result).toBe('OK');
   });
@@ -117,9 +118,9 @@ describeEachEngineApp('/api2/create/', (h) => {
     const { create, member } = await setup();
     await create({ _login: 'urls', _email: 'a@example.com', set_urlok: 'https://example.com/in?x=1', set_urlwrong: '/try-again' });
     expect(await member('urls')).toMatchObject({ urlOk: 'https://example.com/in?x=1', urlFail: '/try-again' });
-    for (const bad of ['javascript:alert(1)', 'ftp://example.com/', 'example.com', '//evil.example', 'https://x/'.padEnd(2049, 'a'), '/a b']) {
-      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlok: bad })).json.message).toBe('invalid parameter: set_urlok');
-      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlwrong: bad })).json.message).toBe('invalid parameter: set_urlwrong');
+    for (const bad of ['javascript:alert(1)', 'ftp://example.com/', 'example.com', '//evil.example', '/\\evil.example', 'https://x/'.padEnd(2049, 'a'), '/a b']) {
+      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlok: bad })).json.message).toBe('invalid parameter: set_urlok (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)');
+      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlwrong: bad })).json.message).toBe('invalid parameter: set_urlwrong (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)');
     }
   });
 
@@ -157,21 +158,21 @@ describeEachEngineApp('/api2/create/', (h) => {
       [{ set_isexptime: '1', set_exptimet: 'D' }, 'missing parameter: set_exptime'],
       [{ set_is_exp_time: '1', set_exp_time: '3' }, 'missing parameter: set_exp_time_type'],
       [{ set_isexptime: '2', set_exptime: '3' }, 'missing parameter: set_exptimet'],
-      [{ set_is_exp_time: '3', set_exp_time: '3', set_exp_time_type: 'D' }, 'invalid parameter: set_is_exp_time'],
-      [{ set_isexptime: 'S', set_exptime: '3', set_exptimet: 'D' }, 'invalid parameter: set_isexptime'],
-      [{ set_is_exp_time: '1', set_exp_time: '0', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time'],
-      [{ set_is_exp_time: '1', set_exp_time: '-1', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time'],
-      [{ set_is_exp_time: '1', set_exp_time: '1.5', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time'],
-      [{ set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'd' }, 'invalid parameter: set_exp_time_type'],
-      [{ set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'W' }, 'invalid parameter: set_exp_time_type'],
-      [{ set_is_exp_time: '1', set_exp_time: '999999', set_exp_time_type: 'Y' }, 'invalid parameter: set_exp_time'],
+      [{ set_is_exp_time: '3', set_exp_time: '3', set_exp_time_type: 'D' }, 'invalid parameter: set_is_exp_time (one of 0 1 2)'],
+      [{ set_isexptime: 'S', set_exptime: '3', set_exptimet: 'D' }, 'invalid parameter: set_isexptime (one of 0 1 2)'],
+      [{ set_is_exp_time: '1', set_exp_time: '0', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time (a whole number from 1 to 999999999)'],
+      [{ set_is_exp_time: '1', set_exp_time: '-1', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time (a whole number from 1 to 999999999)'],
+      [{ set_is_exp_time: '1', set_exp_time: '1.5', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time (a whole number from 1 to 999999999)'],
+      [{ set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'd' }, 'invalid parameter: set_exp_time_type (one of m h D M Y)'],
+      [{ set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'W' }, 'invalid parameter: set_exp_time_type (one of m h D M Y)'],
+      [{ set_is_exp_time: '1', set_exp_time: '999999', set_exp_time_type: 'Y' }, 'invalid parameter: set_exp_time (the period ends after the year 9999)'],
       [{ set_is_exp_logins: '1' }, 'missing parameter: set_exp_logins'],
-      [{ set_is_exp_logins: '4', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins'],
-      [{ set_is_exp_logins: '2', set_exp_logins: '0' }, 'invalid parameter: set_exp_logins'],
-      [{ set_is_exp_logins: '2', set_exp_logins: 'ten' }, 'invalid parameter: set_exp_logins'],
-      [{ set_is_exp_logins: 'constructor', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins'],
-      [{ set_is_exp_time: 'toString', set_exp_time: '2', set_exp_time_type: 'D' }, 'invalid parameter: set_is_exp_time'],
-      [{ set_is_exp_time: '1', set_exp_time: '2', set_exp_time_type: 'constructor' }, 'invalid parameter: set_exp_time_type'],
+      [{ set_is_exp_logins: '4', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins (one of 0 1 2)'],
+      [{ set_is_exp_logins: '2', set_exp_logins: '0' }, 'invalid parameter: set_exp_logins (a whole number from 1 to 999999999)'],
+      [{ set_is_exp_logins: '2', set_exp_logins: 'ten' }, 'invalid parameter: set_exp_logins (a whole number from 1 to 999999999)'],
+      [{ set_is_exp_logins: 'constructor', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins (one of 0 1 2)'],
+      [{ set_is_exp_time: 'toString', set_exp_time: '2', set_exp_time_type: 'D' }, 'invalid parameter: set_is_exp_time (one of 0 1 2)'],
+      [{ set_is_exp_time: '1', set_exp_time: '2', set_exp_time_type: 'constructor' }, 'invalid parameter: set_exp_time_type (one of m h D M Y)'],
     ];
     for (const [params, message] of cases) {
       expect((await create({ _login: 'x', _email: 'x@example.com', ...params })).json, JSON.stringify(params)).toEqual({ result: 'ERROR', message });
@@ -194,35 +195,37 @@ describeEachEngineApp('/api2/create/', (h) => {
     await create({ _login: 'v6', _email: 'a@example.com', IP: '2001:db8::5' });
     expect((await member('v4'))?.regIp).toBe('203.0.113.5');
     expect((await member('v6'))?.regIp).toBe('2001:db8::5');
-    expect((await create({ _login: 'bad', _email: 'a@example.com', IP: '300.1.1.1' })).json.message).toBe('invalid parameter: IP');
+    expect((await create({ _login: 'bad', _email: 'a@example.com', IP: '300.1.1.1' })).json.message).toBe('invalid parameter: IP (not an IPv4 or IPv6 address)');
   });
 
   it('stores every other parameter as a profile field, under its name', async () => {
     const { create, account, member } = await setup();
     await create({ _login: 'prof', _email: 'a@example.com', first_name: 'Ada', 'last.name': 'Lovelace', 'x-y_z.9': '', note: 'ü€𝄞' });
     const stored = await member('prof');
-    expect(await h().store.members.getProfile(account.id, stored!.id)).toEqual(
+    expect(await profileOf(h().database, account.id, stored!.id)).toEqual(
       new Map([['first_name', 'Ada'], ['last.name', 'Lovelace'], ['note', 'ü€𝄞'], ['x-y_z.9', '']]),
     );
   });
 
   it('refuses profile names that are built-ins or reserved, naming them', async () => {
     const { create } = await setup();
+    // A near miss of a parameter of /create/ says which one was meant.
+    const meant: Record<string, string> = { login: '_login', email: '_email', password: '_password', LOGIN: '_login', Email: '_email', api_KEY: 'api_key', ip: 'IP' };
     for (const name of ['login', 'email', 'password', 'status', 'id', 'reg_date', 'bill_qty', 'urlok', 'pfdelete', 'Email', 'LOGIN', '_other', 'set_other', 'find_member_x', 'api_KEY', 'ip']) {
       expect((await create({ _login: 'x', _email: 'x@example.com', [name]: 'v' })).json, name).toEqual({
         result: 'ERROR',
-        message: `unknown parameter: ${name}`,
+        message: `unknown parameter: ${name}${meant[name] ? ` (did you mean ${meant[name]}?)` : ''}`,
       });
     }
     for (const name of ['has space', 'x'.repeat(65), 'naïve', 'a/b', 'a:b']) {
-      expect((await create({ _login: 'x', _email: 'x@example.com', [name]: 'v' })).json.message, name).toBe(`invalid parameter: ${name}`);
+      expect((await create({ _login: 'x', _email: 'x@example.com', [name]: 'v' })).json.message, name).toBe(`invalid parameter: ${name} (1 to 64 of A-Z a-z 0-9 _ . -)`);
     }
   });
 
   it('limits profile values to 64 KiB and members to 100 fields', async () => {
     const { create } = await setup();
     expect((await create({ _login: 'big', _email: 'a@example.com', bio: 'x'.repeat(64 * 1024) })).json.result).toBe('OK');
-    expect((await create({ _login: 'big2', _email: 'a@example.com', bio: 'x'.repeat(64 * 1024 + 1) })).json.message).toBe('invalid parameter: bio');
+    expect((await create({ _login: 'big2', _email: 'a@example.com', bio: 'x'.repeat(64 * 1024 + 1) })).json.message).toBe('invalid parameter: bio (longer than 65536 bytes)');
     const fields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, 'v']));
     expect((await create({ _login: 'many', _email: 'a@example.com', ...fields(100) })).json.result).toBe('OK');
     expect((await create({ _login: 'many2', _email: 'a@example.com', ...fields(101) })).json).toEqual({ result: 'ERROR', message: 'too many profile fields' });
@@ -238,17 +241,22 @@ describeEachEngineApp('/api2/create/', (h) => {
     expect(await h().store.accounts.countMembersByStatus(account.id)).toEqual({ A: 1 });
   });
 
-  it('opens the verify link: marks the e-mail verified; a wrong code or unknown member changes nothing', async () => {
-    const { create, member } = await setup();
+  it('opens the verify link: marks the e-mail verified; every bad link gets one page and changes nothing', async () => {
+    const { create, member, apiKey, user } = await setup();
     h().clock.set(Date.parse('2026-05-01T00:00:00Z'));
     const { verify_url: link } = (await create({ _login: 'verify-me', _email: 'a@example.com' })).json;
     const path = link.slice(PUBLIC_URL.length);
     const wrongCode = path.replace(/code=[^&]+/, 'code=AAAA');
     const otherId = path.replace(/id=\d+/, 'id=999999999');
+    const otherCase = path.replace('login=verify-me', 'login=VERIFY-ME');
     const bad = await h().request({ method: 'GET', url: wrongCode });
     expect(bad.status).toBe(400);
     expect(bad.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect((await h().request({ method: 'GET', url: otherId })).status).toBe(404);
+    // A wrong code, an unknown member, another spelling of the login: one page, byte for byte.
+    for (const url of [otherId, otherCase, path.replace(`user=${user}`, 'user=nobody-here')]) {
+      const reply = await h().request({ method: 'GET', url });
+      expect([reply.status, reply.body]).toEqual([400, bad.body]);
+    }
     expect((await member('verify-me'))?.emailVerifiedAt).toBeNull();
     h().clock.advance(MINUTE);
     const good = await h().request({ method: 'GET', url: path });
@@ -256,6 +264,22 @@ describeEachEngineApp('/api2/create/', (h) => {
     expect(good.body).toContain('verified');
     expect((await member('verify-me'))?.emailVerifiedAt).toBe(Date.parse('2026-05-01T00:01:00Z'));
     expect((await h().request({ method: 'GET', url: path.replace('/verify/', '/verify') })).status).toBe(200);
+    // A deleted member's link (with its right code) is bad like any other.
+    const gone = (await create({ _login: 'gone-soon', _email: 'g@example.com' })).json;
+    await h().post('/api2/update/', { user, api_key: apiKey, find_member_login: 'gone-soon', status: 'D' });
+    const deleted = await h().request({ method: 'GET', url: gone.verify_url.slice(PUBLIC_URL.length) });
+    expect([deleted.status, deleted.body]).toEqual([400, bad.body]);
+  });
+
+  it('serves the verify page with a strict policy: no framing, no sniffing, no script', async () => {
+    const reply = await h().request({ method: 'GET', url: '/api2/verify/?user=x&login=y&id=1&code=z' });
+    expect(reply.headers['x-frame-options']).toBe('DENY');
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    const csp = String(reply.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
+    expect(csp).not.toContain('unsafe-inline');
   });
 
   it('answers 400 for a verify link with parts missing', async () => {

@@ -20,10 +20,13 @@ describeEachEngineApp(
       expect(refused.statusCode).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(JSON.parse(refused.body)).toEqual({ result: 'ERROR', message: 'too many requests' });
-      // Even the right key waits out the window from that address…
-      expect((await attempt('198.51.100.1', api.apiKey)).statusCode).toBe(429);
-      // …while other addresses go on.
+      // Wrong keys from that address stay refused; other addresses go on.
+      expect((await attempt('198.51.100.1', 'another-wrong-key')).statusCode).toBe(429);
+      expect(JSON.parse((await attempt('198.51.100.2')).body).message).toBe('wrong api key');
       expect(JSON.parse((await attempt('198.51.100.2', api.apiKey)).body).members_total).toBe(0);
+      // The right key is never refused for someone else's wrong ones (an integrator behind a
+      // shared address, or every client behind a proxy without TRUST_PROXY).
+      for (let i = 0; i < 3; i++) expect(JSON.parse((await attempt('198.51.100.1', api.apiKey)).body).members_total).toBe(0);
       // Member logins without a key are not affected.
       expect((await h().app.inject({ method: 'POST', url: '/api2/login/', remoteAddress: '198.51.100.1', payload: `user=${api.user}&login=x&password=y`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(200);
     });
@@ -40,8 +43,32 @@ describeEachEngineApp('account request rate', (h) => {
     expect(refused.status).toBe(429);
     expect(refused.json).toEqual({ result: 'ERROR', message: 'too many requests' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await h().post('/api2/login/', { user: limited.user, login: 'x', password: 'y' })).status).toBe(429);
     for (let i = 0; i < 10; i++) expect((await free.list()).members_total).toBe(0);
+  });
+
+  it('never lets logins without a key spend the account’s keyed budget', async () => {
+    const limited = await apiAccount(h(), { rateLimitPerMinute: 3 });
+    // Thirty anonymous logins: the account name is public (it is in every verify_url).
+    for (let i = 0; i < 30; i++) expect((await h().post('/api2/login/', { user: limited.user, login: `m${i}`, password: 'guess-guess' })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await limited.list()).members_total).toBe(0);
+    expect((await h().post('/api2/create/', { user: limited.user, api_key: limited.apiKey, _login: 'a', _email: 'a@example.com' })).status).toBe(429);
+  });
+
+  it('gives logins without a key their own budget, per member and per client address', async () => {
+    const api = await apiAccount(h(), { loginRateLimitPerMinute: 2 });
+    const login = (login: string, ip: string) =>
+      h().app.inject({ method: 'POST', url: '/api2/login/', remoteAddress: ip, payload: `user=${api.user}&login=${login}&password=guess-guess`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect((await login('alice', '198.51.100.10')).statusCode).toBe(200);
+    expect((await login('alice', '198.51.100.11')).statusCode).toBe(200);
+    // A third try at one member, from a third address: the member's budget is spent.
+    const perMember = await login('alice', '198.51.100.12');
+    expect(perMember.statusCode).toBe(429);
+    expect(Number(perMember.headers['retry-after'])).toBeGreaterThan(0);
+    // A third login from one address, at another member: the address's budget is spent.
+    expect((await login('bob', '198.51.100.10')).statusCode).toBe(200);
+    expect((await login('carol', '198.51.100.10')).statusCode).toBe(429);
+    // The keyed calls go on.
+    expect((await api.list()).members_total).toBe(0);
   });
 });
 

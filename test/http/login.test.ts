@@ -69,6 +69,23 @@ describeEachEngineApp('/api2/login/', (h) => {
     for (const reply of replies) expect(reply.body).toBe('{"result":"FAIL","message":"wrong login or password","fail_url":""}');
   });
 
+  it('does the same store work for a login that names no member as for a wrong password: both count a failure', async () => {
+    const { create, login, account } = await setup();
+    await create({ _login: 'known', _password: 'correct-horse' });
+    await login('nobody-at-all', 'wrong-horse');
+    await login('known', 'wrong-horse');
+    const counted = await peek(h().database, (db) =>
+      db.selectFrom('login_failures').select(['member_id', 'scope', 'failures']).where('account_id', '=', account.id).orderBy('member_id').orderBy('scope').execute(),
+    );
+    const id = (await h().store.members.findMemberByLogin(account.id, 'known'))!.id;
+    expect(counted).toEqual([
+      { member_id: 0, scope: '', failures: 1 },
+      { member_id: 0, scope: '*', failures: 1 },
+      { member_id: id, scope: '', failures: 1 },
+      { member_id: id, scope: '*', failures: 1 },
+    ]);
+  });
+
   it('answers an unknown account like an unknown login', async () => {
     const reply = await h().post('/api2/login/', { user: 'no-such-account', login: 'x', password: 'y' });
     expect(reply.json).toEqual({ ...WRONG, fail_url: '' });
@@ -80,6 +97,16 @@ describeEachEngineApp('/api2/login/', (h) => {
     await insertMember(h().store, account.id, { login: 'sus', passwordHash: hash, status: 'S', urlFail: '/suspended' });
     expect((await login('sus', 'correct-horse')).json).toEqual({ result: 'FAIL', message: 'member suspended', fail_url: '/suspended' });
     expect((await login('sus', 'wrong-horse')).json).toEqual({ ...WRONG, fail_url: '/suspended' });
+  });
+
+  it('ignores names it does not know (a forwarded form), but never drops a near miss of one it does', async () => {
+    const { create, login, apiKey } = await setup();
+    await create({ _login: 'form', _password: 'correct-horse' });
+    expect((await login('form', 'correct-horse', { submit: 'Log in', remember: 'on' })).json.result).toBe('OK');
+    for (const [name, meant] of [['ip', 'IP'], ['Password', 'password'], ['Login', 'login'], ['API_KEY', 'api_key'], ['User', 'user']]) {
+      const reply = await login('form', 'correct-horse', { [name!]: name === 'ip' ? '192.0.2.1' : 'x', api_key: apiKey });
+      expect(reply.json, name).toEqual({ result: 'ERROR', message: `unknown parameter: ${name} (did you mean ${meant}?)` });
+    }
   });
 
   it('requires user, login and password', async () => {
@@ -115,8 +142,8 @@ describeEachEngineApp('/api2/login/', (h) => {
     const wrongKey = { result: 'ERROR', message: 'wrong api key' };
     expect((await login('fay', 'correct-horse', { IP: '198.51.100.1' })).json).toEqual(wrongKey);
     expect((await login('fay', 'correct-horse', { IP: '198.51.100.1', api_key: 'nope' })).json).toEqual(wrongKey);
-    expect((await login('fay', 'correct-horse', { IP: 'localhost', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP' });
-    expect((await login('fay', 'correct-horse', { IP: '1.2.3.4/24', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP' });
+    expect((await login('fay', 'correct-horse', { IP: 'localhost', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address)' });
+    expect((await login('fay', 'correct-horse', { IP: '1.2.3.4/24', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address)' });
   });
 
   it('sets the last-login time and counts logins', async () => {
@@ -225,6 +252,36 @@ describeEachEngineApp('/api2/login/', (h) => {
     await login('roamer', 'wrong-2-horse', from('198.51.100.66'));
     expect((await login('roamer', 'correct-horse', from('198.51.100.66'))).json.result).toBe('FAIL');
     expect((await login('roamer', 'correct-horse', from('203.0.113.10'))).json.result).toBe('OK');
+  });
+
+  it('counts one address however it is written, and an IPv6 /64 as one address', async () => {
+    const { create, login, apiKey } = await setup();
+    await create({ _login: 'v6', _password: 'correct-horse' });
+    const from = (ip: string) => ({ IP: ip, api_key: apiKey });
+    for (let i = 0; i < 35; i++) expect((await login('v6', `wrong-${i}-horse`, from('2001:db8::1'))).json.result).toBe('FAIL');
+    // The same address in another spelling, another address of the same /64: locked.
+    for (const ip of ['2001:DB8:0::1', '2001:db8::2', '2001:db8:0:0:ffff::9']) {
+      expect((await login('v6', 'correct-horse', from(ip))).json, ip).toEqual({ ...WRONG, fail_url: '' });
+    }
+    // Another /64 is another subscriber.
+    expect((await login('v6', 'correct-horse', from('2001:db8:0:1::1'))).json.result).toBe('OK');
+    // An IPv4-mapped IPv6 address is that IPv4 address.
+    await create({ _login: 'v4', _password: 'correct-horse' });
+    for (let i = 0; i < 30; i++) await login('v4', `wrong-${i}-horse`, from('198.51.100.9'));
+    expect((await login('v4', 'correct-horse', from('::ffff:198.51.100.9'))).json.result).toBe('FAIL');
+  });
+
+  it('locks a member after 100 failures in a row from any number of addresses (NIST ceiling)', async () => {
+    const { create, login, apiKey, account } = await setup();
+    await create({ _login: 'spread', _password: 'correct-horse' });
+    // Ten addresses, ten failures each: no address reaches the threshold of 30.
+    for (let a = 0; a < 10; a++) for (let i = 0; i < 10; i++) await login('spread', `wrong-${a}-${i}`, { IP: `203.0.113.${a + 1}`, api_key: apiKey });
+    for (const extra of [{ IP: '192.0.2.200', api_key: apiKey }, {}] as Array<Record<string, string>>) {
+      expect((await login('spread', 'correct-horse', extra)).json).toEqual({ ...WRONG, fail_url: '' });
+    }
+    // Until the count resets (12 h by default).
+    h().clock.advance(account.settings.lockout.resetSeconds * 1000 + 1);
+    expect((await login('spread', 'correct-horse', { IP: '192.0.2.200', api_key: apiKey })).json.result).toBe('OK');
   });
 
   it('locks only the member that failed: other members and the integrator go on', async () => {

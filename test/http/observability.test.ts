@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { createMetrics, servicesOver } from '../../src/compose.js';
+import { appDependencies, createMetrics, servicesOver } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
 import { startMetricsServer } from '../../src/observability/metrics-server.js';
 import { describeEachEngineApp } from '../support/app.js';
 import { createTestStore, ENGINES, engineAvailable } from '../support/engines.js';
@@ -81,16 +82,8 @@ describeEachEngineApp(
 for (const engine of ENGINES) {
   it.skipIf(!engineAvailable(engine))(`answers /readyz 503 (and /healthz 200) when the store is gone [${engine}]`, async () => {
     const { store, dispose } = await createTestStore(engine);
-    const services = await servicesOver(store, 'http://localhost');
-    const app = await buildApp({
-      limits: { bodyLimitBytes: 1 << 20, maxParameters: 100 },
-      keyGuessLimits: { maxFailures: 10, windowSeconds: 60 },
-      requestTimeoutMs: 5000,
-      trustProxy: false,
-      logger: false,
-      ...services,
-      metrics: createMetrics(services),
-    });
+    const services = await servicesOver(store, { publicUrl: 'http://localhost' });
+    const app = await buildApp(appDependencies(services, loadConfig({}), { logger: false, metrics: createMetrics(services) }));
     await store.close();
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     const ready = await app.inject({ method: 'GET', url: '/readyz' });

@@ -77,4 +77,18 @@ describeEachEngineApp('OpenAPI description', (h) => {
     expect(initializer.body).toContain("url: resolveUrl('./json')");
     expect(initializer.body.replace(/^\s*\/\/.*$/gm, '')).not.toMatch(/https?:\/\//);
   });
+
+  it('serves the reference page with a policy that keeps its scripts local and forbids framing', async () => {
+    const page = await h().request({ method: 'GET', url: '/docs/' });
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    // The API's own answers carry nosniff too, and no page policy.
+    const api = await h().request({ method: 'GET', url: '/api2/list/' });
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+    expect(api.headers['content-security-policy']).toBeUndefined();
+  });
 });

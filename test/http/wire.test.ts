@@ -1,17 +1,15 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { servicesOver } from '../../src/compose.js';
+import { appDependencies, servicesOver } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/store.js';
 import { describeEachEngineApp, formBody } from '../support/app.js';
 import { createTestStore, engineAvailable, ENGINES } from '../support/engines.js';
+import { profileOf } from '../support/peek.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const APP_LIMITS = {
-  limits: { bodyLimitBytes: 65536, maxParameters: 100 },
-  keyGuessLimits: { maxFailures: 100, windowSeconds: 60 },
-  requestTimeoutMs: 30_000,
-};
+const APP_CONFIG = loadConfig({ BODY_LIMIT_BYTES: '65536', MAX_PARAMETERS: '100', KEY_FAILURE_LIMIT: '100' });
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 function multipart(fields: Array<[string, string, string?]>): { payload: Buffer; headers: Record<string, string> } {
@@ -28,12 +26,23 @@ function multipart(fields: Array<[string, string, string?]>): { payload: Buffer;
   return { payload: Buffer.from(`${parts.join('\r\n')}\r\n--${boundary}--\r\n`), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+const wireLog = new PassThrough();
+let wireLogText = '';
+wireLog.on('data', (chunk: Buffer) => (wireLogText += chunk.toString()));
+
 describeEachEngineApp('wire', (h) => {
+  /** Error-level (and worse) log lines written since the last call. */
+  function errorLines(): string[] {
+    const lines = wireLogText.split('\n').filter((line) => line !== '' && (JSON.parse(line) as { level: number }).level >= 50);
+    wireLogText = '';
+    return lines;
+  }
+
   async function account() {
     const { user, apiKey, account } = await h().newAccount();
     const profile = async (login: string) => {
       const member = await h().store.members.findMemberByLogin(account.id, login);
-      return member && h().store.members.getProfile(account.id, member.id);
+      return member && profileOf(h().database, account.id, member.id);
     };
     return { user, apiKey, profile };
   }
@@ -61,6 +70,19 @@ describeEachEngineApp('wire', (h) => {
     expect(await profile('multi')).toEqual(new Map([['bio', 'from a file ü']]));
   });
 
+  it('answers a malformed multipart body (no boundary, cut short) 400, never 500', async () => {
+    const { user, apiKey } = await account();
+    errorLines();
+    const noBoundary = await h().request({ url: '/api2/create/', payload: 'user=x', headers: { 'content-type': 'multipart/form-data' } });
+    const cut = await h().request({
+      url: '/api2/create/',
+      payload: `------cut\r\nContent-Disposition: form-data; name="user"\r\n\r\n${user}\r\n------cut\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${apiKey}`,
+      headers: { 'content-type': 'multipart/form-data; boundary=----cut' },
+    });
+    for (const reply of [noBoundary, cut]) expect([reply.status, reply.json]).toEqual([400, { result: 'ERROR', message: 'malformed request body' }]);
+    expect(errorLines()).toEqual([]);
+  });
+
   it('takes a JSON object of strings, numbers and booleans, and refuses nested values by name', async () => {
     const { user, apiKey, profile } = await account();
     const body = { user, api_key: apiKey, _login: 'json', _email: 'j@example.com', age: 42, vip: true };
@@ -69,7 +91,7 @@ describeEachEngineApp('wire', (h) => {
     const nested = { ...body, _login: 'json2', address: { city: 'Oslo' } };
     expect((await h().request({ url: '/api2/create/', payload: JSON.stringify(nested), headers: JSON_TYPE })).json).toEqual({
       result: 'ERROR',
-      message: 'invalid parameter: address',
+      message: 'invalid parameter: address (not a string)',
     });
   });
 
@@ -114,9 +136,9 @@ describeEachEngineApp('wire', (h) => {
 
   it('refuses U+0000 in any parameter name or value, naming it (found by the fuzz test on PostgreSQL)', async () => {
     const { user, apiKey } = await account();
-    expect((await h().post('/api2/login/', { user: '\u0000', login: 'x', password: 'y' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: user' });
+    expect((await h().post('/api2/login/', { user: '\u0000', login: 'x', password: 'y' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: user (contains U+0000)' });
     expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', 'bad\u0000name': 'v' })).json.result).toBe('ERROR');
-    expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', bio: 'a\u0000b' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: bio' });
+    expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', bio: 'a\u0000b' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: bio (contains U+0000)' });
     expect((await h().request({ method: 'GET', url: '/api2/verify/?user=%00&login=a&id=1&code=b' })).status).toBe(400);
   });
 
@@ -163,7 +185,7 @@ describeEachEngineApp('wire', (h) => {
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(replies.map((r) => r.json.result)).toEqual(['ERROR', 'FAIL', 'ERROR']);
   });
-});
+}, { logTo: wireLog });
 
 describeEachEngineApp(
   'wire limits',
@@ -223,8 +245,8 @@ describe('store failures', () => {
   for (const engine of ENGINES) {
     it.skipIf(!engineAvailable(engine))(`answers 500 without internals when the store breaks [${engine}]`, async () => {
       const { store, dispose } = await createTestStore(engine);
-      const services = await servicesOver(store, 'http://localhost');
-      const app = await buildApp({ ...APP_LIMITS, trustProxy: false, logger: false, ...services });
+      const services = await servicesOver(store, { publicUrl: 'http://localhost' });
+      const app = await buildApp(appDependencies(services, APP_CONFIG, { logger: false }));
       await store.close();
       const reply = await app.inject({ method: 'POST', url: '/api2/login/', payload: 'user=a&login=b&password=c', headers: FORM });
       // A closed store is a fault of the program, not an outage: 500, and nothing of the cause.
@@ -237,18 +259,11 @@ describe('store failures', () => {
 
   it.skipIf(!engineAvailable('postgres'))('answers 503 fast when PostgreSQL cannot be reached', async () => {
     const { store: good, dispose } = await createTestStore('postgres');
-    const services = await servicesOver(good, 'http://localhost');
+    const services = await servicesOver(good, { publicUrl: 'http://localhost' });
     // The same services over a server that is not there.
     const gone = openStore('postgres://postgres@127.0.0.1:1/nothing');
-    const unreachable = await servicesOver({ ...gone, secret: good.secret }, 'http://localhost');
-    const app = await buildApp({
-      ...APP_LIMITS,
-      trustProxy: false,
-      logger: false,
-      ...services,
-      accounts: unreachable.accounts,
-      logins: unreachable.logins,
-    });
+    const unreachable = await servicesOver({ ...gone, secret: good.secret }, { publicUrl: 'http://localhost' });
+    const app = await buildApp({ ...appDependencies(services, APP_CONFIG, { logger: false }), accounts: unreachable.accounts, logins: unreachable.logins });
     const started = Date.now();
     const reply = await app.inject({ method: 'POST', url: '/api2/login/', payload: 'user=a&login=b&password=c', headers: FORM });
     expect(reply.statusCode).toBe(503);

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/accounts/account.js';
-import { UniqueViolation } from '../../src/store/errors.js';
+import { UniqueViolation } from '../../src/common/store-errors.js';
+import { profileOf } from '../support/peek.js';
 import { describeEachEngine } from '../support/engines.js';
 import { insertAccount, insertMember, uniqueName } from '../support/factories.js';
 
@@ -15,11 +16,17 @@ describeEachEngine('account store', (context) => {
       timeZone: 'Europe/Paris',
       lockout: { threshold: 5, stepSeconds: 30, maxSeconds: 300, resetSeconds: 600 },
       rateLimitPerMinute: 120,
+      loginRateLimitPerMinute: 30,
+      storageQuotaMb: 64,
     };
-    const created = await store.accounts.insertAccount({ name, apiKeyDigest: 'cd'.repeat(32), settings, createdAt: 1_700_000_000_000 });
+    const key = { name: 'default', digest: 'cd'.repeat(32), scope: 'all', createdAt: 1_700_000_000_000, expiresAt: null } as const;
+    const created = await store.accounts.insertAccount({ name, settings, createdAt: 1_700_000_000_000 }, key);
     expect(created.id).toBeGreaterThan(0);
     const found = await store.accounts.findAccountByName(name);
-    expect(found).toEqual({ id: created.id, name, apiKeyDigest: 'cd'.repeat(32), settings, createdAt: 1_700_000_000_000 });
+    expect(found).toEqual({ id: created.id, name, settings, createdAt: 1_700_000_000_000 });
+    const withKeys = await store.accounts.findAccountWithKeys(name);
+    expect(withKeys?.account).toEqual(found);
+    expect(withKeys?.keys).toEqual([{ ...key, id: expect.any(Number), accountId: created.id, lastUsedAt: null }]);
   });
 
   it('refuses a second account with the same name', async () => {
@@ -40,18 +47,39 @@ describeEachEngine('account store', (context) => {
     expect((await store.accounts.listAccounts()).map((x) => x.name)).toContain(a.name);
   });
 
-  it('changes settings and the key digest of one account only', async () => {
+  it('changes settings of one account only', async () => {
     const { store } = context();
     const a = await insertAccount(store);
     const b = await insertAccount(store);
     const settings = { ...DEFAULT_SETTINGS, okUrl: '/welcome', timeZone: 'Asia/Tokyo' };
     expect(await store.accounts.updateAccountSettings(a.id, settings)).toBe(true);
-    expect(await store.accounts.setApiKeyDigest(a.id, 'ef'.repeat(32))).toBe(true);
     expect((await store.accounts.findAccountByName(a.name))?.settings).toEqual(settings);
-    expect((await store.accounts.findAccountByName(a.name))?.apiKeyDigest).toBe('ef'.repeat(32));
     expect(await store.accounts.findAccountByName(b.name)).toEqual(b);
     expect(await store.accounts.updateAccountSettings(999_999_999, settings)).toBe(false);
-    expect(await store.accounts.setApiKeyDigest(999_999_999, 'ef'.repeat(32))).toBe(false);
+  });
+
+  it('keeps an account’s keys: adds, replaces with a grace period, touches, deletes, purges, and never another account’s', async () => {
+    const { store } = context();
+    const a = await insertAccount(store);
+    const b = await insertAccount(store);
+    const [first] = await store.accounts.listKeys(a.id);
+    const reader = await store.accounts.insertKey(a.id, { name: 'reports', digest: `r-${a.id}`, scope: 'read', createdAt: 1, expiresAt: 5_000 });
+    expect(reader).toMatchObject({ name: 'reports', scope: 'read', expiresAt: 5_000, accountId: a.id });
+    const replacement = await store.accounts.replaceKey(a.id, { name: 'default', digest: `n-${a.id}`, scope: 'all', createdAt: 2, expiresAt: null }, [
+      { id: first!.id, name: `default.retired-${first!.id}`, expiresAt: 3_600_000 },
+    ]);
+    expect((await store.accounts.listKeys(a.id)).map((k) => [k.name, k.expiresAt])).toEqual([
+      [`default.retired-${first!.id}`, 3_600_000],
+      ['reports', 5_000],
+      ['default', null],
+    ]);
+    await store.accounts.touchKey(replacement.id, 42);
+    expect((await store.accounts.findAccountWithKeys(a.name))?.keys.find((k) => k.id === replacement.id)?.lastUsedAt).toBe(42);
+    expect(await store.accounts.deleteKeys(b.id, 'reports')).toBe(0);
+    expect(await store.accounts.deleteKeys(a.id, 'reports')).toBe(1);
+    expect(await store.housekeeping.purgeExpiredKeys(4_000_000)).toBeGreaterThanOrEqual(1);
+    expect((await store.accounts.listKeys(a.id)).map((k) => k.name)).toEqual(['default']);
+    expect((await store.accounts.listKeys(b.id)).map((k) => k.name)).toEqual(['default']);
   });
 
   it('deletes an account with its members, and nothing of another account', async () => {
@@ -64,7 +92,7 @@ describeEachEngine('account store', (context) => {
     expect(await store.accounts.findAccountByName(a.name)).toBeUndefined();
     expect(await store.members.findMemberById(a.id, memberA)).toBeUndefined();
     expect(await store.members.findMemberById(b.id, memberB)).toBeDefined();
-    expect(await store.members.getProfile(b.id, memberB)).toEqual(new Map([['city', 'Rome']]));
+    expect(await profileOf(context().database, b.id, memberB)).toEqual(new Map([['city', 'Rome']]));
     expect(await store.accounts.deleteAccount(a.id)).toBe(false);
   });
 

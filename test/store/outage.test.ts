@@ -5,7 +5,8 @@
  * run; a guarded one fails its next query as "store unavailable".
  */
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailable } from '../../src/store/errors.js';
+import { parseRecordTemplate } from '../../src/members/record-template.js';
+import { StoreUnavailable } from '../../src/common/store-errors.js';
 import { openStore } from '../../src/store/store.js';
 import { createTestDatabase, engineAvailable } from '../support/engines.js';
 import { proxyFor, throughProxy } from '../support/proxy.js';
@@ -26,12 +27,15 @@ describe.skipIf(!engineAvailable('postgres'))('PostgreSQL connection lost while 
     try {
       let resume!: () => void;
       const held = new Promise<void>((resolve) => (resume = resolve));
-      const listing = store.members.listMembers(account.id, { columns: ['id'], profileFields: [], filters: {}, limit: 2 }, Date.now(), async (list) => {
-        for await (const chunk of list.rows) expect(chunk).toHaveLength(2);
-        // The snapshot's connection now sits idle, checked out, while we wait.
-        await held;
-        await list.total();
-      });
+      const listing = (async () => {
+        const list = store.members.listMembers(account.id, { record: parseRecordTemplate('{id}')!, filters: {}, limit: 2 }, Date.now());
+        for await (const chunk of list) {
+          expect(chunk).toHaveLength(2);
+          // The snapshot's connection now sits idle, checked out, while we wait.
+          await held;
+        }
+        return list.total;
+      })();
       await new Promise((r) => setTimeout(r, 100));
       await proxy.cut();
       await new Promise((r) => setTimeout(r, 200));

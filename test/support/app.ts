@@ -5,7 +5,8 @@ import type { SettingsPatch } from '../../src/accounts/account-rules.js';
 import type { Account } from '../../src/accounts/account.js';
 import { buildApp } from '../../src/app.js';
 import type { HashingLimits } from '../../src/auth/hashing-gate.js';
-import { createMetrics, servicesOver, type Services } from '../../src/compose.js';
+import { appDependencies, createMetrics, servicesOver, type Services } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { Store } from '../../src/store/store.js';
 import type { Metrics } from '../../src/observability/metrics.js';
@@ -59,6 +60,8 @@ export interface HarnessOptions {
   readonly logTo?: Writable;
   /** Password hashing slots and queue (default: the server's defaults). */
   readonly hashing?: HashingLimits;
+  /** Any other setting, as the environment would give it. */
+  readonly env?: Record<string, string>;
 }
 
 export const PUBLIC_URL = 'https://members.example.test';
@@ -132,23 +135,20 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
       logSink.on('data', (chunk: Buffer) => secrets.scan(chunk.toString()));
       const { store, database } = context();
       const clock = new TestClock();
-      const services = await servicesOver(store, PUBLIC_URL, { clock: clock.now, hashing: options.hashing });
-      const metrics = createMetrics(services);
-      const app = await buildApp({
-        limits: { bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024 * 1024, maxParameters: options.maxParameters ?? 1000 },
+      const config = loadConfig({
+        BODY_LIMIT_BYTES: String(options.bodyLimitBytes ?? 8 * 1024 * 1024),
+        MAX_PARAMETERS: String(options.maxParameters ?? 1000),
         // Suites send many wrong keys from one address on purpose; the guard has its own test.
-        keyGuessLimits: options.keyGuessLimits ?? { maxFailures: 1_000_000, windowSeconds: 60 },
-        requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
-        trustProxy: false,
-        // Every suite logs at the most detailed level, so that the check below sees everything.
-        logger: createLogger('trace', logSink),
-        accounts: services.accounts,
-        members: services.members,
-        logins: services.logins,
-        hashing: services.hashing,
-        store: services.store,
-        metrics,
+        KEY_FAILURE_LIMIT: String(options.keyGuessLimits?.maxFailures ?? 1_000_000),
+        KEY_FAILURE_WINDOW_SECONDS: String(options.keyGuessLimits?.windowSeconds ?? 60),
+        REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs ?? 30_000),
+        ...(options.hashing ? { HASH_CONCURRENCY: String(options.hashing.concurrency), HASH_QUEUE: String(options.hashing.queue) } : {}),
+        ...options.env,
       });
+      const services = await servicesOver(store, { config, publicUrl: PUBLIC_URL, clock: clock.now });
+      const metrics = createMetrics(services);
+      // Every suite logs at the most detailed level, so that the check below sees everything.
+      const app = await buildApp(appDependencies(services, config, { logger: createLogger('trace', logSink), metrics }));
       const request: Harness['request'] = async ({ method = 'POST', url, payload, headers }) => {
         secrets.fromParams(new URLSearchParams(url.split('?')[1] ?? ''));
         if (typeof payload === 'string' && !headers?.['content-type']?.startsWith('application/json')) secrets.fromParams(new URLSearchParams(payload));

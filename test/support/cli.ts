@@ -1,5 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/member-api.js', import.meta.url));
@@ -11,18 +14,31 @@ export interface CliResult {
 }
 
 /** Runs `member-api ARGS` as a user would, with the given environment added. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000, cwd }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
 }
 
+export interface Served {
+  readonly child: ChildProcess;
+  readonly url: string;
+  output(): string;
+  /** The demo account's key, from the file the server writes it to (it is never printed off a terminal). */
+  demoKey(): string;
+  readonly demoKeyFile: string;
+}
+
 /** Starts `member-api serve` on a free port and waits until it listens. */
-export async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.SERVE_LOG_LEVEL ?? 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(env: Record<string, string>): Promise<Served> {
+  const demoKeyFile = join(mkdtempSync(join(tmpdir(), 'member-api-demo-')), 'demo-api-key');
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.SERVE_LOG_LEVEL ?? 'warn', DEMO_KEY_FILE: demoKeyFile, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -32,7 +48,8 @@ export async function startServe(env: Record<string, string>): Promise<{ child: 
     await new Promise((r) => setTimeout(r, 50));
   }
   const url = /listening on (http:\/\/\S+)/.exec(output)![1]!;
-  return { child, url, output: () => output };
+  const demoKey = () => /api_key=(\S+)/.exec(readFileSync(demoKeyFile, 'utf8'))![1]!;
+  return { child, url, output: () => output, demoKey, demoKeyFile };
 }
 
 /** The exit code (null when a signal ended it), waiting for the exit if it has not happened yet. */

@@ -9,7 +9,10 @@ export function uniqueName(prefix = 'acct'): string {
 }
 
 export async function insertAccount(store: Store, name = uniqueName()): Promise<Account> {
-  return store.accounts.insertAccount({ name, apiKeyDigest: 'ab'.repeat(32), settings: DEFAULT_SETTINGS, createdAt: Date.now() });
+  return store.accounts.insertAccount(
+    { name, settings: DEFAULT_SETTINGS, createdAt: Date.now() },
+    { name: 'default', digest: randomUUID(), scope: 'all', createdAt: Date.now(), expiresAt: null },
+  );
 }
 
 export function newMember(overrides: Partial<NewMember> = {}): NewMember {
@@ -32,7 +35,5 @@ export function newMember(overrides: Partial<NewMember> = {}): NewMember {
 }
 
 export async function insertMember(store: Store, accountId: number, overrides: Partial<NewMember> = {}): Promise<number> {
-  const result = await store.members.insertMember(accountId, newMember(overrides));
-  if (result.kind !== 'created') throw new Error(`could not insert member: ${result.kind}`);
-  return result.id;
+  return store.members.insertMember(accountId, newMember(overrides));
 }

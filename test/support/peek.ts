@@ -1,17 +1,41 @@
-import type { Kysely } from 'kysely';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { connect } from '../../src/store/connect.js';
 import type { Database } from '../../src/store/schema.js';
 import type { TestDatabase } from './engines.js';
 
 /**
- * Reads tables the API has no reader for (sessions, login events) over a second connection,
- * as an operator would with a SQL shell.
+ * Reads tables the API has no reader for (sessions, login events) over a connection of its
+ * own, as an operator would with a SQL shell: on SQLite a plain read-only connection (the
+ * store's own are worker threads, slower to start than a query takes).
  */
 export async function peek<T>(database: TestDatabase, query: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (database.engine === 'sqlite') {
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SqliteDatabase(database.url, { readonly: true }) }) });
+    try {
+      return await query(db);
+    } finally {
+      await db.destroy();
+    }
+  }
   const connection = connect(database.url);
   try {
     return await query(connection.db);
   } finally {
     await connection.close();
   }
+}
+
+/** A member's profile fields as stored (there is no reader for them but the list). */
+export function profileOf(database: TestDatabase, accountId: number, memberId: number): Promise<Map<string, string>> {
+  return peek(database, async (db) => {
+    const rows = await db
+      .selectFrom('member_fields')
+      .select(['name', 'value'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .orderBy('name')
+      .execute();
+    return new Map(rows.map((row) => [row.name, row.value]));
+  });
 }

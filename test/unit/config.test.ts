@@ -32,6 +32,12 @@ describe('loadConfig', () => {
       HASH_QUEUE: '12',
       METRICS_PORT: '9464',
       METRICS_HOST: '10.0.0.5',
+      DEMO_KEY_FILE: '/run/member-api/demo-key',
+      MAX_CONCURRENT_LISTS: '20',
+      MAX_CONCURRENT_LISTS_PER_ACCOUNT: '5',
+      RESPONSE_STALL_TIMEOUT_MS: '10000',
+      DATABASE_POOL_SIZE: '40',
+      LIST_SLOT_WAIT_MS: '100',
     });
     expect(config).toEqual({
       databaseUrl: 'postgres://u@db/members',
@@ -53,8 +59,18 @@ describe('loadConfig', () => {
       hashQueue: 12,
       metricsPort: 9464,
       metricsHost: '10.0.0.5',
+      demoKeyFile: '/run/member-api/demo-key',
+      maxConcurrentLists: 20,
+      maxConcurrentListsPerAccount: 5,
+      responseStallTimeoutMs: 10000,
+      databasePoolSize: 40,
+      listSlotWaitMs: 100,
     });
     expect(loadConfig({}).metricsPort).toBeUndefined();
+    // The demo key goes beside the SQLite file, or into the working directory with PostgreSQL.
+    expect(loadConfig({}).demoKeyFile).toBe('data/demo-api-key');
+    expect(loadConfig({ DATABASE_URL: '/var/lib/member-api/members.db' }).demoKeyFile).toBe('/var/lib/member-api/demo-api-key');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).demoKeyFile).toBe('demo-api-key');
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     // The queue follows the slots unless it is set.
     expect(loadConfig({ HASH_CONCURRENCY: '5' }).hashQueue).toBe(160);
@@ -62,26 +78,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
   });
 
-  it('refuses bad values, naming the variable', () => {
+  it('refuses bad values with one line naming the variable, what it must be, and what it was', () => {
     for (const [env, message] of [
-      [{ PORT: 'http' }, /PORT/],
-      [{ PORT: '70000' }, /PORT/],
-      [{ METRICS_PORT: 'x' }, /METRICS_PORT/],
-      [{ PUBLIC_URL: 'members.example.com' }, /PUBLIC_URL/],
-      [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL/],
-      [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
-      [{ DELETED_RETENTION_DAYS: '-1' }, /DELETED_RETENTION_DAYS/],
+      [{ PORT: 'http' }, 'PORT must be a whole number from 0 to 65535, got "http"'],
+      [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535, got "70000"'],
+      [{ METRICS_PORT: 'x' }, 'METRICS_PORT must be a whole number from 0 to 65535, got "x"'],
+      [{ PUBLIC_URL: 'members.example.com' }, 'PUBLIC_URL must be an absolute http(s) URL, got "members.example.com"'],
+      [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must be an absolute http(s) URL, got "ftp://x"'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+      [{ DELETED_RETENTION_DAYS: '-1' }, 'DELETED_RETENTION_DAYS must be a whole number from 0 to 36500, got "-1"'],
+      [{ DATABASE_URL: 'mysql://root@db/members' }, 'DATABASE_URL must be a postgres:// URL or a SQLite file path (other databases are not supported), got "mysql://root@db/members"'],
+      [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas; "maybe" is none of these'],
+      [{ TRUST_PROXY: '10.0.0.1, 10.0.0.0/33' }, 'TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas; "10.0.0.0/33" is none of these'],
     ] as const) {
-      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env), message).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(message);
     }
+    // Empty counts as not set; a SQLite path and a postgres URL are both fine.
+    expect(loadConfig({ PORT: '', DATABASE_URL: 'sqlite:///tmp/x.db' }).port).toBe(8080);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/d' }).databaseUrl).toBe('postgresql://u@h/d');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' }).trustProxy).toBe('10.0.0.1, 192.168.0.0/16');
   });
 });
 
 describe('value checks', () => {
   it('takes absolute http(s) URLs and paths as login URLs', () => {
     for (const ok of ['https://example.com', 'http://example.com/a?b=c#d', '/welcome', '/']) expect(isRedirectUrl(ok), ok).toBe(true);
-    for (const bad of ['', 'example.com', 'javascript:alert(1)', 'data:text/html,x', '//evil.com', 'https://', '/a b', 'https://x/\n', `/${'a'.repeat(2048)}`]) {
+    for (const bad of ['', 'example.com', 'javascript:alert(1)', 'data:text/html,x', '//evil.com', '/\\evil.com', '/\\/evil.com', 'https://good.example\\@evil.com/', 'https://', '/a b', 'https://x/\n', `/${'a'.repeat(2048)}`]) {
       expect(isRedirectUrl(bad), bad).toBe(false);
     }
   });

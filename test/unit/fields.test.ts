@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldKey } from '../../src/members/member.js';
-import { isEmail, isLogin, isProfileFieldName, isProfileFieldValue, isReservedName } from '../../src/members/fields.js';
+import { isEmail, isLogin } from '../../src/members/fields.js';
+import { isProfileFieldName, isProfileFieldValue, isReservedName } from '../../src/members/profile-fields.js';
 
 describe('member fields', () => {
   it('takes logins of 1 to 64 characters without white space or control characters', () => {

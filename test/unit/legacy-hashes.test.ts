@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { hashFormat, verifyLegacyHash } from '../../src/auth/legacy-hashes.js';
+import { excessiveCost, hashFormat, verifyLegacyHash, verifyLegacyHashOffThread } from '../../src/auth/legacy-hashes.js';
 import { createArgon2Hasher } from '../../src/auth/passwords.js';
 
 /**
@@ -59,5 +59,35 @@ describe('legacy password hashes', () => {
     const ours = await hasher.hash(PASSWORD);
     expect(hasher.needsRehash(ours)).toBe(false);
     expect(await hasher.verify('not a hash', PASSWORD)).toBe(false);
+  });
+
+  it('verifies foreign hashes in a worker thread: the event loop keeps turning meanwhile', async () => {
+    // bcrypt at cost 13 is half a second of pure JavaScript.
+    const slow = await import('bcryptjs').then((b) => b.default.hash('correct horse', 13));
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    const started = performance.now();
+    const [right, wrong] = await Promise.all([verifyLegacyHashOffThread(slow, 'correct horse'), verifyLegacyHashOffThread(slow, 'wrong horse')]);
+    clearInterval(ticker);
+    expect([right, wrong]).toEqual([true, false]);
+    // At least half the 10 ms ticks that fit came: nothing held the loop for long.
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor((performance.now() - started) / 10 / 2));
+  }, 60_000);
+
+  it('refuses hashes that ask too much of a login, and never verifies them', async () => {
+    const hostile = [
+      '$2b$31$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW',
+      '$6$rounds=999999999$saltsalt$' + 'a'.repeat(86),
+      '$argon2id$v=19$m=1048576,t=2,p=1$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG',
+      '$argon2id$v=19$m=19456,t=1000,p=1$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG',
+    ];
+    for (const hash of hostile) {
+      expect(hashFormat(hash), hash).toBeDefined();
+      expect(excessiveCost(hash), hash).toMatch(/over/);
+      const started = performance.now();
+      expect(await createArgon2Hasher().verify(hash, 'anything')).toBe(false);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+    for (const [, hash] of VECTORS) expect(excessiveCost(hash), hash).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ import {
   decodeUrl,
   pickSpelling,
 } from '../decoders.js';
-import { ApiError, errorBody, MESSAGES } from '../errors.js';
+import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
@@ -94,7 +94,7 @@ export function decodeCreate(params: WireParams, account: Account): CreateMember
 
 function decodeMode(name: string, value: string) {
   const action = expiryActionFromCreateMode(value);
-  if (action === undefined) throw ApiError.invalid(name);
+  if (action === undefined) throw ApiError.invalid(name, REASONS.createMode);
   return action;
 }
 
@@ -124,7 +124,7 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
     '/api2/create/',
     { schema: CREATE_SCHEMA },
     apiHandler(context, async (params, request) => {
-      const account = await authenticate(context, params, request);
+      const account = await authenticate(context, params, request, 'write');
       context.hashing.assertRoom();
       const outcome = await context.members.create(account, decodeCreate(params, account));
       switch (outcome.kind) {
@@ -132,8 +132,10 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
           return okReply({ id: String(outcome.id), login: outcome.login, password: outcome.password, verify_url: outcome.verifyUrl });
         case 'login-taken':
           return errorBody(MESSAGES.loginTaken);
+        case 'over-quota':
+          return errorBody(MESSAGES.overQuota);
         case 'expiry-out-of-range':
-          throw ApiError.invalid(pickSpelling(params, TIME_COUNT)?.name ?? TIME_COUNT[0]);
+          throw ApiError.invalid(pickSpelling(params, TIME_COUNT)?.name ?? TIME_COUNT[0], REASONS.periodTooLong);
       }
     }),
   );

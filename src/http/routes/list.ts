@@ -3,16 +3,18 @@
  * the members as the store's cursor yields them, so a million members list in flat memory.
  */
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
-import { dayStart } from '../../members/lifecycle.js';
+import { parseDay, type CalendarDay } from '../../members/lifecycle.js';
 import type { MemberStatus, RegType } from '../../members/member.js';
-import { isProfileFieldName, MAX_EMAIL_LENGTH, MAX_LOGIN_LENGTH } from '../../members/fields.js';
+import { MAX_EMAIL_LENGTH, MAX_FIELD_FILTERS, MAX_LOGIN_LENGTH, MAX_RECORD_FIELDS } from '../../members/fields.js';
+import { isProfileFieldName } from '../../members/profile-fields.js';
 import type { ListMembersCommand, MembersService } from '../../members/members-service.js';
 import { DEFAULT_RECORD, parseRecordTemplate } from '../../members/record-template.js';
-import { ApiError } from '../errors.js';
+import { ApiError, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { nearMiss } from '../decoders.js';
+import type { ConcurrencySlots } from '../concurrency.js';
 import { apiResponses, CONSUMES, parameterNames, parametersSchema, withAccount } from '../schemas.js';
 
 const LIST_PARAMETERS = withAccount({
@@ -67,48 +69,51 @@ const MAX_SEARCH_LENGTH = { login: MAX_LOGIN_LENGTH, email: MAX_EMAIL_LENGTH, pr
 
 function searchText(params: WireParams, name: string, kind: keyof typeof MAX_SEARCH_LENGTH): string | undefined {
   const value = params.nonEmpty(name);
-  if (value !== undefined && [...value].length > MAX_SEARCH_LENGTH[kind]) throw ApiError.invalid(name);
+  if (value !== undefined && [...value].length > MAX_SEARCH_LENGTH[kind]) throw ApiError.invalid(name, REASONS.tooLong(MAX_SEARCH_LENGTH[kind]));
   return value;
 }
 
-function oneOf<T extends string>(params: WireParams, name: string, allowed: readonly T[]): T | undefined {
+function oneOf<T extends string>(params: WireParams, name: string, allowed: readonly T[], reason: string): T | undefined {
   const value = params.nonEmpty(name);
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw ApiError.invalid(name);
+  if (!(allowed as readonly string[]).includes(value)) throw ApiError.invalid(name, reason);
   return value as T;
 }
 
-function day(params: WireParams, name: string): string | undefined {
+function day(params: WireParams, name: string): CalendarDay | undefined {
   const value = params.nonEmpty(name);
-  if (value !== undefined && dayStart(value, 'UTC') === undefined) throw ApiError.invalid(name);
-  return value;
+  if (value === undefined) return undefined;
+  const parsed = parseDay(value);
+  if (!parsed) throw ApiError.invalid(name, REASONS.day);
+  return parsed;
 }
 
 export function decodeList(params: WireParams): ListMembersCommand {
   for (const name of params.names()) {
     if (KNOWN.has(name)) continue;
-    if (!name.startsWith(PROFILE_FIELD_FILTER)) throw ApiError.unknown(name);
-    if (!isProfileFieldName(name.slice(PROFILE_FIELD_FILTER.length))) throw ApiError.invalid(name);
+    if (!name.startsWith(PROFILE_FIELD_FILTER)) throw ApiError.unknown(name, nearMiss(name, KNOWN));
+    if (!isProfileFieldName(name.slice(PROFILE_FIELD_FILTER.length))) throw ApiError.invalid(name, REASONS.profileName);
   }
   const record = parseRecordTemplate(params.nonEmpty('record') ?? DEFAULT_RECORD);
-  if (!record) throw ApiError.invalid('record');
+  if (!record) throw ApiError.invalid('record', REASONS.record);
+  if (record.length > MAX_RECORD_FIELDS) throw ApiError.invalid('record', `at most ${MAX_RECORD_FIELDS} fields`);
 
   // `limit` comes as NNN (how many) or NNNs (registered in the last NNN seconds), or both.
   let limit: number | null = null;
   let registeredWithinSeconds: number | undefined;
   for (const value of params.getAll('limit')) {
     const match = new RegExp(`^(\\d{1,${MAX_DIGITS}})(s?)$`).exec(value);
-    if (!match) throw ApiError.invalid('limit');
+    if (!match) throw ApiError.invalid('limit', REASONS.limit);
     if (match[2]) registeredWithinSeconds = Number(match[1]);
     else limit = Number(match[1]);
   }
   const limitd = params.nonEmpty('limitd');
   const deleted = limitd === undefined ? undefined : new RegExp(`^(\\d{1,${MAX_DIGITS}})s$`).exec(limitd);
-  if (deleted === null) throw ApiError.invalid('limitd');
+  if (deleted === null) throw ApiError.invalid('limitd', REASONS.limitd);
 
-  const profileFieldContains = [...params.names()]
-    .filter((name) => name.startsWith(PROFILE_FIELD_FILTER) && params.nonEmpty(name) !== undefined)
-    .map((name) => ({ name: name.slice(PROFILE_FIELD_FILTER.length), text: searchText(params, name, 'profile')! }));
+  const fieldFilters = [...params.names()].filter((name) => name.startsWith(PROFILE_FIELD_FILTER) && params.nonEmpty(name) !== undefined);
+  if (fieldFilters.length > MAX_FIELD_FILTERS) throw ApiError.invalid(fieldFilters[MAX_FIELD_FILTERS]!, `at most ${MAX_FIELD_FILTERS} profile: filters`);
+  const profileFieldContains = fieldFilters.map((name) => ({ name: name.slice(PROFILE_FIELD_FILTER.length), text: searchText(params, name, 'profile')! }));
 
   return {
     record,
@@ -117,8 +122,8 @@ export function decodeList(params: WireParams): ListMembersCommand {
       login: searchText(params, 'login_full', 'login'),
       emailContains: searchText(params, 'email', 'email'),
       email: searchText(params, 'email_full', 'email'),
-      status: oneOf<MemberStatus>(params, 'status', ['A', 'S', 'D']),
-      regType: oneOf<RegType>(params, 'reg_type', ['F', 'P', 'A', 'M']),
+      status: oneOf<MemberStatus>(params, 'status', ['A', 'S', 'D'], REASONS.status),
+      regType: oneOf<RegType>(params, 'reg_type', ['F', 'P', 'A', 'M'], REASONS.regType),
       profileContains: searchText(params, 'profile', 'profile'),
       profileFieldContains,
     },
@@ -133,9 +138,10 @@ export function decodeList(params: WireParams): ListMembersCommand {
 /**
  * `{"members":[…],"members_total":N}`, written as the records arrive. The total comes last so
  * that the answer starts at once and a full list needs no second pass to count; JSON readers
- * do not depend on the order of an object's keys.
+ * do not depend on the order of an object's keys. `done` is told when the store's part is
+ * over (its snapshot released).
  */
-async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<string>, total: () => Promise<number>): AsyncIterable<string> {
+async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<string>, total: () => number, done: () => void): AsyncIterable<string> {
   try {
     yield '{"members":[';
     let next = first;
@@ -143,32 +149,65 @@ async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<stri
       yield separator + next.value;
       next = await rest.next();
     }
-    yield `],"members_total":${await total()}}`;
+    yield `],"members_total":${total()}}`;
   } finally {
-    // The client went away: stop the store's cursor too.
+    // The client went away (or stopped reading): stop the store's cursor too (its snapshot is released).
     await rest.return?.();
+    done();
   }
 }
 
-export function registerListRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
+export interface ListRouteContext extends RouteContext {
+  readonly members: MembersService;
+  /** Lists being read at once, in all and per account. */
+  readonly lists: ConcurrencySlots;
+  /** A list whose client takes nothing for this long is cut off, and its snapshot released. */
+  readonly stallTimeoutMs: number;
+}
+
+export function registerListRoute(app: FastifyInstance, context: ListRouteContext): void {
   const handler = apiHandler(context, async (params, request, reply) => {
-    const account = await authenticate(context, params, request);
+    const account = await authenticate(context, params, request, 'read');
     const command = decodeList(params);
-    return new Promise<Readable>((resolve, reject) => {
-      context.members
-        .list(account, command, async (records, total) => {
-          // The first rows are read before the answer starts: a store that fails now gets
-          // a proper 503, not a 200 cut short.
-          const iterator = records[Symbol.asyncIterator]();
-          const first = await iterator.next();
-          const body = Readable.from(listBody(first, iterator, total));
-          void reply.type('application/json; charset=utf-8');
-          resolve(body);
-          // The snapshot stays open until the client has it all, or has gone away.
-          await finished(body).catch((error: unknown) => request.log.info({ err: error }, 'list stream ended early'));
-        })
-        .catch(reject);
-    });
+    // Refused at once when the account (or the server) has as many lists running as it may.
+    const release = await context.lists.take(account.id);
+    let records: AsyncIterator<string> | undefined;
+    try {
+      const listing = context.members.list(account, command);
+      records = listing[Symbol.asyncIterator]();
+      // The first rows are read before the answer starts: a store that fails now gets a
+      // proper 503, not a 200 cut short.
+      const first = await records.next();
+      // The answer must keep moving: bytes handed to the client's connection. One that takes
+      // nothing for too long (a stalled or malicious reader) is cut off, whether the list is
+      // still being read from the store or only waiting in the socket's buffers.
+      const socket = request.raw.socket;
+      let written = socket?.bytesWritten ?? 0;
+      let lastProgress = Date.now();
+      const watchdog = setInterval(() => {
+        const now = Date.now();
+        if ((socket?.bytesWritten ?? 0) !== written) {
+          written = socket?.bytesWritten ?? 0;
+          lastProgress = now;
+        } else if (now - lastProgress >= context.stallTimeoutMs) {
+          request.log.info({ stalledMs: now - lastProgress }, 'list client stopped reading; cutting it off');
+          clearInterval(watchdog);
+          socket?.destroy();
+        }
+      }, Math.max(50, Math.min(5000, context.stallTimeoutMs / 4)));
+      watchdog.unref();
+      reply.raw.once('finish', () => clearInterval(watchdog));
+      reply.raw.once('close', () => clearInterval(watchdog));
+      const body = Readable.from(listBody(first, records, () => listing.total, release), { objectMode: true, highWaterMark: 16 });
+      // Also when the body ends before it was ever read (its generator never ran).
+      body.once('close', release);
+      void reply.type('application/json; charset=utf-8');
+      return body;
+    } catch (error) {
+      release();
+      await records?.return?.();
+      throw error;
+    }
   });
-  for (const method of ['GET', 'POST'] as const) app.route({ method, url: '/api2/list/', schema: LIST_SCHEMAS[method], handler });
+  for (const method of ['GET', 'POST'] as const) app.route({ method, url: '/api2/list/', schema: LIST_SCHEMAS[method], bodyLimit: context.limits.bodyLimitBytes, handler });
 }

@@ -2,11 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { LoginService } from '../../members/login-service.js';
 import type { LoginOutcome } from '../../observability/metrics.js';
-import { decodeIp } from '../decoders.js';
-import { MESSAGES } from '../errors.js';
+import { decodeIp, nearMiss } from '../decoders.js';
+import { ApiError, MESSAGES, REASONS } from '../errors.js';
+import { isOverlongPassword, MAX_PASSWORD_LENGTH } from '../../auth/passwords.js';
 import { failReply, okReply } from '../replies.js';
-import { admitAccount, apiHandler, authenticate, type RouteContext } from '../route-kit.js';
-import { apiResponses, CONSUMES, okAnswer, parametersSchema, STRING, withAccount } from '../schemas.js';
+import { admitAnonymousLogin, apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
+import type { WireParams } from '../params.js';
 
 export const LOGIN_SCHEMA = {
   summary: 'Check a member’s login and password',
@@ -62,20 +64,41 @@ export interface LoginRouteContext extends RouteContext {
   readonly countLogin: (outcome: LoginOutcome) => void;
 }
 
+const KNOWN = parameterNames(LOGIN_SCHEMA.body);
+
+/**
+ * Integrators may forward a whole login form, so other names are ignored (a `submit` field);
+ * but a name that is a slip for one of ours (`ip` for `IP`, `Password`) is never dropped
+ * silently: the login it was meant for would go on without it.
+ */
+function refuseNearMisses(params: WireParams): void {
+  for (const name of params.names()) {
+    if (KNOWN.has(name)) continue;
+    const meant = nearMiss(name, KNOWN);
+    if (meant) throw ApiError.unknown(name, meant);
+  }
+}
+
 export function registerLoginRoute(app: FastifyInstance, context: LoginRouteContext): void {
   app.post(
     '/api2/login/',
-    { schema: LOGIN_SCHEMA },
+    { schema: LOGIN_SCHEMA, bodyLimit: context.limits.bodyLimitBytes },
     apiHandler(context, async (params, request) => {
       const user = params.required('user');
       const login = params.required('login');
       const password = params.required('password');
+      refuseNearMisses(params);
+      // No password can be longer, and normalising a long one costs (it may grow 18 times):
+      // refused before anything else, the same for every member and for none.
+      if (isOverlongPassword(password)) throw ApiError.invalid('password', REASONS.tooLong(MAX_PASSWORD_LENGTH));
       // Every login costs a hash: when none can be had, say so before anything else is done.
       context.hashing.assertRoom();
       // Recording the member's address is the account's business: it takes the API key.
       const sendsIp = params.nonEmpty('IP') !== undefined;
-      const account = sendsIp ? await authenticate(context, params, request) : await context.accounts.find(user);
-      if (account && !sendsIp) await admitAccount(context, account);
+      const account = sendsIp ? await authenticate(context, params, request, 'login') : await context.accounts.find(user);
+      // Without a key, a login spends budgets of its own (per member, per address), never
+      // the account's: anyone can send one, and the account name is public.
+      if (account && !sendsIp) await admitAnonymousLogin(context, account, login, request.ip);
       const ip = sendsIp ? decodeIp(params, 'IP') : null;
       const outcome = await context.logins.login(account, { login, password, ip });
       context.countLogin(outcome.kind === 'ok' ? 'ok' : COUNTED_AS[outcome.reason]);

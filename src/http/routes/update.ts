@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../accounts/account.js';
 import { PERIOD_UNITS } from '../../members/lifecycle.js';
 import type { MemberStatus } from '../../members/member.js';
+import { MAX_PFDELETE_NAMES, MAX_UPDATE_PROFILE_BYTES } from '../../members/fields.js';
 import type { MemberSelector } from '../../members/member-store.js';
 import type { MembersService, UpdateMembersCommand } from '../../members/members-service.js';
 import {
@@ -14,7 +15,7 @@ import {
   decodeProfileFields,
   decodeUrl,
 } from '../decoders.js';
-import { ApiError, errorBody, MESSAGES } from '../errors.js';
+import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
@@ -62,7 +63,7 @@ const BUILT_INS = parameterNames(UPDATE_SCHEMA.body);
 function decodeAction(name: string, value: string): 'S' | 'D' | null {
   if (value === 'N') return null;
   if (value === 'S' || value === 'D') return value;
-  throw ApiError.invalid(name);
+  throw ApiError.invalid(name, REASONS.updateMode);
 }
 
 function decodeSelector(params: WireParams): MemberSelector {
@@ -78,7 +79,7 @@ function decodeSelector(params: WireParams): MemberSelector {
       return { by: 'ptrans', value };
     case 'find_member_id':
       if (value === '*') return { by: 'all' };
-      if (!/^[1-9]\d{0,14}$/.test(value)) throw ApiError.invalid('find_member_id');
+      if (!/^[1-9]\d{0,14}$/.test(value)) throw ApiError.invalid('find_member_id', REASONS.memberId);
       return { by: 'id', id: Number(value) };
   }
 }
@@ -89,6 +90,25 @@ function decodeUrlChange(params: WireParams, name: string): string | null | unde
   return decodeUrl(params, name);
 }
 
+/** The profile field with the largest value set: the one to name when an update writes too much. */
+function largestField(params: WireParams): string {
+  let largest = '';
+  let size = -1;
+  for (const name of params.names()) {
+    if (BUILT_INS.has(name)) continue;
+    const bytes = Buffer.byteLength(params.get(name) ?? '');
+    if (bytes > size) [largest, size] = [name, bytes];
+  }
+  return largest;
+}
+
+/** A comma-separated list of profile field names (white space trimmed, empty ones skipped). */
+function decodeFieldNames(params: WireParams, name: string): string[] {
+  const names = [...new Set((params.get(name) ?? '').split(',').map((n) => n.trim()).filter((n) => n !== ''))];
+  if (names.length > MAX_PFDELETE_NAMES) throw ApiError.invalid(name, `at most ${MAX_PFDELETE_NAMES} names`);
+  return names;
+}
+
 export function decodeUpdate(params: WireParams, account: Account): UpdateMembersCommand {
   const setFields = decodeProfileFields(params, BUILT_INS);
   const selector = decodeSelector(params);
@@ -96,7 +116,7 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
   const email = params.nonEmpty('email');
   const password = params.nonEmpty('password');
   const status = params.nonEmpty('status');
-  if (status !== undefined && !['A', 'S', 'D'].includes(status)) throw ApiError.invalid('status');
+  if (status !== undefined && !['A', 'S', 'D'].includes(status)) throw ApiError.invalid('status', REASONS.status);
 
   const timeMode = params.nonEmpty('is_exp_time');
   const timeAction = timeMode === undefined ? undefined : decodeAction('is_exp_time', timeMode);
@@ -123,10 +143,7 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
       loginsAction === undefined || loginsAction === null
         ? loginsAction
         : { action: loginsAction, count: decodePositiveInteger('exp_logins', params.nonEmpty('exp_logins')) },
-    deleteFields: (params.get('pfdelete') ?? '')
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
+    deleteFields: decodeFieldNames(params, 'pfdelete'),
     setFields,
   };
   const changesSomething =
@@ -142,7 +159,7 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
     '/api2/update/',
     { schema: UPDATE_SCHEMA },
     apiHandler(context, async (params, request) => {
-      const account = await authenticate(context, params, request);
+      const account = await authenticate(context, params, request, 'write');
       const outcome = await context.members.update(account, decodeUpdate(params, account));
       switch (outcome.kind) {
         case 'updated':
@@ -155,8 +172,12 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
           return errorBody(MESSAGES.loginNotUnique);
         case 'too-many-fields':
           return errorBody(MESSAGES.tooManyProfileFields);
+        case 'over-quota':
+          return errorBody(MESSAGES.overQuota);
+        case 'too-large':
+          throw ApiError.invalid(largestField(params), `profile values × members matched over ${MAX_UPDATE_PROFILE_BYTES / 1024 / 1024} MiB per update`);
         case 'expiry-out-of-range':
-          throw ApiError.invalid('exp_time');
+          throw ApiError.invalid('exp_time', REASONS.periodTooLong);
       }
     }),
   );

@@ -1,23 +1,28 @@
 /**
- * GET /api2/verify/: the page a `verify_url` opens. A right code marks the member's e-mail
- * verified; a wrong code answers 400 and an unknown member 404, changing nothing. The answer
- * is a small HTML page, since a person opens it in a browser.
+ * GET /api2/verify/: the page a `verify_url` opens. A right link marks the member's e-mail
+ * verified. Every bad link (a wrong code, an unknown account or member, a deleted member, a
+ * login that changed since) answers the same 400 page, and the code is checked before the
+ * store is asked anything: the page tells nobody which members exist.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import type { MembersService, VerifyEmailOutcome } from '../../members/members-service.js';
+import { registerPages } from '../page-security.js';
 
-const PAGES: Record<VerifyEmailOutcome, { status: 200 | 400 | 404; title: string; text: string }> = {
+const PAGES: Record<VerifyEmailOutcome, { status: 200 | 400; title: string; text: string }> = {
   verified: { status: 200, title: 'E-mail address verified', text: 'Thank you: your e-mail address is verified.' },
-  'bad-code': { status: 400, title: 'Link not valid', text: 'This verification link is not valid. Please check that it was copied whole.' },
-  'not-found': { status: 404, title: 'Link not found', text: 'This verification link does not belong to any member.' },
+  invalid: { status: 400, title: 'Link not valid', text: 'This verification link is not valid: it may have been copied in part, or it is no longer in use.' },
 };
+
+const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}';
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 function page(title: string, text: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}</style></head>
+<style>${STYLE}</style></head>
 <body><h1>${title}</h1><p>${text}</p></body>
 </html>
 `;
@@ -27,7 +32,7 @@ const htmlPage = (description: string) => ({ description, content: { 'text/html'
 
 export const VERIFY_SCHEMA = {
   summary: 'Verify a member’s e-mail address',
-  description: 'The verify_url that /create/ answers with, opened in a browser. Answers a small HTML page.',
+  description: 'The verify_url that /create/ answers with, opened in a browser. Answers a small HTML page; every bad link gets the same 400 page.',
   tags: ['members'],
   querystring: {
     type: 'object',
@@ -39,18 +44,20 @@ export const VERIFY_SCHEMA = {
     },
     required: ['user', 'login', 'id', 'code'],
   },
-  response: { 200: htmlPage(PAGES.verified.title), 400: htmlPage(PAGES['bad-code'].title), 404: htmlPage(PAGES['not-found'].title) },
+  response: { 200: htmlPage(PAGES.verified.title), 400: htmlPage(PAGES.invalid.title) },
 };
 
-export function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): void {
-  app.get('/api2/verify/', { schema: VERIFY_SCHEMA }, async (request, reply) => {
-    const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
-    const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
-    let outcome: VerifyEmailOutcome = 'bad-code';
-    if (user && login && code && /^\d{1,15}$/.test(id ?? '') && ![user, login, code].some((part) => part.includes('\0'))) {
-      outcome = await context.members.verifyEmail(await context.accounts.find(user!), Number(id), login, code);
-    }
-    const { status, title, text } = PAGES[outcome];
-    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(title, text));
+export async function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): Promise<void> {
+  await registerPages(app, { 'style-src': [STYLE_HASH] }, (pages) => {
+    pages.get('/api2/verify/', { schema: VERIFY_SCHEMA }, async (request, reply) => {
+      const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
+      const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
+      let outcome: VerifyEmailOutcome = 'invalid';
+      if (user && login && code && /^\d{1,15}$/.test(id ?? '') && ![user, login, code].some((part) => part.includes('\0'))) {
+        outcome = await context.members.verifyEmail(user!, Number(id), login!, code!, (name) => context.accounts.find(name));
+      }
+      const { status, title, text } = PAGES[outcome];
+      return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(title, text));
+    });
   });
 }

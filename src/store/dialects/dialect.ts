@@ -2,6 +2,8 @@ import type { CompiledQuery, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
+import type { RateLimiterOptions } from '../../auth/request-limits.js';
+import type { PoolStats } from '../../observability/metrics.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -17,26 +19,39 @@ export interface SnapshotReader {
 
 /**
  * Case-sensitive substring conditions over folded text, served by each engine's trigram
- * index. The text is already folded; `%` and `_` in it are plain characters.
+ * index. The text is already folded; `%` and `_` in it are plain characters. A search's cost
+ * and time depend on the searching account's data only.
  */
 export interface SearchSql {
-  /** Members (aliased `m`) whose `column` contains `text`. */
-  memberContains(column: 'login_key' | 'email_key', text: string): RawBuilder<SqlBool>;
-  /** Profile field rows (aliased `f`) whose folded value contains `text`. */
-  fieldContains(text: string): RawBuilder<SqlBool>;
+  /** Members (aliased `m`) of the account whose `column` contains `text`. */
+  memberContains(accountId: number, column: 'login_key' | 'email_key', text: string): RawBuilder<SqlBool>;
+  /** Profile field rows (aliased `f`) of the account whose folded value contains `text`. */
+  fieldContains(accountId: number, text: string): RawBuilder<SqlBool>;
+  /** The member's (aliased `m`) profile fields of these names, as one JSON object (null when it has none). */
+  profileObject(names: readonly string[]): RawBuilder<unknown>;
 }
 
 /** What the one store implementation needs from an engine: connections, search SQL, error triage. */
 export interface EngineConnection {
   readonly engine: Engine;
+  /** Writes, transactions, and reads that must see a transaction's own writes. */
   readonly db: Kysely<Database>;
+  /**
+   * Short reads outside any transaction (a member by login, an account and its keys). On
+   * SQLite a connection of its own, so that they go on while the writer is held by a long
+   * transaction; on PostgreSQL the same pool as `db`.
+   */
+  readonly reads: Kysely<Database>;
   readonly search: SearchSql;
   classifyError(error: unknown): StoreErrorKind | undefined;
   /**
    * Runs `work` in a read-only snapshot on a connection of its own, so that a long read
-   * (a list of a million members) neither blocks writers nor sees their changes half-way.
+   * (a list of a million members) neither blocks writers nor sees their changes half-way,
+   * yielding what `work` yields. The snapshot is taken when the first item is asked for, and
+   * released when the reading ends, however it ends (a consumer that stops early included).
+   * On SQLite it is read in a worker thread, never on the event loop.
    */
-  readSnapshot<T>(work: (reader: SnapshotReader) => Promise<T>): Promise<T>;
+  readSnapshot<T>(work: (reader: SnapshotReader) => AsyncGenerator<T>): AsyncGenerator<T>;
   /** Keeps the planner's statistics current as the data grows (run periodically). */
   refreshStatistics(): Promise<void>;
   /**
@@ -63,19 +78,4 @@ export interface EngineConnection {
   /** Connections: open, idle, and requests waiting for one. */
   poolStats(): PoolStats;
   close(): Promise<void>;
-}
-
-export interface PoolStats {
-  readonly total: number;
-  readonly idle: number;
-  readonly waiting: number;
-}
-
-export interface RateLimiterOptions {
-  /** Tells this limiter's keys from another's. */
-  readonly keyPrefix: string;
-  /** What may be used per `duration`. */
-  readonly points: number;
-  /** Seconds. */
-  readonly duration: number;
 }

@@ -20,7 +20,7 @@ const INT8_OID = 20;
 export function openPostgres(url: string, options: PostgresOptions = {}): EngineConnection {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? 20,
     // Fail fast when the server is gone, so that clients get a 503 instead of a hang.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30000,
@@ -36,22 +36,20 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   return {
     engine: 'postgres',
     db,
+    reads: db,
     classifyError: classifyPostgresError,
     search: postgresSearch,
-    async readSnapshot(work) {
+    async *readSnapshot(work) {
       const client = await pool.connect();
       let broken = false;
       try {
         // The snapshot is taken at the first statement: take it now.
         await client.query('begin isolation level repeatable read read only');
         await client.query('select 1');
-        const result = await work(snapshotReader(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => (broken = true));
-        throw error;
+        yield* work(snapshotReader(client));
       } finally {
+        // Read only: whether it ended well or not, a rollback is all there is to do.
+        await client.query('rollback').catch(() => (broken = true));
         client.release(broken);
       }
     },
@@ -136,6 +134,11 @@ const types = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Reads in a snapshot's transaction. A stream is a protocol-level cursor (pg-cursor), read a
+ * chunk at a time; no other query of the snapshot runs while it is open (a list's profile
+ * fields come in its own rows, its count after it).
+ */
 function snapshotReader(client: pg.PoolClient): SnapshotReader {
   return {
     async all<R>(query: CompiledQuery<R>) {
@@ -169,11 +172,14 @@ function containsPattern(text: string): string {
 
 /** LIKE over the folded columns, which pg_trgm's GIN indexes serve (migration 002). */
 const postgresSearch: SearchSql = {
-  memberContains(column, text) {
+  memberContains(_accountId, column, text) {
     return sql`${sql.ref(`m.${column}`)} like ${containsPattern(text)}`;
   },
-  fieldContains(text) {
+  fieldContains(_accountId, text) {
     return sql`coalesce(f.value_key, f.value) like ${containsPattern(text)}`;
+  },
+  profileObject(names) {
+    return sql`(select json_object_agg(f.name, f.value) from member_fields f where f.member_id = m.id and f.name in (${sql.join(names)}))`;
   },
 };
 

@@ -1,61 +1,118 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import SqliteDatabase from 'better-sqlite3';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { Kysely, sql, SqliteDialect, type CompiledQuery, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
-import type { Database } from '../schema.js';
-import type { StoreErrorKind } from '../errors.js';
-import type { EngineConnection, SearchSql, SnapshotReader } from './dialect.js';
-
-/** Reader connections kept open between snapshots; more are opened when needed. */
-const IDLE_READERS = 4;
-
 /**
  * The embedded engine: one file, WAL journal with synchronous=FULL so that an acknowledged
- * write survives a crash of the process or of the machine. Writes go through one connection
- * (SQLite has one writer); long reads get read-only connections of their own, which WAL lets
- * run beside the writer.
+ * write survives a crash of the process or of the machine.
+ *
+ * better-sqlite3 is synchronous, so no connection lives on the event loop: each is in a worker
+ * thread of its own (sqlite-worker.ts), driven through Kysely by the small driver below. The
+ * writer (SQLite has one), a connection for short reads outside transactions (so that they go
+ * on while the writer is held by a long transaction), and a pool of readers for snapshots
+ * (long lists and exports), which WAL lets run beside the writer.
  */
-export function openSqlite(path: string): EngineConnection {
-  if (path === ':memory:') throw new Error('SQLite needs a file: long reads use connections of their own');
-  mkdirSync(dirname(path), { recursive: true });
-  const database = openFile(path, false);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const idleReaders: SqliteDatabase.Database[] = [];
-  let readersInUse = 0;
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import BetterSqlite3 from 'better-sqlite3';
+import {
+  CompiledQuery,
+  Kysely,
+  sql,
+  SqliteDialect,
+  type SqliteDatabase as KyselySqliteDatabase,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
+import { WorkerPool, type WorkerSession } from '../../common/worker-pool.js';
+import type { StoreErrorKind } from '../errors.js';
+import type { Database } from '../schema.js';
+import type { EngineConnection, SnapshotReader } from './dialect.js';
+import { sqliteSearch } from './sqlite-search.js';
+import type { SqliteChunk, SqliteRequest, SqliteRun } from './sqlite-worker.js';
+
+export interface SqliteOptions {
+  /** Snapshots read at once, each in a worker thread of its own (more wait for one). */
+  maxReaders?: number;
+}
+
+const DEFAULT_MAX_READERS = 16;
+
+type Session = WorkerSession<SqliteRequest, unknown>;
+
+function workerUrl(): URL {
+  return new URL(`./sqlite-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+}
+
+export function openSqlite(path: string, options: SqliteOptions = {}): EngineConnection {
+  if (path === ':memory:') throw new Error('SQLite needs a file: its connections live in worker threads of their own');
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw new Error(`cannot create the folder of the SQLite file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  const connections = new WorkerPool<SqliteRequest, unknown>(workerUrl(), 1);
+  const readers = new WorkerPool<SqliteRequest, unknown>(workerUrl(), options.maxReaders ?? DEFAULT_MAX_READERS);
+  // One reader ready before the first list asks for it.
+  readers.warm(1);
+  const writer = new WorkerConnection(async () => {
+    const session = await connections.checkout();
+    try {
+      await session.call({ op: 'open', path, readonly: false });
+    } catch (error) {
+      await session.release(true);
+      // SQLite says only "unable to open database file": say which, and why it may be.
+      throw new Error(`cannot open the SQLite file ${path}: ${(error as Error).message} (does the folder exist, and may this user write to it?)`, { cause: error });
+    }
+    return session;
+  });
+  const db = new Kysely<Database>({ dialect: workerDialect(writer) });
+  // Short reads (a member by login, an account's keys) are index look-ups whose cost is
+  // bounded by what they ask: they run here, on a read-only connection of their own, so that
+  // they neither wait for the writer's long transactions nor pay a thread hop. Opened after the
+  // writer (it makes the file, and its WAL, exist).
+  let shortReads: BetterSqlite3.Database | undefined;
+  const reads = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: async () => {
+        await writer.ready();
+        shortReads = new BetterSqlite3(path, { readonly: true });
+        shortReads.pragma('busy_timeout = 5000');
+        return withStatementCache(shortReads);
+      },
+    }),
+  });
   const running = new Set<string>();
   return {
     engine: 'sqlite',
     db,
+    reads,
     classifyError: classifySqliteError,
     search: sqliteSearch,
-    async readSnapshot(work) {
-      const reader = idleReaders.pop() ?? openFile(path, true);
-      readersInUse++;
-      // A read transaction takes its snapshot at its first read: take it now.
-      reader.exec('BEGIN');
-      reader.prepare('select 1 from sqlite_schema limit 1').get();
-      let ok = false;
+    async *readSnapshot(work) {
+      await writer.ready();
+      const session = await readers.checkout();
+      let broken = true;
       try {
-        const result = await work(snapshotReader(reader));
-        ok = true;
-        return result;
+        // Opened (once per reader), begun, and its snapshot taken (at a first read), in one trip.
+        await session.call({ op: 'snapshot', path });
+        yield* work(snapshotReader(session));
+        broken = false;
       } finally {
-        try {
-          reader.exec('COMMIT');
-        } catch {
-          // A cursor left open (a stream abandoned half-way): closing the connection ends it.
-          ok = false;
+        // Asked for in order after whatever the worker is doing; the next user's requests
+        // queue behind it. A snapshot that failed half-way ends its worker instead.
+        if (broken) void session.release(true);
+        else {
+          void session.call({ op: 'end' }).catch(() => {});
+          void session.release();
         }
-        readersInUse--;
-        if (ok && idleReaders.length < IDLE_READERS) idleReaders.push(reader);
-        else reader.close();
       }
     },
     async refreshStatistics() {
       // Re-analyses the tables whose size changed enough to matter; bounded by analysis_limit.
-      database.pragma('optimize');
+      await writer.exclusive({ op: 'run', sql: 'pragma optimize', params: [] });
     },
     // One process owns a SQLite file's server: a lock within the process is enough.
     exclusively: (name, work) => {
@@ -67,35 +124,170 @@ export function openSqlite(path: string): EngineConnection {
     syncMemberIds: async () => {},
     // SQLite's online backup: pages are copied in steps, writers carry on meanwhile.
     async backup(target) {
-      await database.backup(target);
+      await writer.exclusive({ op: 'backup', path: target });
     },
-    rateLimiter: (options) => new RateLimiterMemory(options),
+    rateLimiter: (limits) => new RateLimiterMemory(limits),
     async ping() {
-      database.prepare('select 1').get();
+      await sql`select 1`.execute(reads);
     },
-    // The writer, plus the readers open for snapshots; nothing ever waits for a connection.
-    poolStats: () => ({
-      total: 1 + idleReaders.length + readersInUse,
-      idle: (database.inTransaction ? 0 : 1) + idleReaders.length,
-      waiting: 0,
-    }),
+    // The writer and the short-read connection, plus the readers open for snapshots.
+    poolStats: () => {
+      const stats = readers.stats();
+      return { total: 2 + stats.started, idle: stats.idle + (writer.busy ? 0 : 1) + (shortReads?.inTransaction ? 0 : 1), waiting: stats.waiting };
+    },
     async close() {
-      for (const reader of idleReaders.splice(0)) reader.close();
-      await db.destroy();
+      await Promise.all([db.destroy(), reads.destroy()]);
+      await Promise.all([readers.close(), connections.close()]);
     },
   };
+}
+
+/**
+ * One connection in a worker, opened on first use, to one user at a time (SQLite has one
+ * writer; Kysely runs a transaction's statements on the connection it acquired).
+ */
+class WorkerConnection {
+  private session: Promise<Session> | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+  busy = false;
+
+  constructor(private readonly open: () => Promise<Session>) {}
+
+  /** Resolves once the connection is open. */
+  async ready(): Promise<void> {
+    await this.connection();
+  }
+
+  /** Sends a request as the connection's current holder (the driver's connection does so). */
+  async call(request: SqliteRequest): Promise<unknown> {
+    return (await this.connection()).call(request);
+  }
+
+  /** Sends a request when the connection is free: never inside another user's transaction. */
+  async exclusive(request: SqliteRequest): Promise<unknown> {
+    const release = await this.acquire();
+    try {
+      return await this.call(request);
+    } finally {
+      release();
+    }
+  }
+
+  /** Waits for the connection to be free, and holds it until `release` is called. */
+  async acquire(): Promise<() => void> {
+    let release!: () => void;
+    const previous = this.queue;
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    this.busy = true;
+    return () => {
+      this.busy = false;
+      release();
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const session = this.session;
+    this.session = undefined;
+    await (await session?.catch(() => undefined))?.release(true);
+  }
+
+  private connection(): Promise<Session> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    this.session ??= this.open();
+    return this.session;
+  }
+}
+
+/** Kysely's SQLite dialect, its driver swapped for one that sends each statement to a worker. */
+function workerDialect(connection: WorkerConnection): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new WorkerDriver(connection),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+  };
+}
+
+class WorkerDriver implements Driver {
+  private readonly releases = new WeakMap<DatabaseConnection, () => void>();
+
+  constructor(private readonly connection: WorkerConnection) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.connection.acquire();
+    const connection = new KyselyConnection(this.connection);
+    this.releases.set(connection, release);
+    return connection;
+  }
+
+  /** BEGIN travels with the transaction's first statement: one trip less per transaction. */
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as KyselyConnection).beginWithNext = true;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as KyselyConnection).end('commit');
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as KyselyConnection).end('rollback');
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.releases.get(connection)?.();
+  }
+
+  async destroy(): Promise<void> {
+    await this.connection.close();
+  }
+}
+
+class KyselyConnection implements DatabaseConnection {
+  /** A BEGIN asked for and not sent yet. */
+  beginWithNext = false;
+
+  constructor(private readonly connection: WorkerConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const begin = this.beginWithNext;
+    this.beginWithNext = false;
+    const result = (await this.connection.call({ op: 'run', sql: query.sql, params: [...query.parameters], begin })) as SqliteRun;
+    return {
+      rows: (result.rows ?? []) as R[],
+      numAffectedRows: result.changes === undefined ? undefined : BigInt(result.changes),
+      insertId: result.lastInsertRowid === undefined ? undefined : BigInt(result.lastInsertRowid),
+    };
+  }
+
+  /** COMMIT or ROLLBACK; nothing at all for a transaction that never ran a statement. */
+  async end(statement: 'commit' | 'rollback'): Promise<void> {
+    if (this.beginWithNext) {
+      this.beginWithNext = false;
+      return;
+    }
+    await this.connection.call({ op: 'run', sql: statement, params: [] });
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('stream from a read snapshot (EngineConnection.readSnapshot), not from this connection');
+  }
 }
 
 /** Prepared statements kept per connection, by SQL text (least recently used dropped first). */
 const STATEMENT_CACHE_SIZE = 256;
 
 /**
- * The connection as Kysely sees it, with its statements prepared once: Kysely prepares every
- * query it runs, and preparing costs more than running most of ours (a login runs six).
- * A cached statement still iterating a result (`busy`) is never handed out twice.
+ * The short-read connection as Kysely sees it, with its statements prepared once: Kysely
+ * prepares every query it runs, and preparing costs more than running most of ours.
  */
-function withStatementCache(database: SqliteDatabase.Database): KyselySqliteDatabase {
-  const cache = new Map<string, SqliteDatabase.Statement>();
+function withStatementCache(database: BetterSqlite3.Database): KyselySqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => database.close(),
     prepare(source: string) {
@@ -115,73 +307,31 @@ function withStatementCache(database: SqliteDatabase.Database): KyselySqliteData
   };
 }
 
-function openFile(path: string, readonly: boolean): SqliteDatabase.Database {
-  const database = new SqliteDatabase(path, { readonly });
-  if (!readonly) {
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = FULL');
-    // Without statistics SQLite may scan a whole account where an index finds a handful of
-    // rows. Analyse what was never analysed, reading at most 1000 rows per index.
-    database.pragma('analysis_limit = 1000');
-    database.pragma('optimize = 0x10002');
-  }
-  database.pragma('foreign_keys = ON');
-  // Another process (the command line) may hold the write lock for a moment.
-  database.pragma('busy_timeout = 5000');
-  return database;
-}
-
-/** Reader connections are reused: so are their statements. */
-const readerStatements = new WeakMap<SqliteDatabase.Database, ReturnType<typeof withStatementCache>>();
-
-function snapshotReader(database: SqliteDatabase.Database): SnapshotReader {
-  let statements = readerStatements.get(database);
-  if (!statements) readerStatements.set(database, (statements = withStatementCache(database)));
-  const cached = (source: string) => statements.prepare(source) as SqliteDatabase.Statement;
+/** A snapshot's reads, asked of its worker. The next chunk of a stream is asked for before this one is handed on. */
+function snapshotReader(session: Session): SnapshotReader {
   return {
     async all<R>(query: CompiledQuery<R>) {
-      return cached(query.sql).all(...(query.parameters as unknown[])) as R[];
+      return ((await session.call({ op: 'run', sql: query.sql, params: [...query.parameters] })) as SqliteRun).rows as R[];
     },
     async *stream<R>(query: CompiledQuery<R>, chunkSize: number) {
-      const rows = cached(query.sql).iterate(...(query.parameters as unknown[])) as IterableIterator<R>;
-      try {
-        for (;;) {
-          const chunk: R[] = [];
-          for (let next = rows.next(); !next.done; next = rows.next()) {
-            chunk.push(next.value);
-            if (chunk.length === chunkSize) break;
-          }
-          if (chunk.length > 0) yield chunk;
-          if (chunk.length < chunkSize) return;
-          // The driver is synchronous: give the event loop a turn between chunks.
-          await nextTurn();
-        }
-      } finally {
-        rows.return?.();
+      let pending = session.call({ op: 'stream', sql: query.sql, params: [...query.parameters], size: chunkSize }) as Promise<SqliteChunk>;
+      let columns: string[] = [];
+      for (;;) {
+        const chunk = await pending;
+        if (!chunk.done) pending = session.call({ op: 'next', size: chunkSize }) as Promise<SqliteChunk>;
+        columns = chunk.columns ?? columns;
+        if (chunk.rows.length > 0) yield chunk.rows.map((values) => objectOf(columns, values)) as R[];
+        if (chunk.done) return;
       }
     },
   };
 }
 
-/** FTS5's trigram index needs three characters; shorter texts are found by a scan. */
-const TRIGRAM = 3;
-const FTS_COLUMN = { login_key: 'login', email_key: 'email' } as const;
-
-/** An FTS5 phrase: the text in double quotes, inner quotes doubled; nothing else is special. */
-function phrase(text: string): string {
-  return `"${text.replaceAll('"', '""')}"`;
+function objectOf(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+  return row;
 }
-
-const sqliteSearch: SearchSql = {
-  memberContains(column, text) {
-    if ([...text].length < TRIGRAM) return sql`instr(${sql.ref(`m.${column}`)}, ${text}) > 0`;
-    return sql`m.id in (select rowid from members_fts where members_fts match ${`{${FTS_COLUMN[column]}} : ${phrase(text)}`})`;
-  },
-  fieldContains(text) {
-    if ([...text].length < TRIGRAM) return sql`instr(coalesce(f.value_key, f.value), ${text}) > 0`;
-    return sql`f.rowid in (select rowid from member_fields_fts where member_fields_fts match ${phrase(text)})`;
-  },
-};
 
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB)/;
 

@@ -5,6 +5,7 @@ import * as search from './002-search.js';
 import * as accountRateLimit from './003-account-rate-limit.js';
 import * as rateLimits from './004-rate-limits.js';
 import * as memberCounts from './005-member-counts.js';
+import * as keysAndLimits from './006-keys-and-limits.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '003-account-rate-limit': accountRateLimit,
   '004-rate-limits': rateLimits,
   '005-member-counts': memberCounts,
+  '006-keys-and-limits': keysAndLimits,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

@@ -4,7 +4,7 @@
  * Deleted members (freeing their logins), sessions, login events and stale failure counters.
  */
 import type { Clock } from '../common/clock.js';
-import type { MemberHousekeeping } from './member-store.js';
+import type { Housekeeping } from './housekeeping.js';
 
 export interface RetentionSettings {
   readonly deletedRetentionDays: number;
@@ -19,6 +19,7 @@ export interface SweepReport {
   readonly purgedLoginEvents: number;
   readonly purgedThrottles: number;
   readonly purgedRateLimits: number;
+  readonly purgedKeys: number;
 }
 
 const DAY = 86_400_000;
@@ -26,12 +27,14 @@ const DAY = 86_400_000;
 const PURGE_BATCH = 1000;
 /** Failure counters matter for at most the longest reset time an account can set (30 days). */
 const THROTTLE_RETENTION = 30 * DAY;
+/** Expired keys are listed (`account key list`) for this long, then forgotten. */
+const EXPIRED_KEY_RETENTION = 30 * DAY;
 
 export class Sweeper {
   private running: Promise<SweepReport | undefined> | undefined;
 
   constructor(
-    private readonly store: MemberHousekeeping,
+    private readonly store: Housekeeping,
     private readonly clock: Clock,
     private readonly retention: RetentionSettings,
   ) {}
@@ -67,8 +70,10 @@ export class Sweeper {
       purgedLoginEvents: await this.store.purgeLoginEvents(now - this.retention.loginEventRetentionDays * DAY),
       purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),
       purgedRateLimits: await this.store.purgeRateLimits(now),
+      purgedKeys: await this.store.purgeExpiredKeys(now - EXPIRED_KEY_RETENTION),
     };
     await this.store.foldMemberCounts();
+    await this.store.foldAccountUsage();
     await this.store.refreshStatistics();
     return report;
   }

@@ -5,9 +5,10 @@
  */
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { foldKey } from '../members/member.js';
-import type { ImportedMember, ImportWrite, MemberExport, PortableMember } from '../members/transfer.js';
-import type { EngineConnection } from './dialects/dialect.js';
-import { memberRow, toMember } from './member-repository.js';
+import type { ImportWrite, MemberExport, PortableMember } from '../members/portable-member.js';
+import type { MemberTransferStore } from '../import-export/member-transfer-store.js';
+import type { EngineConnection, SnapshotReader } from './dialects/dialect.js';
+import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
 import { valueKeyOf } from './member-updates.js';
 import type { Database, MemberTable } from './schema.js';
 
@@ -33,53 +34,6 @@ export async function findLoginIds(db: Kysely<Database>, accountId: number, logi
   return found;
 }
 
-function expiryColumns(member: ImportedMember): Updateable<MemberTable> {
-  const columns: Updateable<MemberTable> = {};
-  if (member.timeExpiry !== undefined) {
-    columns.exp_time_mode = member.timeExpiry?.action ?? null;
-    columns.exp_time_at = member.timeExpiry?.at ?? null;
-  }
-  if (member.loginExpiry !== undefined) {
-    columns.exp_logins_mode = member.loginExpiry?.action ?? null;
-    columns.exp_logins_left = member.loginExpiry?.left ?? null;
-  }
-  return columns;
-}
-
-/** The columns a row gives, for an update: what it leaves out is not touched. */
-function changedColumns(member: ImportedMember, now: number): Updateable<MemberTable> {
-  const b = member.billing ?? {};
-  const columns: Updateable<MemberTable> = {
-    login: member.login,
-    email: member.email,
-    email_key: member.email === undefined ? undefined : foldKey(member.email),
-    password_hash: member.passwordHash,
-    status: member.status,
-    reg_type: member.regType,
-    reg_at: member.regAt,
-    reg_ip: member.regIp,
-    url_ok: member.urlOk,
-    url_fail: member.urlFail,
-    ...expiryColumns(member),
-    login_count: member.loginCount,
-    last_login_at: member.lastLoginAt,
-    last_login_ip: member.lastLoginIp,
-    email_verified_at: member.emailVerifiedAt,
-    bill_pc: b.pc,
-    bill_id: b.id,
-    bill_item: b.item,
-    bill_cust: b.cust,
-    bill_subscr: b.subscr,
-    bill_qty: b.qty,
-    updated_at: now,
-  };
-  // A status given decides the deletion time: kept (or now) for Deleted, cleared otherwise.
-  if (member.status !== undefined) columns.deleted_at = member.status === 'D' ? (member.deletedAt ?? now) : null;
-  else if (member.deletedAt !== undefined) columns.deleted_at = member.deletedAt;
-  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
-}
-
-
 async function setFields(trx: Transaction<Database>, accountId: number, fields: Array<{ memberId: number; profile: ReadonlyMap<string, string> }>): Promise<void> {
   const rows = fields.flatMap(({ memberId, profile }) =>
     [...profile].map(([name, value]) => ({ member_id: memberId, account_id: accountId, name, value, value_key: valueKeyOf(value) })),
@@ -92,9 +46,6 @@ async function setFields(trx: Transaction<Database>, accountId: number, fields: 
       .execute();
   }
 }
-
-/** Member columns that hold numbers; the others hold text. */
-const NUMERIC_COLUMNS = new Set(['id', 'reg_at', 'exp_time_at', 'exp_logins_left', 'login_count', 'last_login_at', 'deleted_at', 'email_verified_at', 'updated_at']);
 
 /**
  * Updates many members, each with its own values, in a statement per group of members that
@@ -153,7 +104,7 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
 /** The account's members, whole, in id order, read page by page inside one snapshot. */
 export async function exportMembers(connection: EngineConnection, accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
   const { db } = connection;
-  await connection.readSnapshot(async (reader) => {
+  await inSnapshot(connection, async (reader) => {
     const names = await reader.all(
       db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile(),
     );
@@ -185,4 +136,31 @@ export async function exportMembers(connection: EngineConnection, accountId: num
     }
     await consume({ fieldNames: names.map((row) => row.name), members: members() });
   });
+}
+
+/** Runs `work` in a read snapshot (see EngineConnection.readSnapshot) and answers what it answers. */
+async function inSnapshot<T>(connection: EngineConnection, work: (reader: SnapshotReader) => Promise<T>): Promise<T> {
+  for await (const result of connection.readSnapshot(async function* (reader) {
+    yield await work(reader);
+  })) {
+    return result;
+  }
+  throw new Error('the snapshot ended without an answer');
+}
+
+/** Members whole, in batches: the import's and the export's storage. */
+export class MemberTransferRepository implements MemberTransferStore {
+  constructor(private readonly connection: EngineConnection) {}
+
+  findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
+    return findLoginIds(this.connection.reads, accountId, logins);
+  }
+
+  writeImport(accountId: number, write: ImportWrite): Promise<void> {
+    return writeImport(this.connection, accountId, write);
+  }
+
+  exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
+    return exportMembers(this.connection, accountId, consume);
+  }
 }

@@ -5,7 +5,7 @@
 import { createWriteStream, statSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import type { Account } from '../accounts/account.js';
-import { createImporter, type Services } from '../compose.js';
+import type { Services } from '../compose.js';
 import { formatOf, parseMapping, readImportFile, RejectsFile, writeExport, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary } from './importer.js';
 
@@ -54,7 +54,7 @@ export async function importCommand(services: Services, path: string, options: I
   bar?.start(total, 0, { rows: 0, rate: 0 });
   let summary: ImportSummary;
   try {
-    summary = await createImporter(services.store).run(
+    summary = await services.importer.run(
       account,
       reader.rows,
       { dryRun: Boolean(options.dryRun), keepIds: Boolean(options.keepIds) },
@@ -97,7 +97,7 @@ export async function exportCommand(services: Services, options: { account: stri
   const format = options.format ?? (output ? formatOf(output) : undefined) ?? 'csv';
   const out = output ? createWriteStream(output) : process.stdout;
   let count = 0;
-  await services.store.members.exportMembers(account.id, async (exported) => {
+  await services.store.transfer.exportMembers(account.id, async (exported) => {
     count = await writeExport(exported, format, out);
   });
   return count;

@@ -3,9 +3,7 @@ import { parseJsonParams } from '../../src/http/body-parsers.js';
 import { describeError, HttpError } from '../../src/http/errors.js';
 import { redactUrl } from '../../src/http/logging.js';
 import { WireParams } from '../../src/http/params.js';
-import { StoreUnavailable } from '../../src/store/errors.js';
-import { classifyPostgresError } from '../../src/store/dialects/postgres.js';
-import { classifySqliteError } from '../../src/store/dialects/sqlite.js';
+import { StoreUnavailable } from '../../src/common/store-errors.js';
 
 describe('WireParams', () => {
   const params = new WireParams(new Map([['a', ['1', '2']], ['empty', ['']], ['__proto__', ['x']]]));
@@ -61,25 +59,5 @@ describe('log redaction', () => {
     expect(redactUrl('/api2/verify/?code=abc&id=1')).toBe('/api2/verify/?code=%5Bredacted%5D&id=1');
     expect(redactUrl('/api2/create/?_password=x&_password=y')).not.toMatch(/=x|=y/);
     expect(redactUrl('/api2/list/')).toBe('/api2/list/');
-  });
-});
-
-describe('driver error triage', () => {
-  it('recognises SQLite uniqueness and outage codes', () => {
-    expect(classifySqliteError({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe('unique-violation');
-    expect(classifySqliteError({ code: 'SQLITE_BUSY' })).toBe('unavailable');
-    expect(classifySqliteError({ code: 'SQLITE_IOERR_WRITE' })).toBe('unavailable');
-    expect(classifySqliteError({ code: 'SQLITE_CONSTRAINT_CHECK' })).toBeUndefined();
-    expect(classifySqliteError(new Error('x'))).toBeUndefined();
-  });
-
-  it('recognises PostgreSQL uniqueness and connection failures', () => {
-    expect(classifyPostgresError({ code: '23505' })).toBe('unique-violation');
-    expect(classifyPostgresError({ code: 'ECONNREFUSED' })).toBe('unavailable');
-    expect(classifyPostgresError({ code: '57P01' })).toBe('unavailable');
-    expect(classifyPostgresError({ code: '08006' })).toBe('unavailable');
-    expect(classifyPostgresError(new Error('Connection terminated unexpectedly'))).toBe('unavailable');
-    expect(classifyPostgresError({ code: '42P01' })).toBeUndefined();
-    expect(classifyPostgresError(null)).toBeUndefined();
   });
 });

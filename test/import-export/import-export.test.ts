@@ -8,8 +8,8 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
 import { expect, it } from 'vitest';
 import { servicesOver } from '../../src/compose.js';
-import { exportCommand, importCommand, type ImportCommandOptions } from '../../src/transfer/commands.js';
-import { writeExport } from '../../src/transfer/files.js';
+import { exportCommand, importCommand, type ImportCommandOptions } from '../../src/import-export/commands.js';
+import { writeExport } from '../../src/import-export/files.js';
 import { describeEachEngineApp } from '../support/app.js';
 import { createTestStore, engineAvailable } from '../support/engines.js';
 
@@ -173,6 +173,25 @@ describeEachEngineApp('import and export', (h) => {
     await expect(run(file('cols.csv', 'login,email,user\na,a@example.com,x\n'))).rejects.toThrow(/column "user" is neither a member column nor a valid profile field name/);
   });
 
+  it('rejects hashes that ask too much of a login (a hostile cost), naming the ceiling', async () => {
+    const { run, list } = await setup();
+    const hostile = file(
+      'hostile.csv',
+      csv([
+        { login: 'slow-bcrypt', email: 'a@example.com', password_hash: '$2b$31$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' },
+        { login: 'huge-argon2', email: 'b@example.com', password_hash: '$argon2id$v=19$m=1048576,t=2,p=1$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG' },
+        { login: 'fine', email: 'c@example.com', password_hash: '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a' },
+      ]),
+    );
+    const report = await run(hostile);
+    expect(report).toMatchObject({ read: 3, imported: 1, rejected: 2 });
+    expect(report.reasons).toEqual({
+      'password_hash asks too much of a login (bcrypt cost 31 over 14)': 1,
+      'password_hash asks too much of a login (argon2 memory 1048576 KiB over 262144)': 1,
+    });
+    expect((await list()).members.map((m: { login: string }) => m.login)).toEqual(['fine']);
+  });
+
   it('round-trips: export, import into a new account, and /list/ answers the same', async () => {
     const source = await setup();
     const seed = file(
@@ -208,8 +227,8 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
     const a = await createTestStore(from);
     const b = await createTestStore(to);
     try {
-      const sa = await servicesOver(a.store, 'http://localhost');
-      const sb = await servicesOver(b.store, 'http://localhost');
+      const sa = await servicesOver(a.store, { publicUrl: 'http://localhost' });
+      const sb = await servicesOver(b.store, { publicUrl: 'http://localhost' });
       const created = await sa.accounts.create('moving');
       await sb.accounts.create('moving');
       if (created.kind !== 'created') throw new Error('no account');
@@ -220,14 +239,14 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
       const pipe = new PassThrough();
       const text: Buffer[] = [];
       pipe.on('data', (chunk: Buffer) => text.push(chunk));
-      await sa.store.members.exportMembers(created.account.id, (exported) => writeExport(exported, 'jsonl', pipe).then(() => undefined));
+      await sa.store.transfer.exportMembers(created.account.id, (exported) => writeExport(exported, 'jsonl', pipe).then(() => undefined));
       const moved = file('moved.jsonl', Buffer.concat(text).toString());
       expect(await importCommand(sb, moved, { ...OPTIONS, account: 'moving', keepIds: true })).toMatchObject({ imported: 25, rejected: 0 });
 
       const membersOf = async (services: typeof sa) => {
         const account = (await services.accounts.find('moving'))!;
         let out = '';
-        await services.store.members.exportMembers(account.id, async (exported) => {
+        await services.store.transfer.exportMembers(account.id, async (exported) => {
           for await (const chunk of exported.members) out += chunk.map((m) => `${m.id}:${m.login}:${m.profile.get('city')}`).join(',');
         });
         return out;

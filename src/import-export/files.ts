@@ -10,7 +10,8 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
-import type { MemberExport, PortableMember } from '../members/transfer.js';
+import type { MemberExport, PortableMember } from '../members/portable-member.js';
+import { MEMBER_FIELDS, valueOf } from '../members/member-fields.js';
 import { classifyColumn, MEMBER_COLUMNS, profileColumnName } from './import-row.js';
 import type { SourceRow } from './importer.js';
 
@@ -195,46 +196,21 @@ export class RejectsFile {
   }
 }
 
-function iso(instant: number | null): string {
-  return instant === null ? '' : new Date(instant).toISOString();
-}
-
-/** One member as an export row: every column a string, instants in ISO 8601 UTC. */
+/** One member as an export row: every column a string (as the table of member fields writes it), "" when not set. */
 function exportRow(member: PortableMember): Record<string, string> {
-  const row: Record<string, string> = {
-    id: String(member.id),
-    login: member.login,
-    email: member.email,
-    password_hash: member.passwordHash,
-    status: member.status,
-    reg_type: member.regType,
-    reg_time: iso(member.regAt),
-    reg_ip: member.regIp ?? '',
-    exp_time: iso(member.timeExpiry?.at ?? null),
-    exp_action: member.timeExpiry?.action ?? '',
-    exp_logins: member.loginExpiry ? String(member.loginExpiry.left) : '',
-    exp_logins_action: member.loginExpiry?.action ?? '',
-    login_count: String(member.loginCount),
-    last_login_time: iso(member.lastLoginAt),
-    last_login_ip: member.lastLoginIp ?? '',
-    deleted_time: iso(member.deletedAt),
-    email_verified_time: iso(member.emailVerifiedAt),
-    url_ok: member.urlOk ?? '',
-    url_fail: member.urlFail ?? '',
-    bill_pc: member.billing.pc ?? '',
-    bill_id: member.billing.id ?? '',
-    bill_item: member.billing.item ?? '',
-    bill_cust: member.billing.cust ?? '',
-    bill_subscr: member.billing.subscr ?? '',
-    bill_qty: member.billing.qty ?? '',
-  };
+  const row: Record<string, string> = {};
+  for (const field of MEMBER_FIELDS) {
+    if (!field.file) continue;
+    const value = valueOf(member, field);
+    row[field.file.name] = value === null || value === undefined ? '' : field.type.encode(value);
+  }
   for (const [name, value] of member.profile) row[profileColumnName(name)] = value;
   return row;
 }
 
 /** The export's columns: the member's (no plain password: there is none), then the profile fields. */
 export function exportColumns(fieldNames: readonly string[]): string[] {
-  return [...MEMBER_COLUMNS.filter((column) => column !== 'password'), ...fieldNames.map(profileColumnName)];
+  return [...MEMBER_COLUMNS, ...fieldNames.map(profileColumnName)];
 }
 
 /** Streams an export to `out` in the format; answers the number of members written. */

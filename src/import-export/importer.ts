@@ -8,9 +8,9 @@ import type { Account } from '../accounts/account.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { foldKey } from '../members/member.js';
-import type { MemberStore } from '../members/member-store.js';
-import type { ImportedMember } from '../members/transfer.js';
-import { UniqueViolation } from '../store/errors.js';
+import type { MemberTransferStore } from './member-transfer-store.js';
+import type { ImportedMember } from '../members/portable-member.js';
+import { UniqueViolation } from '../common/store-errors.js';
 import { decodeImportRow, RowRejected, type DecodedRow } from './import-row.js';
 
 export interface SourceRow {
@@ -57,7 +57,7 @@ interface Accepted {
 
 export class MemberImporter {
   constructor(
-    private readonly store: MemberStore,
+    private readonly store: MemberTransferStore,
     /** Admitted by a gate as wide as the machine's cores: a batch hashes on all of them. */
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,

@@ -2,7 +2,7 @@
  * Members as they move in and out of the service whole (import, export): every stored
  * attribute, the password as its hash, and the profile.
  */
-import type { Billing, Member } from './member.js';
+import type { Member } from './member.js';
 
 /** A member as exported: all of it. */
 export interface PortableMember extends Omit<Member, 'accountId'> {
@@ -14,9 +14,7 @@ export interface PortableMember extends Omit<Member, 'accountId'> {
  * out stays as it is on a member that exists, and takes its default on a new one. Profile
  * fields are set one by one; fields the row does not name are kept.
  */
-export type ImportedMember = { readonly login: string; readonly profile: ReadonlyMap<string, string> } & Partial<
-  Omit<PortableMember, 'login' | 'profile' | 'billing' | 'id'> & { readonly billing: Partial<Billing>; readonly id: number }
->;
+export type ImportedMember = { readonly login: string; readonly profile: ReadonlyMap<string, string> } & Partial<Omit<PortableMember, 'login' | 'profile'>>;
 
 /** The defaults of a new member that a row does not give. */
 export const IMPORT_DEFAULTS = { status: 'A', regType: 'M' } as const satisfies Partial<ImportedMember>;

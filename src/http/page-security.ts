@@ -1,0 +1,36 @@
+/**
+ * Security headers for the pages a browser opens (the reference at /docs, the verify page):
+ * @fastify/helmet's set, a Content-Security-Policy that allows only what each page needs,
+ * `frame-ancestors 'none'` and `X-Frame-Options: DENY` (no page can be framed to trick a
+ * click), `nosniff`. The JSON API answers do not pay for them; they get `nosniff` only.
+ */
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+export type CspDirectives = Record<string, string[]>;
+
+/** What every page's policy says, whatever else it allows. */
+const BASE_DIRECTIVES: CspDirectives = {
+  'default-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'object-src': ["'none'"],
+};
+
+/**
+ * Registers `routes` in a scope of their own whose answers carry the page headers with this
+ * policy (on top of the base one). Routes outside the scope are not touched.
+ */
+export async function registerPages(app: FastifyInstance, directives: CspDirectives, routes: (scope: FastifyInstance) => Promise<void> | void): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(helmet, {
+      contentSecurityPolicy: { useDefaults: false, directives: { ...BASE_DIRECTIVES, ...directives } },
+      frameguard: { action: 'deny' },
+      // Plain http on a private network is a supported set-up: do not pin browsers to https.
+      strictTransportSecurity: false,
+      referrerPolicy: { policy: 'no-referrer' },
+    });
+    await routes(scope);
+  });
+}

@@ -1,0 +1,14 @@
+/**
+ * What the import and the export need from storage: members whole, in batches. Owned by
+ * them; the API's member store knows nothing of it.
+ */
+import type { ImportWrite, MemberExport } from '../members/portable-member.js';
+
+export interface MemberTransferStore {
+  /** The ids of the members holding these logins (case-insensitively), by folded login. */
+  findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>>;
+  /** Writes one batch of an import in one transaction: all of it, or none. A login or id taken meanwhile fails with UniqueViolation. */
+  writeImport(accountId: number, write: ImportWrite): Promise<void>;
+  /** The account's members, whole, in id order, from one read snapshot, handed to `consume`. */
+  exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void>;
+}

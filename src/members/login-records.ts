@@ -1,0 +1,61 @@
+/**
+ * What the login side needs from storage: the record of attempts (failure counts per member
+ * and address, the events recorded with an address), the sessions a login hands out, the
+ * login count and allowance, and the hash upgrade. Owned by the login service; the member
+ * store knows nothing of it.
+ */
+import type { LoginFailures } from '../auth/lockout.js';
+import type { MemberStatus } from './member.js';
+
+export interface SuccessfulLogin {
+  /** The login as the client sent it, for the event record. */
+  readonly login: string;
+  readonly at: number;
+  readonly ip: string | null;
+  /** Digest of the new session id, kept so that the session can be recognised later. */
+  readonly sessionDigest: string;
+}
+
+export type LoginRecording =
+  /** The member's status after this login (S or D when it used up its allowance). */
+  | { kind: 'recorded'; status: MemberStatus }
+  /** The member stopped being active (expired, suspended, used up) before this login counted. */
+  | { kind: 'not-active' };
+
+export interface FailedAttempt {
+  readonly at: number;
+  readonly resetBefore: number;
+  /** False for an attempt that must cost the same but not count (a right password while locked). */
+  readonly counted: boolean;
+  readonly lockUntil: (count: 'address' | 'all', failures: number) => number;
+}
+
+export interface LoginEvent {
+  readonly memberId: number | null;
+  readonly login: string;
+  readonly ip: string;
+  readonly at: number;
+  readonly outcome: 'ok' | 'wrong-credentials' | 'suspended' | 'locked';
+}
+
+export interface LoginRecords {
+  /**
+   * Counts a successful login in one atomic step: last-login time and address, the login
+   * count, the login allowance (moving the member to S or D when this login uses it up), a
+   * new session, cleared failure counts for `throttleScope` and across addresses, and the
+   * event when an address was given. Does nothing and answers not-active unless the member is
+   * Active at `at`.
+   */
+  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string }): Promise<LoginRecording>;
+  /** The failure counts of member `memberId` (0: attempts at logins that name no member) in `scope` and across all addresses. */
+  findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures>;
+  /**
+   * Counts a failed attempt, in `scope` and across all addresses, in one transaction (a count
+   * starts over when its last failure was before `resetBefore`), and lets `lockUntil` turn
+   * each new count into a lock. An attempt that is not `counted` runs the same statements.
+   */
+  recordLoginFailure(accountId: number, memberId: number, scope: string, attempt: FailedAttempt): Promise<LoginFailures>;
+  recordLoginEvent(accountId: number, event: LoginEvent): Promise<void>;
+  /** Replaces the hash only if it is still `oldHash`, so a concurrent password change wins. */
+  replacePasswordHash(accountId: number, memberId: number, oldHash: string, newHash: string): Promise<void>;
+}

@@ -1,0 +1,106 @@
+/** Upkeep across all accounts, for the sweep. */
+import { sql, type Kysely } from 'kysely';
+import type { Housekeeping } from '../upkeep/housekeeping.js';
+import type { EngineConnection } from './dialects/dialect.js';
+import { expireDue } from './member-updates.js';
+import type { Database } from './schema.js';
+
+export class HousekeepingRepository implements Housekeeping {
+  private readonly db: Kysely<Database>;
+
+  constructor(private readonly connection: EngineConnection) {
+    this.db = connection.db;
+  }
+
+  refreshStatistics(): Promise<void> {
+    return this.connection.refreshStatistics();
+  }
+
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+    return this.connection.exclusively(name, work);
+  }
+
+  expireAllDue(now: number): Promise<number> {
+    return expireDue(this.db, now);
+  }
+
+  async purgeDeleted(before: number, limit: number): Promise<number> {
+    // In batches, so that a purge of many members never holds the store for long.
+    const result = await this.db
+      .deleteFrom('members')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('members').select('id').where('status', '=', 'D').where('deleted_at', '<', before).limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeSessions(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').where('created_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeLoginEvents(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('login_events').where('at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async foldMemberCounts(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      // Exactly the deltas deleted are folded: one that commits meanwhile waits for the next sweep.
+      const moved = await trx.deleteFrom('member_count_deltas').returning(['account_id', 'status', 'n']).execute();
+      const sums = new Map<string, { account_id: number; status: string; n: number }>();
+      for (const delta of moved) {
+        const key = `${delta.account_id}:${delta.status}`;
+        const sum = sums.get(key) ?? { account_id: delta.account_id, status: delta.status, n: 0 };
+        sum.n += Number(delta.n);
+        sums.set(key, sum);
+      }
+      const rows = [...sums.values()].sort((a, b) => a.account_id - b.account_id || a.status.localeCompare(b.status));
+      if (rows.length > 0) {
+        await trx
+          .insertInto('member_counts')
+          .values(rows)
+          .onConflict((oc) => oc.columns(['account_id', 'status']).doUpdateSet((eb) => ({ n: sql<number>`${eb.ref('member_counts.n')} + ${eb.ref('excluded.n')}` })))
+          .execute();
+      }
+      return moved.length;
+    });
+  }
+
+  async foldAccountUsage(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const moved = await trx.deleteFrom('account_usage_deltas').returning(['account_id', 'profile_bytes']).execute();
+      const sums = new Map<number, number>();
+      for (const delta of moved) sums.set(delta.account_id, (sums.get(delta.account_id) ?? 0) + Number(delta.profile_bytes));
+      const rows = [...sums].sort(([a], [b]) => a - b).map(([account_id, profile_bytes]) => ({ account_id, profile_bytes }));
+      if (rows.length > 0) {
+        await trx
+          .insertInto('account_usage')
+          .values(rows)
+          .onConflict((oc) => oc.column('account_id').doUpdateSet((eb) => ({ profile_bytes: sql<number>`${eb.ref('account_usage.profile_bytes')} + ${eb.ref('excluded.profile_bytes')}` })))
+          .execute();
+      }
+      return moved.length;
+    });
+  }
+
+  async purgeExpiredKeys(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('api_keys').where('expires_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeRateLimits(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('rate_limits').where('expire', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeThrottles(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('login_failures')
+      .where('last_failure_at', '<', before)
+      .where('locked_until', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,144 @@
+/** The record of logins (attempts, failure counts, sessions, the hash upgrade): the login side's storage. */
+import { sql, type Kysely } from 'kysely';
+import type { LoginFailures, LoginThrottle } from '../auth/lockout.js';
+import { ALL_ADDRESSES } from '../auth/client-address.js';
+import type { MemberStatus } from '../members/member.js';
+import type { FailedAttempt, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
+import type { Database } from './schema.js';
+
+function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
+  const throttle = (s: string): LoginThrottle | undefined => {
+    const row = rows.find((r) => r.scope === s);
+    return row && { failures: row.failures, lastFailureAt: row.last_failure_at, lockedUntil: row.locked_until };
+  };
+  return { address: throttle(scope), all: throttle(ALL_ADDRESSES) };
+}
+
+export class LoginRecordsRepository implements LoginRecords {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Short reads outside any transaction (see EngineConnection.reads). */
+    private readonly reads: Kysely<Database> = db,
+  ) {}
+
+  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string }): Promise<LoginRecording> {
+    const { at } = login;
+    return this.db.transaction().execute(async (trx) => {
+      // Columns on the right-hand side read the values from before this update, so the
+      // allowance check and the decrement are one atomic step on both engines.
+      const updated = await trx
+        .updateTable('members')
+        .set({
+          login_count: sql`login_count + 1`,
+          last_login_at: at,
+          last_login_ip: login.ip,
+          exp_logins_left: sql`case when exp_logins_mode is null then exp_logins_left else exp_logins_left - 1 end`,
+          status: sql`case when exp_logins_mode is not null and exp_logins_left <= 1 then exp_logins_mode else status end`,
+          deleted_at: sql`case when exp_logins_mode = 'D' and exp_logins_left <= 1 then cast(${at} as bigint) else deleted_at end`,
+          updated_at: at,
+        })
+        .where('account_id', '=', accountId)
+        .where('id', '=', memberId)
+        .where('status', '=', 'A')
+        .where((eb) => eb.or([eb('exp_time_at', 'is', null), eb('exp_time_at', '>', at)]))
+        .where((eb) => eb.or([eb('exp_logins_mode', 'is', null), eb('exp_logins_left', '>', 0)]))
+        .returning('status')
+        .executeTakeFirst();
+      if (!updated) return { kind: 'not-active' } as const;
+      await trx
+        .insertInto('sessions')
+        .values({ digest: login.sessionDigest, account_id: accountId, member_id: memberId, created_at: at, ip: login.ip })
+        .execute();
+      // A success clears the count of its own scope and the count across addresses.
+      await trx
+        .deleteFrom('login_failures')
+        .where('account_id', '=', accountId)
+        .where('member_id', '=', memberId)
+        .where('scope', 'in', [login.throttleScope, ALL_ADDRESSES])
+        .execute();
+      if (login.ip !== null) {
+        await trx
+          .insertInto('login_events')
+          .values({ account_id: accountId, member_id: memberId, login: login.login, ip: login.ip, at, outcome: 'ok' })
+          .execute();
+      }
+      return { kind: 'recorded', status: updated.status as MemberStatus } as const;
+    });
+  }
+
+  async findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures> {
+    const rows = await this.reads
+      .selectFrom('login_failures')
+      .select(['scope', 'failures', 'last_failure_at', 'locked_until'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .where('scope', 'in', [scope, ALL_ADDRESSES])
+      .execute();
+    return failuresOf(rows, scope);
+  }
+
+  recordLoginFailure(accountId: number, memberId: number, scope: string, attempt: FailedAttempt): Promise<LoginFailures> {
+    const { at, resetBefore } = attempt;
+    const added = attempt.counted ? 1 : 0;
+    return this.db.transaction().execute(async (trx) => {
+      // Both counts in one statement: the scope's and the one across addresses. An attempt
+      // that does not count (a right password while locked) still runs the very same
+      // statements, so that its time tells nothing.
+      const counted = await trx
+        .insertInto('login_failures')
+        .values([scope, ALL_ADDRESSES].map((s) => ({ account_id: accountId, member_id: memberId, scope: s, failures: added, last_failure_at: at, locked_until: 0 })))
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'member_id', 'scope']).doUpdateSet({
+            failures: sql`case when login_failures.last_failure_at < ${resetBefore} then excluded.failures else login_failures.failures + excluded.failures end`,
+            last_failure_at: sql`case when excluded.failures = 0 then login_failures.last_failure_at else excluded.last_failure_at end`,
+          }),
+        )
+        .returning(['scope', 'failures', 'last_failure_at', 'locked_until'])
+        .execute();
+      const rows = [];
+      for (const row of counted) {
+        // An attempt that does not count locks nothing (the update then matches no row).
+        const until = attempt.counted ? attempt.lockUntil(row.scope === ALL_ADDRESSES ? 'all' : 'address', row.failures) : 0;
+        await trx
+          .updateTable('login_failures')
+          .set({ locked_until: until })
+          .where('account_id', '=', accountId)
+          .where('member_id', '=', memberId)
+          .where('scope', '=', row.scope)
+          .where('locked_until', '<', until)
+          .execute();
+        rows.push({ ...row, locked_until: Math.max(row.locked_until, until) });
+      }
+      return failuresOf(rows, scope);
+    });
+  }
+
+  async recordLoginEvent(accountId: number, event: LoginEvent): Promise<void> {
+    await this.db
+      .insertInto('login_events')
+      .values((eb) => ({
+        account_id: accountId,
+        // Only a member of this account can be named in its events.
+        member_id:
+          event.memberId === null
+            ? null
+            : eb.selectFrom('members').select('id').where('account_id', '=', accountId).where('id', '=', event.memberId),
+        login: event.login,
+        ip: event.ip,
+        at: event.at,
+        outcome: event.outcome,
+      }))
+      .execute();
+  }
+
+  async replacePasswordHash(accountId: number, memberId: number, oldHash: string, newHash: string): Promise<void> {
+    await this.db
+      .updateTable('members')
+      .set({ password_hash: newHash })
+      .where('account_id', '=', accountId)
+      .where('id', '=', memberId)
+      .where('password_hash', '=', oldHash)
+      .execute();
+  }
+
+}

@@ -1,0 +1,30 @@
+/**
+ * What the periodic sweep needs from storage: installation-wide upkeep, not tied to one
+ * account (writing down due expirations, purging what outlived its retention, folding the
+ * counters, keeping statistics current), and the election of one sweeper among servers.
+ */
+export interface Housekeeping {
+  /** Writes down every due time expiration; returns how many members changed. */
+  expireAllDue(now: number): Promise<number>;
+  /** Removes up to `limit` members deleted before `before`; their logins become free. */
+  purgeDeleted(before: number, limit: number): Promise<number>;
+  /** Removes sessions created, login events recorded and failure counters last touched before `before`. */
+  purgeSessions(before: number): Promise<number>;
+  purgeLoginEvents(before: number): Promise<number>;
+  purgeThrottles(before: number): Promise<number>;
+  /** Folds the member-count deltas into the counters (PostgreSQL's triggers append deltas). */
+  foldMemberCounts(): Promise<number>;
+  /** Folds the profile-bytes deltas into the accounts' usage (likewise). */
+  foldAccountUsage(): Promise<number>;
+  /** Removes request-limit counters that expired before `before`. */
+  purgeRateLimits(before: number): Promise<number>;
+  /** Removes API keys that expired (or were retired by a rotation) before `before`. */
+  purgeExpiredKeys(before: number): Promise<number>;
+  /** Keeps the query planner's statistics current. */
+  refreshStatistics(): Promise<void>;
+  /**
+   * Runs `work` unless another server on this store is running work of the same name, and
+   * answers undefined then: several servers on one database elect one sweeper.
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
+}
