@@ -2,11 +2,11 @@
  * `member-api import`, `export` and `backup`: the files, the progress bar and the summary
  * around the importer and the store.
  */
-import { createWriteStream, statSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import type { Account } from '../accounts/account.js';
 import type { Services } from '../compose.js';
-import { formatOf, parseMapping, readImportFile, RejectsFile, writeExport, type FileFormat, type ReadRow } from './files.js';
+import { formatOf, importFileSize, parseMapping, readImportFile, RejectsFile, writeExport, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary } from './importer.js';
 
 export interface ImportCommandOptions {
@@ -41,12 +41,15 @@ function chosenFormat(path: string, format: FileFormat | undefined): FileFormat 
 
 export async function importCommand(services: Services, path: string, options: ImportCommandOptions, err: NodeJS.WriteStream = process.stderr): Promise<ImportReport> {
   const format = path === '-' ? (options.format ?? 'csv') : chosenFormat(path, options.format);
+  const total = path === '-' ? 0 : importFileSize(path);
+  const mapping = parseMapping(options.map);
   const account = await accountNamed(services, options.account);
-  const reader = readImportFile(path, format, parseMapping(options.map));
+  const reader = readImportFile(path, format, mapping);
   const rejectsPath = options.rejects ?? (path === '-' ? `import-rejected.${format}` : `${path}.rejected.${format}`);
+  // A dry run writes nothing, not even the rejects: its summary counts them by reason.
+  const keepRejects = !options.dryRun;
   let rejects: RejectsFile | undefined;
 
-  const total = path === '-' ? 0 : statSync(path).size;
   const bar = options.progress && err.isTTY && total > 0
     ? new SingleBar({ format: 'importing [{bar}] {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}', stream: err, hideCursor: true })
     : undefined;
@@ -60,11 +63,13 @@ export async function importCommand(services: Services, path: string, options: I
       { dryRun: Boolean(options.dryRun), keepIds: Boolean(options.keepIds) },
       {
         async rejected(row, reason) {
+          if (!keepRejects) return;
           rejects ??= new RejectsFile(rejectsPath, format, reader.header);
           await rejects.write(row as ReadRow, reason);
         },
-        progress(so) {
-          bar?.update(reader.bytesRead(), { rows: so.read, rate: Math.round(so.read / ((performance.now() - started) / 1000)) });
+        progress(handled, row) {
+          // The bar follows the rows handled (where they end in the file), not the bytes read ahead.
+          bar?.update(Math.max(bar.getProgress() * total, (row as ReadRow).offset), { rows: handled, rate: Math.round(handled / ((performance.now() - started) / 1000)) });
         },
       },
     );

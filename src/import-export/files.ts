@@ -4,10 +4,11 @@
  * renamed on the way in (`--map theirs=ours`), and rejected rows are written back out in
  * their own format with the line and the reason.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Readable, type Writable } from 'node:stream';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { pipeline as pipe } from 'node:stream';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import type { MemberExport, PortableMember } from '../members/portable-member.js';
@@ -44,50 +45,72 @@ function mapped(mapping: ColumnMapping, name: string): string {
 /** A row that was read, with what is needed to write it back out as it came. */
 export interface ReadRow extends SourceRow {
   readonly original: Record<string, string> | string;
+  /** Bytes of the file up to the end of this row (for a progress bar). */
+  readonly offset: number;
 }
 
 export interface RowReader {
   readonly rows: AsyncIterable<ReadRow>;
-  /** Bytes of the file read so far (for a progress bar). */
-  bytesRead(): number;
   /** CSV: the header as in the file, for the rejects file. */
   header(): readonly string[] | undefined;
 }
 
 /**
- * Reads the rows of an import file. A CSV header naming a column that can be neither a
- * member column nor a profile field stops the import before anything is written.
+ * The size of a file to import, once it is known to be one that can be read: a missing file,
+ * a folder or an unreadable file stops here, with its name, before anything is opened.
+ */
+export function importFileSize(path: string): number {
+  let size: number;
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) throw new Error(`"${path}" is a folder, not a file to import`);
+    size = stat.size;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`no file "${path}" (check the path; - reads standard input)`, { cause: error });
+    if (code !== undefined) throw new Error(`cannot read "${path}": ${code}`, { cause: error });
+    throw error;
+  }
+  return size;
+}
+
+/**
+ * Reads the rows of an import file. A CSV header without a login column, or naming a column
+ * that can be neither a member column nor a profile field, stops the import before anything
+ * is written. An error reading the file (it went away, a bad disk) ends the rows with it.
  */
 export function readImportFile(path: string, format: FileFormat, mapping: ColumnMapping): RowReader {
   // `-` is standard input: `member-api export | member-api import - …` moves an account.
-  const file: Readable = path === '-' ? process.stdin : createReadStream(path);
-  let bytes = 0;
-  file.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  const source: Readable = path === '-' ? process.stdin : createReadStream(path);
+  const file = new PassThrough();
+  pipe(source, file, () => {});
   let header: string[] | undefined;
   const rows = format === 'csv' ? csvRows(file, mapping, (h) => (header = h)) : jsonlRows(file, mapping);
-  return { rows, bytesRead: () => bytes, header: () => header };
+  return { rows, header: () => header };
 }
 
 async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (header: string[]) => void): AsyncIterable<ReadRow> {
   // A malformed record (a stray quote) is rejected with the parser's reason, and the import
   // goes on; so is a record with another number of fields than the header.
   const skipped: ReadRow[] = [];
-  const parser = file.pipe(
-    parse({
-      bom: true,
-      info: true,
-      raw: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      skip_records_with_error: true,
-      on_skip: (error, raw) => {
-        skipped.push({ line: Number(error?.lines ?? 0), values: new Map(), original: raw ?? '', unreadable: `unreadable CSV: ${error?.message ?? 'malformed record'}` });
-      },
-    }),
-  );
+  let offset = 0;
+  const parser = parse({
+    bom: true,
+    info: true,
+    raw: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    skip_records_with_error: true,
+    on_skip: (error, raw) => {
+      skipped.push({ line: Number(error?.lines ?? 0), values: new Map(), original: raw ?? '', offset, unreadable: `unreadable CSV: ${error?.message ?? 'malformed record'}` });
+    },
+  });
+  // A read error ends the parser with it (pipe() alone would leave it unhandled).
+  pipe(file, parser, () => {});
   let names: string[] | undefined;
   let original: string[] = [];
-  for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw: string }>) {
+  for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number }; raw: string }>) {
+    offset = info.bytes;
     yield* skipped.splice(0);
     if (!names) {
       original = record;
@@ -98,35 +121,43 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
         return kind?.kind === 'invalid' ? [kind.reason] : [];
       });
       if (invalid.length > 0) throw new Error(`${invalid.join('; ')} (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")`);
+      if (!names.includes('login')) {
+        throw new Error(`the header has no login column, which every row needs (its columns: ${original.join(', ')}); name the one that holds logins with --map "SOURCE=login"`);
+      }
       continue;
     }
     if (record.length !== names.length) {
-      yield { line: info.lines, values: new Map(), original: raw, unreadable: `expected ${names.length} fields, found ${record.length}` };
+      yield { line: info.lines, values: new Map(), original: raw, offset, unreadable: `expected ${names.length} fields, found ${record.length}` };
       continue;
     }
     const values = new Map<string, string>();
     names.forEach((name, index) => {
       if (name !== '') values.set(name, record[index] ?? '');
     });
-    yield { line: info.lines, values, original: Object.fromEntries(original.map((name, index) => [name, record[index] ?? ''])) };
+    yield { line: info.lines, values, offset, original: Object.fromEntries(original.map((name, index) => [name, record[index] ?? ''])) };
   }
   yield* skipped.splice(0);
 }
 
 async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable<ReadRow> {
   let line = 0;
+  let offset = 0;
+  let failure: Error | undefined;
+  // readline does not end its lines with the input's error: keep it, and throw it at the end.
+  file.once('error', (error) => (failure = error));
   for await (const text of createInterface({ input: file, crlfDelay: Infinity })) {
     line++;
+    offset += Buffer.byteLength(text) + 1;
     if (text.trim() === '') continue;
     let object: unknown;
     try {
       object = JSON.parse(text);
     } catch {
-      yield { line, values: new Map(), original: text, unreadable: 'not a JSON object' };
+      yield { line, values: new Map(), original: text, offset, unreadable: 'not a JSON object' };
       continue;
     }
     if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-      yield { line, values: new Map(), original: text, unreadable: 'not a JSON object' };
+      yield { line, values: new Map(), original: text, offset, unreadable: 'not a JSON object' };
       continue;
     }
     const values = new Map<string, string>();
@@ -138,8 +169,9 @@ async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable
       else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values.set(target, String(value));
       else unreadable ??= `invalid ${name}: not a string`;
     }
-    yield { line, values, original: text, ...(unreadable ? { unreadable } : {}) };
+    yield { line, values, original: text, offset, ...(unreadable ? { unreadable } : {}) };
   }
+  if (failure) throw failure;
 }
 
 /** Writes rejected rows as they came, plus `_line` and `_reason`, in the input's format. */

@@ -43,8 +43,11 @@ export interface ImportSummary {
 
 export interface ImportEvents {
   rejected?(row: SourceRow, reason: string): void | Promise<void>;
-  /** After each batch: rows handled so far. */
-  progress?(summary: Readonly<ImportSummary>): void;
+  /**
+   * Rows handled so far, and the last row handled: after each batch, and while a batch's
+   * passwords are hashed (the slow part), after each of them.
+   */
+  progress?(handled: number, row: SourceRow): void;
 }
 
 /** Rows decided and written together. */
@@ -73,10 +76,13 @@ export class MemberImporter {
     };
 
     let batch: Accepted[] = [];
+    const handled = () => summary.imported + summary.updated + summary.rejected;
     const flush = async () => {
-      await this.writeBatch(account, batch, options, summary, reject);
+      const before = handled();
+      let hashed = 0;
+      await this.writeBatch(account, batch, options, summary, reject, (row) => events.progress?.(before + ++hashed, row));
+      events.progress?.(handled(), batch.at(-1)!.row);
       batch = [];
-      events.progress?.(summary);
     };
     for await (const row of rows) {
       summary.read++;
@@ -113,6 +119,7 @@ export class MemberImporter {
     options: ImportOptions,
     summary: ImportSummary,
     reject: (row: SourceRow, reason: string) => Promise<void>,
+    hashed: (row: SourceRow) => void,
   ): Promise<void> {
     // Hashes made for a row are kept across a second attempt: hashing is the costly part.
     const hashes = new Map<SourceRow, string>();
@@ -131,7 +138,7 @@ export class MemberImporter {
       }
       const withPasswords = [...inserts, ...updates].filter((a) => a.decoded.password !== undefined);
       if (!options.dryRun) {
-        await this.hashPasswords(withPasswords, hashes);
+        await this.hashPasswords(withPasswords, hashes, hashed);
         const memberOf = (a: Accepted) => {
           const passwordHash = hashes.get(a.row);
           return passwordHash === undefined ? a.decoded.member : { ...a.decoded.member, passwordHash };
@@ -162,10 +169,12 @@ export class MemberImporter {
    * Hashes the plain passwords not hashed yet, all at once: the hasher's gate spreads them
    * over the cores.
    */
-  private async hashPasswords(accepted: readonly Accepted[], hashes: Map<SourceRow, string>): Promise<void> {
+  private async hashPasswords(accepted: readonly Accepted[], hashes: Map<SourceRow, string>, hashed: (row: SourceRow) => void): Promise<void> {
     await Promise.all(
       accepted.map(async (a) => {
-        if (!hashes.has(a.row)) hashes.set(a.row, await this.hasher.hash(a.decoded.password!));
+        if (hashes.has(a.row)) return;
+        hashes.set(a.row, await this.hasher.hash(a.decoded.password!));
+        hashed(a.row);
       }),
     );
   }

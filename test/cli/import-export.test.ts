@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,7 +89,50 @@ it.skipIf(!hasScript())('shows a progress bar on a terminal, and none when the o
     const piped = await runCli(['import', csv, '--account', 'bar'], { DATABASE_URL: database.url });
     expect(piped.stderr).toBe('');
     expect(piped.stdout).toMatch(/^1500 rows read/);
+
+    // Plain passwords are hashed (the slow part): the bar moves with each, not only when a
+    // batch of a thousand is written, nor with the bytes read ahead of the rows handled.
+    const plain = join(dir, 'plain.csv');
+    writeFileSync(plain, `login,email,password\n${Array.from({ length: 400 }, (_, i) => `p${i},p${i}@example.com,password-${i}-long`).join('\n')}\n`);
+    const slow = execFileSync('script', ['-qec', `node ${BIN} import ${plain} --account bar`, '/dev/null'], { env, encoding: 'utf8' });
+    const shown = new Set([...slow.matchAll(/\] (\d+)% \|/g)].map((match) => Number(match[1])));
+    expect([...shown].filter((percent) => percent > 0 && percent < 100).length).toBeGreaterThanOrEqual(4);
+    expect(slow).toMatch(/100% \| 400 rows/);
   } finally {
     await database.drop();
   }
+});
+
+describe('member-api import: what stops it before it starts', () => {
+  it('names a missing file, a folder and a header without logins in one line, and a dry run writes no rejects file', async () => {
+    const database = await createTestDatabase('sqlite');
+    const env = { DATABASE_URL: database.url };
+    try {
+      expect((await runCli(['account', 'create', 'shop', '--json'], env)).code).toBe(0);
+      const missing = await runCli(['import', join(dir, 'nofile.csv'), '--account', 'shop'], env);
+      expect(missing).toMatchObject({ code: 1, stderr: `member-api: no file "${join(dir, 'nofile.csv')}" (check the path; - reads standard input)\n` });
+      const folder = join(dir, 'folder.csv');
+      mkdirSync(folder, { recursive: true });
+      expect(await runCli(['import', folder, '--account', 'shop'], env)).toMatchObject({ code: 1, stderr: `member-api: "${folder}" is a folder, not a file to import\n` });
+
+      const nologin = join(dir, 'nologin.csv');
+      writeFileSync(nologin, 'username,email,password\nann,ann@example.com,ann-password\n');
+      const refused = await runCli(['import', nologin, '--account', 'shop'], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe('member-api: the header has no login column, which every row needs (its columns: username, email, password); name the one that holds logins with --map "SOURCE=login"\n');
+      expect(existsSync(`${nologin}.rejected.csv`)).toBe(false);
+      // Mapped, the same file imports.
+      expect(await runCli(['import', nologin, '--account', 'shop', '--map', 'username=login'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/imported +1 /) });
+
+      const bad = join(dir, 'dry.csv');
+      writeFileSync(bad, 'login,email,password\nok,ok@example.com,ok-password\nno email,,x-password\n');
+      const dry = await runCli(['import', bad, '--account', 'shop', '--dry-run'], env);
+      expect(dry.code).toBe(0);
+      expect(dry.stdout).toMatch(/^dry run \(nothing written\): 2 rows read/);
+      expect(dry.stdout).toMatch(/rejected +1\n +1 {2}invalid login/);
+      expect(existsSync(`${bad}.rejected.csv`)).toBe(false);
+    } finally {
+      await database.drop();
+    }
+  });
 });
