@@ -16,7 +16,7 @@ import type { MembersService } from './members/members-service.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js';
 import { errorBody, handleError, MESSAGES } from './http/errors.js';
-import { RequestLogController } from './http/logging.js';
+import { recordAnswers, RequestLogController } from './http/logging.js';
 import { multipartLimits, type ParamLimits } from './http/params.js';
 import { registerCreateRoute } from './http/routes/create.js';
 import { registerListRoute } from './http/routes/list.js';
@@ -97,6 +97,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
   });
   if (deps.metrics) observeRequests(app, deps.metrics);
+  if (deps.logger) recordAnswers(app);
 
   drainOnClose(app);
   registerBodyParsers(app);

@@ -24,8 +24,10 @@ export interface RunningServer {
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-export async function startServer(config: Config, out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<RunningServer> {
+export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
+  // Where it listens is said whatever LOG_LEVEL is (standard output holds nothing but log lines).
+  const out = (line: string) => logger.child({}, { level: 'info' }).info(line);
   let listeningAt = '';
   const services = await createServices(config, { publicUrl: () => config.publicUrl ?? listeningAt });
   const demoKey = await services.accounts.ensureDemoAccount();

@@ -2,10 +2,48 @@
  * Logging: one JSON line per request (pino), with every secret-looking parameter replaced
  * before it is written. Bodies are never logged; query strings are, so their secrets are
  * masked here. pino writes JSON, so CR/LF in a value cannot start a forged line.
+ *
+ * The line an operator reads (a request completed) says the route, the account named by
+ * `user`, the answer's `result` and `message` (the API answers its failures with HTTP 200, so
+ * the status code alone says nothing), the status and the duration in milliseconds.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import pino from 'pino';
+import pretty from 'pino-pretty';
+
+/** What the access line says of a request besides its method, URL and status. */
+interface LoggedOutcome {
+  account?: string;
+  result?: string;
+  message?: string;
+}
+
+const OUTCOMES = new WeakMap<FastifyRequest, LoggedOutcome>();
+
+function outcomeOf(request: FastifyRequest): LoggedOutcome {
+  let outcome = OUTCOMES.get(request);
+  if (!outcome) OUTCOMES.set(request, (outcome = {}));
+  return outcome;
+}
+
+/** The account a request names (its `user`), for its access line. */
+export function logAccount(request: FastifyRequest, user: string | undefined): void {
+  if (user !== undefined) outcomeOf(request).account = user.slice(0, 128);
+}
+
+/** Keeps the `result` and `message` of every object answer (the API's, and errors alike) for the access line. */
+export function recordAnswers(app: FastifyInstance): void {
+  app.addHook('preSerialization', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    const answer = payload as { result?: unknown; message?: unknown } | null;
+    if (answer && typeof answer.result === 'string') {
+      const outcome = outcomeOf(request);
+      outcome.result = answer.result;
+      if (typeof answer.message === 'string' && answer.message !== '') outcome.message = answer.message;
+    }
+    done(null, payload);
+  });
+}
 
 /** Parameter names whose values must never reach a log: passwords, keys, sessions, codes. */
 const SECRET_NAME = /pass|key|secret|token|session|code|auth/i;
@@ -25,6 +63,10 @@ export function redactUrl(url: string): string {
   return changed ? `${url.slice(0, query)}?${params}` : url;
 }
 
+/**
+ * The server's logger: JSON lines on standard output, or, when that is a terminal, the same
+ * lines made readable by pino-pretty (a person is watching; no collector reads a terminal).
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
   const options: pino.LoggerOptions = {
     level,
@@ -42,7 +84,9 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       err: pino.stdSerializers.err,
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  if (process.stdout.isTTY) return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  return pino(options);
 }
 
 /** The request is logged once, when it completes; its arrival only at debug level. */
@@ -54,7 +98,13 @@ export class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const fields = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
+    const fields = {
+      req: request,
+      route: request.routeOptions.url,
+      ...OUTCOMES.get(request),
+      res: reply,
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
     else reply.log.info(fields, 'request completed');
   }

@@ -6,6 +6,7 @@ import type { AccountRateLimiter, Admission, AnonymousLoginLimiter, KeyGuessGuar
 import { foldKey } from '../members/member.js';
 import type { HashingGate } from '../auth/hashing-gate.js';
 import { ApiError, errorBody, MESSAGES, TooManyRequests } from './errors.js';
+import { logAccount } from './logging.js';
 import { readParams, type ParamLimits, type WireParams } from './params.js';
 
 export interface RouteContext {
@@ -29,7 +30,9 @@ function enforce(admission: Admission): void {
 export function apiHandler(context: RouteContext, handle: (params: WireParams, request: FastifyRequest, reply: FastifyReply) => Promise<object>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<object> => {
     try {
-      return await handle(await readParams(request, context.limits), request, reply);
+      const params = await readParams(request, context.limits);
+      logAccount(request, params.get('user'));
+      return await handle(params, request, reply);
     } catch (error) {
       if (error instanceof ApiError) return errorBody(error.message);
       throw error;

@@ -1,6 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitOf, startServe } from '../support/cli.js';
+import { BIN, exitOf, startServe } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
 
 async function post(url: string, params: Record<string, string>): Promise<any> {
@@ -67,4 +70,52 @@ for (const engine of ENGINES) {
       }
     });
   });
+}
+
+describe('member-api serve: the log an operator reads', () => {
+  it('writes nothing but JSON lines on standard output, one per request with its route, account, result, message and duration', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      const server = await startServe({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
+      const key = server.demoKey();
+      await post(`${server.url}/api2/login/`, { user: 'demo', login: 'nobody', password: 'wrong-password' });
+      await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: 'has space', _email: 'x@example.com' });
+      await post(`${server.url}/api2/list/`, { user: 'demo', api_key: 'not-the-key' });
+      await fetch(`${server.url}/healthz`);
+      server.child.kill('SIGTERM');
+      expect(await exitOf(server.child)).toBe(0);
+
+      const lines = server.stdout().trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+      expect(lines.find((line) => /listening on http:/.test(line.msg))).toBeDefined();
+      const completed = lines.filter((line) => line.msg === 'request completed');
+      const byRoute = (route: string) => completed.find((line) => line.route === route)!;
+      expect(byRoute('/api2/login/')).toMatchObject({ account: 'demo', result: 'FAIL', message: 'wrong login or password', res: { statusCode: 200 } });
+      expect(byRoute('/api2/create/')).toMatchObject({ account: 'demo', result: 'ERROR', message: expect.stringMatching(/^invalid parameter: _login/) });
+      expect(byRoute('/api2/list/')).toMatchObject({ account: 'demo', result: 'ERROR', message: 'wrong api key' });
+      // Health probes come every few seconds: they are not logged.
+      expect(completed.find((line) => line.route === '/healthz')).toBeUndefined();
+      for (const line of completed) expect(line.responseTime).toBeTypeOf('number');
+      // The key sent with the create is nowhere in the log.
+      expect(server.stdout()).not.toContain(key);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it.skipIf(!hasScript())('writes readable lines (pino-pretty) when standard output is a terminal', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'member-api-tty-'));
+    const env = { ...process.env, PORT: '0', DATABASE_URL: join(folder, 'tty.db'), DEMO_KEY_FILE: join(folder, 'key') };
+    const shown = execFileSync('script', ['-qec', `timeout -s INT 5 node ${BIN} serve; true`, '/dev/null'], { env, encoding: 'utf8' });
+    expect(shown).toMatch(/INFO.*member-api listening on http:/);
+    expect(shown).not.toMatch(/^\{"level"/m);
+  });
+});
+
+function hasScript(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -26,7 +26,10 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd?: s
 export interface Served {
   readonly child: ChildProcess;
   readonly url: string;
+  /** Standard output and standard error, as they came. */
   output(): string;
+  /** Standard output alone. */
+  stdout(): string;
   /** The demo account's key, from the file the server writes it to (it is never printed off a terminal). */
   demoKey(): string;
   readonly demoKeyFile: string;
@@ -40,7 +43,11 @@ export async function startServe(env: Record<string, string>): Promise<Served> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 30_000;
   while (!/listening on (http:\/\/\S+)/.test(output)) {
@@ -49,7 +56,7 @@ export async function startServe(env: Record<string, string>): Promise<Served> {
   }
   const url = /listening on (http:\/\/\S+)/.exec(output)![1]!;
   const demoKey = () => /api_key=(\S+)/.exec(readFileSync(demoKeyFile, 'utf8'))![1]!;
-  return { child, url, output: () => output, demoKey, demoKeyFile };
+  return { child, url, output: () => output, stdout: () => stdout, demoKey, demoKeyFile };
 }
 
 /** The exit code (null when a signal ended it), waiting for the exit if it has not happened yet. */
