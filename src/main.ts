@@ -11,6 +11,7 @@ import type { SettingsPatch } from './accounts/account-rules.js';
 import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
 import type { ImportCommandOptions } from './import-export/commands.js';
+import { registerMemberCommands } from './cli/member-commands.js';
 import { packageVersion } from './version.js';
 
 class CliError extends Error {}
@@ -290,6 +291,8 @@ export function buildCli(): Command {
       const count = await withServices((s) => exportCommand(s, options));
       if (options.output && options.output !== '-') process.stderr.write(`exported ${count} members to ${options.output}\n`);
     });
+
+  registerMemberCommands(program, withServices);
 
   program
     .command('backup <file>')

@@ -38,6 +38,14 @@ export interface LoginEvent {
   readonly outcome: 'ok' | 'wrong-credentials' | 'suspended' | 'locked';
 }
 
+/** A failure count as kept: per address (its canonical scope), or across all addresses. */
+export interface FailureCount {
+  readonly scope: string;
+  readonly failures: number;
+  readonly lastFailureAt: number;
+  readonly lockedUntil: number;
+}
+
 export interface LoginRecords {
   /**
    * Counts a successful login in one atomic step: last-login time and address, the login
@@ -56,6 +64,12 @@ export interface LoginRecords {
    */
   recordLoginFailure(accountId: number, memberId: number, scope: string, attempt: FailedAttempt): Promise<LoginFailures>;
   recordLoginEvent(accountId: number, event: LoginEvent): Promise<void>;
+  /** Every failure count a member has (bounded by the housekeeping's purge of stale counts). */
+  listLoginFailures(accountId: number, memberId: number): Promise<FailureCount[]>;
+  /** Forgets a member's failure counts, which ends any lock; answers how many were kept. */
+  clearLoginFailures(accountId: number, memberId: number): Promise<number>;
+  /** A member's recorded attempts, newest first, at most `limit`. */
+  recentLoginEvents(accountId: number, memberId: number, limit: number): Promise<LoginEvent[]>;
   /** Replaces the hash only if it is still `oldHash`, so a concurrent password change wins. */
   replacePasswordHash(accountId: number, memberId: number, oldHash: string, newHash: string): Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { effectiveState } from './lifecycle.js';
 import type { Member } from './member.js';
-import type { LoginEvent, LoginRecords } from './login-records.js';
+import type { FailureCount, LoginEvent, LoginRecords } from './login-records.js';
 import type { MemberStore } from './member-store.js';
 
 export interface LoginCommand {
@@ -93,6 +93,24 @@ export class LoginService {
     }
     await this.upgradeHash(account, member, command.password);
     return { kind: 'ok', session, okUrl: member.urlOk || account.settings.okUrl || '' };
+  }
+
+  /** A member's failure counts and whether one of them locks it now (from some address, or from all). */
+  async lockoutOf(account: Account, memberId: number): Promise<{ lockedUntil: number | null; counts: FailureCount[] }> {
+    const now = this.clock();
+    const counts = await this.records.listLoginFailures(account.id, memberId);
+    const until = Math.max(0, ...counts.map((count) => count.lockedUntil));
+    return { lockedUntil: until > now ? until : null, counts };
+  }
+
+  /** Ends a member's lock by forgetting its failure counts; answers how many there were. */
+  unlock(account: Account, memberId: number): Promise<number> {
+    return this.records.clearLoginFailures(account.id, memberId);
+  }
+
+  /** A member's recorded login attempts (those made with an `IP`), newest first. */
+  recentLogins(account: Account, memberId: number, limit: number): Promise<LoginEvent[]> {
+    return this.records.recentLoginEvents(account.id, memberId, limit);
   }
 
   /** A hash made with older parameters is replaced after a successful login. */

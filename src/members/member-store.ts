@@ -99,6 +99,8 @@ export interface MemberStore {
   loginTaken(accountId: number, login: string): Promise<boolean>;
   findMemberByLogin(accountId: number, login: string): Promise<Member | undefined>;
   findMemberById(accountId: number, memberId: number): Promise<Member | undefined>;
+  /** A member's profile fields, by name. */
+  findProfile(accountId: number, memberId: number): Promise<Map<string, string>>;
   /** Marks the e-mail verified (once; the first instant is kept). False when there is no such member. */
   markEmailVerified(accountId: number, memberId: number, at: number): Promise<boolean>;
 

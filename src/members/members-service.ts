@@ -2,8 +2,8 @@ import type { Account } from '../accounts/account.js';
 import { UniqueViolation } from '../common/store-errors.js';
 import { generatePassword, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
-import { addPeriods, dayStart, effectiveState, type CalendarDay, type PeriodUnit } from './lifecycle.js';
-import type { ExpiryAction, LoginExpiry, MemberStatus, TimeExpiry } from './member.js';
+import { addPeriods, dayStart, effectiveState, type CalendarDay, type EffectiveState, type PeriodUnit } from './lifecycle.js';
+import type { ExpiryAction, LoginExpiry, Member, MemberStatus, TimeExpiry } from './member.js';
 import type { MemberFilters, MemberSelector, MemberStore, MemberUpdate } from './member-store.js';
 import { createRecordRenderer, type RecordField } from './record-template.js';
 import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
@@ -154,6 +154,13 @@ export class MembersService {
       if (error instanceof UniqueViolation) return { kind: 'login-taken' };
       throw error;
     }
+  }
+
+  /** One member by login (in any state), with its profile fields and its state now. */
+  async findOne(account: Account, login: string): Promise<{ member: Member; profile: Map<string, string>; state: EffectiveState } | undefined> {
+    const member = await this.store.findMemberByLogin(account.id, login);
+    if (!member) return undefined;
+    return { member, profile: await this.store.findProfile(account.id, member.id), state: effectiveState(member, this.clock()) };
   }
 
   /** What the account's storage quota has left, in bytes of profile values. */

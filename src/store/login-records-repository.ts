@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { LoginFailures, LoginThrottle } from '../auth/lockout.js';
 import { ALL_ADDRESSES } from '../auth/client-address.js';
 import type { MemberStatus } from '../members/member.js';
-import type { FailedAttempt, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
+import type { FailedAttempt, FailureCount, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
 import type { Database } from './schema.js';
 
 function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
@@ -129,6 +129,36 @@ export class LoginRecordsRepository implements LoginRecords {
         outcome: event.outcome,
       }))
       .execute();
+  }
+
+  async listLoginFailures(accountId: number, memberId: number): Promise<FailureCount[]> {
+    const rows = await this.reads
+      .selectFrom('login_failures')
+      .select(['scope', 'failures', 'last_failure_at', 'locked_until'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .orderBy('last_failure_at', 'desc')
+      .limit(1000)
+      .execute();
+    return rows.map((row) => ({ scope: row.scope, failures: Number(row.failures), lastFailureAt: Number(row.last_failure_at), lockedUntil: Number(row.locked_until) }));
+  }
+
+  async clearLoginFailures(accountId: number, memberId: number): Promise<number> {
+    const result = await this.db.deleteFrom('login_failures').where('account_id', '=', accountId).where('member_id', '=', memberId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async recentLoginEvents(accountId: number, memberId: number, limit: number): Promise<LoginEvent[]> {
+    const rows = await this.reads
+      .selectFrom('login_events')
+      .select(['member_id', 'login', 'ip', 'at', 'outcome'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ memberId: row.member_id, login: row.login, ip: row.ip, at: Number(row.at), outcome: row.outcome as LoginEvent['outcome'] }));
   }
 
   async replacePasswordHash(accountId: number, memberId: number, oldHash: string, newHash: string): Promise<void> {

@@ -52,6 +52,18 @@ export class MemberRepository implements MemberStore {
     return row && toMember(row);
   }
 
+  async findProfile(accountId: number, memberId: number): Promise<Map<string, string>> {
+    // Bounded: a member holds at most MAX_PROFILE_FIELDS fields.
+    const rows = await this.reads
+      .selectFrom('member_fields')
+      .select(['name', 'value'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .orderBy('name')
+      .execute();
+    return new Map(rows.map((row) => [row.name, row.value]));
+  }
+
   async findMemberById(accountId: number, memberId: number): Promise<Member | undefined> {
     const row = await this.reads
       .selectFrom('members')

@@ -1,0 +1,193 @@
+/**
+ * `member-api member …`: what support staff need before the console exists — find a member,
+ * see everything about it (state, lock, recent logins), unlock it, give it a new password,
+ * suspend or activate it. Every change goes through the same services as the API's, so the
+ * rules (and, once they exist, the events) are the same whichever door it came in by.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import type { Account } from '../accounts/account.js';
+import { hashFormat } from '../auth/legacy-hashes.js';
+import { generatePassword } from '../auth/passwords.js';
+import type { Services } from '../compose.js';
+import type { LoginEvent } from '../members/login-records.js';
+import { MEMBER_FIELDS, STATUS, valueOf } from '../members/member-fields.js';
+import type { Member, MemberStatus } from '../members/member.js';
+import type { UpdateMembersOutcome } from '../members/members-service.js';
+import { parseRecordTemplate } from '../members/record-template.js';
+
+type WithServices = <T>(work: (services: Services) => Promise<T>) => Promise<T>;
+
+class MemberCommandError extends Error {}
+
+interface Common {
+  readonly account: string;
+  readonly json?: boolean;
+}
+
+function positive(value: string): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number from 1 to 9999');
+  return Number(value);
+}
+
+async function accountNamed(services: Services, name: string): Promise<Account> {
+  const account = await services.accounts.find(name);
+  if (!account) throw new MemberCommandError(`no account "${name}"`);
+  return account;
+}
+
+async function memberNamed(services: Services, account: Account, login: string) {
+  const found = await services.members.findOne(account, login);
+  if (!found) throw new MemberCommandError(`no member "${login}" in account "${account.name}"`);
+  return found;
+}
+
+const iso = (instant: number | null | undefined) => (instant === null || instant === undefined ? null : new Date(instant).toISOString());
+
+/** A member as the portable format writes it (the table of member fields), without its hash. */
+function fieldsOf(member: Member): Record<string, string | null> {
+  const fields: Record<string, string | null> = {};
+  for (const field of MEMBER_FIELDS) {
+    // The hash is shown by its kind; the status by `status` (as it is now) below.
+    if (!field.file || field.file.name === 'password_hash' || field.file.name === 'status') continue;
+    const value = valueOf(member, field);
+    fields[field.file.name] = value === null || value === undefined ? null : field.type.encode(value);
+  }
+  return fields;
+}
+
+function describeLogin(event: LoginEvent) {
+  return { at: iso(event.at), outcome: event.outcome, ip: event.ip, login: event.login };
+}
+
+/** Text for people, JSON with --json: an object's keys line up, a list is one line per item. */
+function print(value: unknown, json: boolean | undefined, indent = ''): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+    return;
+  }
+  for (const [key, item] of Object.entries(value as object)) {
+    if (Array.isArray(item)) {
+      process.stdout.write(`${indent}${key}:${item.length === 0 ? ' (none)' : ''}\n`);
+      for (const entry of item) process.stdout.write(`${indent}  ${Object.values(entry as object).map((v) => v ?? '-').join('  ')}\n`);
+    } else if (item !== null && typeof item === 'object') {
+      process.stdout.write(`${indent}${key}:\n`);
+      print(item, false, `${indent}  `);
+    } else {
+      process.stdout.write(`${indent}${key.padEnd(20)} ${item ?? '-'}\n`);
+    }
+  }
+}
+
+function refusal(outcome: Exclude<UpdateMembersOutcome, { kind: 'updated' }>): string {
+  switch (outcome.kind) {
+    case 'not-found':
+      return 'no such member';
+    case 'over-quota':
+      return 'the account is over its storage quota';
+    default:
+      return `refused: ${outcome.kind}`;
+  }
+}
+
+export function registerMemberCommands(program: Command, withServices: WithServices): void {
+  const member = program.command('member').description('find, show and help one member (for support staff; the same rules as the API)');
+  const command = (spec: string, description: string) =>
+    member.command(spec).description(description).requiredOption('--account <name>', 'the account the member belongs to').option('--json', 'print JSON');
+
+  command('find <text>', 'members whose login or e-mail contains TEXT (case-insensitive; Deleted ones too)')
+    .option('--limit <n>', 'at most this many of each (default 20)', positive, 20)
+    .action(async (text: string, options: Common & { limit: number }) => {
+      const found = await withServices(async (s) => {
+        const account = await accountNamed(s, options.account);
+        const record = parseRecordTemplate('{id}{login}{email}{status}{reg_time}')!;
+        const byId = new Map<string, Record<string, string>>();
+        // The /list/ filters, by login and by e-mail, each in every state.
+        for (const filters of [{ loginContains: text }, { emailContains: text }]) {
+          for (const status of ['A', 'S', 'D'] as const) {
+            const listing = s.members.list(account, { record, filters: { ...filters, status }, limit: options.limit });
+            const chunks: string[] = [];
+            for await (const chunk of listing) chunks.push(chunk);
+            for (const row of JSON.parse(`[${chunks.filter((c) => c !== '').join(',')}]`) as Array<Record<string, string>>) byId.set(row.id!, row);
+          }
+        }
+        return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
+      });
+      if (options.json) print(found, true);
+      else if (found.length === 0) process.stdout.write(`no member's login or e-mail contains "${text}"\n`);
+      else for (const row of found) process.stdout.write(`${row.id!.padStart(8)}  ${row.login}  ${row.email}  ${row.status}  registered ${row.reg_time}\n`);
+    });
+
+  command('show <login>', 'every field of a member, its state, its lock and its last logins')
+    .action(async (login: string, options: Common) => {
+      const shown = await withServices(async (s) => {
+        const account = await accountNamed(s, options.account);
+        const { member, profile, state } = await memberNamed(s, account, login);
+        const lock = await s.logins.lockoutOf(account, member.id);
+        const logins = await s.logins.recentLogins(account, member.id, 5);
+        const expired = state.status !== member.status ? ` (stored ${STATUS.name(member.status)}; its time expiration fell due ${iso(member.timeExpiry?.at)})` : '';
+        const { id, login: shownLogin, email, ...rest } = fieldsOf(member);
+        return {
+          id,
+          login: shownLogin,
+          email,
+          status: `${STATUS.name(state.status)}${expired}`,
+          ...rest,
+          password: `${hashFormat(member.passwordHash) ?? 'unknown'} hash`,
+          locked: lock.lockedUntil === null ? 'no' : `until ${iso(lock.lockedUntil)} (member-api member unlock)`,
+          failed_logins: lock.counts.map((count) => ({ scope: count.scope === '*' ? 'all addresses' : count.scope, failures: count.failures, last: iso(count.lastFailureAt) })),
+          profile: Object.fromEntries(profile),
+          last_logins: logins.map(describeLogin),
+        };
+      });
+      print(shown, options.json);
+    });
+
+  command('logins <login>', 'the recorded login attempts of a member (those sent with an IP), newest first')
+    .option('--limit <n>', 'at most this many (default 20)', positive, 20)
+    .action(async (login: string, options: Common & { limit: number }) => {
+      const events = await withServices(async (s) => {
+        const account = await accountNamed(s, options.account);
+        const { member } = await memberNamed(s, account, login);
+        return (await s.logins.recentLogins(account, member.id, options.limit)).map(describeLogin);
+      });
+      if (options.json) print(events, true);
+      else if (events.length === 0) process.stdout.write(`no recorded login attempts for "${login}" (attempts are recorded when the integrator sends IP)\n`);
+      else for (const event of events) process.stdout.write(`${event.at}  ${event.outcome.padEnd(17)}  ${event.ip}\n`);
+    });
+
+  command('unlock <login>', 'end a member’s lockout (forget its failed logins)').action(async (login: string, options: Common) => {
+    const forgotten = await withServices(async (s) => {
+      const account = await accountNamed(s, options.account);
+      const { member } = await memberNamed(s, account, login);
+      return s.logins.unlock(account, member.id);
+    });
+    print({ login, unlocked: true, failure_counts: forgotten }, options.json);
+  });
+
+  command('reset-password <login>', 'give a member a new generated password (printed once)').action(async (login: string, options: Common) => {
+    const password = generatePassword();
+    await change(withServices, options.account, login, { password });
+    print({ login, password }, options.json);
+  });
+
+  for (const [name, status, description] of [
+    ['suspend', 'S', 'suspend a member (its logins fail with "suspended")'],
+    ['activate', 'A', 'make a member Active again (a time expiration that fell due still holds: set a new one with /update/)'],
+  ] as const) {
+    command(`${name} <login>`, description).action(async (login: string, options: Common) => {
+      const state = await change(withServices, options.account, login, { status });
+      print({ login, status: STATUS.name(state) }, options.json);
+    });
+  }
+}
+
+/** One member's change through the members service (as /update/ with find_login makes it); answers its state after. */
+async function change(withServices: WithServices, accountName: string, login: string, changes: { password?: string; status?: MemberStatus }): Promise<MemberStatus> {
+  return withServices(async (s) => {
+    const account = await accountNamed(s, accountName);
+    await memberNamed(s, account, login);
+    const outcome = await s.members.update(account, { selector: { by: 'login', login }, ...changes, deleteFields: [], setFields: new Map() });
+    if (outcome.kind !== 'updated') throw new MemberCommandError(refusal(outcome));
+    return (await memberNamed(s, account, login)).state.status;
+  });
+}
