@@ -11,91 +11,41 @@
  */
 import { JSONParser } from '@streamparser/json';
 
-export interface OkAnswer {
-  readonly result: 'OK';
-  readonly message: '';
-}
-export interface FailAnswer {
-  readonly result: 'FAIL';
-  readonly message: string;
-  readonly fail_url: string;
-}
-export interface ErrorAnswer {
-  readonly result: 'ERROR';
-  readonly message: string;
-}
+import type { paths } from './api-types.js';
 
-export type LoginAnswer = (OkAnswer & { readonly session: string; readonly ok_url: string }) | FailAnswer | ErrorAnswer;
-export type CreateAnswer = (OkAnswer & { readonly id: string; readonly login: string; readonly password: string; readonly verify_url: string }) | ErrorAnswer;
-export type UpdateAnswer = (OkAnswer & { readonly updated: number }) | ErrorAnswer;
+export type { paths } from './api-types.js';
+
+/** What an endpoint takes, form-encoded, as the OpenAPI document describes it. */
+type Form<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/x-www-form-urlencoded': infer F } } } } ? F : never;
+/** What an endpoint answers with HTTP 200: its OK, FAIL and ERROR shapes. */
+type Answer<P extends keyof paths> = paths[P] extends { post: { responses: { 200: { content: { 'application/json': infer A } } } } } ? A : never;
+/** The parameters without the account's credentials, which the client adds. */
+type WithoutCredentials<T> = { [K in keyof T as K extends 'user' | 'api_key' ? never : K]: T[K] };
+
+export type LoginAnswer = Answer<'/api2/login/'>;
+export type CreateAnswer = Answer<'/api2/create/'>;
+export type UpdateAnswer = Answer<'/api2/update/'>;
+export type ListAnswer = Answer<'/api2/list/'>;
+export type ErrorAnswer = Extract<ListAnswer, { result: 'ERROR' }>;
 /** One listed member: the fields its `record` asked for, every value a string. */
-export type MemberRecord = Readonly<Record<string, string>>;
-export type ListAnswer = { readonly members: MemberRecord[]; readonly members_total: number } | ErrorAnswer;
+export type MemberRecord = Extract<ListAnswer, { members: unknown }>['members'][number];
 
-/** Profile fields: any name that is not one of the endpoint's own. */
-type ProfileFields = { readonly [field: string]: string | undefined };
-type Mode = '0' | '1' | '2';
-type Unit = 'm' | 'h' | 'D' | 'M' | 'Y';
-type Action = 'N' | 'S' | 'D';
-
-export type LoginParams = { readonly login: string; readonly password: string; readonly IP?: string };
-
-export type CreateParams = ProfileFields & {
-  readonly _login: string;
-  readonly _email: string;
-  readonly _password?: string;
-  readonly set_urlok?: string;
-  readonly set_urlwrong?: string;
-  readonly set_is_exp_logins?: Mode;
-  readonly set_exp_logins?: string;
-  readonly set_is_exp_time?: Mode;
-  readonly set_exp_time?: string;
-  readonly set_exp_time_type?: Unit;
-  readonly IP?: string;
-};
-
-type Selector =
-  | { readonly find_member_login: string }
-  | { readonly find_member_email: string }
-  | { readonly find_member_ptrans: string }
-  | { readonly find_member_id: string };
-
-export type UpdateParams = ProfileFields &
-  Selector & {
-    readonly login?: string;
-    readonly email?: string;
-    readonly password?: string;
-    readonly urlok?: string;
-    readonly urlfail?: string;
-    readonly status?: 'A' | 'S' | 'D';
-    readonly is_exp_time?: Action;
-    readonly exp_time?: string;
-    readonly exp_time_type?: Unit;
-    readonly is_exp_logins?: Action;
-    readonly exp_logins?: string;
-    readonly pfdelete?: string;
-  };
-
-export type ListParams = {
-  readonly record?: string;
-  readonly login?: string;
-  readonly login_full?: string;
-  readonly email?: string;
-  readonly email_full?: string;
-  readonly status?: 'A' | 'S' | 'D';
-  readonly reg_type?: 'F' | 'P' | 'A' | 'M';
-  readonly profile?: string;
-  readonly register_after?: string;
-  readonly register_before?: string;
-  /** `NNN`, `NNNs`, or both as a pair. */
+export type LoginParams = WithoutCredentials<Form<'/api2/login/'>>;
+/** Any name that is not one of /create/'s own is a profile field. */
+export type CreateParams = WithoutCredentials<Form<'/api2/create/'>>;
+/** One `find_member_*` selector; any name that is not one of /update/'s own is a profile field. */
+export type UpdateParams = WithoutCredentials<Form<'/api2/update/'>>;
+/** `limit` may be sent twice (`['100', '3600s']`) to combine a count and a period; `profile:NAME` filters by one profile field. */
+export type ListParams = Omit<WithoutCredentials<Form<'/api2/list/'>>, 'limit'> & {
   readonly limit?: string | readonly [string, string];
-  readonly limitd?: string;
-  /** `profile:<field>` filters. */
   readonly [filter: `profile:${string}`]: string | undefined;
 };
 
 export interface MemberApiClientOptions {
-  /** Where the server is, e.g. `https://members.example.com` (no `/api2`). */
+  /**
+   * Where the server is, e.g. `https://members.example.com` (no `/api2`); a path is kept, so
+   * a server behind a proxy prefix is `https://example.com/members`.
+   */
   readonly baseUrl: string;
   readonly user: string;
   readonly apiKey: string;
@@ -118,6 +68,23 @@ export class MemberApiHttpError extends Error {
   }
 }
 
+/** The server could not be reached (refused, reset, DNS, TLS, a timeout): no answer at all. */
+export class MemberApiNetworkError extends Error {
+  override readonly name = 'MemberApiNetworkError';
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`cannot reach ${url}: ${describeCause(cause)}`, { cause });
+  }
+}
+
+function describeCause(cause: unknown): string {
+  // fetch says "fetch failed" and keeps the reason (ECONNREFUSED, ENOTFOUND…) in its cause.
+  const inner = (cause as { cause?: { code?: string; message?: string } }).cause;
+  return inner?.code ?? inner?.message ?? (cause instanceof Error ? cause.message : String(cause));
+}
+
 /** An ERROR answer from `members()`, which yields records and so cannot return one. */
 export class MemberApiError extends Error {
   override readonly name = 'MemberApiError';
@@ -129,8 +96,12 @@ export class MemberApiError extends Error {
 export class MemberApiClient {
   private readonly fetch: typeof fetch;
 
+  private readonly base: string;
+
   constructor(private readonly options: MemberApiClientOptions) {
     this.fetch = options.fetch ?? globalThis.fetch;
+    // new URL('/api2/…', base) would drop the base's path: the prefix is kept instead.
+    this.base = options.baseUrl.replace(/\/+$/, '');
   }
 
   /** Checks a member's login and password. `api_key` is sent only with `IP`, which needs it. */
@@ -201,11 +172,13 @@ export class MemberApiClient {
       if (value === undefined) continue;
       for (const item of Array.isArray(value) ? value : [value]) body.append(name, String(item));
     }
-    const response = await this.fetch(new URL(`/api2/${endpoint}/`, this.options.baseUrl), {
-      method: 'POST',
-      headers: { accept: 'application/json', ...this.options.headers },
-      body,
-    });
+    const url = `${this.base}/api2/${endpoint}/`;
+    let response: Response;
+    try {
+      response = await this.fetch(url, { method: 'POST', headers: { accept: 'application/json', ...this.options.headers }, body });
+    } catch (error) {
+      throw new MemberApiNetworkError(url, error);
+    }
     if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) {
       const text = await response.text().catch(() => '');
       let message = text.slice(0, 200);

@@ -50,8 +50,96 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       'font-src': ["'self'", 'data:'],
     },
     async (pages) => {
-      await pages.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { docExpansion: 'list', deepLinking: true } });
+      await pages.register(swaggerUi, {
+        routePrefix: DOCS_PATH,
+        uiConfig: { docExpansion: 'list', deepLinking: true, requestInterceptor: sendOnlyWhatWasFilledIn },
+        theme: { css: [{ filename: 'try-out.css', content: TRY_OUT_CSS }] },
+        // The page's own copy of the document: see forTryingOut.
+        transformSpecification: (document: Record<string, unknown>) => forTryingOut(document),
+      });
     },
   );
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** The page's "Send empty value" boxes: empty inputs are never sent (see sendOnlyWhatWasFilledIn). */
+const TRY_OUT_CSS = '.swagger-ui .parameter__empty_value_toggle { display: none !important; }\n';
+
+/** The name of the page's one extra input, where profile fields are written `name=value&…`. */
+export const PROFILE_FIELDS_INPUT = 'profile_fields';
+
+type Schema = { properties?: Record<string, unknown>; description?: string };
+type Operation = { requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown }> } };
+
+/**
+ * The document as the /docs page uses it, made safe to try out: Swagger UI pre-fills a form
+ * with a sample of every field (the first value of each enum, "string", a number made up from
+ * a pattern), and sends what is filled, so that an update meant to change one e-mail also set
+ * the status and cleared the expirations. Here each form starts empty (an empty example for
+ * the whole body: only what the user fills in is sent), and the form bodies get one more
+ * input, `profile_fields`, that the page turns into parameters of their own (profile fields
+ * and `profile:NAME` filters have names no document can list). The published document
+ * (/api2/openapi.json) is left as it is.
+ */
+export function forTryingOut(document: Record<string, unknown>): Record<string, unknown> {
+  const info = document.info as { description?: string } | undefined;
+  if (info) {
+    info.description = `${info.description ?? ''}\n\n**Trying it out here**: only the inputs you fill in are sent; type \`(empty)\` to send an empty value (to clear \`urlok\`, say). Profile fields go in \`profile_fields\` as \`city=Paris&plan=gold\`.`;
+  }
+  for (const path of Object.values((document.paths ?? {}) as Record<string, Record<string, Operation>>)) {
+    for (const operation of Object.values(path)) {
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        media.example = {};
+        if (type === 'application/json' || !media.schema?.properties) continue;
+        // Swagger UI fills each form input with a sample of its schema: an empty example makes it "".
+        for (const property of Object.values(media.schema.properties) as Array<Record<string, unknown>>) {
+          property.example = '';
+          property.examples = [''];
+        }
+        media.schema.properties[PROFILE_FIELDS_INPUT] = {
+          type: 'string',
+          example: '',
+          examples: [''],
+          description:
+            'Only on this page: profile fields (or, for /list/, profile:NAME filters) as name=value pairs joined by &, e.g. city=Paris&plan=gold; each is sent as a parameter of its own.',
+        };
+      }
+    }
+  }
+  return document;
+}
+
+/**
+ * Swagger UI's request interceptor, run in the page (it is serialized into the page's script,
+ * so it uses nothing from this module). Swagger UI sends every input of a form body, empty or
+ * not ("Send empty value" starts ticked, and its CSS hides that box here): an empty input is
+ * dropped, so that only what the user filled in is sent; `(empty)` sends an empty value (to clear
+ * `urlok`, say); and `profile_fields=a=1&b=2` becomes `a=1&b=2`.
+ */
+function sendOnlyWhatWasFilledIn(request: { body?: unknown }): { body?: unknown } {
+  const expand = 'profile_fields';
+  const empty = '(empty)';
+  const kept = (entries: Iterable<[string, unknown]>): Array<[string, unknown]> => {
+    const out: Array<[string, unknown]> = [];
+    for (const [key, value] of entries) {
+      if (value === '') continue;
+      if (key === expand && typeof value === 'string') {
+        for (const [name, text] of new URLSearchParams(value)) out.push([name, text === empty ? '' : text]);
+      } else {
+        out.push([key, value === empty ? '' : value]);
+      }
+    }
+    return out;
+  };
+  const body = request.body;
+  if (typeof body === 'string') {
+    const form = new URLSearchParams();
+    for (const [key, value] of kept(new URLSearchParams(body))) form.append(key, String(value));
+    request.body = form.toString();
+  } else if (typeof FormData !== 'undefined' && body instanceof FormData) {
+    const form = new FormData();
+    for (const [key, value] of kept(body.entries())) form.append(key, value as string | Blob);
+    request.body = form;
+  }
+  return request;
 }

@@ -1,6 +1,9 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // As integrators import it: through the package's exports, from the built files.
-import { MemberApiClient, MemberApiError, MemberApiHttpError, type MemberRecord } from 'member-api/client';
+import { MemberApiClient, MemberApiError, MemberApiHttpError, MemberApiNetworkError, type MemberRecord } from 'member-api/client';
+import { clientTypesFrom, openApiDocument } from '../../scripts/openapi-document.js';
 import { exitOf, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 
@@ -77,6 +80,36 @@ for (const engine of ENGINES) {
       }).rejects.toThrow(new MemberApiError({ result: 'ERROR', message: 'invalid parameter: record (a run of {name} tokens, each a built-in field or a profile field)' }));
     });
 
+    it('keeps the path of its base URL: behind a proxy that serves the API under /members, every call and the stream go through', async () => {
+      const proxy = await prefixProxy('/members', server.url);
+      try {
+        const behind = new MemberApiClient({ baseUrl: `${proxy.url}/members/`, user: 'demo', apiKey: server.demoKey() });
+        expect(await behind.create({ _login: 'prefixed', _email: 'p@example.com', _password: 'prefix-password' })).toMatchObject({ result: 'OK', login: 'prefixed' });
+        expect(await behind.login({ login: 'prefixed', password: 'prefix-password' })).toMatchObject({ result: 'OK' });
+        expect(await behind.update({ find_member_login: 'prefixed', city: 'Nice' })).toMatchObject({ result: 'OK', updated: 1 });
+        const streamed: MemberRecord[] = [];
+        for await (const member of behind.members({ record: '{login}{city}', login_full: 'prefixed' })) streamed.push(member);
+        expect(streamed).toEqual([{ login: 'prefixed', city: 'Nice' }]);
+        // Only /members/… was asked for: nothing went to the proxy's root.
+        expect(proxy.paths().every((path) => path.startsWith('/members/api2/'))).toBe(true);
+        expect(proxy.paths()).toHaveLength(4);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('throws MemberApiNetworkError, naming the URL and the reason, when nothing answers', async () => {
+      const closed = await prefixProxy('/x', server.url);
+      await closed.close();
+      const nowhere = new MemberApiClient({ baseUrl: closed.url, user: 'demo', apiKey: 'k' });
+      const error = await nowhere.login({ login: 'a', password: 'b' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MemberApiNetworkError);
+      expect((error as Error).message).toBe(`cannot reach ${closed.url}/api2/login/: ECONNREFUSED`);
+      await expect(async () => {
+        for await (const member of nowhere.members()) void member;
+      }).rejects.toThrow(MemberApiNetworkError);
+    });
+
     it('throws MemberApiHttpError for transport errors, with Retry-After', async () => {
       const wrong = new MemberApiClient({ baseUrl: server.url, user: 'demo', apiKey: 'not-the-key' });
       expect(await wrong.update({ find_member_id: '*', city: 'x' })).toEqual({ result: 'ERROR', message: 'wrong api key' });
@@ -87,4 +120,39 @@ for (const engine of ENGINES) {
       expect((refused as MemberApiHttpError).retryAfter).toBeGreaterThan(0);
     });
   });
+}
+
+describe('the client’s types', () => {
+  it('are generated from the OpenAPI document the server serves, and the committed file is up to date', async () => {
+    const committed = readFileSync(new URL('../../src/client/api-types.ts', import.meta.url), 'utf8');
+    expect(await clientTypesFrom(await openApiDocument())).toBe(committed);
+  }, 30_000);
+});
+
+/** A reverse proxy that serves `target` under `prefix` (and 404 elsewhere), keeping the paths it was asked for. */
+async function prefixProxy(prefix: string, target: string): Promise<{ url: string; paths(): string[]; close(): Promise<void> }> {
+  const asked: string[] = [];
+  const proxy: Server = createServer((request, response) => {
+    asked.push(request.url ?? '');
+    if (!request.url?.startsWith(`${prefix}/`)) {
+      response.writeHead(404).end('not here');
+      return;
+    }
+    const upstream = httpRequest(`${target}${request.url.slice(prefix.length)}`, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  return {
+    url,
+    paths: () => asked,
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
 }
