@@ -6,7 +6,7 @@
 # answers a create and a login with the demo account's key.
 #
 # What differs from a real build, and why: the base image is this machine's Node.js (the
-# image's is node:20 too); absolute paths (/app, /data) become folders under a temporary root;
+# image's is node:20 too), with this machine's npm settings; absolute paths (/app, /data) become folders under a temporary root;
 # the last stage's RUN lines before USER are root's set-up of the data folder (mkdir, chown),
 # done here by creating the folder; the user is `nobody` rather than the image's `node`.
 #
@@ -41,6 +41,12 @@ else
   as_user() { env HOME="$ROOT/home" "$@"; }
 fi
 as_user mkdir -p "$ROOT/home"
+# This machine's npm settings (its registry, its CA file, where Node's headers are for native
+# builds: there is no internet here to fetch them) apply to the steps as they do to a build here.
+if [[ -f $HOME/.npmrc ]]; then
+  cp "$HOME/.npmrc" "$ROOT/home/.npmrc"
+  [[ $(id -u) == 0 ]] && chown nobody: "$ROOT/home/.npmrc"
+fi
 
 stage=0
 declare -A STAGE_DIR=()
