@@ -86,6 +86,9 @@ class SecretLedger {
 
   add(value: unknown): void {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.values.has(value)) return;
+    // A test that sends the word `password` as a password: the access line's message names the
+    // parameter `password` (`unknown parameter: password`), which no check could tell apart.
+    if (SECRET_FIELDS.has(value)) return;
     this.values.add(value);
     if (this.recent.some((text) => text.includes(value))) this.leaked.add(value);
   }
