@@ -49,7 +49,7 @@ mutate "login allowance not spent atomically (no guard in the counting statement
 mutate "query strings logged unredacted" src/http/logging.ts \
   's/  if (query < 0) return url;/  return url;/' test/http/list.test.ts
 mutate "U+0000 passed to the store" src/http/params.ts \
-  "s/    if (name.includes('\\\\0') || value.includes('\\\\0')) throw ApiError.invalid(name);//" test/http/wire.test.ts "any parameter name or value"
+  "s/    if (name.includes('\\\\0') || value.includes('\\\\0')) throw ApiError.invalid(name, REASONS.nul);//" test/http/wire.test.ts "any parameter name or value"
 mutate "parameter count not limited" src/http/params.ts \
   "s/    if (++count > limits.maxParameters) throw new PayloadTooLarge('too many parameters');//" test/http/wire.test.ts "more parameters"
 mutate "create modes read by object lookup (constructor)" src/members/lifecycle.ts \
@@ -136,6 +136,30 @@ mutate "the demo key printed to the output stream" src/server.ts \
 # The layering (issue 14): an import the wrong way fails the architecture test.
 mutate "the wire reaches into the store" src/http/replies.ts \
   "1s#^#import '../store/errors.js';\n#" test/architecture.test.ts
+
+# Integrator and operator experience (issue 15).
+mutate "/docs forms pre-filled with samples" src/http/openapi.ts \
+  "s/          property.example = '';//; s/          property.examples = \[''\];//" test/browser/docs-try-out.test.ts "only what was filled in"
+mutate "/docs sends empty inputs" src/http/openapi.ts \
+  "s/      if (value === '') continue;//" test/browser/docs-try-out.test.ts "only what was filled in"
+mutate "near misses dropped silently on /login/" src/http/routes/login.ts \
+  "s/    if (meant) throw ApiError.unknown(name, meant);//" test/http/login.test.ts "never drops a near miss"
+mutate "the client drops its base URL's path" src/client/index.ts \
+  "s#    this.base = options.baseUrl.replace(.*#    this.base = new URL(options.baseUrl).origin;#" test/client/client.test.ts "path of its base URL"
+mutate "network failures thrown bare" src/client/index.ts \
+  "s/      throw new MemberApiNetworkError(url, error);/      throw error;/" test/client/client.test.ts "nothing answers"
+mutate "access line without the answer's result" src/http/logging.ts \
+  "s/      outcome.result = answer.result;//" test/cli/serve.test.ts "log an operator"
+mutate "an import opens a missing file unchecked" src/import-export/commands.ts \
+  "s/  const total = path === '-' ? 0 : importFileSize(path);/  const total = 0;/" test/cli/import-export.test.ts "before it starts"
+mutate "a CSV header without logins goes on" src/import-export/files.ts \
+  "s/      if (!names.includes('login')) {/      if (false) {/" test/cli/import-export.test.ts "before it starts"
+mutate "a dry run writes its rejects file" src/import-export/commands.ts \
+  "s/  const keepRejects = !options.dryRun;/  const keepRejects = true;/" test/cli/import-export.test.ts "before it starts"
+mutate "the import bar follows the bytes read ahead" src/import-export/importer.ts \
+  "s/        hashed(a.row);//" test/cli/import-export.test.ts "progress bar"
+mutate "DATABASE_URL of another database taken for a file" src/config.ts \
+  "s/|(?!\[A-Za-z\]\[A-Za-z0-9+.-\]\*:\/\/).+)\\$'/|.+)\$'/" test/cli/configuration.test.ts "database it does not support"
 
 # The tests rebuilt dist/ from mutated sources: build it from the real ones.
 npm run build --silent
