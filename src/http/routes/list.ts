@@ -157,6 +157,9 @@ async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<stri
   }
 }
 
+/** What a list renders ahead of what its client has taken (beyond the socket's own buffers). */
+const LIST_READ_AHEAD_BYTES = 1024 * 1024;
+
 export interface ListRouteContext extends RouteContext {
   readonly members: MembersService;
   /** Lists being read at once, in all and per account. */
@@ -198,7 +201,10 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       watchdog.unref();
       reply.raw.once('finish', () => clearInterval(watchdog));
       reply.raw.once('close', () => clearInterval(watchdog));
-      const body = Readable.from(listBody(first, records, () => listing.total, release), { objectMode: true, highWaterMark: 16 });
+      // Read ahead of the client by bytes, not by chunks: a chunk of large profile values can
+      // be megabytes, and a stalled client must not make the server read (and render) more
+      // than this for it before the socket's backpressure stops the store's cursor.
+      const body = Readable.from(listBody(first, records, () => listing.total, release), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
       // Also when the body ends before it was ever read (its generator never ran).
       body.once('close', release);
       void reply.type('application/json; charset=utf-8');
