@@ -3,19 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../support/cli.js';
+import { BIN, hasScript, runCli } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'member-api-cli-transfer-'));
-
-function hasScript(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 for (const engine of ENGINES) {
   describe.skipIf(!engineAvailable(engine))(`member-api import, export, backup [${engine}]`, () => {

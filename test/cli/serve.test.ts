@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, exitOf, startServe } from '../support/cli.js';
+import { BIN, exitOf, hasScript, startServe } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
 
 async function post(url: string, params: Record<string, string>): Promise<any> {
@@ -111,11 +111,3 @@ describe('member-api serve: the log an operator reads', () => {
   });
 });
 
-function hasScript(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}

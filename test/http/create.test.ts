@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
 import { GENERATED_LENGTH } from '../../src/auth/passwords.js';
-import { profileOf } from '../support/peek.js';
 import { describeEachEngineApp, PUBLIC_URL } from '../support/app.js';
 import { insertMember } from '../support/factories.js';
 import { figure } from '../support/report.js';
@@ -202,7 +201,7 @@ describeEachEngineApp('/api2/create/', (h) => {
     const { create, account, member } = await setup();
     await create({ _login: 'prof', _email: 'a@example.com', first_name: 'Ada', 'last.name': 'Lovelace', 'x-y_z.9': '', note: 'ü€𝄞' });
     const stored = await member('prof');
-    expect(await profileOf(h().database, account.id, stored!.id)).toEqual(
+    expect(await h().store.members.findProfile(account.id, stored!.id)).toEqual(
       new Map([['first_name', 'Ada'], ['last.name', 'Lovelace'], ['note', 'ü€𝄞'], ['x-y_z.9', '']]),
     );
   });

@@ -6,7 +6,6 @@ import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/store.js';
 import { describeEachEngineApp, formBody } from '../support/app.js';
 import { createTestStore, engineAvailable, ENGINES } from '../support/engines.js';
-import { profileOf } from '../support/peek.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const APP_CONFIG = loadConfig({ BODY_LIMIT_BYTES: '65536', MAX_PARAMETERS: '100', KEY_FAILURE_LIMIT: '100' });
@@ -42,7 +41,7 @@ describeEachEngineApp('wire', (h) => {
     const { user, apiKey, account } = await h().newAccount();
     const profile = async (login: string) => {
       const member = await h().store.members.findMemberByLogin(account.id, login);
-      return member && profileOf(h().database, account.id, member.id);
+      return member && h().store.members.findProfile(account.id, member.id);
     };
     return { user, apiKey, profile };
   }

@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/accounts/account.js';
 import { UniqueViolation } from '../../src/common/store-errors.js';
-import { profileOf } from '../support/peek.js';
 import { describeEachEngine } from '../support/engines.js';
 import { insertAccount, insertMember, uniqueName } from '../support/factories.js';
 
@@ -92,7 +91,7 @@ describeEachEngine('account store', (context) => {
     expect(await store.accounts.findAccountByName(a.name)).toBeUndefined();
     expect(await store.members.findMemberById(a.id, memberA)).toBeUndefined();
     expect(await store.members.findMemberById(b.id, memberB)).toBeDefined();
-    expect(await profileOf(context().database, b.id, memberB)).toEqual(new Map([['city', 'Rome']]));
+    expect(await context().store.members.findProfile(b.id, memberB)).toEqual(new Map([['city', 'Rome']]));
     expect(await store.accounts.deleteAccount(a.id)).toBe(false);
   });
 

@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { parseRecordTemplate } from '../../src/members/record-template.js';
 import { connect } from '../../src/store/connect.js';
-import { profileOf } from '../support/peek.js';
 import { UniqueViolation } from '../../src/common/store-errors.js';
 import { describeEachEngine } from '../support/engines.js';
 import { insertAccount, insertMember, newMember, uniqueName } from '../support/factories.js';
@@ -51,7 +50,7 @@ describeEachEngine('member store', (context) => {
       billPc: 'paypal', billId: 'TX-1', billItem: null, billCust: null, billSubscr: null, billQty: null,
     });
     expect(await store.members.findMemberById(account.id, id)).toEqual(member);
-    expect(await profileOf(context().database, account.id, id)).toEqual(new Map([['city', 'Zürich'], ['first_name', 'Alice']]));
+    expect(await context().store.members.findProfile(account.id, id)).toEqual(new Map([['city', 'Zürich'], ['first_name', 'Alice']]));
   });
 
   it('refuses a login that differs only in case, also beyond ASCII', async () => {
@@ -208,7 +207,7 @@ describeEachEngine('member store', (context) => {
     expect(await m.findMemberByLogin(other.id, 'private')).toBeUndefined();
     expect(await m.findMemberById(other.id, id)).toBeUndefined();
     expect(await m.loginTaken(other.id, 'private')).toBe(false);
-    expect(await profileOf(context().database, other.id, id)).toEqual(new Map());
+    expect(await context().store.members.findProfile(other.id, id)).toEqual(new Map());
     expect(await store.logins.recordLogin(other.id, id, { login: 'private', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleScope: '' })).toEqual({ kind: 'not-active' });
     await store.logins.recordLoginFailure(other.id, id, '', { at: NOW, resetBefore: 0, counted: true, lockUntil: () => NOW + 1000 });
     await store.logins.replacePasswordHash(other.id, id, 'h', 'stolen');
@@ -218,7 +217,7 @@ describeEachEngine('member store', (context) => {
     const untouched = await m.findMemberById(owner.id, id);
     expect(untouched).toMatchObject({ passwordHash: 'h', loginCount: 0, emailVerifiedAt: null, loginExpiry: { action: 'S', left: 5 } });
     expect(await store.logins.findLoginFailures(owner.id, id, '')).toEqual({ address: undefined, all: undefined });
-    expect(await profileOf(context().database, owner.id, id)).toEqual(new Map([['secret', 'x']]));
+    expect(await context().store.members.findProfile(owner.id, id)).toEqual(new Map([['secret', 'x']]));
   });
 
   it('fails over nothing when a member is asked for by an id that does not exist', async () => {
@@ -301,7 +300,7 @@ describeEachEngine('member store', (context) => {
       expect(await store.members.updateMembers(other.id, selector, changes, NOW, NO_LIMITS)).toEqual({ kind: 'not-found' });
     }
     expect((await store.members.findMemberById(owner.id, id))?.status).toBe('A');
-    expect(await profileOf(context().database, owner.id, id)).toEqual(new Map([['k', 'needle']]));
+    expect(await context().store.members.findProfile(owner.id, id)).toEqual(new Map([['k', 'needle']]));
   });
 
   it('purges deleted members in batches, only those past the cut-off', async () => {

@@ -3,7 +3,6 @@ import type { SettingsPatch } from '../../src/accounts/account-rules.js';
 import type { NewMember } from '../../src/members/member.js';
 import type { Harness } from './app.js';
 import { insertMember } from './factories.js';
-import { profileOf } from './peek.js';
 
 /**
  * A fresh account with helpers that speak the API as an integrator does: every call is a
@@ -33,7 +32,7 @@ export async function apiAccount(h: Harness, settings: SettingsPatch = {}) {
     member: (login: string) => h.store.members.findMemberByLogin(account.id, login),
     profile: async (login: string) => {
       const member = await h.store.members.findMemberByLogin(account.id, login);
-      return member ? profileOf(h.database, account.id, member.id) : undefined;
+      return member ? h.store.members.findProfile(account.id, member.id) : undefined;
     },
     /** Logins of the listed members, in order. */
     logins: async (params: Record<string, string> | Array<[string, string]> = {}) => {

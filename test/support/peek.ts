@@ -25,17 +25,3 @@ export async function peek<T>(database: TestDatabase, query: (db: Kysely<Databas
     await connection.close();
   }
 }
-
-/** A member's profile fields as stored (there is no reader for them but the list). */
-export function profileOf(database: TestDatabase, accountId: number, memberId: number): Promise<Map<string, string>> {
-  return peek(database, async (db) => {
-    const rows = await db
-      .selectFrom('member_fields')
-      .select(['name', 'value'])
-      .where('account_id', '=', accountId)
-      .where('member_id', '=', memberId)
-      .orderBy('name')
-      .execute();
-    return new Map(rows.map((row) => [row.name, row.value]));
-  });
-}
