@@ -27,7 +27,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   // Where it listens is said whatever LOG_LEVEL is (standard output holds nothing but log lines).
-  const out = (line: string) => logger.child({}, { level: 'info' }).info(line);
+  const notices = logger.child({}, { level: 'info' });
+  const out = (line: string) => notices.info(line);
   let listeningAt = '';
   const services = await createServices(config, { publicUrl: () => config.publicUrl ?? listeningAt });
   const demoKey = await services.accounts.ensureDemoAccount();

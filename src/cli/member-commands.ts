@@ -101,10 +101,11 @@ export function registerMemberCommands(program: Command, withServices: WithServi
         const account = await accountNamed(s, options.account);
         const record = parseRecordTemplate('{id}{login}{email}{status}{reg_time}')!;
         const byId = new Map<string, Record<string, string>>();
-        // The /list/ filters, by login and by e-mail, each in every state.
+        // The /list/ filters, by login and by e-mail, each in every state: without a status a
+        // list leaves Deleted members out, so they are asked for apart.
         for (const filters of [{ loginContains: text }, { emailContains: text }]) {
-          for (const status of ['A', 'S', 'D'] as const) {
-            const listing = s.members.list(account, { record, filters: { ...filters, status }, limit: options.limit });
+          for (const status of [undefined, 'D'] as const) {
+            const listing = s.members.list(account, { record, filters: status ? { ...filters, status } : filters, limit: options.limit });
             const chunks: string[] = [];
             for await (const chunk of listing) chunks.push(chunk);
             for (const row of JSON.parse(`[${chunks.filter((c) => c !== '').join(',')}]`) as Array<Record<string, string>>) byId.set(row.id!, row);

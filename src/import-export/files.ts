@@ -82,6 +82,8 @@ export function importFileSize(path: string): number {
 export function readImportFile(path: string, format: FileFormat, mapping: ColumnMapping): RowReader {
   // `-` is standard input: `member-api export | member-api import - …` moves an account.
   const source: Readable = path === '-' ? process.stdin : createReadStream(path);
+  // Piped at once (the rows below are read lazily): an error opening or reading the file then
+  // always has a listener, and reaches the reader as the end of its rows.
   const file = new PassThrough();
   pipe(source, file, () => {});
   let header: string[] | undefined;
