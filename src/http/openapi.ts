@@ -65,18 +65,19 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
 /** The page's "Send empty value" boxes: empty inputs are never sent (see sendOnlyWhatWasFilledIn). */
 const TRY_OUT_CSS = '.swagger-ui .parameter__empty_value_toggle { display: none !important; }\n';
 
-/** The name of the page's one extra input, where profile fields are written `name=value&…`. */
-export const PROFILE_FIELDS_INPUT = 'profile_fields';
+/** The name of the page's one extra input, where profile fields are written `name=value&…` (the interceptor spells it out: it runs in the page). */
+const PROFILE_FIELDS_INPUT = 'profile_fields';
 
-type Schema = { properties?: Record<string, unknown>; description?: string };
+type Schema = { properties?: Record<string, unknown> };
 type Operation = { requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown }> } };
 
 /**
  * The document as the /docs page uses it, made safe to try out: Swagger UI pre-fills a form
  * with a sample of every field (the first value of each enum, "string", a number made up from
  * a pattern), and sends what is filled, so that an update meant to change one e-mail also set
- * the status and cleared the expirations. Here each form starts empty (an empty example for
- * the whole body: only what the user fills in is sent), and the form bodies get one more
+ * the status and cleared the expirations. Here each form input starts empty (an empty example
+ * per property; the JSON body's editor starts as `{}`), the page's request interceptor drops
+ * what was left empty, and the form bodies get one more
  * input, `profile_fields`, that the page turns into parameters of their own (profile fields
  * and `profile:NAME` filters have names no document can list). The published document
  * (/api2/openapi.json) is left as it is.
