@@ -22,6 +22,7 @@ import { registerCreateRoute } from './http/routes/create.js';
 import { registerListRoute } from './http/routes/list.js';
 import { registerLoginRoute } from './http/routes/login.js';
 import { registerUpdateRoute } from './http/routes/update.js';
+import type { WriteMirror } from './upstream/write-mirror.js';
 import { registerVerifyRoute } from './http/routes/verify.js';
 import { registerHealthRoutes } from './http/routes/health.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -46,6 +47,8 @@ export interface AppDependencies {
   readonly accounts: AccountsService;
   readonly members: MembersService;
   readonly logins: LoginService;
+  /** Queues /create/ and /update/ for accounts that mirror their writes to an upstream. */
+  readonly mirror?: WriteMirror;
   /** Lets the routes that hash refuse early when hashing is at capacity. */
   readonly hashing: HashingGate;
   /** For /readyz, which asks whether the store answers. */
@@ -133,8 +136,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // /login/ and /list/ take a few short parameters: a small body is all they read.
   const small = { ...context, limits: { ...deps.limits, bodyLimitBytes: Math.min(deps.limits.bodyLimitBytes, SMALL_BODY_LIMIT_BYTES) } };
   registerLoginRoute(app, { ...small, logins: deps.logins, countLogin: (outcome) => deps.metrics?.countLogin(outcome) });
-  registerCreateRoute(app, { ...context, members: deps.members });
-  registerUpdateRoute(app, { ...context, members: deps.members });
+  registerCreateRoute(app, { ...context, members: deps.members, mirror: deps.mirror });
+  registerUpdateRoute(app, { ...context, members: deps.members, mirror: deps.mirror });
   registerListRoute(app, { ...small, members: deps.members, lists: new ConcurrencySlots(deps.lists), stallTimeoutMs: deps.stallTimeoutMs });
   await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });

@@ -21,6 +21,11 @@ import { VerifyLinks } from './members/verify-link.js';
 import { Metrics } from './observability/metrics.js';
 import { openStore, type Store } from './store/store.js';
 import { Sweeper } from './upkeep/sweeper.js';
+import { CachedLinks } from './upstream/cached-links.js';
+import { UpstreamLinksService } from './upstream/links-service.js';
+import { MemberMigration } from './upstream/member-migration.js';
+import { UpstreamLogins, type UpstreamCallOutcome } from './upstream/upstream-logins.js';
+import { WriteMirror, type MirrorOutcome } from './upstream/write-mirror.js';
 
 export interface Services {
   readonly store: Store;
@@ -32,6 +37,20 @@ export interface Services {
   readonly hashing: HashingGate;
   /** The import, with password hashing of its own (see below). */
   readonly importer: MemberImporter;
+  /** The move from an upstream service: links, the migration, the writes mirrored there. */
+  readonly upstream: {
+    readonly links: UpstreamLinksService;
+    readonly migration: MemberMigration;
+    readonly mirror: WriteMirror;
+    /** Where the outcomes of calls to upstreams are told (the metrics, when there are some). */
+    readonly observers: UpstreamObservers;
+  };
+}
+
+/** Told each upstream call's outcome; set by whoever counts them (createMetrics). */
+export interface UpstreamObservers {
+  login: (outcome: UpstreamCallOutcome) => void;
+  mirror: (outcome: MirrorOutcome) => void;
 }
 
 export interface ServiceOptions {
@@ -41,6 +60,8 @@ export interface ServiceOptions {
   readonly publicUrl?: string | (() => string);
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
+  /** How long /login/ waits for an upstream (tests shorten it). */
+  readonly upstreamTimeoutMs?: number;
 }
 
 /** Opens the store the configuration names, brings its schema up to date and builds the services on it. */
@@ -66,22 +87,42 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   const macKey = await store.secret('verify-link-key', () => randomBytes(32).toString('base64'));
   const publicUrl = options.publicUrl ?? config.publicUrl ?? '';
   const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), typeof publicUrl === 'string' ? () => publicUrl : publicUrl);
+  // The import hashes as many passwords at once as there are cores, and a whole batch may
+  // wait (the command line has no clients to turn away): a gate of its own.
+  const importer = new MemberImporter(store.transfer, gatedHasher(argon2, new HashingGate({ ...hashingLimits(), queue: Number.MAX_SAFE_INTEGER })), clock);
+  const links = new CachedLinks(store.upstream);
+  const observers: UpstreamObservers = { login: () => {}, mirror: () => {} };
+  const upstreamLogins = new UpstreamLogins(store.upstream, links, store.members, importer, clock, (outcome) => observers.login(outcome), options.upstreamTimeoutMs);
   return {
     store,
     accounts: new AccountsService(store.accounts, clock),
     members: new MembersService(store.members, hasher, verifyLinks, clock),
-    logins: new LoginService(store.members, store.logins, hasher, clock),
+    logins: new LoginService(store.members, store.logins, hasher, clock, upstreamLogins),
     sweeper: new Sweeper(store.housekeeping, clock, config),
     hashing,
-    // The import hashes as many passwords at once as there are cores, and a whole batch may
-    // wait (the command line has no clients to turn away): a gate of its own.
-    importer: new MemberImporter(store.transfer, gatedHasher(argon2, new HashingGate({ ...hashingLimits(), queue: Number.MAX_SAFE_INTEGER })), clock),
+    importer,
+    upstream: {
+      links: new UpstreamLinksService(store.upstream, links, clock),
+      migration: new MemberMigration(store.upstream, importer, clock),
+      mirror: new WriteMirror(store.upstream, links, store.members, clock, (outcome) => observers.mirror(outcome)),
+      observers,
+    },
   };
 }
 
 /** Prometheus metrics over the services' hashing gate and store pool. */
-export function createMetrics(services: Pick<Services, 'hashing' | 'store'>): Metrics {
-  return new Metrics({ hashing: () => services.hashing.stats(), store: () => services.store.poolStats() });
+export function createMetrics(services: Pick<Services, 'hashing' | 'store' | 'upstream' | 'accounts'>): Metrics {
+  const metrics = new Metrics({
+    hashing: () => services.hashing.stats(),
+    store: () => services.store.poolStats(),
+    links: async () => {
+      const names = new Map((await services.accounts.list()).map((account) => [account.id, account.name]));
+      return services.upstream.links.statuses((id) => names.get(id));
+    },
+  });
+  services.upstream.observers.login = (outcome) => metrics.countUpstreamCall('login', outcome);
+  services.upstream.observers.mirror = (outcome) => metrics.countUpstreamCall('mirror', outcome);
+  return metrics;
 }
 
 /**
@@ -107,6 +148,7 @@ export function appDependencies(
     accounts: services.accounts,
     members: services.members,
     logins: services.logins,
+    mirror: services.upstream.mirror,
     hashing: services.hashing,
     store: services.store,
     ...extra,

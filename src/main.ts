@@ -11,6 +11,7 @@ import type { SettingsPatch } from './accounts/account-rules.js';
 import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
 import type { ImportCommandOptions } from './import-export/commands.js';
+import { registerLinkCommands } from './cli/link-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
 import { packageVersion } from './version.js';
 
@@ -293,6 +294,7 @@ export function buildCli(): Command {
     });
 
   registerMemberCommands(program, withServices);
+  registerLinkCommands(program, account, withServices);
 
   program
     .command('backup <file>')

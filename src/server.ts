@@ -52,6 +52,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   listeningAt = address;
   const stopSweeping = scheduleSweeps(services, config, app.log);
+  const stopMirroring = scheduleMirroring(services, app.log);
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
   if (metricsServer) out(`metrics at ${metricsServer.address}`);
 
@@ -60,6 +61,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     (stopping ??= (async () => {
       // In-flight requests get this long to finish; then their connections are cut.
       stopSweeping();
+      await stopMirroring();
       const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       try {
         await app.close();
@@ -110,6 +112,31 @@ function scheduleSweeps(services: Services, config: Config, log: FastifyInstance
   const timer = setInterval(run, config.sweepIntervalSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** How often each server looks for writes to mirror to upstreams (one short query when there are none). */
+const MIRROR_INTERVAL_MS = 1_000;
+
+/** Sends the writes queued for upstreams, now and then; returns how to stop (waiting for a send in progress). */
+function scheduleMirroring(services: Services, log: FastifyInstance['log']): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= services.upstream.mirror
+      .drain()
+      .then(
+        (sent) => {
+          if (sent > 0) log.info({ mirrored: sent }, 'writes mirrored to upstreams');
+        },
+        (error: unknown) => log.warn({ err: error }, 'mirroring writes failed; will try again'),
+      )
+      .finally(() => (running = undefined));
+  };
+  const timer = setInterval(run, MIRROR_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 /** After this long a stop that has not finished (a store that does not answer) exits anyway. */

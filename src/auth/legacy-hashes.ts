@@ -14,7 +14,16 @@ import { verify as verifyShaCrypt } from 'unixcrypt';
 import { availableParallelism } from 'node:os';
 import { WorkerPool } from '../common/worker-pool.js';
 
-export type HashFormat = 'argon2' | 'bcrypt' | 'md5-crypt' | 'apr1' | 'sha256-crypt' | 'sha512-crypt' | 'htpasswd-sha1';
+export type HashFormat = 'argon2' | 'bcrypt' | 'md5-crypt' | 'apr1' | 'sha256-crypt' | 'sha512-crypt' | 'htpasswd-sha1' | 'at-upstream';
+
+/**
+ * Not a hash: the mark of a member brought over from an upstream service (`migrate-members`)
+ * whose password is still there. Nothing verifies against it here; the login service asks
+ * the upstream instead, and keeps the password (hashed with argon2id) when the upstream says
+ * it is right. Any password set here replaces it. Like a shadow file's `!`, it can match no
+ * password.
+ */
+export const PASSWORD_AT_UPSTREAM = '!upstream';
 
 // A CommonJS module whose declared default export is, at run time, the module itself.
 const md5Crypt = apacheMd5 as unknown as (password: string, salt: string) => string;
@@ -30,6 +39,7 @@ const FORMATS: ReadonlyArray<readonly [HashFormat, RegExp]> = [
   ['sha256-crypt', new RegExp(`^\\$5\\$(rounds=\\d+\\$)?[^$:\\n]{1,16}\\$${CRYPT64}{43}$`)],
   ['sha512-crypt', new RegExp(`^\\$6\\$(rounds=\\d+\\$)?[^$:\\n]{1,16}\\$${CRYPT64}{86}$`)],
   ['htpasswd-sha1', /^\{SHA\}[A-Za-z0-9+/]{27}=$/],
+  ['at-upstream', /^!upstream$/],
 ];
 
 /** The format of a stored hash, or undefined when it is none this service can verify. */

@@ -29,6 +29,11 @@ export class WireParams {
     return this.values.keys();
   }
 
+  /** Every name and value, in the order sent (a repeated name once per value). */
+  pairs(): Array<[string, string]> {
+    return [...this.values].flatMap(([name, values]) => values.map((value): [string, string] => [name, value]));
+  }
+
   /** The value of `name` if it was sent and is not empty. */
   nonEmpty(name: string): string | undefined {
     const value = this.get(name);

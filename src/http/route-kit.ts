@@ -71,3 +71,16 @@ export async function admitAnonymousLogin(context: RouteContext, account: Accoun
 export async function admitAccount(context: RouteContext, account: Account): Promise<void> {
   enforce(await context.accountRates.admit(account.id, account.settings.rateLimitPerMinute));
 }
+
+/**
+ * A step on the side of a write that succeeded (queueing it for the upstream): its failure is
+ * logged, and never reaches the member's answer.
+ */
+export async function mirrorWrite<T>(request: FastifyRequest, step: () => Promise<T> | undefined): Promise<T | undefined> {
+  try {
+    return await step();
+  } catch (error) {
+    request.log.warn({ err: error }, 'queueing the write for the upstream failed');
+    return undefined;
+  }
+}

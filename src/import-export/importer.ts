@@ -27,6 +27,13 @@ export interface ImportOptions {
   readonly dryRun: boolean;
   /** Give new members the file's `id` (moving a store: ids that integrators keep stay right). */
   readonly keepIds: boolean;
+  /** The zone dates without one are read in; the account's by default. */
+  readonly timeZone?: string;
+  /**
+   * What a new member without a password or hash is stored with, instead of being refused:
+   * the mark of a password still at the upstream (a migration: see upstream/).
+   */
+  readonly passwordForNew?: string;
 }
 
 export interface ImportSummary {
@@ -48,6 +55,8 @@ export interface ImportEvents {
    * passwords are hashed (the slow part), after each of them.
    */
   progress?(handled: number, row: SourceRow): void;
+  /** A batch is written (committed): its last row, and how many of its rows were written. */
+  batchWritten?(last: SourceRow, written: number): Promise<void>;
 }
 
 /** Rows decided and written together. */
@@ -79,8 +88,10 @@ export class MemberImporter {
     const handled = () => summary.imported + summary.updated + summary.rejected;
     const flush = async () => {
       const before = handled();
+      const rejectedBefore = summary.rejected;
       let hashed = 0;
       await this.writeBatch(account, batch, options, summary, reject, (row) => events.progress?.(before + ++hashed, row));
+      if (!options.dryRun) await events.batchWritten?.(batch.at(-1)!.row, handled() - before - (summary.rejected - rejectedBefore));
       events.progress?.(handled(), batch.at(-1)!.row);
       batch = [];
     };
@@ -92,7 +103,7 @@ export class MemberImporter {
       }
       let decoded: DecodedRow;
       try {
-        decoded = decodeImportRow(row.values, account.settings.timeZone);
+        decoded = decodeImportRow(row.values, options.timeZone ?? account.settings.timeZone);
       } catch (error) {
         if (!(error instanceof RowRejected)) throw error;
         await reject(row, error.message);
@@ -133,8 +144,9 @@ export class MemberImporter {
         const id = existing.get(foldKey(member.login));
         if (id !== undefined) updates.push({ ...accepted, id });
         else if (member.email === undefined) refused.push([accepted.row, 'missing email (needed for a new member)']);
-        else if (member.passwordHash === undefined && password === undefined) refused.push([accepted.row, 'missing password or password_hash (needed for a new member)']);
-        else inserts.push(accepted);
+        else if (member.passwordHash === undefined && password === undefined && options.passwordForNew === undefined) {
+          refused.push([accepted.row, 'missing password or password_hash (needed for a new member)']);
+        } else inserts.push(accepted);
       }
       const withPasswords = [...inserts, ...updates].filter((a) => a.decoded.password !== undefined);
       if (!options.dryRun) {
@@ -143,9 +155,13 @@ export class MemberImporter {
           const passwordHash = hashes.get(a.row);
           return passwordHash === undefined ? a.decoded.member : { ...a.decoded.member, passwordHash };
         };
+        const newMemberOf = (a: Accepted) => {
+          const member = memberOf(a);
+          return member.passwordHash === undefined ? { ...member, passwordHash: options.passwordForNew } : member;
+        };
         try {
           await this.store.writeImport(account.id, {
-            inserts: inserts.map(memberOf),
+            inserts: inserts.map(newMemberOf),
             updates: updates.map((a) => ({ id: a.id, member: memberOf(a) })),
             now: this.clock(),
           });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import { addressScope } from '../auth/client-address.js';
 import { countResetBefore, isLockedOut, lockedUntilAcrossAddresses, lockedUntilAfter } from '../auth/lockout.js';
+import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { effectiveState } from './lifecycle.js';
@@ -20,6 +21,24 @@ export type LoginOutcome =
   | { kind: 'ok'; session: string; okUrl: string }
   | { kind: 'fail'; reason: 'wrong-credentials' | 'suspended' | 'locked'; failUrl: string };
 
+/** What the upstream said of a password: right, wrong, or nothing in time (a no). */
+export type UpstreamCheck = 'ok' | 'fail' | 'unavailable';
+
+/**
+ * The service a linked account's members come from (upstream/), as the login needs it: it
+ * checks the passwords of members whose password is still there, keeps them once right, and
+ * may bring over a member it knows and this store does not.
+ */
+export interface UpstreamPasswords {
+  /** The account's link, when it has one. */
+  linkOf(account: Account): Promise<{ readonly captureUnknown: boolean } | undefined>;
+  check(account: Account, login: string, password: string, ip: string | null): Promise<UpstreamCheck>;
+  /** Keeps a password the upstream confirmed (its argon2id hash), clearing the member's mark. */
+  capture(account: Account, memberId: number, hash: string): Promise<void>;
+  /** Brings the member with this login over from the upstream; undefined when it has none. */
+  bringOver(account: Account, login: string): Promise<Member | undefined>;
+}
+
 /** The failure counts of logins that name no member (or a Deleted one) are kept under this id. */
 const NO_MEMBER = 0;
 
@@ -30,6 +49,12 @@ const NO_MEMBER = 0;
  * read of the member, one of its failure counts, one password verification (against a dummy
  * hash when there is no member), one write of the failure counts. So an unknown login, a
  * wrong password, a Deleted member and a locked one take the same time.
+ *
+ * While the account is linked to an upstream, a password this store cannot confirm is asked
+ * there: for a member whose password is still there, that is the check (and a right
+ * password is kept here); for any other failure it is only so that every failure waits for
+ * the upstream alike, and its answer is not used (except, with `captureUnknown`, to bring
+ * over a member the upstream knows and this store does not).
  */
 export class LoginService {
   /** Verified against when there is no member, made at start so the first attempt costs the same. */
@@ -40,6 +65,7 @@ export class LoginService {
     private readonly records: LoginRecords,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
+    private readonly upstream?: UpstreamPasswords,
   ) {
     this.dummyHash = passwords.hash(randomBytes(16).toString('hex'));
   }
@@ -48,11 +74,21 @@ export class LoginService {
     const now = this.clock();
     const found = account && (await this.members.findMemberByLogin(account.id, command.login));
     // A Deleted member is no member: it is answered, and counted, as an unknown login.
-    const member = found && effectiveState(found, now).status !== 'D' ? found : undefined;
+    let member = found && effectiveState(found, now).status !== 'D' ? found : undefined;
     const subject = member?.id ?? NO_MEMBER;
     const scope = addressScope(command.ip);
     const failures = account && (await this.records.findLoginFailures(account.id, subject, scope));
-    const passwordOk = await this.passwords.verify(member?.passwordHash ?? (await this.dummyHash), command.password);
+    let atUpstream = member?.passwordHash === PASSWORD_AT_UPSTREAM;
+    // The mark matches no password; the dummy hash costs what a real one does.
+    const localOk = await this.passwords.verify(member && !atUpstream ? member.passwordHash : await this.dummyHash, command.password);
+    const link = account && !localOk && this.upstream ? await this.upstream.linkOf(account) : undefined;
+    const upstream = account && link ? await this.upstream!.check(account, command.login, command.password, command.ip) : undefined;
+    let passwordOk = atUpstream ? upstream === 'ok' : localOk;
+    if (account && !found && upstream === 'ok' && link?.captureUnknown) {
+      member = await this.upstream!.bringOver(account, command.login);
+      atUpstream = member !== undefined;
+      passwordOk = atUpstream;
+    }
     const failUrl = found?.urlFail || account?.settings.failUrl || '';
     const fail = async (reason: 'wrong-credentials' | 'suspended' | 'locked', outcome: LoginEvent['outcome'] = reason): Promise<LoginOutcome> => {
       if (account && command.ip !== null) {
@@ -74,6 +110,8 @@ export class LoginService {
       });
       return fail(locked ? 'locked' : 'wrong-credentials');
     }
+    // A password the upstream confirmed is kept, whatever the member's state here.
+    if (atUpstream) await this.upstream!.capture(account, member.id, await this.passwords.hash(command.password));
     if (effectiveState(member, now).status === 'S') return fail('suspended');
 
     const session = randomBytes(24).toString('base64url');
@@ -91,7 +129,7 @@ export class LoginService {
       const status = current ? effectiveState(current, now).status : 'D';
       return fail(status === 'S' ? 'suspended' : 'wrong-credentials');
     }
-    await this.upgradeHash(account, member, command.password);
+    if (!atUpstream) await this.upgradeHash(account, member, command.password);
     return { kind: 'ok', session, okUrl: member.urlOk || account.settings.okUrl || '' };
   }
 

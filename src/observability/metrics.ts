@@ -19,15 +19,29 @@ export interface PoolStats {
   readonly waiting: number;
 }
 
+/** The figures of one account's move from its upstream (upstream/links-service.ts's LinkStatus). */
+export interface LinkFigures {
+  readonly account: string;
+  readonly migrated: number;
+  readonly passwordsCaptured: number;
+  readonly waiting: number;
+  readonly lastSync: number | null;
+  readonly upstreamErrors: number;
+  readonly mirrorPending: number;
+}
+
 export interface MetricSources {
   readonly hashing: () => HashingGateStats;
   readonly store: () => PoolStats;
+  /** Read at each scrape; none when absent. */
+  readonly links?: () => Promise<readonly LinkFigures[]>;
 }
 
 export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Histogram<'endpoint' | 'outcome'>;
   private readonly logins: Counter<'outcome'>;
+  private readonly upstreamCalls: Counter<'call' | 'outcome'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -61,6 +75,13 @@ export class Metrics {
     gauge('member_api_store_waiting', 'requests waiting for a store connection', () => sources.store().waiting);
     gauge('member_api_hashing_running', 'password hashes running now', () => sources.hashing().running);
     gauge('member_api_hashing_waiting', 'password hashes waiting for a slot', () => sources.hashing().waiting);
+    this.upstreamCalls = new Counter({
+      name: 'member_api_upstream_calls_total',
+      help: 'calls to linked upstreams: call login (ok, fail, error: no answer in time or a transport error) or mirror (sent, retry, dropped)',
+      labelNames: ['call', 'outcome'],
+      registers,
+    });
+    if (sources.links) this.linkGauges(sources.links, registers);
     new Counter({
       name: 'member_api_hashing_refused_total',
       help: 'requests refused (503) because password hashing was at capacity',
@@ -74,6 +95,37 @@ export class Metrics {
 
   observeRequest(endpoint: string, outcome: RequestOutcome, seconds: number): void {
     this.requests.observe({ endpoint, outcome }, seconds);
+  }
+
+  countUpstreamCall(call: 'login' | 'mirror', outcome: string): void {
+    this.upstreamCalls.inc({ call, outcome });
+  }
+
+  /** The figures of `account link-status`, per linked account, read from the store at each scrape. */
+  private linkGauges(read: () => Promise<readonly LinkFigures[]>, registers: Registry[]): void {
+    let pending: Promise<readonly LinkFigures[]> | undefined;
+    // One read of the store per scrape, however many gauges ask.
+    const figures = () => (pending ??= read().finally(() => setTimeout(() => (pending = undefined), 0)));
+    const gauge = (name: string, help: string, value: (figures: LinkFigures) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['account'],
+        registers,
+        async collect() {
+          this.reset();
+          for (const link of await figures()) {
+            const v = value(link);
+            if (v !== null) this.set({ account: link.account }, v);
+          }
+        },
+      });
+    gauge('member_api_upstream_members_migrated', 'members written by migrate-members (new and updated, all runs)', (f) => f.migrated);
+    gauge('member_api_upstream_passwords_captured', 'passwords taken over from the upstream at a login', (f) => f.passwordsCaptured);
+    gauge('member_api_upstream_members_waiting', 'members (not Deleted) whose password is still at the upstream', (f) => f.waiting);
+    gauge('member_api_upstream_last_sync_timestamp_seconds', 'when the last finished migrate-members run began', (f) => (f.lastSync === null ? null : f.lastSync / 1000));
+    gauge('member_api_upstream_errors', 'calls to the upstream that failed (logins, syncs, mirrored writes)', (f) => f.upstreamErrors);
+    gauge('member_api_upstream_mirror_pending', 'writes waiting to be mirrored to the upstream', (f) => f.mirrorPending);
   }
 
   countLogin(outcome: LoginOutcome): void {

@@ -20,6 +20,8 @@ export interface Database {
   member_count_deltas: MemberCountDeltaTable;
   account_usage: AccountUsageTable;
   account_usage_deltas: AccountUsageDeltaTable;
+  upstream_links: UpstreamLinkTable;
+  upstream_mirror: UpstreamMirrorTable;
 }
 
 export interface AccountTable {
@@ -146,4 +148,39 @@ export interface AccountUsageDeltaTable {
   id: Generated<number>;
   account_id: number;
   profile_bytes: number;
+}
+
+/** An account's link to the service its members come from (migration 007). */
+export interface UpstreamLinkTable {
+  account_id: number;
+  url: string;
+  upstream_user: string;
+  /** The upstream's API key, kept as it is: it has to be sent. */
+  upstream_key: string;
+  time_zone: string;
+  capture_unknown: number;
+  mirror_writes: number;
+  linked_at: number;
+  sync_started_at: number | null;
+  sync_cursor: number | null;
+  last_sync_at: number | null;
+  migrated: Generated<number>;
+  captured: Generated<number>;
+  upstream_errors: Generated<number>;
+  last_error: string | null;
+  last_error_at: number | null;
+}
+
+/** A write made here, waiting to be made at the upstream too. */
+export interface UpstreamMirrorTable {
+  id: Generated<number>;
+  account_id: number;
+  endpoint: string;
+  /** The parameters, as JSON: [[name, value], …]. */
+  params: string;
+  created_at: number;
+  attempts: Generated<number>;
+  next_at: number;
+  lease_until: Generated<number>;
+  last_error: string | null;
 }

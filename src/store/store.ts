@@ -3,6 +3,7 @@ import type { MemberTransferStore } from '../import-export/member-transfer-store
 import type { LoginRecords } from '../members/login-records.js';
 import type { MemberStore } from '../members/member-store.js';
 import type { Housekeeping } from '../upkeep/housekeeping.js';
+import type { UpstreamLinkStore } from '../upstream/upstream-link.js';
 import { AccountRepository } from './account-repository.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -15,6 +16,7 @@ import { LoginRecordsRepository } from './login-records-repository.js';
 import { MemberTransferRepository } from './member-import-export.js';
 import { MemberRepository } from './member-repository.js';
 import { migrateToLatest } from './migrations/index.js';
+import { UpstreamRepository } from './upstream-repository.js';
 
 /**
  * The service's one store: the same SQL over SQLite or PostgreSQL, in repositories along the
@@ -29,6 +31,8 @@ export interface Store {
   readonly logins: LoginRecords;
   readonly transfer: MemberTransferStore;
   readonly housekeeping: Housekeeping;
+  /** Links to upstream services, the capture of passwords, the mirrored writes. */
+  readonly upstream: UpstreamLinkStore;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -56,6 +60,7 @@ export function storeOver(connection: EngineConnection): Store {
     logins: guard(new LoginRecordsRepository(db, connection.reads)),
     transfer: guard(new MemberTransferRepository(connection)),
     housekeeping: guard(new HousekeepingRepository(connection)),
+    upstream: guard(new UpstreamRepository(db, connection.reads)),
     secret: (name, create) =>
       guard({
         async secret() {

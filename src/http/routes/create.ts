@@ -17,7 +17,8 @@ import {
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
-import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { apiHandler, authenticate, mirrorWrite, type RouteContext } from '../route-kit.js';
+import type { WriteMirror } from '../../upstream/write-mirror.js';
 import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, STRING, withAccount } from '../schemas.js';
 
 /** Time expiration has two spellings; the documented (underscored) one is listed first. */
@@ -119,7 +120,7 @@ function decodeTimeExpiry(params: WireParams): CreateMemberCommand['timeExpiry']
   };
 }
 
-export function registerCreateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
+export function registerCreateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService; mirror?: WriteMirror }): void {
   app.post(
     '/api2/create/',
     { schema: CREATE_SCHEMA },
@@ -129,6 +130,8 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
       const outcome = await context.members.create(account, decodeCreate(params, account));
       switch (outcome.kind) {
         case 'created':
+          // The upstream gets the password this member has here, generated or given.
+          await mirrorWrite(request, () => context.mirror?.record(account, 'create', [...params.pairs().filter(([name]) => name !== '_password'), ['_password', outcome.password]]));
           return okReply({ id: String(outcome.id), login: outcome.login, password: outcome.password, verify_url: outcome.verifyUrl });
         case 'login-taken':
           return errorBody(MESSAGES.loginTaken);

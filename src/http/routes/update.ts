@@ -18,7 +18,8 @@ import {
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
-import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { apiHandler, authenticate, mirrorWrite, type RouteContext } from '../route-kit.js';
+import type { WriteMirror } from '../../upstream/write-mirror.js';
 import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, withAccount } from '../schemas.js';
 
 const ACTION = ['N', 'S', 'D'];
@@ -154,15 +155,18 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
   return command;
 }
 
-export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService }): void {
+export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService; mirror?: WriteMirror }): void {
   app.post(
     '/api2/update/',
     { schema: UPDATE_SCHEMA },
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request, 'write');
-      const outcome = await context.members.update(account, decodeUpdate(params, account));
+      const command = decodeUpdate(params, account);
+      const mirrored = await mirrorWrite(request, () => context.mirror?.prepareUpdate(account, params.pairs()));
+      const outcome = await context.members.update(account, command);
       switch (outcome.kind) {
         case 'updated':
+          if (mirrored) await mirrorWrite(request, () => context.mirror?.record(account, 'update', mirrored));
           return okReply({ updated: outcome.count });
         case 'not-found':
           return errorBody(MESSAGES.memberNotFound);

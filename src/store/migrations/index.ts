@@ -6,6 +6,7 @@ import * as accountRateLimit from './003-account-rate-limit.js';
 import * as rateLimits from './004-rate-limits.js';
 import * as memberCounts from './005-member-counts.js';
 import * as keysAndLimits from './006-keys-and-limits.js';
+import * as upstreamLinks from './007-upstream-links.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '004-rate-limits': rateLimits,
   '005-member-counts': memberCounts,
   '006-keys-and-limits': keysAndLimits,
+  '007-upstream-links': upstreamLinks,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

@@ -1,0 +1,180 @@
+/**
+ * The move from an upstream service on the command line: `account link | unlink |
+ * link-status` and `migrate-members`. The upstream's key is read from the option, or from
+ * standard input with `--upstream-key -` (so that it stays out of the shell's history), and
+ * is never printed back.
+ */
+import { text } from 'node:stream/consumers';
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import type { Account } from '../accounts/account.js';
+import type { Services } from '../compose.js';
+import type { LinkStatus } from '../upstream/links-service.js';
+import { MigrationError, type MigrationSummary } from '../upstream/member-migration.js';
+
+type WithServices = <T>(work: (services: Services) => Promise<T>) => Promise<T>;
+
+class LinkCommandError extends Error {}
+
+async function accountNamed(services: Services, name: string): Promise<Account> {
+  const account = await services.accounts.find(name);
+  if (!account) throw new LinkCommandError(`no account "${name}"`);
+  return account;
+}
+
+const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
+
+function printObject(value: Record<string, unknown>, json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) process.stdout.write(`${key.padEnd(22)} ${item === null ? '-' : typeof item === 'object' ? JSON.stringify(item) : String(item)}\n`);
+}
+
+export function describeStatus(status: LinkStatus) {
+  return {
+    account: status.account,
+    upstream: status.url,
+    upstream_user: status.upstreamUser,
+    capture_unknown: status.captureUnknown,
+    mirror_writes: status.mirrorWrites,
+    linked_at: iso(status.linkedAt),
+    members_migrated: status.migrated,
+    passwords_captured: status.passwordsCaptured,
+    members_waiting: status.waiting,
+    last_sync: iso(status.lastSync),
+    interrupted_run: status.interruptedRun && { started_at: iso(status.interruptedRun.startedAt), last_id: status.interruptedRun.lastId },
+    upstream_errors: status.upstreamErrors,
+    last_error: status.lastError,
+    last_error_at: iso(status.lastErrorAt),
+    mirror_pending: status.mirrorPending,
+    mirror_last_error: status.mirrorLastError,
+  };
+}
+
+function describeMigration(summary: MigrationSummary): string {
+  const n = (value: number) => String(value).padStart(9);
+  const lines = [
+    `${summary.dryRun ? 'dry run (nothing written): ' : ''}${summary.mode === 'full' ? 'every member' : 'changes since the last run'}: ${summary.read} read from the upstream in ${summary.seconds.toFixed(1)} s (${Math.round(summary.membersPerSecond)} members/s)`,
+    ...(summary.resumedAfter === null ? [] : [`  went on after upstream id ${summary.resumedAfter} (an interrupted run had written those before it)`]),
+    `  new      ${n(summary.imported)}   (each waits for its first login to bring its password)`,
+    `  updated  ${n(summary.updated)}`,
+    `  deleted  ${n(summary.deletions)}   (deleted at the upstream since the last run)`,
+    `  rejected ${n(summary.rejected)}`,
+    ...Object.entries(summary.reasons)
+      .sort(([, a], [, b]) => b - a)
+      .map(([reason, count]) => `    ${n(count)}  ${reason}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+interface LinkOptions {
+  readonly upstreamUrl: string;
+  readonly upstreamUser: string;
+  readonly upstreamKey: string;
+  readonly timeZone?: string;
+  readonly captureUnknown?: boolean;
+  readonly mirrorWrites?: boolean;
+  readonly check: boolean;
+  readonly json?: boolean;
+}
+
+interface MigrateOptions {
+  readonly fields?: string;
+  readonly sinceLast?: boolean;
+  readonly dryRun?: boolean;
+  readonly newIds?: boolean;
+  readonly progress: boolean;
+  readonly json?: boolean;
+}
+
+export function registerLinkCommands(program: Command, account: Command, withServices: WithServices): void {
+  account
+    .command('link <name>')
+    .description('link an account to the service its members come from (another server of this API, the hosted original)')
+    .requiredOption('--upstream-url <url>', 'the upstream API, e.g. https://members.example.com/api2')
+    .requiredOption('--upstream-user <user>', 'the account name at the upstream')
+    .requiredOption('--upstream-key <key>', 'its API key ("-": read it from standard input); kept in the store, never shown')
+    .option('--time-zone <zone>', 'the zone the upstream writes its dates in (default: this account’s)')
+    .option('--capture-unknown', 'a login unknown here is tried at the upstream, and its member brought over when right')
+    .option('--mirror-writes', '/create/ and /update/ made here are made at the upstream too')
+    .option('--no-check', 'link without asking the upstream first (it is down now)')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (name: string, options: LinkOptions) => {
+      const key = options.upstreamKey === '-' ? (await text(process.stdin)).trim() : options.upstreamKey;
+      const outcome = await withServices(async (s) =>
+        s.upstream.links.link(await accountNamed(s, name), {
+          url: options.upstreamUrl,
+          user: options.upstreamUser,
+          key,
+          timeZone: options.timeZone,
+          captureUnknown: Boolean(options.captureUnknown),
+          mirrorWrites: Boolean(options.mirrorWrites),
+        }, { check: options.check }),
+      );
+      if (outcome.kind === 'invalid') throw new LinkCommandError(`invalid ${outcome.setting}: ${outcome.reason}`);
+      if (outcome.kind === 'unreachable') throw new LinkCommandError(`the upstream did not answer its /list/ with these credentials (${outcome.reason}); nothing changed`);
+      if (options.json) printObject({ account: name, linked: true, upstream_members: outcome.upstreamMembers }, true);
+      else process.stdout.write(`linked account "${name}" to ${options.upstreamUrl}${outcome.upstreamMembers === null ? ' (not checked)' : ` (${outcome.upstreamMembers} members there)`}\nnext: member-api migrate-members ${name} --fields <the profile fields to bring>\n`);
+    });
+
+  account
+    .command('unlink <name>')
+    .description('end the link: members whose password is still at the upstream need a password reset')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const waiting = await withServices(async (s) => s.upstream.links.unlink(await accountNamed(s, name)));
+      if (waiting === undefined) throw new LinkCommandError(`account "${name}" is not linked`);
+      if (options.json) printObject({ account: name, unlinked: true, members_without_password: waiting }, true);
+      else process.stdout.write(`unlinked account "${name}"; ${waiting} member${waiting === 1 ? '' : 's'} never logged in since the move and need a password reset\n`);
+    });
+
+  account
+    .command('link-status <name>')
+    .description('the move so far: members migrated, passwords captured, members waiting, last sync, upstream errors')
+    .option('--json', 'print as JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const status = await withServices(async (s) => s.upstream.links.status(await accountNamed(s, name)));
+      if (!status) throw new LinkCommandError(`account "${name}" is not linked`);
+      printObject(describeStatus(status), options.json);
+    });
+
+  program
+    .command('migrate-members <account>')
+    .description('bring a linked account’s members over from its upstream (a rerun goes on where a run stopped, and catches up)')
+    .option('--fields <names>', 'the profile fields to bring, comma-separated (the API cannot list their names)')
+    .option('--since-last', 'only members registered or deleted since the last run (limit=NNNs, limitd=NNNs): quick, but misses other changes')
+    .option('--dry-run', 'read and check everything, write nothing')
+    .option('--new-ids', 'give new members ids of this store (by default they keep the upstream’s, which integrators may have kept)')
+    .option('--no-progress', 'no progress bar (there is none when standard error is not a terminal)')
+    .option('--json', 'print the summary as JSON')
+    .action(async (name: string, options: MigrateOptions) => {
+      const fields = (options.fields ?? '').split(',').map((field) => field.trim()).filter((field) => field !== '');
+      const err = process.stderr;
+      const bar = options.progress && err.isTTY ? new SingleBar({ format: 'migrating [{bar}] {percentage}% | {value}/{total} members | {rate} members/s | ETA {eta_formatted}', stream: err, hideCursor: true }) : undefined;
+      const started = performance.now();
+      let summary: MigrationSummary;
+      try {
+        summary = await withServices(async (s) =>
+          s.upstream.migration.run(
+            await accountNamed(s, name),
+            { fields, sinceLast: options.sinceLast, dryRun: options.dryRun, newIds: options.newIds },
+            {
+              started: (expected) => bar?.start(expected, 0, { rate: 0 }),
+              progress: (read) => {
+                if (bar && read % 100 === 0) bar.update(Math.min(read, bar.getTotal()), { rate: Math.round(read / ((performance.now() - started) / 1000)) });
+              },
+            },
+          ),
+        );
+      } catch (error) {
+        if (error instanceof MigrationError) throw new LinkCommandError(error.message);
+        throw error;
+      } finally {
+        bar?.stop();
+      }
+      if (options.json) printObject({ ...summary }, true);
+      else process.stdout.write(describeMigration(summary));
+    });
+}

@@ -1,0 +1,128 @@
+/**
+ * `migrate-members`: the upstream's members, read from its /list/ (every built-in field the
+ * list gives, and the profile fields named), written here through the importer (upsert by
+ * login, ids kept), each new one marked "password at upstream". The list is read as it
+ * streams; the run's place (the last upstream id written) is kept after every batch, so an
+ * interrupted run goes on from there when run again.
+ *
+ * Runs: the first reads every member. A later run reads every member again (updating what
+ * changed, adding what is new) and asks `limitd=NNNs` for the members deleted since the last
+ * run began; `sinceLast` instead asks only `limit=NNNs` (registered since) and `limitd=NNNs`,
+ * which is quick but misses changes to members that already were here.
+ */
+import type { Account } from '../accounts/account.js';
+import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
+import type { Clock } from '../common/clock.js';
+import type { MemberImporter, SourceRow, ImportSummary } from '../import-export/importer.js';
+import { MAX_RECORD_FIELDS } from '../members/fields.js';
+import { isProfileFieldName } from '../members/profile-fields.js';
+import { importValues, migrationRecord, upstreamClient } from './upstream-api.js';
+import type { UpstreamLink, UpstreamLinkStore } from './upstream-link.js';
+
+export interface MigrationOptions {
+  /** Profile fields to bring (the API cannot list their names). */
+  readonly fields: readonly string[];
+  /** Only what changed since the last run: registrations and deletions (`limit=NNNs`, `limitd=NNNs`). */
+  readonly sinceLast?: boolean;
+  readonly dryRun?: boolean;
+  /** New members get ids of this store rather than the upstream's. */
+  readonly newIds?: boolean;
+}
+
+export interface MigrationProgress {
+  /** The upstream's count of the members it is sending (from a first, short call); 0 when unknown. */
+  started?(expected: number): void;
+  progress?(read: number): void;
+}
+
+export interface MigrationSummary extends ImportSummary {
+  /** What was asked: every member, or only the changes since the last run. */
+  readonly mode: 'full' | 'since-last';
+  readonly dryRun: boolean;
+  /** Members the upstream says were deleted since the last run (written as Deleted here). */
+  deletions: number;
+  /** Rows skipped because an interrupted run had written them already. */
+  resumedAfter: number | null;
+  seconds: number;
+  membersPerSecond: number;
+}
+
+const BUILT_IN_COUNT = migrationRecord([]).split('{').length - 1;
+
+/** A cause the command line shows as it is. */
+export class MigrationError extends Error {}
+
+/** Seconds since `at`, rounded up, with a minute to spare for clocks that differ. */
+function secondsSince(at: number, now: number): number {
+  return Math.ceil((now - at) / 1000) + 60;
+}
+
+export class MemberMigration {
+  constructor(
+    private readonly links: UpstreamLinkStore,
+    private readonly importer: MemberImporter,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(account: Account, options: MigrationOptions, progress: MigrationProgress = {}): Promise<MigrationSummary> {
+    const link = await this.links.findLink(account.id);
+    if (!link) throw new MigrationError(`account "${account.name}" is not linked (member-api account link ${account.name} --upstream-url …)`);
+    const invalid = options.fields.find((name) => !isProfileFieldName(name));
+    if (invalid !== undefined) throw new MigrationError(`--fields: "${invalid}" is not a profile field name`);
+    const record = migrationRecord(options.fields);
+    const room = MAX_RECORD_FIELDS - BUILT_IN_COUNT;
+    if (options.fields.length > room) throw new MigrationError(`--fields: at most ${room} profile fields (a record holds ${MAX_RECORD_FIELDS} fields)`);
+    if (options.sinceLast && link.lastSyncAt === null) throw new MigrationError('--since-last needs a run that finished before it (run migrate-members without it first)');
+
+    const started = this.clock();
+    const client = upstreamClient(link);
+    // An interrupted full run goes on where it stopped: rows it wrote are skipped.
+    const resumeAfter = !options.sinceLast && link.syncStartedAt !== null ? link.syncCursor : null;
+    const runStartedAt = resumeAfter !== null ? link.syncStartedAt! : started;
+    const importOptions = { dryRun: Boolean(options.dryRun), keepIds: !options.newIds, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM };
+    let read = 0;
+    const links = this.links;
+    async function* rows(params: Record<string, string>, skipUpTo: number | null): AsyncIterable<SourceRow> {
+      const members = client.members({ record, ...params });
+      for await (const member of members) {
+        read++;
+        progress.progress?.(read);
+        const id = Number(member.id);
+        if (skipUpTo !== null && id <= skipUpTo) continue;
+        yield { line: id, values: importValues(member, options.fields) };
+      }
+    }
+    const events = {
+      batchWritten: async (last: SourceRow, written: number) => {
+        if (!options.sinceLast) await links.recordSyncProgress(account.id, runStartedAt, last.line, written);
+      },
+    };
+
+    const since = link.lastSyncAt === null ? null : `${secondsSince(link.lastSyncAt, started)}s`;
+    progress.started?.(await this.expected(client, options.sinceLast ? { limit: since! } : {}));
+    const summary = await this.importer.run(account, rows(options.sinceLast ? { limit: since! } : {}, resumeAfter), importOptions, events);
+    let deletions = 0;
+    if (since !== null) {
+      const deleted = await this.importer.run(account, rows({ limitd: since }, null), { ...importOptions, passwordForNew: undefined }, {});
+      deletions = deleted.updated;
+      summary.read += deleted.read;
+    }
+    if (!options.dryRun) {
+      if (options.sinceLast) await this.links.recordSyncProgress(account.id, started, 0, summary.imported + summary.updated + deletions);
+      await this.links.finishSync(account.id, runStartedAt);
+    }
+    const seconds = (this.clock() - started) / 1000;
+    return { ...summary, mode: options.sinceLast ? 'since-last' : 'full', dryRun: Boolean(options.dryRun), deletions, resumedAfter: resumeAfter, seconds, membersPerSecond: seconds > 0 ? read / seconds : read };
+  }
+
+  /** How many members the upstream will send (members_total of a one-member list). */
+  private async expected(client: ReturnType<typeof upstreamClient>, params: Record<string, string>): Promise<number> {
+    const answer = await client.list({ record: '{id}', ...params, limit: params.limit ? [params.limit, '1'] : '1' });
+    return 'members_total' in answer ? Number(answer.members_total) : 0;
+  }
+
+  /** The link of an account, for the status figures. */
+  link(account: Account): Promise<UpstreamLink | undefined> {
+    return this.links.findLink(account.id);
+  }
+}

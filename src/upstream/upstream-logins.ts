@@ -1,0 +1,85 @@
+/**
+ * The login side of a link: asks the upstream whether a password is right (at most
+ * UPSTREAM_LOGIN_TIMEOUT_MS; no answer is a no), keeps a password it confirmed, and brings
+ * over a member the upstream knows and this store does not (`--capture-unknown`).
+ */
+import type { Account } from '../accounts/account.js';
+import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
+import type { Clock } from '../common/clock.js';
+import type { MemberImporter } from '../import-export/importer.js';
+import type { UpstreamCheck, UpstreamPasswords } from '../members/login-service.js';
+import type { Member } from '../members/member.js';
+import type { MemberStore } from '../members/member-store.js';
+import { describeUpstreamError, importValues, migrationRecord, UPSTREAM_LOGIN_TIMEOUT_MS, upstreamClient } from './upstream-api.js';
+import type { CachedLinks } from './cached-links.js';
+import type { UpstreamLink, UpstreamLinkStore } from './upstream-link.js';
+
+const SUSPENDED = 'member suspended';
+
+export type UpstreamCallOutcome = 'ok' | 'fail' | 'error';
+
+export class UpstreamLogins implements UpstreamPasswords {
+  constructor(
+    private readonly links: UpstreamLinkStore,
+    private readonly cached: CachedLinks,
+    private readonly members: Pick<MemberStore, 'findMemberById'>,
+    private readonly importer: MemberImporter,
+    private readonly clock: Clock,
+    /** Told each call's outcome (for the metrics). */
+    private readonly observe: (outcome: UpstreamCallOutcome) => void = () => {},
+    private readonly timeoutMs = UPSTREAM_LOGIN_TIMEOUT_MS,
+  ) {}
+
+  async linkOf(account: Account): Promise<{ captureUnknown: boolean } | undefined> {
+    return this.link(account);
+  }
+
+  async check(account: Account, login: string, password: string, ip: string | null): Promise<UpstreamCheck> {
+    const link = await this.link(account);
+    if (!link) return 'fail';
+    try {
+      const answer = await upstreamClient(link, this.timeoutMs).login(ip === null ? { login, password } : { login, password, IP: ip });
+      // `member suspended` is said only to the right password (the contract's /login/): the
+      // password is right, and the state here decides.
+      const outcome = answer.result === 'OK' || (answer.result === 'FAIL' && answer.message === SUSPENDED) ? 'ok' : 'fail';
+      this.observe(outcome);
+      return outcome;
+    } catch (error) {
+      this.observe('error');
+      await this.links.recordUpstreamError(account.id, `login: ${describeUpstreamError(error)}`, this.clock()).catch(() => {});
+      return 'unavailable';
+    }
+  }
+
+  async capture(account: Account, memberId: number, hash: string): Promise<void> {
+    await this.links.capturePassword(account.id, memberId, hash);
+  }
+
+  /**
+   * Brings one member over from the upstream (`login_full`), marked "password at upstream",
+   * and answers it as stored here; undefined when the upstream does not list it.
+   */
+  async bringOver(account: Account, login: string): Promise<Member | undefined> {
+    const link = await this.link(account);
+    if (!link) return undefined;
+    try {
+      const client = upstreamClient(link, this.timeoutMs);
+      const answer = await client.list({ record: migrationRecord([]), login_full: login });
+      if (!('members' in answer) || answer.members.length !== 1) return undefined;
+      const values = importValues(answer.members[0]!, []);
+      const rows = (async function* () {
+        yield { line: 1, values };
+      })();
+      const summary = await this.importer.run(account, rows, { dryRun: false, keepIds: true, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM });
+      if (summary.imported !== 1) return undefined;
+      return await this.members.findMemberById(account.id, Number(answer.members[0]!.id));
+    } catch (error) {
+      await this.links.recordUpstreamError(account.id, `bring over: ${describeUpstreamError(error)}`, this.clock()).catch(() => {});
+      return undefined;
+    }
+  }
+
+  private link(account: Account): Promise<UpstreamLink | undefined> {
+    return this.cached.find(account.id);
+  }
+}
