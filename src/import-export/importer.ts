@@ -86,14 +86,30 @@ export class MemberImporter {
 
     let batch: Accepted[] = [];
     const handled = () => summary.imported + summary.updated + summary.rejected;
+    // Batches are written while the next ones are read and decoded: the writes run in the
+    // store (a worker thread, or PostgreSQL), the reading on this thread, so each hides the
+    // other; where the store writes side by side, two are in flight (writesInFlight). A batch's
+    // progress is told only once every batch before it is written (a run resumed from it
+    // misses nothing).
+    const inFlight: Array<Promise<void>> = [];
+    let told: Promise<void> = Promise.resolve();
     const flush = async () => {
-      const before = handled();
-      const rejectedBefore = summary.rejected;
-      let hashed = 0;
-      await this.writeBatch(account, batch, options, summary, reject, (row) => events.progress?.(before + ++hashed, row));
-      if (!options.dryRun) await events.batchWritten?.(batch.at(-1)!.row, handled() - before - (summary.rejected - rejectedBefore));
-      events.progress?.(handled(), batch.at(-1)!.row);
+      const accepted = batch;
       batch = [];
+      if (inFlight.length >= this.store.writesInFlight) await inFlight.shift();
+      const before = handled();
+      let hashed = 0;
+      const written = this.writeBatch(account, accepted, options, summary, reject, (row) => events.progress?.(before + ++hashed, row));
+      const previous = told;
+      told = (async () => {
+        const count = await written;
+        await previous;
+        if (!options.dryRun) await events.batchWritten?.(accepted.at(-1)!.row, count);
+        events.progress?.(handled(), accepted.at(-1)!.row);
+      })();
+      // Awaited by a later flush or at the end; until then its failure is not unhandled.
+      told.catch(() => {});
+      inFlight.push(told);
     };
     for await (const row of rows) {
       summary.read++;
@@ -121,6 +137,7 @@ export class MemberImporter {
       if (batch.length >= IMPORT_BATCH) await flush();
     }
     if (batch.length > 0) await flush();
+    for (const write of inFlight) await write;
     return summary;
   }
 
@@ -131,7 +148,7 @@ export class MemberImporter {
     summary: ImportSummary,
     reject: (row: SourceRow, reason: string) => Promise<void>,
     hashed: (row: SourceRow) => void,
-  ): Promise<void> {
+  ): Promise<number> {
     // Hashes made for a row are kept across a second attempt: hashing is the costly part.
     const hashes = new Map<SourceRow, string>();
     for (let attempt = 1; ; attempt++) {
@@ -177,7 +194,7 @@ export class MemberImporter {
       for (const [row, reason] of refused) await reject(row, reason);
       summary.imported += inserts.length;
       summary.updated += updates.length;
-      return;
+      return inserts.length + updates.length;
     }
   }
 

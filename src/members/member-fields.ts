@@ -251,7 +251,29 @@ export function valueOf(member: Partial<MemberFieldValues & { readonly timeExpir
  */
 export function parseInstant(value: string, timeZone: string): number | undefined {
   if (/^\d{9,11}$/.test(value)) return Number(value) * 1000;
+  if (timeZone === 'UTC') {
+    const fast = listedUtcInstant(value);
+    if (fast !== undefined) return fast;
+  }
   let parsed = DateTime.fromISO(value, { zone: timeZone });
   if (!parsed.isValid) parsed = DateTime.fromSQL(value, { zone: timeZone });
   return parsed.isValid ? parsed.toMillis() : undefined;
+}
+
+const LISTED = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
+
+/**
+ * `YYYY-MM-DD[ hh:mm:ss]` in UTC, as a list writes it, read without luxon (a migration reads
+ * three per member); undefined for anything else, or a date that does not exist, which luxon
+ * then reads or refuses.
+ */
+function listedUtcInstant(value: string): number | undefined {
+  const match = LISTED.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const instant = Date.UTC(year, month - 1, day, hour, minute, second);
+  const date = new Date(instant);
+  const exact =
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
+  return exact ? instant : undefined;
 }

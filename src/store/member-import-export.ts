@@ -150,7 +150,11 @@ async function inSnapshot<T>(connection: EngineConnection, work: (reader: Snapsh
 
 /** Members whole, in batches: the import's and the export's storage. */
 export class MemberTransferRepository implements MemberTransferStore {
-  constructor(private readonly connection: EngineConnection) {}
+  readonly writesInFlight: number;
+
+  constructor(private readonly connection: EngineConnection) {
+    this.writesInFlight = connection.engine === 'sqlite' ? 1 : 2;
+  }
 
   findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
     return findLoginIds(this.connection.reads, accountId, logins);

@@ -41,6 +41,9 @@ export function columnsOf(member: Partial<Member>): Row {
   return columns;
 }
 
+/** Every column of the table (but the id) as null: what a new row does not give. */
+const NULLS: Readonly<Row> = Object.freeze(Object.fromEntries(MEMBER_FIELDS.filter((f: MemberField) => f.column !== 'id').map((f) => [f.column, null])));
+
 /**
  * The row of a new member, whichever way it comes (the API, an import): what it does not
  * give takes the defaults of an import (or null); `now` stamps the row (and a deletion
@@ -48,9 +51,8 @@ export function columnsOf(member: Partial<Member>): Row {
  */
 export function memberRow(accountId: number, member: ImportedMember, now: number): Insertable<MemberTable> {
   const status = member.status ?? IMPORT_DEFAULTS.status;
-  const nulls = Object.fromEntries(MEMBER_FIELDS.filter((f: MemberField) => f.column !== 'id').map((f) => [f.column, null]));
   return {
-    ...nulls,
+    ...NULLS,
     ...columnsOf(member),
     account_id: accountId,
     status,

@@ -16,7 +16,7 @@ import type { Clock } from '../common/clock.js';
 import type { MemberImporter, SourceRow, ImportSummary } from '../import-export/importer.js';
 import { MAX_RECORD_FIELDS } from '../members/fields.js';
 import { isProfileFieldName } from '../members/profile-fields.js';
-import { importValues, migrationRecord, upstreamClient } from './upstream-api.js';
+import { describeUpstreamError, importValues, isUpstreamError, migrationRecord, upstreamClient } from './upstream-api.js';
 import type { UpstreamLink, UpstreamLinkStore } from './upstream-link.js';
 
 export interface MigrationOptions {
@@ -99,13 +99,21 @@ export class MemberMigration {
     };
 
     const since = link.lastSyncAt === null ? null : `${secondsSince(link.lastSyncAt, started)}s`;
-    progress.started?.(await this.expected(client, options.sinceLast ? { limit: since! } : {}));
-    const summary = await this.importer.run(account, rows(options.sinceLast ? { limit: since! } : {}, resumeAfter), importOptions, events);
+    let summary: ImportSummary;
     let deletions = 0;
-    if (since !== null) {
-      const deleted = await this.importer.run(account, rows({ limitd: since }, null), { ...importOptions, passwordForNew: undefined }, {});
-      deletions = deleted.updated;
-      summary.read += deleted.read;
+    try {
+      progress.started?.(await this.expected(client, options.sinceLast ? { limit: since! } : {}));
+      summary = await this.importer.run(account, rows(options.sinceLast ? { limit: since! } : {}, resumeAfter), importOptions, events);
+      if (since !== null) {
+        const deleted = await this.importer.run(account, rows({ limitd: since }, null), { ...importOptions, passwordForNew: undefined }, {});
+        deletions = deleted.updated;
+        summary.read += deleted.read;
+      }
+    } catch (error) {
+      if (!isUpstreamError(error)) throw error;
+      const message = describeUpstreamError(error);
+      await this.links.recordUpstreamError(account.id, `sync: ${message}`, this.clock());
+      throw new MigrationError(`the upstream failed: ${message}${options.dryRun ? '' : '; run migrate-members again to go on from where this run stopped'}`);
     }
     if (!options.dryRun) {
       if (options.sinceLast) await this.links.recordSyncProgress(account.id, started, 0, summary.imported + summary.updated + deletions);

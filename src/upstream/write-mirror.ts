@@ -10,8 +10,7 @@
 import type { Account } from '../accounts/account.js';
 import type { Clock } from '../common/clock.js';
 import type { MemberStore } from '../members/member-store.js';
-import { MemberApiHttpError, MemberApiNetworkError } from '../client/index.js';
-import { describeUpstreamError, upstreamClient } from './upstream-api.js';
+import { describeUpstreamError, isUpstreamError, upstreamClient } from './upstream-api.js';
 import type { CachedLinks } from './cached-links.js';
 import type { MirrorJob, UpstreamLinkStore } from './upstream-link.js';
 
@@ -102,7 +101,7 @@ export class WriteMirror {
       await this.links.retryMirror(job.id, refused, this.clock() + this.backoff(job.attempts));
       return 'retry';
     } catch (error) {
-      if (!(error instanceof MemberApiHttpError || error instanceof MemberApiNetworkError || (error instanceof Error && error.name === 'TimeoutError'))) throw error;
+      if (!isUpstreamError(error)) throw error;
       const message = `${job.endpoint}: ${describeUpstreamError(error)}`;
       await this.links.recordUpstreamError(job.accountId, message, this.clock());
       await this.links.retryMirror(job.id, message, this.clock() + this.backoff(job.attempts));

@@ -25,9 +25,11 @@ function letter(c: string): string {
  * migration 006 call: every connection that writes members must have it.
  */
 export function accountTrigrams(accountId: number, text: string): string {
-  const letters = Array.from(text, letter);
+  const letters: string[] = [];
+  for (const c of text) letters.push(letter(c));
+  if (letters.length < TRIGRAM) return '';
   const prefix = `a${accountId}x`;
-  let words = '';
-  for (let i = 0; i + TRIGRAM <= letters.length; i++) words += `${i === 0 ? '' : ' '}${prefix}${letters[i]}${letters[i + 1]}${letters[i + 2]}`;
-  return words;
+  const words = new Array<string>(letters.length - TRIGRAM + 1);
+  for (let i = 0; i < words.length; i++) words[i] = prefix + letters[i]! + letters[i + 1]! + letters[i + 2]!;
+  return words.join(' ');
 }
