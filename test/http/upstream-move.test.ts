@@ -121,6 +121,29 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
     expect((await site.member('m7'))!.passwordHash).toMatch(/^\$argon2id\$/);
   });
 
+  it('while linked, every failure waits for the upstream: members moved, waiting and unknown fail in the same time', async () => {
+    // Members the upstream hashed itself (argon2id), as a real upstream's are.
+    for (const login of ['timing-waiting', 'timing-moved']) {
+      expect(await upstream.post('create', { _login: login, _email: `${login}@example.org`, _password: `pw-${login}` })).toMatchObject({ result: 'OK' });
+    }
+    expect(await migrate({ sinceLast: true })).toMatchObject({ imported: 2 });
+    expect(await site.login('timing-moved', 'pw-timing-moved')).toMatchObject({ result: 'OK' });
+    const kinds = { unknown: 'timing-nobody', waiting: 'timing-waiting', moved: 'timing-moved' } as const;
+    const samples: Record<keyof typeof kinds, number[]> = { unknown: [], waiting: [], moved: [] };
+    const bodies = new Set<string>();
+    for (let round = 0; round < 12; round++) {
+      for (const kind of (Object.keys(kinds) as Array<keyof typeof kinds>).sort(() => Math.random() - 0.5)) {
+        const started = performance.now();
+        bodies.add(JSON.stringify(await site.login(kinds[kind], 'wrong-password')));
+        samples[kind].push(performance.now() - started);
+      }
+    }
+    expect([...bodies]).toEqual([JSON.stringify({ result: 'FAIL', message: 'wrong login or password', fail_url: '' })]);
+    const medians = Object.values(samples).map((values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+    expect(Math.max(...medians) / Math.min(...medians), JSON.stringify(medians)).toBeLessThanOrEqual(1.2);
+    expect((await site.member('timing-waiting'))!.passwordHash).toBe(PASSWORD_AT_UPSTREAM);
+  }, 60_000);
+
   it('a dead upstream answers FAIL within 5 s, counted in the metrics', async () => {
     const hole = await blackHole();
     try {
@@ -132,7 +155,7 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
       expect(seconds).toBeGreaterThan(1);
       const { body } = await h.metrics.exposition();
       expect(body).toMatch(/member_api_upstream_calls_total\{call="login",outcome="error"\} [1-9]/);
-      expect(body).toMatch(new RegExp(`member_api_upstream_members_waiting\\{account="${site.user}"\\} ${MEMBERS - 2}`));
+      expect(body).toMatch(new RegExp(`member_api_upstream_members_waiting\\{account="${site.user}"\\} ${MEMBERS - 1}`));
     } finally {
       await hole.close();
       await link();
@@ -146,8 +169,9 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
     expect(await upstream.post('update', { find_member_login: 'm10', status: 'D' })).toMatchObject({ result: 'OK', updated: 1 });
     expect(await upstream.post('update', { find_member_login: 'm12', email: 'moved@example.org' })).toMatchObject({ result: 'OK' });
     const rerun = await migrate();
-    // Every member listed (m10 no longer is) is written again; the two new ones are added.
-    expect(rerun).toMatchObject({ imported: 2, updated: MEMBERS - 1, deletions: 1 });
+    // Every member listed is written again (the 5,000 and the two timing ones, but m10, no
+    // longer listed); the two new ones are added.
+    expect(rerun).toMatchObject({ imported: 2, updated: MEMBERS + 2 - 1, deletions: 1 });
     expect(await localList()).toEqual(await upstreamList());
     expect(await site.logins({ login_full: 'm10' })).toEqual([]);
     expect(await site.logins({ login_full: 'm10', status: 'D' })).toEqual(['m10']);
