@@ -84,9 +84,11 @@ export class LoginService {
     const link = account && !localOk && this.upstream ? await this.upstream.linkOf(account) : undefined;
     const upstream = account && link ? await this.upstream!.check(account, command.login, command.password, command.ip) : undefined;
     let passwordOk = atUpstream ? upstream === 'ok' : localOk;
+    // A member brought over now has no failures of its own (those read were of unknown logins).
+    let broughtOver = false;
     if (account && !found && upstream === 'ok' && link?.captureUnknown) {
       member = await this.upstream!.bringOver(account, command.login);
-      atUpstream = member !== undefined;
+      atUpstream = broughtOver = member !== undefined;
       passwordOk = atUpstream;
     }
     const failUrl = found?.urlFail || account?.settings.failUrl || '';
@@ -98,7 +100,7 @@ export class LoginService {
     };
     if (!account) return fail('wrong-credentials');
 
-    const locked = member !== undefined && isLockedOut(failures, now);
+    const locked = member !== undefined && !broughtOver && isLockedOut(failures, now);
     if (!member || locked || !passwordOk) {
       const policy = account.settings.lockout;
       await this.records.recordLoginFailure(account.id, subject, scope, {

@@ -205,8 +205,13 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       // be megabytes, and a stalled client must not make the server read (and render) more
       // than this for it before the socket's backpressure stops the store's cursor.
       const body = Readable.from(listBody(first, records, () => listing.total, release), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
-      // Also when the body ends before it was ever read (its generator never ran).
-      body.once('close', release);
+      // Also when the body ends before it was ever read (its generator never ran). Once the
+      // body is done, the store holds nothing for this client: the watchdog's work is over
+      // (a response injected in tests has no socket that could tell it otherwise).
+      body.once('close', () => {
+        release();
+        clearInterval(watchdog);
+      });
       void reply.type('application/json; charset=utf-8');
       return body;
     } catch (error) {
