@@ -10,6 +10,12 @@ import { availableParallelism } from 'node:os';
 const hashSlots = Number(process.env.HASH_CONCURRENCY) || availableParallelism();
 process.env.UV_THREADPOOL_SIZE ||= String(Math.max(4, hashSlots + 2));
 
+// Output piped into a reader that stops early (`… | head`) is not an error: stop quietly.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const entry = new URL('../dist/main.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('member-api: dist/ is missing; run `npm run build` (npm install does it) first\n');
