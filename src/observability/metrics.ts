@@ -77,7 +77,7 @@ export class Metrics {
     gauge('member_api_hashing_waiting', 'password hashes waiting for a slot', () => sources.hashing().waiting);
     this.upstreamCalls = new Counter({
       name: 'member_api_upstream_calls_total',
-      help: 'calls to linked upstreams: call login (ok, fail, error: no answer in time or a transport error) or mirror (sent, retry, dropped)',
+      help: 'calls to linked upstreams: call login (ok, fail, error: no answer in time or a transport error, skipped: not called while paused after 3 errors in a row) or mirror (sent, retry, dropped)',
       labelNames: ['call', 'outcome'],
       registers,
     });

@@ -16,7 +16,8 @@ import type { UpstreamLink, UpstreamLinkStore } from './upstream-link.js';
 
 const SUSPENDED = 'member suspended';
 
-export type UpstreamCallOutcome = 'ok' | 'fail' | 'error';
+/** `skipped`: not called, the upstream being paused after calls that got no answer (CachedLinks). */
+export type UpstreamCallOutcome = 'ok' | 'fail' | 'error' | 'skipped';
 
 export class UpstreamLogins implements UpstreamPasswords {
   constructor(
@@ -37,14 +38,20 @@ export class UpstreamLogins implements UpstreamPasswords {
   async check(account: Account, login: string, password: string, ip: string | null): Promise<UpstreamCheck> {
     const link = await this.link(account);
     if (!link) return 'fail';
+    if (this.cached.paused(account.id)) {
+      this.observe('skipped');
+      return 'unavailable';
+    }
     try {
       const answer = await upstreamClient(link, this.timeoutMs).login(ip === null ? { login, password } : { login, password, IP: ip });
       // `member suspended` is said only to the right password (the contract's /login/): the
       // password is right, and the state here decides.
       const outcome = answer.result === 'OK' || (answer.result === 'FAIL' && answer.message === SUSPENDED) ? 'ok' : 'fail';
+      this.cached.answered(account.id);
       this.observe(outcome);
       return outcome;
     } catch (error) {
+      this.cached.unanswered(account.id);
       this.observe('error');
       await this.links.recordUpstreamError(account.id, `login: ${describeUpstreamError(error)}`, this.clock()).catch(() => {});
       return 'unavailable';

@@ -175,6 +175,23 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
     }
   }, 20_000);
 
+  it('after three calls without an answer the upstream is left alone for a while; relinking tries it again', async () => {
+    const skipped = async () => Number(/member_api_upstream_calls_total\{call="login",outcome="skipped"\} (\d+)/.exec((await h.metrics.exposition()).body)?.[1] ?? 0);
+    await upstream.stop();
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) expect(await site.login('m13', 'pw-13')).toMatchObject({ result: 'FAIL' });
+      const before = await skipped();
+      expect(await site.login('m13', 'pw-13')).toMatchObject({ result: 'FAIL' });
+      expect(await skipped()).toBe(before + 1);
+    } finally {
+      await upstream.start();
+    }
+    // Still paused, though the upstream is back; a relink (this server's) ends the pause.
+    expect(await site.login('m13', 'pw-13')).toMatchObject({ result: 'FAIL' });
+    await link();
+    expect(await site.login('m13', 'pw-13')).toMatchObject({ result: 'OK' });
+  });
+
   it('a rerun catches up creations and deletions at the upstream, and so does --since-last', async () => {
     for (const login of ['late1', 'late2']) {
       expect(await upstream.post('create', { _login: login, _email: `${login}@example.org`, _password: `pw-${login}` })).toMatchObject({ result: 'OK' });

@@ -181,21 +181,26 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       // The first rows are read before the answer starts: a store that fails now gets a
       // proper 503, not a 200 cut short.
       const first = await records.next();
-      // The answer must keep moving: bytes handed to the client's connection. One that takes
-      // nothing for too long (a stalled or malicious reader) is cut off, whether the list is
-      // still being read from the store or only waiting in the socket's buffers.
+      // The answer must keep moving: bytes taken from the body (the response takes them as
+      // the connection drains) or handed to the connection. One that takes nothing for too
+      // long (a stalled or malicious reader) is cut off, whether the list is still being read
+      // from the store or only waiting in the socket's buffers.
       const socket = request.raw.socket;
-      let written = socket?.bytesWritten ?? 0;
+      let taken = 0;
+      const progress = () => taken + (socket?.bytesWritten ?? 0);
+      let seen = progress();
       let lastProgress = Date.now();
       const watchdog = setInterval(() => {
         const now = Date.now();
-        if ((socket?.bytesWritten ?? 0) !== written) {
-          written = socket?.bytesWritten ?? 0;
+        if (progress() !== seen) {
+          seen = progress();
           lastProgress = now;
         } else if (now - lastProgress >= context.stallTimeoutMs) {
           request.log.info({ stalledMs: now - lastProgress }, 'list client stopped reading; cutting it off');
           clearInterval(watchdog);
-          socket?.destroy();
+          // An injected request (tests) has a stand-in socket without destroy.
+          if (typeof socket?.destroy === 'function') socket.destroy();
+          else reply.raw.destroy();
         }
       }, Math.max(50, Math.min(5000, context.stallTimeoutMs / 4)));
       watchdog.unref();
@@ -204,7 +209,14 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       // Read ahead of the client by bytes, not by chunks: a chunk of large profile values can
       // be megabytes, and a stalled client must not make the server read (and render) more
       // than this for it before the socket's backpressure stops the store's cursor.
-      const body = Readable.from(listBody(first, records, () => listing.total, release), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
+      const chunks = listBody(first, records, () => listing.total, release);
+      async function* counted(): AsyncGenerator<string> {
+        for await (const chunk of chunks) {
+          taken += chunk.length;
+          yield chunk;
+        }
+      }
+      const body = Readable.from(counted(), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
       // Also when the body ends before it was ever read (its generator never ran). Once the
       // body is done, the store holds nothing for this client: the watchdog's work is over
       // (a response injected in tests has no socket that could tell it otherwise).
