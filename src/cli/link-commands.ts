@@ -4,6 +4,8 @@
  * standard input with `--upstream-key -` (so that it stays out of the shell's history), and
  * is never printed back.
  */
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -53,7 +55,7 @@ export function describeStatus(status: LinkStatus) {
   };
 }
 
-function describeMigration(summary: MigrationSummary): string {
+function describeMigration(summary: MigrationSummary, rejectsFile: string | null): string {
   const n = (value: number) => String(value).padStart(9);
   const lines = [
     `${summary.dryRun ? 'dry run (nothing written): ' : ''}${summary.mode === 'full' ? 'every member' : 'changes since the last run'}: ${summary.read} read from the upstream in ${summary.seconds.toFixed(1)} s (${Math.round(summary.membersPerSecond)} members/s)`,
@@ -61,7 +63,7 @@ function describeMigration(summary: MigrationSummary): string {
     `  new      ${n(summary.imported)}   (each waits for its first login to bring its password)`,
     `  updated  ${n(summary.updated)}`,
     `  deleted  ${n(summary.deletions)}   (deleted at the upstream since the last run)`,
-    `  rejected ${n(summary.rejected)}`,
+    `  rejected ${n(summary.rejected)}${rejectsFile ? `   members written to ${rejectsFile}, with _reason` : ''}`,
     ...Object.entries(summary.reasons)
       .sort(([, a], [, b]) => b - a)
       .map(([reason, count]) => `    ${n(count)}  ${reason}`),
@@ -82,6 +84,7 @@ interface LinkOptions {
 
 interface MigrateOptions {
   readonly fields?: string;
+  readonly rejects?: string;
   readonly sinceLast?: boolean;
   readonly dryRun?: boolean;
   readonly newIds?: boolean;
@@ -147,6 +150,7 @@ export function registerLinkCommands(program: Command, account: Command, withSer
     .option('--since-last', 'only members registered or deleted since the last run (limit=NNNs, limitd=NNNs): quick, but misses other changes')
     .option('--dry-run', 'read and check everything, write nothing')
     .option('--new-ids', 'give new members ids of this store (by default they keep the upstream’s, which integrators may have kept)')
+    .option('--rejects <file>', 'where members that cannot be written here go, as JSON Lines (default: ACCOUNT-migration.rejected.jsonl)')
     .option('--no-progress', 'no progress bar (there is none when standard error is not a terminal)')
     .option('--json', 'print the summary as JSON')
     .action(async (name: string, options: MigrateOptions) => {
@@ -154,6 +158,8 @@ export function registerLinkCommands(program: Command, account: Command, withSer
       const err = process.stderr;
       const bar = options.progress && err.isTTY ? new SingleBar({ format: 'migrating [{bar}] {percentage}% | {value}/{total} members | {rate} members/s | ETA {eta_formatted}', stream: err, hideCursor: true }) : undefined;
       const started = performance.now();
+      const rejectsPath = options.rejects ?? `${name}-migration.rejected.jsonl`;
+      let rejects: WriteStream | undefined;
       let summary: MigrationSummary;
       try {
         summary = await withServices(async (s) =>
@@ -165,6 +171,11 @@ export function registerLinkCommands(program: Command, account: Command, withSer
               progress: (read) => {
                 if (bar && read % 100 === 0) bar.update(Math.min(read, bar.getTotal()), { rate: Math.round(read / ((performance.now() - started) / 1000)) });
               },
+              rejected: async (member, reason) => {
+                if (options.dryRun) return;
+                rejects ??= createWriteStream(rejectsPath);
+                if (!rejects.write(`${JSON.stringify({ ...member, _reason: reason })}\n`)) await once(rejects, 'drain');
+              },
             },
           ),
         );
@@ -173,8 +184,10 @@ export function registerLinkCommands(program: Command, account: Command, withSer
         throw error;
       } finally {
         bar?.stop();
+        if (rejects) await new Promise((resolve) => rejects!.end(resolve));
       }
-      if (options.json) printObject({ ...summary }, true);
-      else process.stdout.write(describeMigration(summary));
+      const rejectsFile = rejects ? rejectsPath : null;
+      if (options.json) printObject({ ...summary, rejectsFile }, true);
+      else process.stdout.write(describeMigration(summary, rejectsFile));
     });
 }

@@ -33,6 +33,8 @@ export interface MigrationProgress {
   /** The upstream's count of the members it is sending (from a first, short call); 0 when unknown. */
   started?(expected: number): void;
   progress?(read: number): void;
+  /** A listed member that could not be written here, as the upstream listed it, and why. */
+  rejected?(member: Readonly<Record<string, string>>, reason: string): Promise<void>;
 }
 
 export interface MigrationSummary extends ImportSummary {
@@ -82,6 +84,8 @@ export class MemberMigration {
     const importOptions = { dryRun: Boolean(options.dryRun), keepIds: !options.newIds, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM };
     let read = 0;
     const links = this.links;
+    // What the upstream listed for each row, for the report of rows rejected.
+    const listed = new WeakMap<SourceRow, Readonly<Record<string, string>>>();
     async function* rows(params: Record<string, string>, skipUpTo: number | null): AsyncIterable<SourceRow> {
       const members = client.members({ record, ...params });
       for await (const member of members) {
@@ -89,10 +93,14 @@ export class MemberMigration {
         progress.progress?.(read);
         const id = Number(member.id);
         if (skipUpTo !== null && id <= skipUpTo) continue;
-        yield { line: id, values: importValues(member, options.fields) };
+        const row = { line: id, values: importValues(member, options.fields) };
+        listed.set(row, member);
+        yield row;
       }
     }
+    const rejected = async (row: SourceRow, reason: string) => progress.rejected?.(listed.get(row) ?? {}, reason);
     const events = {
+      rejected,
       batchWritten: async (last: SourceRow, written: number) => {
         if (!options.sinceLast) await links.recordSyncProgress(account.id, runStartedAt, last.line, written);
       },
@@ -105,6 +113,7 @@ export class MemberMigration {
       progress.started?.(await this.expected(client, options.sinceLast ? { limit: since! } : {}));
       summary = await this.importer.run(account, rows(options.sinceLast ? { limit: since! } : {}, resumeAfter), importOptions, events);
       if (since !== null) {
+        // A member deleted upstream that never came here is no news: only those here are written.
         const deleted = await this.importer.run(account, rows({ limitd: since }, null), { ...importOptions, passwordForNew: undefined }, {});
         deletions = deleted.updated;
         summary.read += deleted.read;

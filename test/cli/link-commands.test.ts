@@ -3,6 +3,11 @@
  * `account link-status`, `account unlink`, against a second server of this project as the
  * upstream. The upstream's key is never printed back.
  */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngineApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
@@ -59,4 +64,30 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
     expect(unlinked.stdout).toBe(`unlinked account "${user}"; 29 members never logged in since the move and need a password reset\n`);
     expect((await cli(['account', 'link-status', user])).stderr).toBe(`member-api: account "${user}" is not linked\n`);
   }, 60_000);
+
+  it('writes the members it cannot take to a rejects file, as the upstream listed them, and goes on', async () => {
+    // A hosted original whose rules differ from ours: its list holds a login we refuse.
+    const listed = [
+      { id: '3000001', login: 'fine', email: 'fine@example.org', status: 'Active', reg_type: 'Paid', reg_time: '2025-01-02 03:04:05' },
+      { id: '3000002', login: 'has space', email: 'space@example.org', status: 'Active', reg_type: 'Free', reg_time: '2025-01-02 03:04:05' },
+    ];
+    const hosted = createServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ members_total: listed.length, members: listed }));
+    });
+    await new Promise<void>((resolve) => hosted.listen(0, '127.0.0.1', resolve));
+    try {
+      const { user } = await harness().newAccount();
+      const env = { DATABASE_URL: harness().database.url };
+      const url = `http://127.0.0.1:${(hosted.address() as { port: number }).port}/api2`;
+      expect((await runCli(['account', 'link', user, '--upstream-url', url, '--upstream-user', 'x', '--upstream-key', 'y'], env)).code).toBe(0);
+      const rejects = join(mkdtempSync(join(tmpdir(), 'member-api-rejects-')), 'rejected.jsonl');
+      const run = await runCli(['migrate-members', user, '--rejects', rejects], env);
+      expect(run.stdout).toContain(`  rejected         1   members written to ${rejects}, with _reason`);
+      expect(readFileSync(rejects, 'utf8')).toBe(`${JSON.stringify({ ...listed[1], _reason: 'invalid login' })}\n`);
+      expect((await harness().post('/api2/login/', { user, login: 'fine', password: 'anything' })).json.result).toBe('FAIL');
+    } finally {
+      await new Promise((resolve) => hosted.close(resolve));
+    }
+  });
 });

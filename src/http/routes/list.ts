@@ -181,35 +181,11 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       // The first rows are read before the answer starts: a store that fails now gets a
       // proper 503, not a 200 cut short.
       const first = await records.next();
-      // The answer must keep moving: bytes taken from the body (the response takes them as
-      // the connection drains) or handed to the connection. One that takes nothing for too
-      // long (a stalled or malicious reader) is cut off, whether the list is still being read
-      // from the store or only waiting in the socket's buffers.
-      const socket = request.raw.socket;
-      let taken = 0;
-      const progress = () => taken + (socket?.bytesWritten ?? 0);
-      let seen = progress();
-      let lastProgress = Date.now();
-      const watchdog = setInterval(() => {
-        const now = Date.now();
-        if (progress() !== seen) {
-          seen = progress();
-          lastProgress = now;
-        } else if (now - lastProgress >= context.stallTimeoutMs) {
-          request.log.info({ stalledMs: now - lastProgress }, 'list client stopped reading; cutting it off');
-          clearInterval(watchdog);
-          // An injected request (tests) has a stand-in socket without destroy.
-          if (typeof socket?.destroy === 'function') socket.destroy();
-          else reply.raw.destroy();
-        }
-      }, Math.max(50, Math.min(5000, context.stallTimeoutMs / 4)));
-      watchdog.unref();
-      reply.raw.once('finish', () => clearInterval(watchdog));
-      reply.raw.once('close', () => clearInterval(watchdog));
       // Read ahead of the client by bytes, not by chunks: a chunk of large profile values can
       // be megabytes, and a stalled client must not make the server read (and render) more
       // than this for it before the socket's backpressure stops the store's cursor.
       const chunks = listBody(first, records, () => listing.total, release);
+      let taken = 0;
       async function* counted(): AsyncGenerator<string> {
         for await (const chunk of chunks) {
           taken += chunk.length;
@@ -217,9 +193,34 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
         }
       }
       const body = Readable.from(counted(), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
+      // The answer must keep moving. A client that takes nothing for too long while bytes
+      // wait for it (in the body's read-ahead, the response's or the socket's buffers) has
+      // stalled, or does it on purpose: it is cut off, and the store's snapshot released.
+      // While nothing waits for the client, the store is the slow one (a selective filter
+      // scanning many members): that is no stall. Progress is bytes taken from the body or
+      // handed to the connection (an injected request in tests has a stand-in socket).
+      const socket = request.raw.socket;
+      const progress = () => taken + (socket?.bytesWritten ?? 0);
+      const waiting = () => body.readableLength > 0 || reply.raw.writableLength > 0 || (socket?.writableLength ?? 0) > 0;
+      let seen = progress();
+      let lastProgress = Date.now();
+      const watchdog = setInterval(() => {
+        const now = Date.now();
+        if (progress() !== seen || !waiting()) {
+          seen = progress();
+          lastProgress = now;
+        } else if (now - lastProgress >= context.stallTimeoutMs) {
+          request.log.info({ stalledMs: now - lastProgress }, 'list client stopped reading; cutting it off');
+          clearInterval(watchdog);
+          if (typeof socket?.destroy === 'function') socket.destroy();
+          else reply.raw.destroy();
+        }
+      }, Math.max(50, Math.min(5000, context.stallTimeoutMs / 4)));
+      watchdog.unref();
+      reply.raw.once('finish', () => clearInterval(watchdog));
+      reply.raw.once('close', () => clearInterval(watchdog));
       // Also when the body ends before it was ever read (its generator never ran). Once the
-      // body is done, the store holds nothing for this client: the watchdog's work is over
-      // (a response injected in tests has no socket that could tell it otherwise).
+      // body is done, the store holds nothing for this client: the watchdog's work is over.
       body.once('close', () => {
         release();
         clearInterval(watchdog);
