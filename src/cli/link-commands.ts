@@ -9,30 +9,12 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import type { Account } from '../accounts/account.js';
-import type { Services } from '../compose.js';
 import type { LinkStatus } from '../upstream/links-service.js';
+import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
 import { MigrationError, type MigrationSummary } from '../upstream/member-migration.js';
 
-type WithServices = <T>(work: (services: Services) => Promise<T>) => Promise<T>;
-
-class LinkCommandError extends Error {}
-
-async function accountNamed(services: Services, name: string): Promise<Account> {
-  const account = await services.accounts.find(name);
-  if (!account) throw new LinkCommandError(`no account "${name}"`);
-  return account;
-}
 
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
-
-function printObject(value: Record<string, unknown>, json: boolean | undefined): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(value)}\n`);
-    return;
-  }
-  for (const [key, item] of Object.entries(value)) process.stdout.write(`${key.padEnd(22)} ${item === null ? '-' : typeof item === 'object' ? JSON.stringify(item) : String(item)}\n`);
-}
 
 export function describeStatus(status: LinkStatus) {
   return {
@@ -116,9 +98,9 @@ export function registerLinkCommands(program: Command, account: Command, withSer
           mirrorWrites: Boolean(options.mirrorWrites),
         }, { check: options.check }),
       );
-      if (outcome.kind === 'invalid') throw new LinkCommandError(`invalid ${outcome.setting}: ${outcome.reason}`);
-      if (outcome.kind === 'unreachable') throw new LinkCommandError(`the upstream did not answer its /list/ with these credentials (${outcome.reason}); nothing changed`);
-      if (options.json) printObject({ account: name, linked: true, upstream_members: outcome.upstreamMembers }, true);
+      if (outcome.kind === 'invalid') throw new CommandError(`invalid ${outcome.setting}: ${outcome.reason}`);
+      if (outcome.kind === 'unreachable') throw new CommandError(`the upstream did not answer its /list/ with these credentials (${outcome.reason}); nothing changed`);
+      if (options.json) print({ account: name, linked: true, upstream_members: outcome.upstreamMembers }, true);
       else process.stdout.write(`linked account "${name}" to ${options.upstreamUrl}${outcome.upstreamMembers === null ? ' (not checked)' : ` (${outcome.upstreamMembers} members there)`}\nnext: member-api migrate-members ${name} --fields <the profile fields to bring>\n`);
     });
 
@@ -128,8 +110,8 @@ export function registerLinkCommands(program: Command, account: Command, withSer
     .option('--json', 'print the outcome as JSON')
     .action(async (name: string, options: { json?: boolean }) => {
       const waiting = await withServices(async (s) => s.upstream.links.unlink(await accountNamed(s, name)));
-      if (waiting === undefined) throw new LinkCommandError(`account "${name}" is not linked`);
-      if (options.json) printObject({ account: name, unlinked: true, members_without_password: waiting }, true);
+      if (waiting === undefined) throw new CommandError(`account "${name}" is not linked`);
+      if (options.json) print({ account: name, unlinked: true, members_without_password: waiting }, true);
       else process.stdout.write(`unlinked account "${name}"; ${waiting} member${waiting === 1 ? '' : 's'} never logged in since the move and need a password reset\n`);
     });
 
@@ -139,8 +121,8 @@ export function registerLinkCommands(program: Command, account: Command, withSer
     .option('--json', 'print as JSON')
     .action(async (name: string, options: { json?: boolean }) => {
       const status = await withServices(async (s) => s.upstream.links.status(await accountNamed(s, name)));
-      if (!status) throw new LinkCommandError(`account "${name}" is not linked`);
-      printObject(describeStatus(status), options.json);
+      if (!status) throw new CommandError(`account "${name}" is not linked`);
+      print(describeStatus(status), options.json);
     });
 
   program
@@ -180,14 +162,14 @@ export function registerLinkCommands(program: Command, account: Command, withSer
           ),
         );
       } catch (error) {
-        if (error instanceof MigrationError) throw new LinkCommandError(error.message);
+        if (error instanceof MigrationError) throw new CommandError(error.message);
         throw error;
       } finally {
         bar?.stop();
         if (rejects) await new Promise((resolve) => rejects!.end(resolve));
       }
       const rejectsFile = rejects ? rejectsPath : null;
-      if (options.json) printObject({ ...summary, rejectsFile }, true);
+      if (options.json) print({ ...summary, rejectsFile }, true);
       else process.stdout.write(describeMigration(summary, rejectsFile));
     });
 }

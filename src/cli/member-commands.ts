@@ -14,10 +14,8 @@ import { MEMBER_FIELDS, STATUS, valueOf } from '../members/member-fields.js';
 import type { Member, MemberStatus } from '../members/member.js';
 import type { UpdateMembersOutcome } from '../members/members-service.js';
 import { parseRecordTemplate } from '../members/record-template.js';
+import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
 
-type WithServices = <T>(work: (services: Services) => Promise<T>) => Promise<T>;
-
-class MemberCommandError extends Error {}
 
 interface Common {
   readonly account: string;
@@ -29,15 +27,9 @@ function positive(value: string): number {
   return Number(value);
 }
 
-async function accountNamed(services: Services, name: string): Promise<Account> {
-  const account = await services.accounts.find(name);
-  if (!account) throw new MemberCommandError(`no account "${name}"`);
-  return account;
-}
-
 async function memberNamed(services: Services, account: Account, login: string) {
   const found = await services.members.findOne(account, login);
-  if (!found) throw new MemberCommandError(`no member "${login}" in account "${account.name}"`);
+  if (!found) throw new CommandError(`no member "${login}" in account "${account.name}"`);
   return found;
 }
 
@@ -57,25 +49,6 @@ function fieldsOf(member: Member): Record<string, string | null> {
 
 function describeLogin(event: LoginEvent) {
   return { at: iso(event.at), outcome: event.outcome, ip: event.ip, login: event.login };
-}
-
-/** Text for people, JSON with --json: an object's keys line up, a list is one line per item. */
-function print(value: unknown, json: boolean | undefined, indent = ''): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(value)}\n`);
-    return;
-  }
-  for (const [key, item] of Object.entries(value as object)) {
-    if (Array.isArray(item)) {
-      process.stdout.write(`${indent}${key}:${item.length === 0 ? ' (none)' : ''}\n`);
-      for (const entry of item) process.stdout.write(`${indent}  ${Object.values(entry as object).map((v) => v ?? '-').join('  ')}\n`);
-    } else if (item !== null && typeof item === 'object') {
-      process.stdout.write(`${indent}${key}:\n`);
-      print(item, false, `${indent}  `);
-    } else {
-      process.stdout.write(`${indent}${key.padEnd(20)} ${item ?? '-'}\n`);
-    }
-  }
 }
 
 function refusal(outcome: Exclude<UpdateMembersOutcome, { kind: 'updated' }>): string {
@@ -188,7 +161,7 @@ async function change(withServices: WithServices, accountName: string, login: st
     const account = await accountNamed(s, accountName);
     await memberNamed(s, account, login);
     const outcome = await s.members.update(account, { selector: { by: 'login', login }, ...changes, deleteFields: [], setFields: new Map() });
-    if (outcome.kind !== 'updated') throw new MemberCommandError(refusal(outcome));
+    if (outcome.kind !== 'updated') throw new CommandError(refusal(outcome));
     return (await memberNamed(s, account, login)).state.status;
   });
 }

@@ -54,7 +54,7 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
     const status = await cli(['account', 'link-status', user, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ account: user, upstream: upstream.url.replace(/\/api2$/, ''), members_migrated: 30, passwords_captured: 1, members_waiting: 29, interrupted_run: null, upstream_errors: 0 });
     const text = await cli(['account', 'link-status', user]);
-    expect(text.stdout).toMatch(/^account {16}\S+\nupstream {15}http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(text.stdout).toMatch(/^account {14}\S+\nupstream {13}http:\/\/127\.0\.0\.1:\d+\n/);
     for (const output of [linked, migrated, status, text]) expect(output.stdout + output.stderr).not.toContain(upstream.apiKey);
 
     const badFields = await cli(['migrate-members', user, '--fields', 'team,{x}']);
