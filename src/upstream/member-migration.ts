@@ -17,7 +17,7 @@ import type { MemberImporter, SourceRow, ImportSummary } from '../import-export/
 import { MAX_RECORD_FIELDS } from '../members/fields.js';
 import { isProfileFieldName } from '../members/profile-fields.js';
 import { describeUpstreamError, importValues, isUpstreamError, migrationRecord, upstreamClient } from './upstream-api.js';
-import type { UpstreamLink, UpstreamLinkStore } from './upstream-link.js';
+import type { UpstreamLinkStore } from './upstream-link.js';
 
 export interface MigrationOptions {
   /** Profile fields to bring (the API cannot list their names). */
@@ -136,10 +136,5 @@ export class MemberMigration {
   private async expected(client: ReturnType<typeof upstreamClient>, params: Record<string, string>): Promise<number> {
     const answer = await client.list({ record: '{id}', ...params, limit: params.limit ? [params.limit, '1'] : '1' });
     return 'members_total' in answer ? Number(answer.members_total) : 0;
-  }
-
-  /** The link of an account, for the status figures. */
-  link(account: Account): Promise<UpstreamLink | undefined> {
-    return this.links.findLink(account.id);
   }
 }

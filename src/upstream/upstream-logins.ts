@@ -12,7 +12,7 @@ import type { Member } from '../members/member.js';
 import type { MemberStore } from '../members/member-store.js';
 import { describeUpstreamError, importValues, migrationRecord, UPSTREAM_LOGIN_TIMEOUT_MS, upstreamClient } from './upstream-api.js';
 import type { CachedLinks } from './cached-links.js';
-import type { UpstreamLink, UpstreamLinkStore } from './upstream-link.js';
+import type { UpstreamLinkStore } from './upstream-link.js';
 
 const SUSPENDED = 'member suspended';
 
@@ -32,11 +32,11 @@ export class UpstreamLogins implements UpstreamPasswords {
   ) {}
 
   async linkOf(account: Account): Promise<{ captureUnknown: boolean } | undefined> {
-    return this.link(account);
+    return this.cached.find(account.id);
   }
 
   async check(account: Account, login: string, password: string, ip: string | null): Promise<UpstreamCheck> {
-    const link = await this.link(account);
+    const link = await this.cached.find(account.id);
     if (!link) return 'fail';
     if (this.cached.paused(account.id)) {
       this.observe('skipped');
@@ -67,7 +67,7 @@ export class UpstreamLogins implements UpstreamPasswords {
    * and answers it as stored here; undefined when the upstream does not list it.
    */
   async bringOver(account: Account, login: string): Promise<Member | undefined> {
-    const link = await this.link(account);
+    const link = await this.cached.find(account.id);
     if (!link) return undefined;
     try {
       const client = upstreamClient(link, this.timeoutMs);
@@ -84,9 +84,5 @@ export class UpstreamLogins implements UpstreamPasswords {
       await this.links.recordUpstreamError(account.id, `bring over: ${describeUpstreamError(error)}`, this.clock()).catch(() => {});
       return undefined;
     }
-  }
-
-  private link(account: Account): Promise<UpstreamLink | undefined> {
-    return this.cached.find(account.id);
   }
 }
