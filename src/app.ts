@@ -24,6 +24,8 @@ import { registerLoginRoute } from './http/routes/login.js';
 import { registerUpdateRoute } from './http/routes/update.js';
 import type { WriteMirror } from './upstream/write-mirror.js';
 import { registerVerifyRoute } from './http/routes/verify.js';
+import { registerEventsRoute } from './http/routes/events.js';
+import type { EventsService } from './events/events-service.js';
 import { registerHealthRoutes } from './http/routes/health.js';
 import { registerOpenApi } from './http/openapi.js';
 import { outcomeOf, type Metrics, type RequestOutcome } from './observability/metrics.js';
@@ -46,6 +48,8 @@ export interface AppDependencies {
   readonly logger: pino.Logger | false;
   readonly accounts: AccountsService;
   readonly members: MembersService;
+  /** The change feed (/api2/events/). */
+  readonly events: EventsService;
   readonly logins: LoginService;
   /** Queues /create/ and /update/ for accounts that mirror their writes to an upstream. */
   readonly mirror?: WriteMirror;
@@ -139,6 +143,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerCreateRoute(app, { ...context, members: deps.members, mirror: deps.mirror });
   registerUpdateRoute(app, { ...context, members: deps.members, mirror: deps.mirror });
   registerListRoute(app, { ...small, members: deps.members, lists: new ConcurrencySlots(deps.lists), stallTimeoutMs: deps.stallTimeoutMs });
+  registerEventsRoute(app, { ...small, events: deps.events });
   await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
   return app;

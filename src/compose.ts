@@ -21,6 +21,7 @@ import { VerifyLinks } from './members/verify-link.js';
 import { Metrics } from './observability/metrics.js';
 import { openStore, type Store } from './store/store.js';
 import { Sweeper } from './upkeep/sweeper.js';
+import { EventsService } from './events/events-service.js';
 import { CachedLinks } from './upstream/cached-links.js';
 import { UpstreamLinksService } from './upstream/links-service.js';
 import { MemberMigration } from './upstream/member-migration.js';
@@ -33,6 +34,8 @@ export interface Services {
   readonly members: MembersService;
   readonly logins: LoginService;
   readonly sweeper: Sweeper;
+  /** The change feed. */
+  readonly events: EventsService;
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
   /** The import, with password hashing of its own (see below). */
@@ -99,6 +102,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     members: new MembersService(store.members, hasher, verifyLinks, clock),
     logins: new LoginService(store.members, store.logins, hasher, clock, upstreamLogins),
     sweeper: new Sweeper(store.housekeeping, clock, config),
+    events: new EventsService(store.events),
     hashing,
     importer,
     upstream: {
@@ -147,6 +151,7 @@ export function appDependencies(
     anonymousLogins: new AnonymousLoginLimiter(limiter),
     accounts: services.accounts,
     members: services.members,
+    events: services.events,
     logins: services.logins,
     mirror: services.upstream.mirror,
     hashing: services.hashing,

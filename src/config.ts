@@ -32,6 +32,8 @@ export interface Config {
   readonly sessionRetentionDays: number;
   /** Login attempts recorded with an IP are kept this long. */
   readonly loginEventRetentionDays: number;
+  /** Events (the change feed's) are kept this long. */
+  readonly eventRetentionDays: number;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimitBytes: number;
   /** Most parameters one request may carry. */
@@ -91,6 +93,7 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   SWEEP_INTERVAL_SECONDS: whole(0, 86400),
   SESSION_RETENTION_DAYS: whole(1, 36500),
   LOGIN_EVENT_RETENTION_DAYS: whole(1, 36500),
+  EVENT_RETENTION_DAYS: whole(1, 36500),
   BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
   MAX_PARAMETERS: whole(10, 100000),
   KEY_FAILURE_LIMIT: whole(1, 1_000_000),
@@ -144,6 +147,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     sweepIntervalSeconds: get('SWEEP_INTERVAL_SECONDS', 60),
     sessionRetentionDays: get('SESSION_RETENTION_DAYS', 30),
     loginEventRetentionDays: get('LOGIN_EVENT_RETENTION_DAYS', 90),
+    eventRetentionDays: get('EVENT_RETENTION_DAYS', 90),
     bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
     maxParameters: get('MAX_PARAMETERS', 1000),
     keyFailureLimit: get('KEY_FAILURE_LIMIT', 30),

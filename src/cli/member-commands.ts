@@ -160,7 +160,7 @@ async function change(withServices: WithServices, accountName: string, login: st
   return withServices(async (s) => {
     const account = await accountNamed(s, accountName);
     await memberNamed(s, account, login);
-    const outcome = await s.members.update(account, { selector: { by: 'login', login }, ...changes, deleteFields: [], setFields: new Map() });
+    const outcome = await s.members.update(account, { selector: { by: 'login', login }, ...changes, deleteFields: [], setFields: new Map() }, { actor: 'operator' });
     if (outcome.kind !== 'updated') throw new CommandError(refusal(outcome));
     return (await memberNamed(s, account, login)).state.status;
   });

@@ -181,6 +181,7 @@ export class MemberImporter {
             inserts: inserts.map(newMemberOf),
             updates: updates.map((a) => ({ id: a.id, member: memberOf(a) })),
             now: this.clock(),
+            origin: { actor: 'import' },
           });
         } catch (error) {
           // A login taken between the look-up and the write (an API client creating members

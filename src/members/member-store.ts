@@ -1,5 +1,6 @@
 import type { LoginExpiry, Member, MemberStatus, NewMember, RegType, TimeExpiry } from './member.js';
 import type { ListedRow, RecordField } from './record-template.js';
+import type { EventOrigin } from '../events/event.js';
 
 /** Which members an update applies to (seed 4.3): exactly one way of finding them. */
 export type MemberSelector =
@@ -93,8 +94,8 @@ export interface MemberListQuery {
  * uniqueness rule (a login taken) fails with the store's UniqueViolation.
  */
 export interface MemberStore {
-  /** The new member's id. */
-  insertMember(accountId: number, member: NewMember): Promise<number>;
+  /** The new member's id; `member.created` is written with it (from `origin`). */
+  insertMember(accountId: number, member: NewMember, origin: EventOrigin): Promise<number>;
   /** Whether a member (in any state) holds this login, compared case-insensitively. */
   loginTaken(accountId: number, login: string): Promise<boolean>;
   findMemberByLogin(accountId: number, login: string): Promise<Member | undefined>;
@@ -107,9 +108,11 @@ export interface MemberStore {
   /**
    * Applies `changes` to every member `selector` finds, in one transaction: all change or
    * none does. Set-based, in chunks of members. Due time expirations are written down first,
-   * so that they hold for the update.
+   * so that they hold for the update. The change's events are written in the same
+   * transaction: each member's (`member.updated`, `member.status_changed`, `member.deleted`),
+   * or one `member.bulk_updated` for the selector `all`.
    */
-  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits): Promise<MemberUpdate>;
+  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits, origin: EventOrigin): Promise<MemberUpdate>;
 
   /**
    * Lists members in id order from a cursor, in one read snapshot, as they are at `now` (a

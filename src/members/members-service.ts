@@ -8,6 +8,7 @@ import type { MemberFilters, MemberSelector, MemberStore, MemberUpdate } from '.
 import { createRecordRenderer, type RecordField } from './record-template.js';
 import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
 import type { VerifyLinks } from './verify-link.js';
+import type { EventOrigin } from '../events/event.js';
 
 /** A validated /create/ request. */
 export interface CreateMemberCommand {
@@ -79,7 +80,7 @@ export class MembersService {
     private readonly clock: Clock,
   ) {}
 
-  async create(account: Account, command: CreateMemberCommand): Promise<CreateMemberOutcome> {
+  async create(account: Account, command: CreateMemberCommand, origin: EventOrigin): Promise<CreateMemberOutcome> {
     const now = this.clock();
     let expiresAt: number | undefined;
     if (command.timeExpiry) {
@@ -105,7 +106,7 @@ export class MembersService {
       timeExpiry: command.timeExpiry && expiresAt !== undefined ? { action: command.timeExpiry.action, at: expiresAt } : null,
       loginExpiry: command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count },
       profile: command.profile,
-      });
+      }, origin);
     } catch (error) {
       // Taken meanwhile: the unique index decided a race.
       if (error instanceof UniqueViolation) return { kind: 'login-taken' };
@@ -114,7 +115,7 @@ export class MembersService {
     return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login) };
   }
 
-  async update(account: Account, command: UpdateMembersCommand): Promise<UpdateMembersOutcome> {
+  async update(account: Account, command: UpdateMembersCommand, origin: EventOrigin): Promise<UpdateMembersOutcome> {
     const now = this.clock();
     let timeExpiry: TimeExpiry | null | undefined;
     if (command.timeExpiry) {
@@ -148,6 +149,7 @@ export class MembersService {
         maxProfileBytes: MAX_UPDATE_PROFILE_BYTES,
         storageLeft: command.setFields.size > 0 ? await this.storageLeft(account) : Number.POSITIVE_INFINITY,
       },
+      origin,
       );
     } catch (error) {
       // A new login another member holds.

@@ -2,6 +2,7 @@
  * Members as they move in and out of the service whole (import, export): every stored
  * attribute, the password as its hash, and the profile.
  */
+import type { EventOrigin } from '../events/event.js';
 import type { Member } from './member.js';
 
 /** A member as exported: all of it. */
@@ -26,6 +27,8 @@ export interface ImportWrite {
   readonly updates: ReadonlyArray<{ readonly id: number; readonly member: ImportedMember }>;
   /** When the imported members' registration time is not given. */
   readonly now: number;
+  /** Who writes it: the events of the batch (member.created, member.updated…) say so. */
+  readonly origin: EventOrigin;
 }
 
 export interface MemberExport {

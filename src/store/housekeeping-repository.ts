@@ -45,6 +45,16 @@ export class HousekeepingRepository implements Housekeeping {
     return Number(result.numDeletedRows);
   }
 
+  async purgeEvents(before: number, max: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('events')
+      .where(({ eb, refTuple, selectFrom }) =>
+        eb(refTuple('account_id', 'id'), 'in', selectFrom('events').select(['account_id', 'id']).where('at', '<', before).limit(max).$asTuple('account_id', 'id')),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async foldMemberCounts(): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       // Exactly the deltas deleted are folded: one that commits meanwhile waits for the next sweep.

@@ -11,6 +11,9 @@ import type { EngineConnection, SnapshotReader } from './dialects/dialect.js';
 import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
 import { valueKeyOf } from './member-updates.js';
 import type { Database, MemberTable } from './schema.js';
+import type { Member } from '../members/member.js';
+import { changeEvents, createdEvent, type NewEvent } from '../events/event.js';
+import { appendEvents } from './event-repository.js';
 
 /** Members per INSERT or look-up: well under both engines' limits on bound parameters. */
 const MEMBERS_PER_STATEMENT = 500;
@@ -80,23 +83,64 @@ async function updateMembersSetBased(
   }
 }
 
-/** Writes one batch in one transaction: all of it lands, or none. */
+/** Members by id, with the profile fields of theirs an import sets (a batch's worth). */
+async function membersNow(
+  trx: Transaction<Database>,
+  updates: ImportWrite['updates'],
+): Promise<Map<number, { member: Member; profile: Map<string, string> }>> {
+  const ids = updates.map(({ id }) => id);
+  const names = [...new Set(updates.flatMap(({ member }) => [...member.profile.keys()]))];
+  const found = new Map<number, { member: Member; profile: Map<string, string> }>();
+  for (let start = 0; start < ids.length; start += MEMBERS_PER_STATEMENT) {
+    const rows = await trx.selectFrom('members').selectAll().where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT)).execute();
+    for (const row of rows) found.set(row.id, { member: toMember(row), profile: new Map() });
+  }
+  if (names.length > 0) {
+    for (let start = 0; start < ids.length; start += MEMBERS_PER_STATEMENT) {
+      const fields = await trx
+        .selectFrom('member_fields')
+        .select(['member_id', 'name', 'value'])
+        .where('member_id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT))
+        .where('name', 'in', names)
+        .execute();
+      for (const field of fields) found.get(field.member_id)?.profile.set(field.name, field.value);
+    }
+  }
+  return found;
+}
+
+/** Writes one batch in one transaction, with its events: all of it lands, or none. */
 export async function writeImport(connection: EngineConnection, accountId: number, write: ImportWrite): Promise<void> {
   await connection.db.transaction().execute(async (trx) => {
     const profiles: Array<{ memberId: number; profile: ReadonlyMap<string, string> }> = [];
+    const events: NewEvent[] = [];
     for (let start = 0; start < write.inserts.length; start += MEMBERS_PER_STATEMENT) {
       const slice = write.inserts.slice(start, start + MEMBERS_PER_STATEMENT);
       const inserted = await trx
         .insertInto('members')
         .values(slice.map((member) => memberRow(accountId, member, write.now)))
-        .returning(['id', 'login_key'])
+        .returningAll()
         .execute();
-      const idOf = new Map(inserted.map((row) => [row.login_key, row.id]));
-      for (const member of slice) profiles.push({ memberId: idOf.get(foldKey(member.login))!, profile: member.profile });
+      const rowOf = new Map(inserted.map((row) => [row.login_key, row]));
+      for (const member of slice) {
+        const row = rowOf.get(foldKey(member.login))!;
+        profiles.push({ memberId: row.id, profile: member.profile });
+        events.push(createdEvent(toMember(row), member.profile, write.now, write.origin));
+      }
     }
+    const before = write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
     await updateMembersSetBased(trx, accountId, write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) })));
     for (const { id, member } of write.updates) profiles.push({ memberId: id, profile: member.profile });
     await setFields(trx, accountId, profiles);
+    if (before) {
+      const after = await membersNow(trx, write.updates);
+      for (const { id, member } of write.updates) {
+        const was = before.get(id)!;
+        events.push(...changeEvents(was.member, after.get(id)!.member, { before: was.profile, after: member.profile }, write.now, write.origin));
+      }
+    }
+    // Last: the account's event counter stays locked only for the commit.
+    await appendEvents(trx, accountId, events);
   });
   if (write.inserts.some((member) => member.id !== undefined)) await connection.syncMemberIds();
 }

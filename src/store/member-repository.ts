@@ -7,6 +7,8 @@ import { listMembers } from './member-listing.js';
 import { memberRow, toMember } from './member-rows.js';
 import { updateMembers, valueKeyOf } from './member-updates.js';
 import type { Database } from './schema.js';
+import { createdEvent, type EventOrigin } from '../events/event.js';
+import { appendEvents } from './event-repository.js';
 
 export class MemberRepository implements MemberStore {
   private readonly db: Kysely<Database>;
@@ -18,16 +20,18 @@ export class MemberRepository implements MemberStore {
     this.reads = connection.reads;
   }
 
-  insertMember(accountId: number, member: NewMember): Promise<number> {
+  insertMember(accountId: number, member: NewMember, origin: EventOrigin): Promise<number> {
     // A login taken meanwhile (the unique index decides races) leaves as UniqueViolation.
     return this.db.transaction().execute(async (trx) => {
-      const { id } = await trx.insertInto('members').values(memberRow(accountId, member, member.regAt)).returning('id').executeTakeFirstOrThrow();
+      const row = await trx.insertInto('members').values(memberRow(accountId, member, member.regAt)).returningAll().executeTakeFirstOrThrow();
+      const { id } = row;
       if (member.profile.size > 0) {
         await trx
           .insertInto('member_fields')
           .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value, value_key: valueKeyOf(value) })))
           .execute();
       }
+      await appendEvents(trx, accountId, [createdEvent(toMember(row), member.profile, member.regAt, origin)]);
       return id;
     });
   }
@@ -85,8 +89,8 @@ export class MemberRepository implements MemberStore {
     return result.numUpdatedRows > 0n;
   }
 
-  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits): Promise<MemberUpdate> {
-    return updateMembers(this.connection, accountId, selector, changes, now, limits);
+  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits, origin: EventOrigin): Promise<MemberUpdate> {
+    return updateMembers(this.connection, accountId, selector, changes, now, limits, origin);
   }
 
   async profileBytes(accountId: number): Promise<number> {

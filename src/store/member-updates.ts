@@ -4,8 +4,11 @@
  */
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
+import { MEMBER_FIELDS, valueOf } from '../members/member-fields.js';
 import { foldKey, type Member } from '../members/member.js';
-import { columnsOf } from './member-rows.js';
+import { columnsOf, toMember } from './member-rows.js';
+import { changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
+import { appendEvents } from './event-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import type { Database } from './schema.js';
@@ -92,6 +95,7 @@ export async function updateMembers(
   changes: MemberChanges,
   now: number,
   limits: UpdateLimits,
+  origin: EventOrigin,
 ): Promise<MemberUpdate> {
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const chunkSize = Math.max(1, Math.min(CHUNK_MEMBERS, Math.floor(CHUNK_BYTES / Math.max(1, setBytes))));
@@ -99,8 +103,14 @@ export async function updateMembers(
   // back when it is refused half-way (no error thrown to undo it).
   const trx = await connection.db.startTransaction().execute();
   try {
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize);
-    if (outcome.kind === 'updated') await trx.commit().execute();
+    const events: NewEvent[] = [];
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, { origin, events });
+    if (outcome.kind === 'updated') {
+      if (selector.by === 'all') events.push(bulkEvent(changes, outcome.count, now, origin));
+      // Last: the account's event counter stays locked only for the commit.
+      await appendEvents(trx, accountId, events);
+      await trx.commit().execute();
+    }
     else await trx.rollback().execute();
     return outcome;
   } catch (error) {
@@ -119,6 +129,7 @@ async function applyUpdate(
   limits: UpdateLimits,
   setBytes: number,
   chunkSize: number,
+  told: { readonly origin: EventOrigin; readonly events: NewEvent[] },
 ): Promise<MemberUpdate> {
   await expireDue(trx, now, accountId);
   const matches = selectorCondition(accountId, selector);
@@ -137,11 +148,69 @@ async function applyUpdate(
     if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
     if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
     const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
+    // An update of every member is one event (bulkEvent); any other tells each member's change.
+    const chunkIds = ids.map((row) => row.id);
+    const before = selector.by === 'all' ? undefined : await membersBefore(trx, chunkIds, changes);
     if (!(await changeChunk(trx, accountId, inChunk, changes, now))) return { kind: 'too-many-fields' };
+    if (before) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
     await nextTurn();
   }
   return matched === 0 ? { kind: 'not-found' } : { kind: 'updated', count: matched };
+}
+
+interface MembersBefore {
+  readonly members: ReadonlyArray<Member>;
+  /** The values, before, of the profile fields the update sets or removes, by member. */
+  readonly profiles: ReadonlyMap<number, Map<string, string>>;
+}
+
+/** The members of a chunk as they are before the change, with the profile fields it touches. */
+async function membersBefore(trx: Transaction<Database>, ids: readonly number[], changes: MemberChanges): Promise<MembersBefore> {
+  const rows = await trx.selectFrom('members').selectAll().where('id', 'in', ids).orderBy('id').execute();
+  const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
+  const profiles = new Map<number, Map<string, string>>();
+  if (names.length > 0) {
+    const fields = await trx.selectFrom('member_fields').select(['member_id', 'name', 'value']).where('member_id', 'in', ids).where('name', 'in', names).execute();
+    for (const field of fields) {
+      let profile = profiles.get(field.member_id);
+      if (!profile) profiles.set(field.member_id, (profile = new Map()));
+      profile.set(field.name, field.value);
+    }
+  }
+  return { members: rows.map(toMember), profiles };
+}
+
+/** The events of a chunk's members: each member as it was against how it is now. */
+async function memberEvents(trx: Transaction<Database>, before: MembersBefore, changes: MemberChanges, now: number, origin: EventOrigin): Promise<NewEvent[]> {
+  const ids = before.members.map((member) => member.id);
+  const after = new Map((await trx.selectFrom('members').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toMember(row)]));
+  const profileAfter = new Map<string, string | null>([...changes.deleteFields.map((name) => [name, null] as const), ...changes.setFields]);
+  return before.members.flatMap((member) =>
+    changeEvents(member, after.get(member.id)!, { before: before.profiles.get(member.id) ?? new Map(), after: profileAfter }, now, origin),
+  );
+}
+
+/**
+ * `member.bulk_updated`: an update of every member (`find_member_id=*`) is one event, with the
+ * selector, the change and the count, so that it keeps its speed over a million members. The
+ * new values are the built-in fields set (by their file names, as files write them; a
+ * password is named, never shown) and the profile fields set and removed.
+ */
+function bulkEvent(changes: MemberChanges, count: number, now: number, origin: EventOrigin): NewEvent {
+  const { deleteFields, setFields, passwordHash, ...values } = changes;
+  const set: Record<string, string | null> = {};
+  for (const field of MEMBER_FIELDS) {
+    const value = field.file && field.column !== 'password_hash' ? valueOf(values, field) : undefined;
+    if (value !== undefined) set[field.file!.name] = value === null ? null : field.type.encode(value);
+  }
+  if (passwordHash !== undefined) set.password = 'changed';
+  return {
+    type: 'member.bulk_updated',
+    at: now,
+    origin,
+    data: { selector: '*', count, set, profile: { set: Object.fromEntries(setFields), deleted: [...deleteFields] } },
+  };
 }
 
 /** Every change, to the members of one chunk; false when a member would have too many profile fields. */

@@ -22,6 +22,8 @@ export interface Database {
   account_usage_deltas: AccountUsageDeltaTable;
   upstream_links: UpstreamLinkTable;
   upstream_mirror: UpstreamMirrorTable;
+  events: EventTable;
+  event_counters: EventCounterTable;
 }
 
 export interface AccountTable {
@@ -183,4 +185,24 @@ export interface UpstreamMirrorTable {
   next_at: number;
   lease_until: Generated<number>;
   last_error: string | null;
+}
+
+/** An event (migration 008): what changed, when, by whom; `data` is JSON text. */
+export interface EventTable {
+  account_id: number;
+  id: number;
+  type: string;
+  at: number;
+  actor: string;
+  actor_email: string | null;
+  request_id: string | null;
+  member_id: number | null;
+  member_login: string | null;
+  data: string;
+}
+
+/** Each account's last event id. */
+export interface EventCounterTable {
+  account_id: number;
+  last_id: number;
 }

@@ -17,6 +17,8 @@ import { MemberTransferRepository } from './member-import-export.js';
 import { MemberRepository } from './member-repository.js';
 import { migrateToLatest } from './migrations/index.js';
 import { UpstreamRepository } from './upstream-repository.js';
+import { EventRepository } from './event-repository.js';
+import type { EventStore } from '../events/events-store.js';
 
 /**
  * The service's one store: the same SQL over SQLite or PostgreSQL, in repositories along the
@@ -33,6 +35,8 @@ export interface Store {
   readonly housekeeping: Housekeeping;
   /** Links to upstream services, the capture of passwords, the mirrored writes. */
   readonly upstream: UpstreamLinkStore;
+  /** The events, for the change feed (written by the member repositories, in their transactions). */
+  readonly events: EventStore;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -61,6 +65,7 @@ export function storeOver(connection: EngineConnection): Store {
     transfer: guard(new MemberTransferRepository(connection)),
     housekeeping: guard(new HousekeepingRepository(connection)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),
+    events: guard(new EventRepository(connection.reads)),
     secret: (name, create) =>
       guard({
         async secret() {

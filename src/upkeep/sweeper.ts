@@ -1,7 +1,8 @@
 /**
  * The periodic sweep: writes down time expirations that fell due (requests already treat them
  * as done; this makes the stored state catch up) and purges what has outlived its retention:
- * Deleted members (freeing their logins), sessions, login events and stale failure counters.
+ * Deleted members (freeing their logins), events past their retention, sessions, login
+ * events and stale failure counters.
  */
 import type { Clock } from '../common/clock.js';
 import type { Housekeeping } from './housekeeping.js';
@@ -10,6 +11,7 @@ export interface RetentionSettings {
   readonly deletedRetentionDays: number;
   readonly sessionRetentionDays: number;
   readonly loginEventRetentionDays: number;
+  readonly eventRetentionDays: number;
 }
 
 export interface SweepReport {
@@ -17,6 +19,7 @@ export interface SweepReport {
   readonly purgedMembers: number;
   readonly purgedSessions: number;
   readonly purgedLoginEvents: number;
+  readonly purgedEvents: number;
   readonly purgedThrottles: number;
   readonly purgedRateLimits: number;
   readonly purgedKeys: number;
@@ -25,6 +28,8 @@ export interface SweepReport {
 const DAY = 86_400_000;
 /** Members purged per statement, so that a large purge never holds the store for long. */
 const PURGE_BATCH = 1000;
+/** Events purged per statement (they are small rows). */
+const EVENT_PURGE_BATCH = 5000;
 /** Failure counters matter for at most the longest reset time an account can set (30 days). */
 const THROTTLE_RETENTION = 30 * DAY;
 /** Expired keys are listed (`account key list`) for this long, then forgotten. */
@@ -63,10 +68,17 @@ export class Sweeper {
       purgedMembers += purged;
       if (purged < PURGE_BATCH) break;
     }
+    let purgedEvents = 0;
+    for (;;) {
+      const purged = await this.store.purgeEvents(now - this.retention.eventRetentionDays * DAY, EVENT_PURGE_BATCH);
+      purgedEvents += purged;
+      if (purged < EVENT_PURGE_BATCH) break;
+    }
     const report = {
       expired,
       purgedMembers,
       purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY),
+      purgedEvents,
       purgedLoginEvents: await this.store.purgeLoginEvents(now - this.retention.loginEventRetentionDays * DAY),
       purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),
       purgedRateLimits: await this.store.purgeRateLimits(now),

@@ -24,6 +24,7 @@ async function seed(h: ReturnType<Parameters<Parameters<typeof describeEachEngin
       })),
       updates: [],
       now: Date.now(),
+      origin: { actor: 'import' },
     });
   }
 }

@@ -27,6 +27,7 @@ describeEachEngineApp('substring search isolation', (h) => {
         })),
         updates: [],
         now: Date.now(),
+        origin: { actor: 'import' },
       });
     }
     await small.create('solo', { bio: 'nothing to see' });

@@ -255,7 +255,7 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
       // New members get ids above the moved ones.
       const next = await sb.members.create((await sb.accounts.find('moving'))!, {
         login: 'newcomer', email: 'n@example.com', password: 'newcomer-password', urlOk: null, urlFail: null, ip: null, timeExpiry: null, loginExpiry: null, profile: new Map(),
-      });
+      }, { actor: 'api' });
       expect(next).toMatchObject({ kind: 'created' });
       expect((next as { id: number }).id).toBeGreaterThan(10 + 24 * 3);
     } finally {

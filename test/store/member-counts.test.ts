@@ -48,13 +48,13 @@ describeEachEngine('members_total from the status counters', (context) => {
     await expectTotalsRight(account.id);
     expect(await listedTotal(account.id, {})).toBe(9);
 
-    await store.members.updateMembers(account.id, { by: 'login', login: 'c0' }, { ...NO_CHANGES, status: 'S' }, now, NO_LIMITS);
-    await store.members.updateMembers(account.id, { by: 'login', login: 'c3' }, { ...NO_CHANGES, status: 'A' }, now, NO_LIMITS);
+    await store.members.updateMembers(account.id, { by: 'login', login: 'c0' }, { ...NO_CHANGES, status: 'S' }, now, NO_LIMITS, { actor: 'api' });
+    await store.members.updateMembers(account.id, { by: 'login', login: 'c3' }, { ...NO_CHANGES, status: 'A' }, now, NO_LIMITS, { actor: 'api' });
     await expectTotalsRight(account.id);
     // A change that leaves statuses alone moves nothing.
-    await store.members.updateMembers(account.id, { by: 'all' }, { ...NO_CHANGES, setFields: new Map([['team', 'x']]) }, now, NO_LIMITS);
+    await store.members.updateMembers(account.id, { by: 'all' }, { ...NO_CHANGES, setFields: new Map([['team', 'x']]) }, now, NO_LIMITS, { actor: 'api' });
     await expectTotalsRight(account.id);
-    await store.members.updateMembers(account.id, { by: 'all' }, { ...NO_CHANGES, status: 'D' }, now, NO_LIMITS);
+    await store.members.updateMembers(account.id, { by: 'all' }, { ...NO_CHANGES, status: 'D' }, now, NO_LIMITS, { actor: 'api' });
     await expectTotalsRight(account.id);
     expect(await listedTotal(account.id, {})).toBe(0);
 

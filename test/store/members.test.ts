@@ -25,7 +25,7 @@ describeEachEngine('member store', (context) => {
       billPc: 'paypal', billId: 'TX-1',
       profile: new Map([['first_name', 'Alice'], ['city', 'Zürich']]),
     });
-    const id = await store.members.insertMember(account.id, input);
+    const id = await store.members.insertMember(account.id, input, { actor: 'api' });
     expect(id).toBeGreaterThan(0);
     const member = await store.members.findMemberByLogin(account.id, 'alice.SMITH');
     expect(member).toEqual({
@@ -57,7 +57,7 @@ describeEachEngine('member store', (context) => {
     const { store } = context();
     const account = await insertAccount(store);
     await insertMember(store, account.id, { login: 'Émile' });
-    await expect(store.members.insertMember(account.id, newMember({ login: 'éMILE' }))).rejects.toBeInstanceOf(UniqueViolation);
+    await expect(store.members.insertMember(account.id, newMember({ login: 'éMILE' }), { actor: 'api' })).rejects.toBeInstanceOf(UniqueViolation);
     expect(await store.members.loginTaken(account.id, 'ÉMILE')).toBe(true);
     expect(await store.members.loginTaken(account.id, 'emile')).toBe(false);
   });
@@ -67,7 +67,7 @@ describeEachEngine('member store', (context) => {
     const a = await insertAccount(store);
     const b = await insertAccount(store);
     await insertMember(store, a.id, { login: 'shared' });
-    expect(await store.members.insertMember(b.id, newMember({ login: 'shared' }))).toBeGreaterThan(0);
+    expect(await store.members.insertMember(b.id, newMember({ login: 'shared' }), { actor: 'api' })).toBeGreaterThan(0);
   });
 
   it('gives increasing ids that are never reused, even after the rows are gone', async () => {
@@ -297,7 +297,7 @@ describeEachEngine('member store', (context) => {
       { by: 'login' as const, login: 'only-mine' },
       { by: 'email' as const, email: 'only@example.com' },
     ]) {
-      expect(await store.members.updateMembers(other.id, selector, changes, NOW, NO_LIMITS)).toEqual({ kind: 'not-found' });
+      expect(await store.members.updateMembers(other.id, selector, changes, NOW, NO_LIMITS, { actor: 'api' })).toEqual({ kind: 'not-found' });
     }
     expect((await store.members.findMemberById(owner.id, id))?.status).toBe('A');
     expect(await context().store.members.findProfile(owner.id, id)).toEqual(new Map([['k', 'needle']]));

@@ -35,5 +35,5 @@ export function newMember(overrides: Partial<NewMember> = {}): NewMember {
 }
 
 export async function insertMember(store: Store, accountId: number, overrides: Partial<NewMember> = {}): Promise<number> {
-  return store.members.insertMember(accountId, newMember(overrides));
+  return store.members.insertMember(accountId, newMember(overrides), { actor: 'api' });
 }

@@ -28,6 +28,8 @@ export async function apiAccount(h: Harness, settings: SettingsPatch = {}) {
     insert: (overrides: Partial<NewMember>) => insertMember(h.store, account.id, overrides),
     update: (params: Record<string, string> | Array<[string, string]>) => call('/api2/update/', params),
     list: (params: Record<string, string> | Array<[string, string]> = {}) => call('/api2/list/', params),
+    /** A page of the change feed. */
+    events: (params: Record<string, string> | Array<[string, string]> = {}) => call('/api2/events/', params),
     login: async (login: string, password = 'correct-horse') => (await h.post('/api2/login/', { user, login, password })).json,
     member: (login: string) => h.store.members.findMemberByLogin(account.id, login),
     profile: async (login: string) => {

@@ -127,7 +127,7 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request, 'write');
       context.hashing.assertRoom();
-      const outcome = await context.members.create(account, decodeCreate(params, account));
+      const outcome = await context.members.create(account, decodeCreate(params, account), { actor: 'api', requestId: request.id });
       switch (outcome.kind) {
         case 'created':
           // The upstream gets the password this member has here, generated or given.

@@ -163,7 +163,7 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
       const account = await authenticate(context, params, request, 'write');
       const command = decodeUpdate(params, account);
       const mirrored = await mirrorWrite(request, () => context.mirror?.prepareUpdate(account, params.pairs()));
-      const outcome = await context.members.update(account, command);
+      const outcome = await context.members.update(account, command, { actor: 'api', requestId: request.id });
       switch (outcome.kind) {
         case 'updated':
           if (mirrored) await mirrorWrite(request, () => context.mirror?.record(account, 'update', mirrored));

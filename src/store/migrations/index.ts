@@ -7,6 +7,7 @@ import * as rateLimits from './004-rate-limits.js';
 import * as memberCounts from './005-member-counts.js';
 import * as keysAndLimits from './006-keys-and-limits.js';
 import * as upstreamLinks from './007-upstream-links.js';
+import * as events from './008-events.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '005-member-counts': memberCounts,
   '006-keys-and-limits': keysAndLimits,
   '007-upstream-links': upstreamLinks,
+  '008-events': events,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
