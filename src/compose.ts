@@ -22,6 +22,9 @@ import { Metrics } from './observability/metrics.js';
 import { openStore, type Store } from './store/store.js';
 import { Sweeper } from './upkeep/sweeper.js';
 import { EventsService } from './events/events-service.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { WebhookSender } from './webhooks/sender.js';
+import { WebhooksService } from './webhooks/webhooks-service.js';
 import { CachedLinks } from './upstream/cached-links.js';
 import { UpstreamLinksService } from './upstream/links-service.js';
 import { MemberMigration } from './upstream/member-migration.js';
@@ -36,6 +39,12 @@ export interface Services {
   readonly sweeper: Sweeper;
   /** The change feed. */
   readonly events: EventsService;
+  /** Webhook endpoints (the operator's commands) and their deliveries (the dispatcher, run by the server). */
+  readonly webhooks: {
+    readonly endpoints: WebhooksService;
+    readonly dispatcher: WebhookDispatcher;
+    readonly sender: WebhookSender;
+  };
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
   /** The import, with password hashing of its own (see below). */
@@ -94,15 +103,23 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   // wait (the command line has no clients to turn away): a gate of its own.
   const importer = new MemberImporter(store.transfer, gatedHasher(argon2, new HashingGate({ ...hashingLimits(), queue: Number.MAX_SAFE_INTEGER })), clock);
   const links = new CachedLinks(store.upstream);
+  const sender = new WebhookSender(config.webhooksAllowPrivateAddresses);
+  const accountsService = new AccountsService(store.accounts, clock);
+  const accountNames = async (id: number) => (await accountsService.list()).find((account) => account.id === id)?.name;
   const observers: UpstreamObservers = { login: () => {}, mirror: () => {} };
   const upstreamLogins = new UpstreamLogins(store.upstream, links, store.members, importer, clock, (outcome) => observers.login(outcome), options.upstreamTimeoutMs);
   return {
     store,
-    accounts: new AccountsService(store.accounts, clock),
+    accounts: accountsService,
     members: new MembersService(store.members, hasher, verifyLinks, clock),
     logins: new LoginService(store.members, store.logins, hasher, clock, upstreamLogins),
     sweeper: new Sweeper(store.housekeeping, clock, config),
     events: new EventsService(store.events),
+    webhooks: {
+      endpoints: new WebhooksService(store.webhooks, sender, clock, config.webhooksAllowPrivateAddresses),
+      dispatcher: new WebhookDispatcher(store.webhooks, store.events, sender, accountNames, clock),
+      sender,
+    },
     hashing,
     importer,
     upstream: {

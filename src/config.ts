@@ -63,6 +63,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /** How long a list waits for a free slot before it is refused with 503, in milliseconds. */
   readonly listSlotWaitMs: number;
+  /** Webhooks may go to loopback and private addresses (tests, a receiver on the same network). */
+  readonly webhooksAllowPrivateAddresses: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +96,7 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   SESSION_RETENTION_DAYS: whole(1, 36500),
   LOGIN_EVENT_RETENTION_DAYS: whole(1, 36500),
   EVENT_RETENTION_DAYS: whole(1, 36500),
+  WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: { type: 'string', enum: ['true', 'false'], why: 'true or false' },
   BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
   MAX_PARAMETERS: whole(10, 100000),
   KEY_FAILURE_LIMIT: whole(1, 1_000_000),
@@ -148,6 +151,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     sessionRetentionDays: get('SESSION_RETENTION_DAYS', 30),
     loginEventRetentionDays: get('LOGIN_EVENT_RETENTION_DAYS', 90),
     eventRetentionDays: get('EVENT_RETENTION_DAYS', 90),
+    webhooksAllowPrivateAddresses: get<string>('WEBHOOKS_ALLOW_PRIVATE_ADDRESSES', 'false') === 'true',
     bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
     maxParameters: get('MAX_PARAMETERS', 1000),
     keyFailureLimit: get('KEY_FAILURE_LIMIT', 30),

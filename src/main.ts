@@ -12,6 +12,7 @@ import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
 import type { ImportCommandOptions } from './import-export/commands.js';
 import { registerLinkCommands } from './cli/link-commands.js';
+import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
 import { packageVersion } from './version.js';
 
@@ -295,6 +296,7 @@ export function buildCli(): Command {
 
   registerMemberCommands(program, withServices);
   registerLinkCommands(program, account, withServices);
+  registerWebhookCommands(program, withServices);
 
   program
     .command('backup <file>')

@@ -53,6 +53,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   listeningAt = address;
   const stopSweeping = scheduleSweeps(services, config, app.log);
   const stopMirroring = scheduleMirroring(services, app.log);
+  const stopWebhooks = scheduleWebhooks(services, app.log);
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
   if (metricsServer) out(`metrics at ${metricsServer.address}`);
 
@@ -62,6 +63,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // In-flight requests get this long to finish; then their connections are cut.
       stopSweeping();
       await stopMirroring();
+      await stopWebhooks();
       const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       try {
         await app.close();
@@ -139,8 +141,32 @@ function scheduleMirroring(services: Services, log: FastifyInstance['log']): () 
   };
 }
 
+/**
+ * Sends webhooks every WEBHOOK_INTERVAL_MS: one round at a time (the dispatcher shares a round
+ * asked for while one runs); the deliveries are rows, so a restart goes on where it stopped.
+ */
+function scheduleWebhooks(services: Services, log: FastifyInstance['log']): () => Promise<void> {
+  const run = () => {
+    services.webhooks.dispatcher.run().then(
+      ({ delivered, failed }) => {
+        if (failed > 0) log.warn({ delivered, failed }, 'webhook deliveries given up');
+      },
+      (error: unknown) => log.warn({ err: error }, 'webhook round failed; will try again'),
+    );
+  };
+  const timer = setInterval(run, WEBHOOK_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await services.webhooks.dispatcher.idle();
+    services.webhooks.sender.close();
+  };
+}
+
 /** After this long a stop that has not finished (a store that does not answer) exits anyway. */
 const STOP_DEADLINE_MS = 30_000;
+/** How often due webhook deliveries are looked for. */
+const WEBHOOK_INTERVAL_MS = 500;
 
 /** Stops the server on the first SIGTERM or SIGINT; a second one exits at once. */
 export function stopOnSignals(server: RunningServer): void {

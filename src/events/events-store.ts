@@ -14,5 +14,7 @@ export interface EventStore {
    * in id order: at most `limit`, of the given types when `types` is set, reading at most
    * `window` ids past `after` (a filter that matches little never scans the whole table).
    */
+  /** These events of the account (those still kept), in id order. */
+  byIds(accountId: number, ids: readonly number[]): Promise<StoredEvent[]>;
   page(accountId: number, after: number | undefined, limit: number, types: readonly string[] | undefined, window: number): Promise<EventPage>;
 }

@@ -58,6 +58,12 @@ function toEvent(row: EventTable): StoredEvent {
 export class EventRepository implements EventStore {
   constructor(private readonly reads: Kysely<Database>) {}
 
+  async byIds(accountId: number, ids: readonly number[]): Promise<StoredEvent[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.reads.selectFrom('events').selectAll().where('account_id', '=', accountId).where('id', 'in', [...ids]).orderBy('id').execute();
+    return rows.map(toEvent);
+  }
+
   async page(accountId: number, after: number | undefined, limit: number, types: readonly string[] | undefined, window: number): Promise<EventPage> {
     let from = after ?? 0;
     if (after === undefined) {

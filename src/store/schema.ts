@@ -24,6 +24,9 @@ export interface Database {
   upstream_mirror: UpstreamMirrorTable;
   events: EventTable;
   event_counters: EventCounterTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export interface AccountTable {
@@ -205,4 +208,46 @@ export interface EventTable {
 export interface EventCounterTable {
   account_id: number;
   last_id: number;
+}
+
+/** A webhook receiver of an account (migration 009). */
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** `whsec_…`: the Standard Webhooks signing secret. */
+  secret: string;
+  /** Comma-separated event types; null for all. */
+  types: string | null;
+  created_at: number;
+  /** The last event id turned into deliveries for this endpoint. */
+  cursor: number;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  /** Until when one server has this endpoint's deliveries in hand. */
+  lease_until: Generated<number>;
+}
+
+/** One event to one endpoint: pending (retried), delivered, or failed (given up). */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  account_id: number;
+  event_id: number;
+  state: string;
+  attempts: Generated<number>;
+  next_at: number;
+  created_at: number;
+  delivered_at: number | null;
+  last_error: string | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: number;
+  at: number;
+  /** The receiver's HTTP status; null when there was no answer (timeout, refused, blocked address). */
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
 }

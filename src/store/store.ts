@@ -19,6 +19,8 @@ import { migrateToLatest } from './migrations/index.js';
 import { UpstreamRepository } from './upstream-repository.js';
 import { EventRepository } from './event-repository.js';
 import type { EventStore } from '../events/events-store.js';
+import { WebhookRepository } from './webhook-repository.js';
+import type { WebhookStore } from '../webhooks/webhook.js';
 
 /**
  * The service's one store: the same SQL over SQLite or PostgreSQL, in repositories along the
@@ -37,6 +39,8 @@ export interface Store {
   readonly upstream: UpstreamLinkStore;
   /** The events, for the change feed (written by the member repositories, in their transactions). */
   readonly events: EventStore;
+  /** Webhook endpoints and their deliveries. */
+  readonly webhooks: WebhookStore;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -66,6 +70,7 @@ export function storeOver(connection: EngineConnection): Store {
     housekeeping: guard(new HousekeepingRepository(connection)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),
     events: guard(new EventRepository(connection.reads)),
+    webhooks: guard(new WebhookRepository(db, connection.reads)),
     secret: (name, create) =>
       guard({
         async secret() {

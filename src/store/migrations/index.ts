@@ -8,6 +8,7 @@ import * as memberCounts from './005-member-counts.js';
 import * as keysAndLimits from './006-keys-and-limits.js';
 import * as upstreamLinks from './007-upstream-links.js';
 import * as events from './008-events.js';
+import * as webhooks from './009-webhooks.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '006-keys-and-limits': keysAndLimits,
   '007-upstream-links': upstreamLinks,
   '008-events': events,
+  '009-webhooks': webhooks,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

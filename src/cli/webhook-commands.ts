@@ -1,0 +1,133 @@
+/**
+ * Webhooks on the command line: `webhook add | list | remove | enable | test | deliveries |
+ * redeliver`. The signing secret is printed once, by `add`.
+ */
+import type { Command } from 'commander';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.js';
+import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
+
+const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
+
+function describeEndpoint(endpoint: WebhookEndpoint) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.types?.join(',') ?? 'all',
+    created_at: iso(endpoint.createdAt),
+    enabled: endpoint.disabledAt === null,
+    disabled_at: iso(endpoint.disabledAt),
+    disabled_reason: endpoint.disabledReason,
+  };
+}
+
+function describeAttempt(attempt: WebhookAttempt) {
+  return { at: iso(attempt.at), status: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error };
+}
+
+function describeDelivery(delivery: WebhookDelivery & { attemptsMade: WebhookAttempt[] }) {
+  return {
+    id: delivery.id,
+    event: String(delivery.eventId),
+    state: delivery.state,
+    attempts: delivery.attempts,
+    next_at: delivery.state === 'pending' ? iso(delivery.nextAt) : null,
+    delivered_at: iso(delivery.deliveredAt),
+    last_error: delivery.lastError,
+    attempt_log: delivery.attemptsMade.map(describeAttempt),
+  };
+}
+
+const whole = (name: string) => (value: string) => {
+  if (!/^[1-9]\d{0,14}$/.test(value)) throw new CommandError(`${name} must be a whole number, got "${value}"`);
+  return Number(value);
+};
+
+export function registerWebhookCommands(program: Command, withServices: WithServices): void {
+  const webhook = program.command('webhook').description('signed webhooks (Standard Webhooks) of an account’s events');
+
+  webhook
+    .command('add')
+    .description('add a receiver: prints its id and its signing secret (shown this once)')
+    .requiredOption('--account <name>', 'the account whose events it receives')
+    .requiredOption('--url <url>', 'the receiver (http or https, on a public address)')
+    .option('--events <types>', 'only these event types, comma-separated (default: all)')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (options: { account: string; url: string; events?: string; json?: boolean }) => {
+      const types = options.events?.split(',').map((type) => type.trim()).filter((type) => type !== '');
+      const outcome = await withServices(async (s) => s.webhooks.endpoints.add(await accountNamed(s, options.account), options.url, types));
+      if (outcome.kind === 'refused') throw new CommandError(`--${outcome.parameter}: ${outcome.reason}`);
+      print({ id: outcome.endpoint.id, secret: outcome.endpoint.secret, url: outcome.endpoint.url, events: outcome.endpoint.types?.join(',') ?? 'all' }, options.json);
+      if (!options.json) process.stderr.write('keep the secret: it is shown only now (receivers verify each delivery with it)\n');
+    });
+
+  webhook
+    .command('list')
+    .description('an account’s receivers')
+    .requiredOption('--account <name>', 'the account')
+    .option('--json', 'print them as JSON')
+    .action(async (options: { account: string; json?: boolean }) => {
+      const endpoints = await withServices(async (s) => s.webhooks.endpoints.list(await accountNamed(s, options.account)));
+      print({ webhooks: endpoints.map(describeEndpoint) }, options.json);
+    });
+
+  webhook
+    .command('remove <id>')
+    .description('remove a receiver (its pending deliveries are dropped)')
+    .requiredOption('--account <name>', 'the account')
+    .action(async (id: string, options: { account: string }) => {
+      const removed = await withServices(async (s) => s.webhooks.endpoints.remove(await accountNamed(s, options.account), whole('id')(id)));
+      if (!removed) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
+      process.stdout.write(`removed webhook ${id}\n`);
+    });
+
+  webhook
+    .command('enable <id>')
+    .description('turn a receiver that was disabled after days of failures back on (its pending deliveries go on)')
+    .requiredOption('--account <name>', 'the account')
+    .action(async (id: string, options: { account: string }) => {
+      const enabled = await withServices(async (s) => s.webhooks.endpoints.enable(await accountNamed(s, options.account), whole('id')(id)));
+      if (!enabled) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
+      process.stdout.write(`enabled webhook ${id}\n`);
+    });
+
+  webhook
+    .command('test <id>')
+    .description('send a signed webhook.test message now and show how the receiver answered')
+    .requiredOption('--account <name>', 'the account')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (id: string, options: { account: string; json?: boolean }) => {
+      const attempt = await withServices(async (s) => {
+        try {
+          return await s.webhooks.endpoints.test(await accountNamed(s, options.account), whole('id')(id));
+        } finally {
+          // Its kept-alive connection would hold the command open.
+          s.webhooks.sender.close();
+        }
+      });
+      if (!attempt) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
+      print(describeAttempt(attempt), options.json);
+      if (attempt.error !== null) process.exitCode = 1;
+    });
+
+  webhook
+    .command('deliveries <id>')
+    .description('a receiver’s latest deliveries, newest first, with every attempt')
+    .requiredOption('--account <name>', 'the account')
+    .option('--limit <n>', 'how many (default 20)', whole('--limit'), 20)
+    .option('--json', 'print them as JSON')
+    .action(async (id: string, options: { account: string; limit: number; json?: boolean }) => {
+      const deliveries = await withServices(async (s) => s.webhooks.endpoints.deliveries(await accountNamed(s, options.account), whole('id')(id), options.limit));
+      if (!deliveries) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
+      print({ deliveries: deliveries.map(describeDelivery) }, options.json);
+    });
+
+  webhook
+    .command('redeliver <delivery>')
+    .description('send a delivery again (it is due at once, whatever its state)')
+    .requiredOption('--account <name>', 'the account')
+    .action(async (delivery: string, options: { account: string }) => {
+      const done = await withServices(async (s) => s.webhooks.endpoints.redeliver(await accountNamed(s, options.account), whole('delivery')(delivery)));
+      if (!done) throw new CommandError(`no delivery ${delivery} in account "${options.account}"`);
+      process.stdout.write(`delivery ${delivery} will be sent again by the running server\n`);
+    });
+}

@@ -1,0 +1,176 @@
+/** Webhook endpoints, deliveries and attempts in SQL. */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AttemptResult, DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookStore } from '../webhooks/webhook.js';
+import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from './schema.js';
+
+const ROWS_PER_INSERT = 500;
+
+function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpoint {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.account_id),
+    url: row.url,
+    secret: row.secret,
+    types: row.types === null ? undefined : row.types.split(','),
+    createdAt: Number(row.created_at),
+    cursor: Number(row.cursor),
+    disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+    disabledReason: row.disabled_reason,
+  };
+}
+
+function toDelivery(row: Selectable<WebhookDeliveryTable>): WebhookDelivery {
+  return {
+    id: Number(row.id),
+    endpointId: Number(row.endpoint_id),
+    accountId: Number(row.account_id),
+    eventId: Number(row.event_id),
+    state: row.state as DeliveryState,
+    attempts: Number(row.attempts),
+    nextAt: Number(row.next_at),
+    createdAt: Number(row.created_at),
+    deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
+    lastError: row.last_error,
+  };
+}
+
+export class WebhookRepository implements WebhookStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly reads: Kysely<Database>,
+  ) {}
+
+  async insertEndpoint(endpoint: { accountId: number; url: string; secret: string; types: readonly string[] | undefined; createdAt: number }): Promise<WebhookEndpoint> {
+    return this.db.transaction().execute(async (trx) => {
+      // From the events written from now on: the last id committed is where it starts.
+      const counter = await trx.selectFrom('event_counters').select('last_id').where('account_id', '=', endpoint.accountId).executeTakeFirst();
+      const row = await trx
+        .insertInto('webhook_endpoints')
+        .values({
+          account_id: endpoint.accountId,
+          url: endpoint.url,
+          secret: endpoint.secret,
+          types: endpoint.types === undefined ? null : endpoint.types.join(','),
+          created_at: endpoint.createdAt,
+          cursor: counter === undefined ? 0 : Number(counter.last_id),
+          disabled_at: null,
+          disabled_reason: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toEndpoint(row);
+    });
+  }
+
+  async endpoints(accountId: number): Promise<WebhookEndpoint[]> {
+    return (await this.reads.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('id').execute()).map(toEndpoint);
+  }
+
+  async endpoint(id: number): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toEndpoint(row);
+  }
+
+  async enabledEndpoints(): Promise<WebhookEndpoint[]> {
+    return (await this.db.selectFrom('webhook_endpoints').selectAll().where('disabled_at', 'is', null).orderBy('id').execute()).map(toEndpoint);
+  }
+
+  async removeEndpoint(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async setDisabled(id: number, at: number | null, reason: string | null): Promise<void> {
+    await this.db.updateTable('webhook_endpoints').set({ disabled_at: at, disabled_reason: reason }).where('id', '=', id).execute();
+  }
+
+  async fanOut(endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const moved = await trx.updateTable('webhook_endpoints').set({ cursor: to }).where('id', '=', endpointId).where('cursor', '=', from).executeTakeFirst();
+      if (moved.numUpdatedRows === 0n) return false;
+      const rows = eventIds.map((eventId) => ({ endpoint_id: endpointId, account_id: accountId, event_id: eventId, state: 'pending', next_at: now, created_at: now, delivered_at: null, last_error: null }));
+      for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) await trx.insertInto('webhook_deliveries').values(rows.slice(start, start + ROWS_PER_INSERT)).execute();
+      return true;
+    });
+  }
+
+  async lease(endpointId: number, now: number, until: number): Promise<boolean> {
+    // A compare-and-set on the lease: of several servers, one takes it (as SKIP LOCKED would).
+    const result = await this.db.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '<=', now).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async release(endpointId: number): Promise<void> {
+    await this.db.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', endpointId).execute();
+  }
+
+  async pending(endpointId: number, limit: number): Promise<WebhookDelivery[]> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('endpoint_id', '=', endpointId)
+      .where('state', '=', 'pending')
+      .orderBy('event_id')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  async recordAttempts(results: readonly AttemptResult[]): Promise<void> {
+    if (results.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      const attempts = results.map(({ deliveryId, attempt }) => ({
+        delivery_id: deliveryId,
+        at: attempt.at,
+        status_code: attempt.statusCode,
+        duration_ms: attempt.durationMs,
+        error: attempt.error,
+      }));
+      for (let start = 0; start < attempts.length; start += ROWS_PER_INSERT) await trx.insertInto('webhook_attempts').values(attempts.slice(start, start + ROWS_PER_INSERT)).execute();
+      for (const { deliveryId, attempt, state, nextAt } of results) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            state,
+            attempts: sql`attempts + 1`,
+            next_at: nextAt,
+            delivered_at: state === 'delivered' ? attempt.at : null,
+            last_error: attempt.error ?? (state === 'delivered' ? null : `HTTP ${attempt.statusCode}`),
+          })
+          .where('id', '=', deliveryId)
+          .execute();
+      }
+    });
+  }
+
+  async deliveries(endpointId: number, limit: number): Promise<Array<WebhookDelivery & { attemptsMade: WebhookAttempt[] }>> {
+    const rows = (await this.reads.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute()).map(toDelivery);
+    if (rows.length === 0) return [];
+    const attempts = await this.reads
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where(
+        'delivery_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      attemptsMade: attempts
+        .filter((attempt) => Number(attempt.delivery_id) === row.id)
+        .map((attempt) => ({ at: Number(attempt.at), statusCode: attempt.status_code, durationMs: attempt.duration_ms, error: attempt.error })),
+    }));
+  }
+
+  async delivery(id: number): Promise<WebhookDelivery | undefined> {
+    const row = await this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toDelivery(row);
+  }
+
+  async redeliver(id: number, now: number): Promise<void> {
+    await this.db.updateTable('webhook_deliveries').set({ state: 'pending', next_at: now }).where('id', '=', id).execute();
+  }
+}
