@@ -19,6 +19,7 @@ import type { Engine } from '../src/store/dialects/dialect.js';
 import { build, cli, databaseUrl, median, memoryOf, percentile, ROOT, startListening, startServer, type Server } from './lib.js';
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
+import { measureWebhooks } from './webhooks.js';
 import { SEEDED_PASSWORD, seededMember } from './seed-members.js';
 
 const { values: options } = parseArgs({
@@ -145,6 +146,10 @@ async function measure(engine: Engine): Promise<Figures> {
   const apiKey = key(ACCOUNT, env);
   const createKey = key('bench-create', env);
   const auth = { user: ACCOUNT, api_key: apiKey };
+  const updateOne = () => encode({ ...auth, find_member_id: String(1 + Math.floor(Math.random() * COUNT)), city: CITIES[Math.floor(Math.random() * CITIES.length)]! });
+  let created = 0;
+  const run = Date.now().toString(36);
+  const createBody = () => encode({ user: 'bench-create', api_key: createKey, _login: `c${run}-${created++}`, _email: `c${created}@example.com`, _password: 'bench-password-1' });
   const server: Server = await startServer(env);
   try {
     const pid = server.child.pid!;
@@ -187,7 +192,6 @@ async function measure(engine: Engine): Promise<Figures> {
 
     const limitOne = () => encode({ ...auth, limit: '1' });
     note('list limit 1: req/s', (await load(`${url}/api2/list/`, limitOne, { connections: LIGHT_CONNECTIONS })).perSecond);
-    const updateOne = () => encode({ ...auth, find_member_id: String(1 + Math.floor(Math.random() * COUNT)), city: CITIES[Math.floor(Math.random() * CITIES.length)]! });
     const updates = await load(`${url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS });
     note('update one field of one member: req/s', updates.perSecond);
     note('bare Fastify route, same body: req/s', await bareFastifyBaseline(limitOne));
@@ -218,9 +222,6 @@ async function measure(engine: Engine): Promise<Figures> {
     note('overload: RSS growth, MiB', peak - before);
 
     note('raw argon2id hash: /s', await argon2Baseline('hash'));
-    let created = 0;
-    const run = Date.now().toString(36);
-    const createBody = () => encode({ user: 'bench-create', api_key: createKey, _login: `c${run}-${created++}`, _email: `c${created}@example.com`, _password: 'bench-password-1' });
     note('create: req/s', (await load(`${url}/api2/create/`, createBody, { connections: LOGIN_CONNECTIONS })).perSecond);
 
     // Every member at once: set a new profile field on all (a row each), then remove it, so
@@ -236,6 +237,19 @@ async function measure(engine: Engine): Promise<Figures> {
   } finally {
     await server.stop();
   }
+  // Events on vs off: the same loads back to back, on a server started with EVENTS=off, then
+  // on one started with EVENTS=on (the default), so that the machine's drift stays out of it.
+  for (const events of ['off', 'on'] as const) {
+    const switched = await startServer({ ...env, EVENTS: events });
+    try {
+      note(`update one field, EVENTS=${events}: req/s`, (await load(`${switched.url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS })).perSecond);
+      note(`create, EVENTS=${events}: req/s`, (await load(`${switched.url}/api2/create/`, createBody, { connections: LOGIN_CONNECTIONS })).perSecond);
+    } finally {
+      await switched.stop();
+    }
+  }
+  // Webhook deliveries: 5,000 events sent, signed, in order, to a receiver on this machine.
+  note('webhook deliveries to a local receiver: /s', (await measureWebhooks(engine, 5000)).perSecond);
   // The move from a hosted service: 100,000 seeded members (two profile fields each) from a
   // server of this project on this machine, by `member-api migrate-members`.
   const migration = await measureMigration(engine, 100_000);
@@ -272,6 +286,9 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
     { figure: 'full list: first byte', target: '≤ 100 ms', value: (f) => f['full list: first byte, ms'], pass: (v) => v <= 100, show: (v) => `${v.toFixed(0)} ms` },
     { figure: 'update all: one field', target: '≥ 30k/s', value: (f) => f['update all: set a new profile field: members/s'], pass: (v) => v >= 30_000, show: (v, f) => `${(v / 1000).toFixed(0)}k/s (removal ${(f['update all: remove that field: members/s']! / 1000).toFixed(0)}k/s)` },
     { figure: 'migration from a local upstream', target: '≥ 5,000/s', value: (f) => f['migration from a local upstream: members/s'], pass: (v) => v >= 5000, show: (v) => `${v.toFixed(0)} members/s` },
+    { figure: '/update/ one field, events on vs off', target: '≥ 95%', value: (f) => ratio(f['update one field, EVENTS=on: req/s'], f['update one field, EVENTS=off: req/s']), pass: (v) => v >= 0.95, show: (v, f) => `${pct(v)} (${f['update one field, EVENTS=on: req/s']!.toFixed(0)} vs ${f['update one field, EVENTS=off: req/s']!.toFixed(0)}/s)` },
+    { figure: '/create/, events on vs off', target: '≥ 95%', value: (f) => ratio(f['create, EVENTS=on: req/s'], f['create, EVENTS=off: req/s']), pass: (v) => v >= 0.95, show: (v, f) => `${pct(v)} (${f['create, EVENTS=on: req/s']!.toFixed(0)} vs ${f['create, EVENTS=off: req/s']!.toFixed(0)}/s)` },
+    { figure: 'webhook deliveries to a local receiver', target: '≥ 1,000/s', value: (f) => f['webhook deliveries to a local receiver: /s'], pass: (v) => v >= 1000, show: (v) => `${v.toFixed(0)}/s` },
     { figure: 'idle RSS with the seeded members', target: '≤ 150 MB', value: (f) => f['idle RSS, MiB'], pass: (v) => v <= 150, show: (v) => `${v.toFixed(0)} MiB` },
   ];
   const engines = Object.keys(all) as Engine[];

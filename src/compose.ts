@@ -79,7 +79,7 @@ export interface ServiceOptions {
 /** Opens the store the configuration names, brings its schema up to date and builds the services on it. */
 export async function createServices(config: Config, options: Omit<ServiceOptions, 'config'> = {}): Promise<Services> {
   // A reader for every list that may run, and two to spare (an export, a count).
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, maxReaders: config.maxConcurrentLists + 2 });
+  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, maxReaders: config.maxConcurrentLists + 2, events: config.events });
   try {
     await store.migrate();
     return await servicesOver(store, { ...options, config });

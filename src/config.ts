@@ -65,6 +65,8 @@ export interface Config {
   readonly listSlotWaitMs: number;
   /** Webhooks may go to loopback and private addresses (tests, a receiver on the same network). */
   readonly webhooksAllowPrivateAddresses: boolean;
+  /** Whether member changes write events (the feed and the webhooks read them). */
+  readonly events: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -97,6 +99,7 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   LOGIN_EVENT_RETENTION_DAYS: whole(1, 36500),
   EVENT_RETENTION_DAYS: whole(1, 36500),
   WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: { type: 'string', enum: ['true', 'false'], why: 'true or false' },
+  EVENTS: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
   BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
   MAX_PARAMETERS: whole(10, 100000),
   KEY_FAILURE_LIMIT: whole(1, 1_000_000),
@@ -151,6 +154,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     sessionRetentionDays: get('SESSION_RETENTION_DAYS', 30),
     loginEventRetentionDays: get('LOGIN_EVENT_RETENTION_DAYS', 90),
     eventRetentionDays: get('EVENT_RETENTION_DAYS', 90),
+    events: get<string>('EVENTS', 'on') === 'on',
     webhooksAllowPrivateAddresses: get<string>('WEBHOOKS_ALLOW_PRIVATE_ADDRESSES', 'false') === 'true',
     bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
     maxParameters: get('MAX_PARAMETERS', 1000),

@@ -7,6 +7,8 @@ export interface ConnectOptions {
   readonly poolSize?: number;
   /** Read snapshots at once (SQLite: each in a reader thread of its own). */
   readonly maxReaders?: number;
+  /** Whether member changes write their events (EVENTS; on unless false). */
+  readonly events?: boolean;
 }
 
 /** A `postgres://` (or `postgresql://`) URL selects PostgreSQL; anything else is a SQLite file. */

@@ -110,7 +110,7 @@ async function membersNow(
 }
 
 /** Writes one batch in one transaction, with its events: all of it lands, or none. */
-export async function writeImport(connection: EngineConnection, accountId: number, write: ImportWrite): Promise<void> {
+export async function writeImport(connection: EngineConnection, accountId: number, write: ImportWrite, withEvents = true): Promise<void> {
   await connection.db.transaction().execute(async (trx) => {
     const profiles: Array<{ memberId: number; profile: ReadonlyMap<string, string> }> = [];
     const events: NewEvent[] = [];
@@ -125,10 +125,10 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
       for (const member of slice) {
         const row = rowOf.get(foldKey(member.login))!;
         profiles.push({ memberId: row.id, profile: member.profile });
-        events.push(createdEvent(toMember(row), member.profile, write.now, write.origin));
+        if (withEvents) events.push(createdEvent(toMember(row), member.profile, write.now, write.origin));
       }
     }
-    const before = write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
+    const before = withEvents && write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
     await updateMembersSetBased(trx, accountId, write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) })));
     for (const { id, member } of write.updates) profiles.push({ memberId: id, profile: member.profile });
     await setFields(trx, accountId, profiles);
@@ -196,7 +196,11 @@ async function inSnapshot<T>(connection: EngineConnection, work: (reader: Snapsh
 export class MemberTransferRepository implements MemberTransferStore {
   readonly writesInFlight: number;
 
-  constructor(private readonly connection: EngineConnection) {
+  constructor(
+    private readonly connection: EngineConnection,
+    /** Whether batches write their events (the EVENTS setting). */
+    private readonly events = true,
+  ) {
     this.writesInFlight = connection.engine === 'sqlite' ? 1 : 2;
   }
 
@@ -205,7 +209,7 @@ export class MemberTransferRepository implements MemberTransferStore {
   }
 
   writeImport(accountId: number, write: ImportWrite): Promise<void> {
-    return writeImport(this.connection, accountId, write);
+    return writeImport(this.connection, accountId, write, this.events);
   }
 
   exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {

@@ -15,7 +15,11 @@ export class MemberRepository implements MemberStore {
   /** Short reads outside any transaction (see EngineConnection.reads). */
   private readonly reads: Kysely<Database>;
 
-  constructor(private readonly connection: EngineConnection) {
+  constructor(
+    private readonly connection: EngineConnection,
+    /** Whether changes write their events (the EVENTS setting). */
+    private readonly events = true,
+  ) {
     this.db = connection.db;
     this.reads = connection.reads;
   }
@@ -31,7 +35,7 @@ export class MemberRepository implements MemberStore {
           .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value, value_key: valueKeyOf(value) })))
           .execute();
       }
-      await appendEvents(trx, accountId, [createdEvent(toMember(row), member.profile, member.regAt, origin)]);
+      if (this.events) await appendEvents(trx, accountId, [createdEvent(toMember(row), member.profile, member.regAt, origin)]);
       return id;
     });
   }
@@ -90,7 +94,7 @@ export class MemberRepository implements MemberStore {
   }
 
   updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits, origin: EventOrigin): Promise<MemberUpdate> {
-    return updateMembers(this.connection, accountId, selector, changes, now, limits, origin);
+    return updateMembers(this.connection, accountId, selector, changes, now, limits, this.events ? origin : undefined);
   }
 
   async profileBytes(accountId: number): Promise<number> {

@@ -95,7 +95,8 @@ export async function updateMembers(
   changes: MemberChanges,
   now: number,
   limits: UpdateLimits,
-  origin: EventOrigin,
+  /** Who makes the change, for its events; undefined writes none (EVENTS=false). */
+  origin: EventOrigin | undefined,
 ): Promise<MemberUpdate> {
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const chunkSize = Math.max(1, Math.min(CHUNK_MEMBERS, Math.floor(CHUNK_BYTES / Math.max(1, setBytes))));
@@ -104,9 +105,9 @@ export async function updateMembers(
   const trx = await connection.db.startTransaction().execute();
   try {
     const events: NewEvent[] = [];
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, { origin, events });
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events });
     if (outcome.kind === 'updated') {
-      if (selector.by === 'all') events.push(bulkEvent(changes, outcome.count, now, origin));
+      if (selector.by === 'all' && origin) events.push(bulkEvent(changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
       await appendEvents(trx, accountId, events);
       await trx.commit().execute();
@@ -129,7 +130,7 @@ async function applyUpdate(
   limits: UpdateLimits,
   setBytes: number,
   chunkSize: number,
-  told: { readonly origin: EventOrigin; readonly events: NewEvent[] },
+  told: { readonly origin: EventOrigin; readonly events: NewEvent[] } | undefined,
 ): Promise<MemberUpdate> {
   await expireDue(trx, now, accountId);
   const matches = selectorCondition(accountId, selector);
@@ -150,9 +151,9 @@ async function applyUpdate(
     const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
     // An update of every member is one event (bulkEvent); any other tells each member's change.
     const chunkIds = ids.map((row) => row.id);
-    const before = selector.by === 'all' ? undefined : await membersBefore(trx, chunkIds, changes);
+    const before = selector.by === 'all' || !told ? undefined : await membersBefore(trx, chunkIds, changes);
     if (!(await changeChunk(trx, accountId, inChunk, changes, now))) return { kind: 'too-many-fields' };
-    if (before) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
+    if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
     await nextTurn();
   }

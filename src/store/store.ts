@@ -55,18 +55,18 @@ export interface Store {
 }
 
 export function openStore(databaseUrl: string, options: ConnectOptions = {}): Store {
-  return storeOver(connect(databaseUrl, options));
+  return storeOver(connect(databaseUrl, options), { events: options.events ?? true });
 }
 
-export function storeOver(connection: EngineConnection): Store {
+export function storeOver(connection: EngineConnection, options: { events: boolean } = { events: true }): Store {
   const { db } = connection;
   const guard = <T extends object>(target: T) => translatingErrors(target, connection.classifyError);
   return {
     engine: connection.engine,
     accounts: guard(new AccountRepository(db, connection.reads)),
-    members: guard(new MemberRepository(connection)),
+    members: guard(new MemberRepository(connection, options.events)),
     logins: guard(new LoginRecordsRepository(db, connection.reads)),
-    transfer: guard(new MemberTransferRepository(connection)),
+    transfer: guard(new MemberTransferRepository(connection, options.events)),
     housekeeping: guard(new HousekeepingRepository(connection)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),
     events: guard(new EventRepository(connection.reads)),

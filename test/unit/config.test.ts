@@ -38,6 +38,9 @@ describe('loadConfig', () => {
       RESPONSE_STALL_TIMEOUT_MS: '10000',
       DATABASE_POOL_SIZE: '40',
       LIST_SLOT_WAIT_MS: '100',
+      EVENT_RETENTION_DAYS: '30',
+      EVENTS: 'off',
+      WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
     expect(config).toEqual({
       databaseUrl: 'postgres://u@db/members',
@@ -49,6 +52,9 @@ describe('loadConfig', () => {
       sweepIntervalSeconds: 0,
       sessionRetentionDays: 2,
       loginEventRetentionDays: 9,
+      eventRetentionDays: 30,
+      events: false,
+      webhooksAllowPrivateAddresses: true,
       bodyLimitBytes: 65536,
       maxParameters: 200,
       keyFailureLimit: 7,
