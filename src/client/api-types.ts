@@ -1412,6 +1412,416 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api2/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed
+         * @description The change feed: every change to the account’s members, in id order. Keep `next` and send it as `after`: every event comes once, in order, even with several servers writing.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the account name */
+                    user: string;
+                    /** @description the account’s API key */
+                    api_key: string;
+                    /** @description events after this id (the `next` of the previous answer); omitted: from the oldest event kept */
+                    after?: string;
+                    /** @description at most this many events, 1 to 1000 (default 100) */
+                    limit?: string;
+                    /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                    types?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the events, or ERROR (bad parameter, wrong api key) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            events: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated";
+                                /** Format: date-time */
+                                time: string;
+                                account: string;
+                                member?: {
+                                    id: string;
+                                    login: string;
+                                };
+                                actor: {
+                                    /** @enum {string} */
+                                    kind: "api" | "import" | "operator" | "system";
+                                    email?: string;
+                                };
+                                request_id?: string;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            next: string;
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Read the change feed
+         * @description The change feed: every change to the account’s members, in id order. Keep `next` and send it as `after`: every event comes once, in order, even with several servers writing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description where to start, how many, which types */
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the account’s API key */
+                        api_key: string;
+                        /** @description events after this id (the `next` of the previous answer); omitted: from the oldest event kept */
+                        after?: string;
+                        /** @description at most this many events, 1 to 1000 (default 100) */
+                        limit?: string;
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                        types?: string;
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the account’s API key */
+                        api_key: string;
+                        /** @description events after this id (the `next` of the previous answer); omitted: from the oldest event kept */
+                        after?: string;
+                        /** @description at most this many events, 1 to 1000 (default 100) */
+                        limit?: string;
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                        types?: string;
+                    };
+                    "application/json": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the account’s API key */
+                        api_key: string;
+                        /** @description events after this id (the `next` of the previous answer); omitted: from the oldest event kept */
+                        after?: string;
+                        /** @description at most this many events, 1 to 1000 (default 100) */
+                        limit?: string;
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                        types?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description the events, or ERROR (bad parameter, wrong api key) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            events: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated";
+                                /** Format: date-time */
+                                time: string;
+                                account: string;
+                                member?: {
+                                    id: string;
+                                    login: string;
+                                };
+                                actor: {
+                                    /** @enum {string} */
+                                    kind: "api" | "import" | "operator" | "system";
+                                    email?: string;
+                                };
+                                request_id?: string;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            next: string;
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api2/verify/": {
         parameters: {
             query?: never;

@@ -26,6 +26,9 @@ export type LoginAnswer = Answer<'/api2/login/'>;
 export type CreateAnswer = Answer<'/api2/create/'>;
 export type UpdateAnswer = Answer<'/api2/update/'>;
 export type ListAnswer = Answer<'/api2/list/'>;
+export type EventsAnswer = Answer<'/api2/events/'>;
+/** One event of the change feed (the same object webhooks send). */
+export type MemberEvent = Extract<EventsAnswer, { events: unknown }>['events'][number];
 export type ErrorAnswer = Extract<ListAnswer, { result: 'ERROR' }>;
 /** One listed member: the fields its `record` asked for, every value a string. */
 export type MemberRecord = Extract<ListAnswer, { members: unknown }>['members'][number];
@@ -40,6 +43,15 @@ export type ListParams = Omit<WithoutCredentials<Form<'/api2/list/'>>, 'limit'> 
   readonly limit?: string | readonly [string, string];
   readonly [filter: `profile:${string}`]: string | undefined;
 };
+
+export type EventsParams = WithoutCredentials<Form<'/api2/events/'>>;
+
+export interface FollowOptions {
+  /** Keep reading as new events come (polling every `pollMs`), until `signal` aborts; else stop at the last one. */
+  readonly follow?: boolean;
+  readonly pollMs?: number;
+  readonly signal?: AbortSignal;
+}
 
 export interface MemberApiClientOptions {
   /**
@@ -154,6 +166,38 @@ export class MemberApiClient {
     if (top.result === 'ERROR') throw new MemberApiError({ result: 'ERROR', message: String(top.message ?? '') });
     if (typeof top.members_total !== 'number') throw new MemberApiHttpError(response.status, 'the list ended early', undefined);
     return top.members_total;
+  }
+
+  /** One page of the change feed. */
+  eventPage(params: EventsParams = {}): Promise<EventsAnswer> {
+    return this.call('events', this.authenticated(params));
+  }
+
+  /**
+   * The change feed's events one by one, in id order, following the cursor (`next`) from
+   * `after` (from the oldest kept when omitted). Keep the last event's id to start there next
+   * time: every event comes once. With `follow`, waits for new ones instead of ending. An
+   * ERROR answer throws MemberApiError.
+   */
+  async *events(params: EventsParams & FollowOptions = {}): AsyncGenerator<MemberEvent, void, undefined> {
+    const { follow, pollMs = 1000, signal, ...query } = params;
+    let after = query.after;
+    while (!signal?.aborted) {
+      const page = await this.eventPage({ ...query, after });
+      if (page.result !== 'OK') throw new MemberApiError(page as ErrorAnswer);
+      yield* page.events;
+      const moved = page.next !== after;
+      after = page.next;
+      if (page.events.length > 0 || moved) continue;
+      if (!follow) return;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        }, { once: true });
+      });
+    }
   }
 
   private authenticated<T extends object>(params: T): Record<string, unknown> {

@@ -80,6 +80,30 @@ for (const engine of ENGINES) {
       }).rejects.toThrow(new MemberApiError({ result: 'ERROR', message: 'invalid parameter: record (a run of {name} tokens, each a built-in field or a profile field)' }));
     });
 
+    it('follows the change feed as an async iterator: every event once, in order, across pages; with follow, new ones as they come', async () => {
+      const seen: string[] = [];
+      let last: string | undefined;
+      for await (const event of client.events({ limit: '7' })) {
+        seen.push(event.id);
+        last = event.id;
+      }
+      expect(seen.length).toBeGreaterThan(40);
+      expect(seen).toEqual(seen.map((_, i) => String(i + 1)));
+      const controller = new AbortController();
+      const followed: string[] = [];
+      const following = (async () => {
+        for await (const event of client.events({ after: last, follow: true, pollMs: 50, signal: controller.signal })) {
+          followed.push(`${event.type}:${event.member?.login}`);
+          if (followed.length === 3) controller.abort();
+        }
+      })();
+      await client.create({ _login: 'late', _email: 'late@example.com', _password: 'late-password' });
+      await client.update({ find_member_login: 'late', status: 'S' });
+      await following;
+      expect(followed).toEqual(['member.created:late', 'member.updated:late', 'member.status_changed:late']);
+      await expect(client.events({ types: 'member.nothing' }).next()).rejects.toThrow('member.nothing is not an event type');
+    });
+
     it('keeps the path of its base URL: behind a proxy that serves the API under /members, every call and the stream go through', async () => {
       const proxy = await prefixProxy('/members', server.url);
       try {
