@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'member.status_changed',
   'member.deleted',
   'member.bulk_updated',
+  'member.purged',
+  'member.verified',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -103,7 +103,7 @@ export interface MemberStore {
   /** A member's profile fields, by name. */
   findProfile(accountId: number, memberId: number): Promise<Map<string, string>>;
   /** Marks the e-mail verified (once; the first instant is kept). False when there is no such member. */
-  markEmailVerified(accountId: number, memberId: number, at: number): Promise<boolean>;
+  markEmailVerified(accountId: number, memberId: number, at: number, origin: EventOrigin): Promise<boolean>;
 
   /**
    * Applies `changes` to every member `selector` finds, in one transaction: all change or

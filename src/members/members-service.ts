@@ -203,13 +203,20 @@ export class MembersService {
    * Opens a verify link: marks the member's e-mail verified when the link is right. The code
    * is checked first, without the store: a forged link learns nothing about who exists.
    */
-  async verifyEmail(accountName: string, memberId: number, login: string, code: string, findAccount: (name: string) => Promise<Account | undefined>): Promise<VerifyEmailOutcome> {
+  async verifyEmail(
+    accountName: string,
+    memberId: number,
+    login: string,
+    code: string,
+    findAccount: (name: string) => Promise<Account | undefined>,
+    origin: EventOrigin,
+  ): Promise<VerifyEmailOutcome> {
     if (!this.verifyLinks.matches(accountName, memberId, login, code)) return 'invalid';
     const now = this.clock();
     const account = await findAccount(accountName);
     const member = account && (await this.store.findMemberById(account.id, memberId));
     if (!account || !member || effectiveState(member, now).status === 'D' || member.login !== login) return 'invalid';
-    return (await this.store.markEmailVerified(account.id, memberId, now)) ? 'verified' : 'invalid';
+    return (await this.store.markEmailVerified(account.id, memberId, now, origin)) ? 'verified' : 'invalid';
   }
 }
 

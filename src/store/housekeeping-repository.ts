@@ -4,11 +4,17 @@ import type { Housekeeping } from '../upkeep/housekeeping.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import { expireDue } from './member-updates.js';
 import type { Database } from './schema.js';
+import type { NewEvent } from '../events/event.js';
+import { appendEvents } from './event-repository.js';
 
 export class HousekeepingRepository implements Housekeeping {
   private readonly db: Kysely<Database>;
 
-  constructor(private readonly connection: EngineConnection) {
+  constructor(
+    private readonly connection: EngineConnection,
+    /** Whether the sweep's changes write events (the EVENTS setting). */
+    private readonly events = true,
+  ) {
     this.db = connection.db;
   }
 
@@ -21,18 +27,31 @@ export class HousekeepingRepository implements Housekeeping {
   }
 
   expireAllDue(now: number): Promise<number> {
-    return expireDue(this.db, now);
+    return expireDue(this.db, now, undefined, { events: this.events });
   }
 
-  async purgeDeleted(before: number, limit: number): Promise<number> {
-    // In batches, so that a purge of many members never holds the store for long.
-    const result = await this.db
-      .deleteFrom('members')
-      .where('id', 'in', (eb) =>
-        eb.selectFrom('members').select('id').where('status', '=', 'D').where('deleted_at', '<', before).limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  async purgeDeleted(before: number, limit: number, now: number): Promise<number> {
+    // In batches, so that a purge of many members never holds the store for long; each
+    // purged member's `member.purged` in the same transaction.
+    return this.db.transaction().execute(async (trx) => {
+      const purged = await trx
+        .deleteFrom('members')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('members').select('id').where('status', '=', 'D').where('deleted_at', '<', before).limit(limit),
+        )
+        .returning(['account_id', 'id', 'login'])
+        .execute();
+      if (this.events) {
+        const byAccount = new Map<number, NewEvent[]>();
+        for (const row of purged) {
+          const events = byAccount.get(Number(row.account_id)) ?? [];
+          events.push({ type: 'member.purged', at: now, origin: { actor: 'system' }, member: { id: Number(row.id), login: row.login }, data: { cause: 'retention' } });
+          byAccount.set(Number(row.account_id), events);
+        }
+        for (const [accountId, events] of [...byAccount].sort(([a], [b]) => a - b)) await appendEvents(trx, accountId, events);
+      }
+      return purged.length;
+    });
   }
 
   async purgeSessions(before: number): Promise<number> {

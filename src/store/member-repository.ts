@@ -1,5 +1,5 @@
 /** Members and their profiles, for the member services: the API's storage. */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { foldKey, type Member, type NewMember } from '../members/member.js';
 import type { MemberChanges, MemberListing, MemberListQuery, MemberSelector, MemberStore, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import type { EngineConnection } from './dialects/dialect.js';
@@ -83,14 +83,16 @@ export class MemberRepository implements MemberStore {
   }
 
 
-  async markEmailVerified(accountId: number, memberId: number, at: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('members')
-      .set({ email_verified_at: sql`coalesce(email_verified_at, cast(${at} as bigint))`, updated_at: at })
-      .where('account_id', '=', accountId)
-      .where('id', '=', memberId)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+  async markEmailVerified(accountId: number, memberId: number, at: number, origin: EventOrigin): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('members').select(['login', 'email', 'email_verified_at']).where('account_id', '=', accountId).where('id', '=', memberId).executeTakeFirst();
+      if (!before) return false;
+      // The first verification counts (and is told); following the link again changes nothing.
+      if (before.email_verified_at !== null) return true;
+      await trx.updateTable('members').set({ email_verified_at: at, updated_at: at }).where('account_id', '=', accountId).where('id', '=', memberId).execute();
+      if (this.events) await appendEvents(trx, accountId, [{ type: 'member.verified', at, origin, member: { id: memberId, login: before.login }, data: { email: before.email } }]);
+      return true;
+    });
   }
 
   updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits, origin: EventOrigin): Promise<MemberUpdate> {

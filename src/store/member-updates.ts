@@ -58,15 +58,21 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Writes down the time expirations due at `now`: the member becomes S or D, a deletion dated
- * at the instant it expired. For one account, or for all when `accountId` is undefined. A
+ * at the instant it expired. For one account, or for all when `accountId` is undefined. Ten
  * thousand members per statement, the event loop free between them.
+ *
+ * Events: one `member.bulk_updated` per account, statement and new status, with the cause
+ * `time_expiry` and the count (an expiry of a million members stays a few statements). Inside
+ * a caller's transaction (`db` is one) they go to `collect`, for the caller to append with
+ * its own; on their own (the sweep), each statement is a transaction with its events. No
+ * events when `events` is false (EVENTS=off).
  */
-export async function expireDue(db: Kysely<Database>, now: number, accountId?: number): Promise<number> {
+export async function expireDue(db: Kysely<Database>, now: number, accountId?: number, options: { events: boolean; collect?: NewEvent[] } = { events: true }): Promise<number> {
   let expired = 0;
-  for (;;) {
-    let due = db.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
+  const chunk = async (trx: Kysely<Database>) => {
+    let due = trx.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
     if (accountId !== undefined) due = due.where('account_id', '=', accountId);
-    const result = await db
+    const rows = await trx
       .updateTable('members')
       .set({
         status: sql`exp_time_mode`,
@@ -74,8 +80,28 @@ export async function expireDue(db: Kysely<Database>, now: number, accountId?: n
         updated_at: now,
       })
       .where('id', 'in', due)
-      .executeTakeFirst();
-    const count = Number(result.numUpdatedRows);
+      .returning(['account_id', 'status'])
+      .execute();
+    if (options.events && rows.length > 0) {
+      const counts = new Map<string, { accountId: number; status: string; count: number }>();
+      for (const row of rows) {
+        const key = `${row.account_id}:${row.status}`;
+        const entry = counts.get(key) ?? { accountId: Number(row.account_id), status: row.status, count: 0 };
+        entry.count++;
+        counts.set(key, entry);
+      }
+      // Accounts in one order, so that two sweeps could never lock two counters crosswise.
+      const grouped = [...counts.values()].sort((a, b) => a.accountId - b.accountId || a.status.localeCompare(b.status));
+      for (const { accountId: account, status, count } of grouped) {
+        const event: NewEvent = { type: 'member.bulk_updated', at: now, origin: { actor: 'system' }, data: { cause: 'time_expiry', status, count } };
+        if (options.collect) options.collect.push(event);
+        else await appendEvents(trx as Transaction<Database>, account, [event]);
+      }
+    }
+    return rows.length;
+  };
+  for (;;) {
+    const count = db.isTransaction || !options.events ? await chunk(db) : await db.transaction().execute(chunk);
     expired += count;
     if (count < CHUNK_MEMBERS) return expired;
     await nextTurn();
@@ -132,7 +158,7 @@ async function applyUpdate(
   chunkSize: number,
   told: { readonly origin: EventOrigin; readonly events: NewEvent[] } | undefined,
 ): Promise<MemberUpdate> {
-  await expireDue(trx, now, accountId);
+  await expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
   const matches = selectorCondition(accountId, selector);
   if (changes.login !== undefined) {
     const found = await trx.selectFrom('members').select('id').where(matches).limit(2).execute();

@@ -67,7 +67,7 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     members: guard(new MemberRepository(connection, options.events)),
     logins: guard(new LoginRecordsRepository(db, connection.reads)),
     transfer: guard(new MemberTransferRepository(connection, options.events)),
-    housekeeping: guard(new HousekeepingRepository(connection)),
+    housekeeping: guard(new HousekeepingRepository(connection, options.events)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),
     events: guard(new EventRepository(connection.reads)),
     webhooks: guard(new WebhookRepository(db, connection.reads)),

@@ -7,7 +7,7 @@ export interface Housekeeping {
   /** Writes down every due time expiration; returns how many members changed. */
   expireAllDue(now: number): Promise<number>;
   /** Removes up to `limit` members deleted before `before`; their logins become free. */
-  purgeDeleted(before: number, limit: number): Promise<number>;
+  purgeDeleted(before: number, limit: number, now: number): Promise<number>;
   /** Removes sessions created, login events recorded and failure counters last touched before `before`. */
   purgeSessions(before: number): Promise<number>;
   purgeLoginEvents(before: number): Promise<number>;

@@ -64,7 +64,7 @@ export class Sweeper {
     const expired = await this.store.expireAllDue(now);
     let purgedMembers = 0;
     for (;;) {
-      const purged = await this.store.purgeDeleted(now - this.retention.deletedRetentionDays * DAY, PURGE_BATCH);
+      const purged = await this.store.purgeDeleted(now - this.retention.deletedRetentionDays * DAY, PURGE_BATCH, now);
       purgedMembers += purged;
       if (purged < PURGE_BATCH) break;
     }

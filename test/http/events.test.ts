@@ -139,6 +139,27 @@ describeEachEngineApp('events and the change feed', (h) => {
     expect(events[1]!.data).toMatchObject({ changed: ['email'], old: { email: 'known@example.com' }, new: { email: 'moved@example.com' }, profile: { city: { old: 'Rome', new: 'Oslo' } } });
   });
 
+  it('tells a verification once, and what the sweep did: expirations as one event per status, purges per member', async () => {
+    const api = await apiAccount(h());
+    const created = await api.create('vera');
+    const link = new URL(created.verify_url as string);
+    expect((await h().request({ method: 'GET', url: `${link.pathname}${link.search}` })).status).toBeLessThan(400);
+    await h().request({ method: 'GET', url: `${link.pathname}${link.search}` });
+    const now = h().clock.now();
+    await api.insert({ login: 'due-s1', timeExpiry: { action: 'S', at: now - 1000 } });
+    await api.insert({ login: 'due-s2', timeExpiry: { action: 'S', at: now - 1000 } });
+    await api.insert({ login: 'due-d', timeExpiry: { action: 'D', at: now - 1000 } });
+    await api.insert({ login: 'long-gone', status: 'D', deletedAt: now - 40 * 86_400_000 });
+    await h().services.sweeper.sweep();
+    const events = (await allEvents(api)).filter((e) => !['member.created'].includes(e.type));
+    expect(events.map((e) => [e.type, e.member?.login ?? null, e.actor.kind, e.data])).toEqual([
+      ['member.verified', 'vera', 'api', { email: 'vera@example.com' }],
+      ['member.bulk_updated', null, 'system', { cause: 'time_expiry', status: 'D', count: 1 }],
+      ['member.bulk_updated', null, 'system', { cause: 'time_expiry', status: 'S', count: 2 }],
+      ['member.purged', 'long-gone', 'system', { cause: 'retention' }],
+    ]);
+  });
+
   it('sweeps events past EVENT_RETENTION_DAYS', async () => {
     const api = await apiAccount(h());
     await api.create('old');

@@ -67,7 +67,7 @@ describeEachEngine('members_total from the status counters', (context) => {
     await store.housekeeping.expireAllDue(now);
     expect(await listedTotal(account.id, { status: 'S' })).toBe(1);
     await expectTotalsRight(account.id);
-    expect(await store.housekeeping.purgeDeleted(now + 60_000, 1000)).toBe(12);
+    expect(await store.housekeeping.purgeDeleted(now + 60_000, 1000, now)).toBe(12);
     await expectTotalsRight(account.id);
     await store.housekeeping.foldMemberCounts();
     await expectTotalsRight(account.id);

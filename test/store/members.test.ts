@@ -167,8 +167,8 @@ describeEachEngine('member store', (context) => {
     const { store } = context();
     const account = await insertAccount(store);
     const id = await insertMember(store, account.id);
-    expect(await store.members.markEmailVerified(account.id, id, NOW)).toBe(true);
-    expect(await store.members.markEmailVerified(account.id, id, NOW + 5)).toBe(true);
+    expect(await store.members.markEmailVerified(account.id, id, NOW, { actor: 'api' })).toBe(true);
+    expect(await store.members.markEmailVerified(account.id, id, NOW + 5, { actor: 'api' })).toBe(true);
     expect((await store.members.findMemberById(account.id, id))?.emailVerifiedAt).toBe(NOW);
   });
 
@@ -211,7 +211,7 @@ describeEachEngine('member store', (context) => {
     expect(await store.logins.recordLogin(other.id, id, { login: 'private', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleScope: '' })).toEqual({ kind: 'not-active' });
     await store.logins.recordLoginFailure(other.id, id, '', { at: NOW, resetBefore: 0, counted: true, lockUntil: () => NOW + 1000 });
     await store.logins.replacePasswordHash(other.id, id, 'h', 'stolen');
-    expect(await m.markEmailVerified(other.id, id, NOW)).toBe(false);
+    expect(await m.markEmailVerified(other.id, id, NOW, { actor: 'api' })).toBe(false);
     await store.logins.recordLoginEvent(other.id, { memberId: id, login: 'private', ip: '192.0.2.1', at: NOW, outcome: 'ok' });
 
     const untouched = await m.findMemberById(owner.id, id);
@@ -308,8 +308,8 @@ describeEachEngine('member store', (context) => {
     const account = await insertAccount(store);
     for (let i = 0; i < 5; i++) await insertMember(store, account.id, { status: 'D', regAt: NOW - 1000 });
     const recent = await insertMember(store, account.id, { status: 'D', regAt: NOW + 1000 });
-    expect(await store.housekeeping.purgeDeleted(NOW, 3)).toBe(3);
-    expect(await store.housekeeping.purgeDeleted(NOW, 3)).toBeGreaterThanOrEqual(2);
+    expect(await store.housekeeping.purgeDeleted(NOW, 3, NOW)).toBe(3);
+    expect(await store.housekeeping.purgeDeleted(NOW, 3, NOW)).toBeGreaterThanOrEqual(2);
     expect(await store.members.findMemberById(account.id, recent)).toBeDefined();
   });
 });

@@ -54,7 +54,7 @@ export async function registerVerifyRoute(app: FastifyInstance, context: { accou
       const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
       let outcome: VerifyEmailOutcome = 'invalid';
       if (user && login && code && /^\d{1,15}$/.test(id ?? '') && ![user, login, code].some((part) => part.includes('\0'))) {
-        outcome = await context.members.verifyEmail(user!, Number(id), login!, code!, (name) => context.accounts.find(name));
+        outcome = await context.members.verifyEmail(user!, Number(id), login!, code!, (name) => context.accounts.find(name), { actor: 'api', requestId: request.id });
       }
       const { status, title, text } = PAGES[outcome];
       return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(title, text));
