@@ -36,7 +36,9 @@ function withSettingOptions(command: Command): Command {
     .addOption(new Option('--lockout-reset <seconds>', 'time without failures after which the count starts over (default 43200)').argParser(wholeNumber))
     .addOption(new Option('--rate-limit <per-minute>', 'requests per minute the account’s keyed calls may make; 0 for no limit (default 0)').argParser(wholeNumber))
     .addOption(new Option('--login-rate-limit <per-minute>', '/login/ calls without a key per minute, per member and per client address; 0 for no limit (default 0)').argParser(wholeNumber))
-    .addOption(new Option('--storage-quota <MiB>', 'most profile data the account’s members may hold together, in MiB (default 1024)').argParser(wholeNumber));
+    .addOption(new Option('--storage-quota <MiB>', 'most profile data the account’s members may hold together, in MiB (default 1024)').argParser(wholeNumber))
+    .addOption(new Option('--login-events <on|off>', 'every login attempt writes a member.login event (default off)').choices(['on', 'off']))
+    .addOption(new Option('--expiry-warning <period>', 'member.expiring is written this long before a time expiration: NNm, NNh, NND or NNW; 0 for none (default 0)').argParser(warningPeriod));
 }
 
 interface SettingOptions {
@@ -51,6 +53,16 @@ interface SettingOptions {
   rateLimit?: number;
   loginRateLimit?: number;
   storageQuota?: number;
+  loginEvents?: 'on' | 'off';
+  expiryWarning?: number;
+}
+
+/** A warning period (`7D`, `12h`, `30m`, `2W`, or 0) in seconds. */
+function warningPeriod(value: string): number {
+  const match = /^(\d{1,6})([mhDW])$/.exec(value);
+  if (value === '0') return 0;
+  if (!match) throw new InvalidArgumentError('a period: a whole number and m (minutes), h (hours), D (days) or W (weeks), e.g. 7D; or 0 for none');
+  return Number(match[1]) * { m: 60, h: 3600, D: 86400, W: 7 * 86400 }[match[2] as 'm' | 'h' | 'D' | 'W'];
 }
 
 function settingsPatch(options: SettingOptions): SettingsPatch {
@@ -62,6 +74,8 @@ function settingsPatch(options: SettingOptions): SettingsPatch {
     rateLimitPerMinute: options.rateLimit,
     loginRateLimitPerMinute: options.loginRateLimit,
     storageQuotaMb: options.storageQuota,
+    loginEvents: options.loginEvents === undefined ? undefined : options.loginEvents === 'on',
+    expiryWarningSeconds: options.expiryWarning,
     lockout: {
       threshold: options.lockoutThreshold,
       stepSeconds: options.lockoutStep,
@@ -87,6 +101,8 @@ function describeAccount(account: Account, members?: Record<string, number>) {
     rate_limit_per_minute: settings.rateLimitPerMinute,
     login_rate_limit_per_minute: settings.loginRateLimitPerMinute,
     storage_quota_mb: settings.storageQuotaMb,
+    login_events: settings.loginEvents ? 'on' : 'off',
+    expiry_warning_seconds: settings.expiryWarningSeconds,
     ...(members ? { members: { active: members.A ?? 0, suspended: members.S ?? 0, deleted: members.D ?? 0 } } : {}),
   };
 }

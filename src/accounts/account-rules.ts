@@ -52,6 +52,9 @@ export function applySettingsPatch(
   if (!isWholeNumberIn(next.storageQuotaMb, 1, MAX_STORAGE_QUOTA_MB)) {
     return { ok: false, setting: 'storage-quota', reason: `must be a whole number of MiB from 1 to ${MAX_STORAGE_QUOTA_MB}` };
   }
+  if (!isWholeNumberIn(next.expiryWarningSeconds, 0, 366 * 86400)) {
+    return { ok: false, setting: 'expiry-warning', reason: 'must be a period from 1m to 366D (m minutes, h hours, D days, W weeks), or 0 for none' };
+  }
   return { ok: true, settings: next };
 }
 

@@ -24,6 +24,10 @@ export interface AccountSettings {
   readonly loginRateLimitPerMinute: number;
   /** Most profile data (bytes of profile values, in MiB) the account's members may hold together. */
   readonly storageQuotaMb: number;
+  /** Whether every login attempt writes a `member.login` event. */
+  readonly loginEvents: boolean;
+  /** How long before a member's time expiration `member.expiring` is written, in seconds; 0: never. */
+  readonly expiryWarningSeconds: number;
 }
 
 /**
@@ -55,6 +59,8 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   rateLimitPerMinute: 0,
   loginRateLimitPerMinute: 0,
   storageQuotaMb: 1024,
+  loginEvents: false,
+  expiryWarningSeconds: 0,
 });
 
 /**

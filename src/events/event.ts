@@ -17,6 +17,10 @@ export const EVENT_TYPES = [
   'member.bulk_updated',
   'member.purged',
   'member.verified',
+  'member.locked',
+  'member.unlocked',
+  'member.login',
+  'member.expiring',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -6,6 +6,19 @@
  */
 import type { LoginFailures } from '../auth/lockout.js';
 import type { MemberStatus } from './member.js';
+import type { EventOrigin } from '../events/event.js';
+
+/** The events a login attempt writes, in its own transaction (absent: none). */
+export interface LoginAttemptEvents {
+  /** The member, when the login named one. */
+  readonly member?: { readonly id: number; readonly login: string };
+  /** The login as sent (kept in `member.login` when it named no member). */
+  readonly login: string;
+  readonly ip: string | null;
+  readonly origin: EventOrigin;
+  /** Write `member.login` (the account's `--login-events`). */
+  readonly loginEvent: boolean;
+}
 
 export interface SuccessfulLogin {
   /** The login as the client sent it, for the event record. */
@@ -54,7 +67,7 @@ export interface LoginRecords {
    * event when an address was given. Does nothing and answers not-active unless the member is
    * Active at `at`.
    */
-  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string }): Promise<LoginRecording>;
+  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording>;
   /** The failure counts of member `memberId` (0: attempts at logins that name no member) in `scope` and across all addresses. */
   findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures>;
   /**
@@ -62,12 +75,17 @@ export interface LoginRecords {
    * starts over when its last failure was before `resetBefore`), and lets `lockUntil` turn
    * each new count into a lock. An attempt that is not `counted` runs the same statements.
    */
-  recordLoginFailure(accountId: number, memberId: number, scope: string, attempt: FailedAttempt): Promise<LoginFailures>;
+  recordLoginFailure(accountId: number, memberId: number, scope: string, attempt: FailedAttempt & { events?: LoginAttemptEvents & { outcome: 'fail' | 'locked' } }): Promise<LoginFailures>;
+  /** Writes a `member.login` event of an attempt that changed nothing (a suspended member's). */
+  recordLoginAttemptEvent(accountId: number, at: number, events: LoginAttemptEvents & { outcome: 'suspended' }): Promise<void>;
   recordLoginEvent(accountId: number, event: LoginEvent): Promise<void>;
   /** Every failure count a member has (bounded by the housekeeping's purge of stale counts). */
   listLoginFailures(accountId: number, memberId: number): Promise<FailureCount[]>;
-  /** Forgets a member's failure counts, which ends any lock; answers how many were kept. */
-  clearLoginFailures(accountId: number, memberId: number): Promise<number>;
+  /**
+   * Forgets a member's failure counts, which ends any lock; answers how many were kept. With
+   * `unlocked`, a lock that was on at its `at` writes `member.unlocked`.
+   */
+  clearLoginFailures(accountId: number, memberId: number, unlocked?: { at: number; login: string; origin: EventOrigin }): Promise<number>;
   /** A member's recorded attempts, newest first, at most `limit`. */
   recentLoginEvents(accountId: number, memberId: number, limit: number): Promise<LoginEvent[]>;
   /** Replaces the hash only if it is still `oldHash`, so a concurrent password change wins. */

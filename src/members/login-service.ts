@@ -9,12 +9,15 @@ import { effectiveState } from './lifecycle.js';
 import type { Member } from './member.js';
 import type { FailureCount, LoginEvent, LoginRecords } from './login-records.js';
 import type { MemberStore } from './member-store.js';
+import type { EventOrigin } from '../events/event.js';
 
 export interface LoginCommand {
   readonly login: string;
   readonly password: string;
   /** The member's address (canonical), sent by the integrator with its API key; recorded with the attempt. */
   readonly ip: string | null;
+  /** Who asked (the request), for the events the attempt writes. */
+  readonly origin?: EventOrigin;
 }
 
 export type LoginOutcome =
@@ -92,6 +95,15 @@ export class LoginService {
       passwordOk = atUpstream;
     }
     const failUrl = found?.urlFail || account?.settings.failUrl || '';
+    // The events the attempt writes: member.login when the account asks for them, and what
+    // the attempt changes (a lock, a login allowance used up).
+    const events = account && {
+      member: member && { id: member.id, login: member.login },
+      login: command.login,
+      ip: command.ip,
+      origin: command.origin ?? { actor: 'api' as const },
+      loginEvent: account.settings.loginEvents,
+    };
     const fail = async (reason: 'wrong-credentials' | 'suspended' | 'locked', outcome: LoginEvent['outcome'] = reason): Promise<LoginOutcome> => {
       if (account && command.ip !== null) {
         await this.records.recordLoginEvent(account.id, { memberId: member?.id ?? null, login: command.login, ip: command.ip, at: now, outcome });
@@ -109,12 +121,16 @@ export class LoginService {
         // A right password while locked is not a failure, but it costs the same.
         counted: !passwordOk || !member,
         lockUntil: (count, n) => (count === 'all' ? lockedUntilAcrossAddresses(n, now, policy) : lockedUntilAfter(n, now, policy)),
+        events: events && { ...events, outcome: locked ? 'locked' : 'fail' },
       });
       return fail(locked ? 'locked' : 'wrong-credentials');
     }
     // A password the upstream confirmed is kept, whatever the member's state here.
     if (atUpstream) await this.upstream!.capture(account, member.id, await this.passwords.hash(command.password));
-    if (effectiveState(member, now).status === 'S') return fail('suspended');
+    if (effectiveState(member, now).status === 'S') {
+      await this.records.recordLoginAttemptEvent(account.id, now, { ...events!, outcome: 'suspended' });
+      return fail('suspended');
+    }
 
     const session = randomBytes(24).toString('base64url');
     const recorded = await this.records.recordLogin(account.id, member.id, {
@@ -123,6 +139,7 @@ export class LoginService {
       ip: command.ip,
       sessionDigest: createHash('sha256').update(session).digest('hex'),
       throttleScope: scope,
+      events,
     });
     if (recorded.kind === 'not-active') {
       // Something changed between reading the member and counting the login: a concurrent
@@ -143,9 +160,10 @@ export class LoginService {
     return { lockedUntil: until > now ? until : null, counts };
   }
 
-  /** Ends a member's lock by forgetting its failure counts; answers how many there were. */
-  unlock(account: Account, memberId: number): Promise<number> {
-    return this.records.clearLoginFailures(account.id, memberId);
+  /** Ends a member's lock by forgetting its failure counts (`member.unlocked` when it was locked); answers how many there were. */
+  async unlock(account: Account, memberId: number, origin: EventOrigin = { actor: 'operator' }): Promise<number> {
+    const member = await this.members.findMemberById(account.id, memberId);
+    return this.records.clearLoginFailures(account.id, memberId, member && { at: this.clock(), login: member.login, origin });
   }
 
   /** A member's recorded login attempts (those made with an `IP`), newest first. */

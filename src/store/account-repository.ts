@@ -23,6 +23,8 @@ export function toAccount(row: Selectable<AccountTable>): Account {
       rateLimitPerMinute: row.rate_limit_per_minute,
       loginRateLimitPerMinute: row.login_rate_limit_per_minute,
       storageQuotaMb: row.storage_quota_mb,
+      loginEvents: Number(row.emit_login_events) === 1,
+      expiryWarningSeconds: Number(row.expiry_warning_seconds),
     },
   };
 }
@@ -53,6 +55,8 @@ function settingsRow(settings: AccountSettings) {
     rate_limit_per_minute: settings.rateLimitPerMinute,
     login_rate_limit_per_minute: settings.loginRateLimitPerMinute,
     storage_quota_mb: settings.storageQuotaMb,
+    emit_login_events: settings.loginEvents ? 1 : 0,
+    expiry_warning_seconds: settings.expiryWarningSeconds,
   };
 }
 
@@ -63,6 +67,7 @@ function keyRow(accountId: number, key: NewApiKey) {
 const ACCOUNT_COLUMNS = [
   'id', 'name', 'ok_url', 'fail_url', 'min_password_length', 'time_zone', 'lockout_threshold', 'lockout_step_seconds',
   'lockout_max_seconds', 'lockout_reset_seconds', 'rate_limit_per_minute', 'login_rate_limit_per_minute', 'storage_quota_mb', 'created_at',
+  'emit_login_events', 'expiry_warning_seconds',
 ] as const;
 
 export class AccountRepository implements AccountStore {

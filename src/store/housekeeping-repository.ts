@@ -6,6 +6,7 @@ import { expireDue } from './member-updates.js';
 import type { Database } from './schema.js';
 import type { NewEvent } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
+import { unwarned } from './migrations/010-event-settings.js';
 
 export class HousekeepingRepository implements Housekeeping {
   private readonly db: Kysely<Database>;
@@ -52,6 +53,48 @@ export class HousekeepingRepository implements Housekeeping {
       }
       return purged.length;
     });
+  }
+
+  async warnExpiring(now: number, limit: number): Promise<number> {
+    if (!this.events) return 0;
+    const accounts = await this.db.selectFrom('accounts').select(['id', 'expiry_warning_seconds']).where('expiry_warning_seconds', '>', 0).execute();
+    let warned = 0;
+    for (const account of accounts) {
+      const until = now + Number(account.expiry_warning_seconds) * 1000;
+      for (;;) {
+        const count = await this.db.transaction().execute(async (trx) => {
+          const due = await trx
+            .selectFrom('members')
+            .select(['id', 'login', 'exp_time_at', 'exp_time_mode'])
+            .where('account_id', '=', account.id)
+            .where('status', '=', 'A')
+            .where('exp_time_at', 'is not', null)
+            .where(unwarned(this.connection.engine))
+            .where('exp_time_at', '>', now)
+            .where('exp_time_at', '<=', until)
+            .orderBy('exp_time_at')
+            .limit(limit)
+            .execute();
+          if (due.length === 0) return 0;
+          await trx.updateTable('members').set({ exp_warned_at: sql`exp_time_at` }).where('id', 'in', due.map((row) => row.id)).execute();
+          await appendEvents(
+            trx,
+            account.id,
+            due.map((row) => ({
+              type: 'member.expiring' as const,
+              at: now,
+              origin: { actor: 'system' as const },
+              member: { id: row.id, login: row.login },
+              data: { expires_at: new Date(Number(row.exp_time_at)).toISOString(), action: row.exp_time_mode, seconds_left: Math.round((Number(row.exp_time_at) - now) / 1000) },
+            })),
+          );
+          return due.length;
+        });
+        warned += count;
+        if (count < limit) break;
+      }
+    }
+    return warned;
   }
 
   async purgeSessions(before: number): Promise<number> {

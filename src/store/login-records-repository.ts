@@ -3,8 +3,18 @@ import { sql, type Kysely } from 'kysely';
 import type { LoginFailures, LoginThrottle } from '../auth/lockout.js';
 import { ALL_ADDRESSES } from '../auth/client-address.js';
 import type { MemberStatus } from '../members/member.js';
-import type { FailedAttempt, FailureCount, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
+import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
 import type { Database } from './schema.js';
+import type { EventOrigin, NewEvent } from '../events/event.js';
+import { appendEvents } from './event-repository.js';
+
+/** `member.login`: an attempt and its outcome, with the address when the integrator sent one. */
+function loginEvent(events: LoginAttemptEvents, outcome: string, at: number): NewEvent {
+  const data: Record<string, unknown> = { outcome };
+  if (events.ip !== null) data.ip = events.ip;
+  if (!events.member) data.login = events.login;
+  return { type: 'member.login', at, origin: events.origin, ...(events.member ? { member: events.member } : {}), data };
+}
 
 function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
   const throttle = (s: string): LoginThrottle | undefined => {
@@ -19,9 +29,11 @@ export class LoginRecordsRepository implements LoginRecords {
     private readonly db: Kysely<Database>,
     /** Short reads outside any transaction (see EngineConnection.reads). */
     private readonly reads: Kysely<Database> = db,
+    /** Whether logins write their events (the EVENTS setting). */
+    private readonly events = true,
   ) {}
 
-  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string }): Promise<LoginRecording> {
+  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording> {
     const { at } = login;
     return this.db.transaction().execute(async (trx) => {
       // Columns on the right-hand side read the values from before this update, so the
@@ -62,6 +74,17 @@ export class LoginRecordsRepository implements LoginRecords {
           .values({ account_id: accountId, member_id: memberId, login: login.login, ip: login.ip, at, outcome: 'ok' })
           .execute();
       }
+      const events = this.events ? login.events : undefined;
+      if (events?.member) {
+        const written: NewEvent[] = [];
+        if (events.loginEvent) written.push(loginEvent(events, 'ok', at));
+        // The login that used up the allowance changed the status.
+        if (updated.status !== 'A') {
+          written.push({ type: 'member.status_changed', at, origin: { actor: 'system' }, member: events.member, data: { from: 'A', to: updated.status, cause: 'login_expiry' } });
+          if (updated.status === 'D') written.push({ type: 'member.deleted', at, origin: { actor: 'system' }, member: events.member, data: { cause: 'login_expiry' } });
+        }
+        await appendEvents(trx, accountId, written);
+      }
       return { kind: 'recorded', status: updated.status as MemberStatus } as const;
     });
   }
@@ -77,7 +100,12 @@ export class LoginRecordsRepository implements LoginRecords {
     return failuresOf(rows, scope);
   }
 
-  recordLoginFailure(accountId: number, memberId: number, scope: string, attempt: FailedAttempt): Promise<LoginFailures> {
+  recordLoginFailure(
+    accountId: number,
+    memberId: number,
+    scope: string,
+    attempt: FailedAttempt & { events?: LoginAttemptEvents & { outcome: 'fail' | 'locked' } },
+  ): Promise<LoginFailures> {
     const { at, resetBefore } = attempt;
     const added = attempt.counted ? 1 : 0;
     return this.db.transaction().execute(async (trx) => {
@@ -96,6 +124,7 @@ export class LoginRecordsRepository implements LoginRecords {
         .returning(['scope', 'failures', 'last_failure_at', 'locked_until'])
         .execute();
       const rows = [];
+      let lockedNow: { until: number; scope: string; failures: number } | undefined;
       for (const row of counted) {
         // An attempt that does not count locks nothing (the update then matches no row).
         const until = attempt.counted ? attempt.lockUntil(row.scope === ALL_ADDRESSES ? 'all' : 'address', row.failures) : 0;
@@ -108,6 +137,17 @@ export class LoginRecordsRepository implements LoginRecords {
           .where('locked_until', '<', until)
           .execute();
         rows.push({ ...row, locked_until: Math.max(row.locked_until, until) });
+        // A lock that begins now (none was on): `member.locked`.
+        if (until > at && row.locked_until <= at && (!lockedNow || until > lockedNow.until)) lockedNow = { until, scope: row.scope === ALL_ADDRESSES ? 'all' : 'address', failures: Number(row.failures) };
+      }
+      const events = this.events ? attempt.events : undefined;
+      if (events) {
+        const written: NewEvent[] = [];
+        if (events.loginEvent) written.push(loginEvent(events, events.outcome, at));
+        if (lockedNow && events.member) {
+          written.push({ type: 'member.locked', at, origin: { actor: 'system' }, member: events.member, data: { until: new Date(lockedNow.until).toISOString(), scope: lockedNow.scope, failures: lockedNow.failures } });
+        }
+        await appendEvents(trx, accountId, written);
       }
       return failuresOf(rows, scope);
     });
@@ -143,9 +183,19 @@ export class LoginRecordsRepository implements LoginRecords {
     return rows.map((row) => ({ scope: row.scope, failures: Number(row.failures), lastFailureAt: Number(row.last_failure_at), lockedUntil: Number(row.locked_until) }));
   }
 
-  async clearLoginFailures(accountId: number, memberId: number): Promise<number> {
-    const result = await this.db.deleteFrom('login_failures').where('account_id', '=', accountId).where('member_id', '=', memberId).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  async recordLoginAttemptEvent(accountId: number, at: number, events: LoginAttemptEvents & { outcome: 'suspended' }): Promise<void> {
+    if (!this.events || !events.loginEvent) return;
+    await this.db.transaction().execute((trx) => appendEvents(trx, accountId, [loginEvent(events, events.outcome, at)]));
+  }
+
+  async clearLoginFailures(accountId: number, memberId: number, unlocked?: { at: number; login: string; origin: EventOrigin }): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const cleared = await trx.deleteFrom('login_failures').where('account_id', '=', accountId).where('member_id', '=', memberId).returning('locked_until').execute();
+      if (this.events && unlocked && cleared.some((row) => Number(row.locked_until) > unlocked.at)) {
+        await appendEvents(trx, accountId, [{ type: 'member.unlocked', at: unlocked.at, origin: unlocked.origin, member: { id: memberId, login: unlocked.login }, data: {} }]);
+      }
+      return cleared.length;
+    });
   }
 
   async recentLoginEvents(accountId: number, memberId: number, limit: number): Promise<LoginEvent[]> {

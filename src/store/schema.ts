@@ -44,6 +44,8 @@ export interface AccountTable {
   login_rate_limit_per_minute: number;
   storage_quota_mb: number;
   created_at: number;
+  emit_login_events: Generated<number>;
+  expiry_warning_seconds: Generated<number>;
 }
 
 /** An account's API keys: SHA-256 digests only (a key is 256 random bits). */
@@ -72,6 +74,8 @@ export interface MemberTable extends Omit<MemberFieldColumns, 'id' | 'login_coun
   login_key: string;
   email_key: string;
   updated_at: number;
+  /** The expiration instant a `member.expiring` was written for (migration 010). */
+  exp_warned_at: Generated<number | null>;
 }
 
 /** Profile fields, one row per field, so that each can be indexed and searched. */

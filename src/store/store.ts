@@ -65,7 +65,7 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     engine: connection.engine,
     accounts: guard(new AccountRepository(db, connection.reads)),
     members: guard(new MemberRepository(connection, options.events)),
-    logins: guard(new LoginRecordsRepository(db, connection.reads)),
+    logins: guard(new LoginRecordsRepository(db, connection.reads, options.events)),
     transfer: guard(new MemberTransferRepository(connection, options.events)),
     housekeeping: guard(new HousekeepingRepository(connection, options.events)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),

@@ -16,6 +16,7 @@ export interface RetentionSettings {
 
 export interface SweepReport {
   readonly expired: number;
+  readonly warned: number;
   readonly purgedMembers: number;
   readonly purgedSessions: number;
   readonly purgedLoginEvents: number;
@@ -62,6 +63,7 @@ export class Sweeper {
   private async pass(): Promise<SweepReport> {
     const now = this.clock();
     const expired = await this.store.expireAllDue(now);
+    const warned = await this.store.warnExpiring(now, PURGE_BATCH);
     let purgedMembers = 0;
     for (;;) {
       const purged = await this.store.purgeDeleted(now - this.retention.deletedRetentionDays * DAY, PURGE_BATCH, now);
@@ -76,6 +78,7 @@ export class Sweeper {
     }
     const report = {
       expired,
+      warned,
       purgedMembers,
       purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY),
       purgedEvents,

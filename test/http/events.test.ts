@@ -160,6 +160,56 @@ describeEachEngineApp('events and the change feed', (h) => {
     ]);
   });
 
+  it('tells login attempts when the account asks for them, a lock and its end, and a login allowance used up', async () => {
+    const api = await apiAccount(h(), { loginEvents: true, lockout: { threshold: 2, stepSeconds: 60, maxSeconds: 600, resetSeconds: 3600 } });
+    await api.create('lou', { set_exp_logins: '1', set_is_exp_logins: '1' });
+    await api.create('sam');
+    await api.update({ find_member_login: 'sam', status: 'S' });
+    const signIn = (login: string, password: string) => h().post('/api2/login/', { user: api.user, api_key: api.apiKey, login, password, IP: '203.0.113.7' });
+    expect((await signIn('lou', 'correct-horse')).json.result).toBe('OK');
+    expect((await signIn('sam', 'correct-horse')).json.result).toBe('FAIL');
+    expect((await signIn('nobody', 'whatever-horse')).json.result).toBe('FAIL');
+    await api.create('max');
+    for (let i = 0; i < 2; i++) expect((await signIn('max', 'wrong-horse')).json.result).toBe('FAIL');
+    const max = (await api.member('max'))!;
+    expect(await h().services.logins.unlock(api.account, max.id)).toBeGreaterThan(0);
+    const events = (await allEvents(api)).filter((e) => !['member.created', 'member.updated'].includes(e.type) && !(e.type === 'member.status_changed' && e.member?.login === 'sam'));
+    expect(events.map((e) => [e.type, e.member?.login ?? null, e.actor.kind, e.data])).toEqual([
+      ['member.login', 'lou', 'api', { outcome: 'ok', ip: '203.0.113.7' }],
+      ['member.status_changed', 'lou', 'system', { from: 'A', to: 'S', cause: 'login_expiry' }],
+      ['member.login', 'sam', 'api', { outcome: 'suspended', ip: '203.0.113.7' }],
+      ['member.login', null, 'api', { outcome: 'fail', ip: '203.0.113.7', login: 'nobody' }],
+      ['member.login', 'max', 'api', { outcome: 'fail', ip: '203.0.113.7' }],
+      ['member.login', 'max', 'api', { outcome: 'fail', ip: '203.0.113.7' }],
+      ['member.locked', 'max', 'system', { until: expect.any(String), scope: 'address', failures: 2 }],
+      ['member.unlocked', 'max', 'operator', {}],
+    ]);
+    // Without --login-events, attempts write no member.login (a lock still writes member.locked).
+    const quiet = await apiAccount(h());
+    await quiet.create('q');
+    await h().post('/api2/login/', { user: quiet.user, login: 'q', password: 'correct-horse' });
+    expect((await allEvents(quiet)).map((e) => e.type)).toEqual(['member.created']);
+  });
+
+  it('warns of a time expiration once, the account’s warning period before it', async () => {
+    const api = await apiAccount(h(), { expiryWarningSeconds: 7 * 86_400 });
+    const now = h().clock.now();
+    await api.insert({ login: 'soon', timeExpiry: { action: 'S', at: now + 3 * 86_400_000 } });
+    await api.insert({ login: 'later', timeExpiry: { action: 'D', at: now + 9 * 86_400_000 } });
+    await h().services.sweeper.sweep();
+    await h().services.sweeper.sweep();
+    let events = (await allEvents(api)).filter((e) => e.type === 'member.expiring');
+    expect(events.map((e) => [e.member?.login, e.actor.kind, e.data])).toEqual([
+      ['soon', 'system', { expires_at: new Date(now + 3 * 86_400_000).toISOString(), action: 'S', seconds_left: 3 * 86_400 }],
+    ]);
+    // Two and a half days on, `later` is within the period; a renewed expiration is warned of again.
+    h().clock.advance(2.5 * 86_400_000);
+    await api.update({ find_member_login: 'soon', is_exp_time: 'S', exp_time: '2', exp_time_type: 'D' });
+    await h().services.sweeper.sweep();
+    events = (await allEvents(api)).filter((e) => e.type === 'member.expiring');
+    expect(events.map((e) => e.member?.login)).toEqual(['soon', 'soon', 'later']);
+  });
+
   it('sweeps events past EVENT_RETENTION_DAYS', async () => {
     const api = await apiAccount(h());
     await api.create('old');

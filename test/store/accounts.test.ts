@@ -17,6 +17,8 @@ describeEachEngine('account store', (context) => {
       rateLimitPerMinute: 120,
       loginRateLimitPerMinute: 30,
       storageQuotaMb: 64,
+      loginEvents: true,
+      expiryWarningSeconds: 604800,
     };
     const key = { name: 'default', digest: 'cd'.repeat(32), scope: 'all', createdAt: 1_700_000_000_000, expiresAt: null } as const;
     const created = await store.accounts.insertAccount({ name, settings, createdAt: 1_700_000_000_000 }, key);

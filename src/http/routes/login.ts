@@ -100,7 +100,7 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
       // the account's: anyone can send one, and the account name is public.
       if (account && !sendsIp) await admitAnonymousLogin(context, account, login, request.ip);
       const ip = sendsIp ? decodeIp(params, 'IP') : null;
-      const outcome = await context.logins.login(account, { login, password, ip });
+      const outcome = await context.logins.login(account, { login, password, ip, origin: { actor: 'api', requestId: request.id } });
       context.countLogin(outcome.kind === 'ok' ? 'ok' : COUNTED_AS[outcome.reason]);
       if (outcome.kind === 'ok') return okReply({ session: outcome.session, ok_url: outcome.okUrl });
       return failReply(FAIL_MESSAGES[outcome.reason], outcome.failUrl);

@@ -9,6 +9,7 @@ import * as keysAndLimits from './006-keys-and-limits.js';
 import * as upstreamLinks from './007-upstream-links.js';
 import * as events from './008-events.js';
 import * as webhooks from './009-webhooks.js';
+import * as eventSettings from './010-event-settings.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '007-upstream-links': upstreamLinks,
   '008-events': events,
   '009-webhooks': webhooks,
+  '010-event-settings': eventSettings,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
