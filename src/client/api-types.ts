@@ -1434,7 +1434,7 @@ export interface paths {
                     after?: string;
                     /** @description at most this many events, 1 to 1000 (default 100) */
                     limit?: string;
-                    /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                    /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
                     types?: string;
                 };
                 header?: never;
@@ -1457,7 +1457,7 @@ export interface paths {
                             events: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated";
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring";
                                 /** Format: date-time */
                                 time: string;
                                 account: string;
@@ -1625,7 +1625,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
                         types?: string;
                     };
                     "multipart/form-data": {
@@ -1640,7 +1640,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
                         types?: string;
                     };
                     "application/json": {
@@ -1655,7 +1655,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
                         types?: string;
                     };
                 };
@@ -1675,7 +1675,7 @@ export interface paths {
                             events: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated";
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring";
                                 /** Format: date-time */
                                 time: string;
                                 account: string;
