@@ -26,6 +26,8 @@ export class EventsService {
   constructor(private readonly store: EventStore) {}
 
   async feed(account: Account, query: FeedQuery): Promise<FeedPage> {
+    // What committed since the last call gets its ids first, so that a writer reads its own change at once.
+    await this.store.sequence();
     const page = await this.store.page(account.id, query.after, query.limit, query.types, FEED_WINDOW);
     return { events: page.events.map((event) => eventObject(event, account.name)), next: String(page.next) };
   }

@@ -10,6 +10,11 @@ export interface EventPage {
 /** What the change feed needs from storage (the retention sweep deletes through Housekeeping). */
 export interface EventStore {
   /**
+   * Gives the events whose transactions have committed their feed ids (the sequencer); the
+   * feed and the webhooks run it before they read. Answers how many it numbered.
+   */
+  sequence(): Promise<number>;
+  /**
    * Events of the account after `after` (every event when undefined, from the oldest kept),
    * in id order: at most `limit`, of the given types when `types` is set, reading at most
    * `window` ids past `after` (a filter that matches little never scans the whole table).

@@ -1,31 +1,23 @@
-/** Events in SQL: appended in a change's own transaction, read in id order by the feed. */
-import { sql, type Kysely, type Transaction } from 'kysely';
+/** Events in SQL: appended in a change's own transaction, numbered by the sequencer, read in id order by the feed. */
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/event.js';
 import type { EventPage, EventStore } from '../events/events-store.js';
 import type { Database, EventTable } from './schema.js';
+import type { EngineConnection } from './dialects/dialect.js';
 
 /** Events per INSERT: well under both engines' limits on bound parameters. */
 const EVENTS_PER_INSERT = 500;
 
 /**
- * Appends events to the account's trail, in the caller's transaction, as its last statements:
- * the ids are taken by bumping the account's counter, whose row lock the transaction then holds
- * until it commits. Two transactions of one account therefore commit their events in the
- * order of their ids, and a reader that has seen id N will never later find an id below N
- * appear (the feed's exactly-once, in order). A rollback gives the ids back.
+ * Appends events to the account's trail, in the caller's transaction: one insert, no lock
+ * (the change pays for its events and nothing more). They get their feed ids after their
+ * transaction commits, from the sequencer (sequenceEvents); a rollback leaves nothing.
  */
 export async function appendEvents(trx: Transaction<Database>, accountId: number, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const { last_id: last } = await trx
-    .insertInto('event_counters')
-    .values({ account_id: accountId, last_id: events.length })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_id: sql`event_counters.last_id + ${events.length}` }))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  const first = Number(last) - events.length + 1;
-  const rows = events.map((event, i): EventTable => ({
+  const rows = events.map((event) => ({
     account_id: accountId,
-    id: first + i,
+    id: null,
     type: event.type,
     at: event.at,
     actor: event.origin.actor,
@@ -40,7 +32,63 @@ export async function appendEvents(trx: Transaction<Database>, accountId: number
   }
 }
 
-function toEvent(row: EventTable): StoredEvent {
+/** Events given feed ids per sequencer transaction (each statement's cost bounded). */
+const SEQUENCE_BATCH = 5000;
+/** PostgreSQL's advisory lock key of the sequencer: one at a time across every server. */
+const SEQUENCER_LOCK = 7_245_001;
+
+/**
+ * The sequencer: gives the committed events that have none their feed ids, each account's
+ * continuing from its counter, in one transaction with the counters. One sequencer runs at a
+ * time (SQLite's one writer; a transaction-scoped advisory lock on PostgreSQL, so that a
+ * second waits and then sees the first's work). An event becomes visible to it only once its
+ * own transaction has committed, so ids are handed out in the order events become visible:
+ * a reader that has seen id N never later finds a new id at or below N (the feed's
+ * exactly-once, in order, with any number of writers on any number of servers), and the ids of
+ * an account are dense (a rolled-back change wrote no event to number). Answers how many it
+ * numbered.
+ */
+export async function sequenceEvents(connection: EngineConnection): Promise<number> {
+  let numbered = 0;
+  for (;;) {
+    const count = await connection.db.transaction().execute(async (trx) => {
+      if (connection.engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
+      // SQLite: a write first, so that the transaction holds the write lock before it reads
+      // (a read-then-write transaction fails at once, busy, when another connection wrote
+      // meanwhile, instead of waiting its turn).
+      else await sql`update event_counters set last_id = last_id where 0 = 1`.execute(trx);
+      const pending = await trx.selectFrom('events').select(['entry', 'account_id']).where('id', 'is', null).orderBy('entry').limit(SEQUENCE_BATCH).execute();
+      if (pending.length === 0) return 0;
+      const byAccount = new Map<number, number[]>();
+      for (const row of pending) {
+        const entries = byAccount.get(Number(row.account_id)) ?? [];
+        entries.push(Number(row.entry));
+        byAccount.set(Number(row.account_id), entries);
+      }
+      const numbering: Array<[number, number]> = [];
+      for (const [accountId, entries] of [...byAccount].sort(([a], [b]) => a - b)) {
+        const { last_id: last } = await trx
+          .insertInto('event_counters')
+          .values({ account_id: accountId, last_id: entries.length })
+          .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_id: sql`event_counters.last_id + ${entries.length}` }))
+          .returning('last_id')
+          .executeTakeFirstOrThrow();
+        const first = Number(last) - entries.length + 1;
+        entries.forEach((entry, i) => numbering.push([entry, first + i]));
+      }
+      for (let start = 0; start < numbering.length; start += EVENTS_PER_INSERT) {
+        const values = numbering.slice(start, start + EVENTS_PER_INSERT).map(([entry, id]) => sql`(cast(${entry} as bigint), cast(${id} as bigint))`);
+        await sql`with v (entry, id) as (values ${sql.join(values)})
+          update events set id = v.id from v where events.entry = v.entry`.execute(trx);
+      }
+      return pending.length;
+    });
+    numbered += count;
+    if (count < SEQUENCE_BATCH) return numbered;
+  }
+}
+
+function toEvent(row: Selectable<EventTable>): StoredEvent {
   return {
     id: Number(row.id),
     type: row.type as EventType,
@@ -56,7 +104,15 @@ function toEvent(row: EventTable): StoredEvent {
 }
 
 export class EventRepository implements EventStore {
-  constructor(private readonly reads: Kysely<Database>) {}
+  private readonly reads: Kysely<Database>;
+
+  constructor(private readonly connection: EngineConnection) {
+    this.reads = connection.reads;
+  }
+
+  sequence(): Promise<number> {
+    return sequenceEvents(this.connection);
+  }
 
   async byIds(accountId: number, ids: readonly number[]): Promise<StoredEvent[]> {
     if (ids.length === 0) return [];
@@ -68,11 +124,11 @@ export class EventRepository implements EventStore {
     let from = after ?? 0;
     if (after === undefined) {
       // From the oldest event kept: ids below it were deleted by the retention sweep.
-      const oldest = await this.reads.selectFrom('events').select('id').where('account_id', '=', accountId).orderBy('id').limit(1).executeTakeFirst();
+      const oldest = await this.reads.selectFrom('events').select('id').where('account_id', '=', accountId).where('id', 'is not', null).orderBy('id').limit(1).executeTakeFirst();
       from = oldest === undefined ? 0 : Number(oldest.id) - 1;
     }
-    // The last id committed, read first: every event up to it is visible to the read below
-    // (its transaction and every earlier one have committed: see appendEvents).
+    // The last id given, read first: every event up to it is numbered and visible to the read
+    // below (the sequencer commits the ids and the counter together: see sequenceEvents).
     const counter = await this.reads.selectFrom('event_counters').select('last_id').where('account_id', '=', accountId).executeTakeFirst();
     // Ids are dense within an account (taken from a counter, given back on rollback), so a
     // window of ids bounds the rows read, whatever the type filter leaves out.

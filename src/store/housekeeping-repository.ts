@@ -110,9 +110,7 @@ export class HousekeepingRepository implements Housekeeping {
   async purgeEvents(before: number, max: number): Promise<number> {
     const result = await this.db
       .deleteFrom('events')
-      .where(({ eb, refTuple, selectFrom }) =>
-        eb(refTuple('account_id', 'id'), 'in', selectFrom('events').select(['account_id', 'id']).where('at', '<', before).limit(max).$asTuple('account_id', 'id')),
-      )
+      .where('entry', 'in', (eb) => eb.selectFrom('events').select('entry').where('at', '<', before).limit(max))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

@@ -211,7 +211,14 @@ async function membersBefore(trx: Transaction<Database>, ids: readonly number[],
 /** The events of a chunk's members: each member as it was against how it is now. */
 async function memberEvents(trx: Transaction<Database>, before: MembersBefore, changes: MemberChanges, now: number, origin: EventOrigin): Promise<NewEvent[]> {
   const ids = before.members.map((member) => member.id);
-  const after = new Map((await trx.selectFrom('members').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toMember(row)]));
+  // Without a status change, the member after is the member before with the values set (no
+  // column is computed in SQL then); a status change clears what it clears: read it back.
+  const { status, deleteFields, setFields, ...values } = changes;
+  const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  const after =
+    status === undefined
+      ? new Map(before.members.map((member) => [member.id, { ...member, ...given } as Member]))
+      : new Map((await trx.selectFrom('members').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toMember(row)]));
   const profileAfter = new Map<string, string | null>([...changes.deleteFields.map((name) => [name, null] as const), ...changes.setFields]);
   return before.members.flatMap((member) =>
     changeEvents(member, after.get(member.id)!, { before: before.profiles.get(member.id) ?? new Map(), after: profileAfter }, now, origin),

@@ -196,8 +196,10 @@ export interface UpstreamMirrorTable {
 
 /** An event (migration 008): what changed, when, by whom; `data` is JSON text. */
 export interface EventTable {
+  entry: Generated<number>;
   account_id: number;
-  id: number;
+  /** The id in the account's feed; null until the sequencer gives it. */
+  id: number | null;
   type: string;
   at: number;
   actor: string;

@@ -69,7 +69,7 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     transfer: guard(new MemberTransferRepository(connection, options.events)),
     housekeeping: guard(new HousekeepingRepository(connection, options.events)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),
-    events: guard(new EventRepository(connection.reads)),
+    events: guard(new EventRepository(connection)),
     webhooks: guard(new WebhookRepository(db, connection.reads)),
     secret: (name, create) =>
       guard({

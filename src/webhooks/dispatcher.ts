@@ -61,6 +61,7 @@ export class WebhookDispatcher {
   }
 
   private async round(): Promise<DispatchReport> {
+    await this.events.sequence();
     const endpoints = await this.store.enabledEndpoints();
     const report = { delivered: 0, failed: 0 };
     let next = 0;

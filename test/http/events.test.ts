@@ -218,7 +218,7 @@ describeEachEngineApp('events and the change feed', (h) => {
     const report = await h().services.sweeper.sweep();
     expect(report?.purgedEvents).toBeGreaterThanOrEqual(1);
     const events = await allEvents(api);
-    expect(events.map((e) => [e.id, e.member?.login])).toEqual([['2', 'new']]);
+    expect(events.map((e) => e.member?.login)).toEqual(['new']);
   });
 
   it('gives a reader every event once, in order, while 8 writers run on two servers', async () => {

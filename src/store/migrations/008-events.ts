@@ -1,18 +1,17 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../dialects/dialect.js';
 
 /**
  * Events (the audit trail and the change feed), written in the transaction of the change they
  * tell (a transactional outbox):
- * - `events`: one row per event, keyed by account and an id that only grows within the
- *   account, the event's JSON parts in columns and its `data` as JSON text;
- * - `event_counters`: each account's last event id. A transaction takes its ids by updating
- *   this row as its last statement, so it holds the row's lock only for its commit, and ids
- *   become visible in the order they were taken (no later id is ever seen before an earlier
- *   one, on any engine, with any number of servers), with no gaps (a rollback gives its ids
- *   back).
+ * - `events`: one row per event. `entry` is its place in the table (taken when it is written,
+ *   in no particular order across transactions); `id` is its id in the account's feed, given
+ *   after its transaction committed by the sequencer (store/event-repository.ts), in the order
+ *   the sequencer finds committed events: null until then. The event's JSON parts are columns,
+ *   its `data` JSON text.
+ * - `event_counters`: each account's last feed id, moved only by the sequencer.
  */
-export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
+export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('event_counters')
     .addColumn('account_id', 'bigint', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))
@@ -20,8 +19,9 @@ export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
     .execute();
   await db.schema
     .createTable('events')
+    .addColumn('entry', engine === 'sqlite' ? 'integer' : 'bigint', (c) => (engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity()))
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-    .addColumn('id', 'bigint', (c) => c.notNull())
+    .addColumn('id', 'bigint')
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('actor', 'text', (c) => c.notNull())
@@ -30,8 +30,11 @@ export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
     .addColumn('member_id', 'bigint')
     .addColumn('member_login', 'text')
     .addColumn('data', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('events_pk', ['account_id', 'id'])
     .execute();
+  // The feed: an account's events by id.
+  await db.schema.createIndex('events_feed').on('events').columns(['account_id', 'id']).unique().execute();
+  // The sequencer's work: events not given a feed id yet.
+  await sql`create index events_unsequenced on events (entry) where id is null`.execute(db);
   // The retention sweep deletes by age.
   await db.schema.createIndex('events_at').on('events').column('at').execute();
 }
