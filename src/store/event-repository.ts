@@ -51,6 +51,9 @@ const SEQUENCER_LOCK = 7_245_001;
 export async function sequenceEvents(connection: EngineConnection): Promise<number> {
   let numbered = 0;
   for (;;) {
+    // Nothing to number (the usual case for a feed read): no transaction, no lock, no commit.
+    const waiting = await connection.reads.selectFrom('events').select('entry').where('id', 'is', null).limit(1).executeTakeFirst();
+    if (!waiting) return numbered;
     const count = await connection.db.transaction().execute(async (trx) => {
       if (connection.engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
       // SQLite: a write first, so that the transaction holds the write lock before it reads
