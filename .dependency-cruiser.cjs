@@ -3,14 +3,14 @@
  * the build. ARCHITECTURE.md explains the layers.
  *
  *   http/      the wire: decoders, replies, routes. Never the store.
- *   members/, accounts/, auth/, import-export/, upkeep/, observability/, upstream/: the domain and its
+ *   members/, accounts/, auth/, import-export/, upkeep/, observability/, upstream/, events/, webhooks/: the domain and its
  *              services. They own their store interfaces; they never import the store.
  *   store/     the one SQL implementation of those interfaces. Never the wire.
  *   common/    what every layer may use (clock, validation, worker threads, store errors).
  *   client/    the typed client, shipped on its own: nothing else of src/.
  *   compose.ts, app.ts, server.ts, main.ts, config.ts: the composition root and its entries.
  */
-const DOMAIN = '^src/(members|accounts|auth|import-export|upkeep|observability|upstream)/';
+const DOMAIN = '^src/(members|accounts|auth|import-export|upkeep|observability|upstream|events|webhooks)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -68,7 +68,7 @@ module.exports = {
       name: 'no-root-from-layers',
       severity: 'error',
       comment: 'Only the entry points import the composition root (compose.ts, app.ts, server.ts, main.ts).',
-      from: { path: '^src/(http|members|accounts|auth|store|upkeep|observability|upstream|common|client)/' },
+      from: { path: '^src/(http|members|accounts|auth|store|upkeep|observability|upstream|events|webhooks|common|client)/' },
       to: { path: '^src/(compose|app|server|main)\\.ts$' },
     },
   ],
