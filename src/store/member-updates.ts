@@ -10,7 +10,7 @@ import { columnsOf, toMember } from './member-rows.js';
 import { changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
-import type { EngineConnection } from './dialects/dialect.js';
+import type { EngineConnection, SearchSql } from './dialects/dialect.js';
 import type { Database } from './schema.js';
 
 /** The folded copy of a profile value, or null when folding leaves it as it is. */
@@ -131,7 +131,7 @@ export async function updateMembers(
   const trx = await connection.db.startTransaction().execute();
   try {
     const events: NewEvent[] = [];
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events });
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search });
     if (outcome.kind === 'updated') {
       if (selector.by === 'all' && origin) events.push(bulkEvent(changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
@@ -156,7 +156,7 @@ async function applyUpdate(
   limits: UpdateLimits,
   setBytes: number,
   chunkSize: number,
-  told: { readonly origin: EventOrigin; readonly events: NewEvent[] } | undefined,
+  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly search: SearchSql } | undefined,
 ): Promise<MemberUpdate> {
   await expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
   const matches = selectorCondition(accountId, selector);
@@ -177,7 +177,7 @@ async function applyUpdate(
     const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
     // An update of every member is one event (bulkEvent); any other tells each member's change.
     const chunkIds = ids.map((row) => row.id);
-    const before = selector.by === 'all' || !told ? undefined : await membersBefore(trx, chunkIds, changes);
+    const before = selector.by === 'all' || !told ? undefined : await membersBefore(trx, told.search, chunkIds, changes);
     if (!(await changeChunk(trx, accountId, inChunk, changes, now))) return { kind: 'too-many-fields' };
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
@@ -193,17 +193,20 @@ interface MembersBefore {
 }
 
 /** The members of a chunk as they are before the change, with the profile fields it touches. */
-async function membersBefore(trx: Transaction<Database>, ids: readonly number[], changes: MemberChanges): Promise<MembersBefore> {
-  const rows = await trx.selectFrom('members').selectAll().where('id', 'in', ids).orderBy('id').execute();
+async function membersBefore(trx: Transaction<Database>, search: SearchSql, ids: readonly number[], changes: MemberChanges): Promise<MembersBefore> {
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
+  // One statement: the members, each with the profile fields the update touches as one JSON object.
+  const rows = await trx
+    .selectFrom('members as m')
+    .selectAll('m')
+    .select((names.length > 0 ? search.profileObject(names) : sql`null`).as('touched'))
+    .where('m.id', 'in', ids)
+    .orderBy('m.id')
+    .execute();
   const profiles = new Map<number, Map<string, string>>();
-  if (names.length > 0) {
-    const fields = await trx.selectFrom('member_fields').select(['member_id', 'name', 'value']).where('member_id', 'in', ids).where('name', 'in', names).execute();
-    for (const field of fields) {
-      let profile = profiles.get(field.member_id);
-      if (!profile) profiles.set(field.member_id, (profile = new Map()));
-      profile.set(field.name, field.value);
-    }
+  for (const row of rows) {
+    const touched = typeof row.touched === 'string' ? (JSON.parse(row.touched) as Record<string, string>) : (row.touched as Record<string, string> | null);
+    if (touched) profiles.set(row.id, new Map(Object.entries(touched)));
   }
   return { members: rows.map(toMember), profiles };
 }
