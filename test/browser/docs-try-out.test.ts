@@ -39,8 +39,11 @@ describe.skipIf(!canRun)('/docs: trying the API out in a browser', () => {
   async function tryOut(operation: string, path: string, inputs: Record<string, string>): Promise<{ sent: Record<string, string>; answer: any }> {
     const block = page.locator(`#operations-members-${operation}`);
     if (!(await block.locator('.opblock-body').isVisible().catch(() => false))) await block.locator('.opblock-summary').first().click();
-    const tryButton = block.locator('.try-out__btn', { hasText: 'Try it out' });
-    if (await tryButton.count()) await tryButton.click();
+    // The body renders after the click, later on a busy machine: wait for its button (it says
+    // "Try it out", or "Cancel" when the operation was tried before) rather than count it now.
+    const button = block.locator('.try-out__btn').first();
+    await button.waitFor();
+    if ((await button.textContent())?.includes('Try it out')) await button.click();
     for (const [name, value] of Object.entries(inputs)) {
       const row = block.locator(`tr[data-property-name="${name}"]`);
       const select = row.locator('select');
