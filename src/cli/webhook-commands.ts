@@ -4,6 +4,8 @@
  */
 import type { Command } from 'commander';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.js';
+import type { Account } from '../accounts/account.js';
+import type { Services } from '../compose.js';
 import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
 
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
@@ -42,6 +44,13 @@ const whole = (name: string) => (value: string) => {
   return Number(value);
 };
 
+/** Runs an endpoint operation of an account; refuses with one line when the account has no such endpoint. */
+async function onEndpoint<T>(withServices: WithServices, accountName: string, id: string, operation: (s: Services, account: Account, id: number) => Promise<T | false | undefined>): Promise<T> {
+  const outcome = await withServices(async (s) => operation(s, await accountNamed(s, accountName), whole('id')(id)));
+  if (outcome === false || outcome === undefined) throw new CommandError(`no webhook ${id} in account "${accountName}"`);
+  return outcome;
+}
+
 export function registerWebhookCommands(program: Command, withServices: WithServices): void {
   const webhook = program.command('webhook').description('signed webhooks (Standard Webhooks) of an account’s events');
 
@@ -75,8 +84,7 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .description('remove a receiver (its pending deliveries are dropped)')
     .requiredOption('--account <name>', 'the account')
     .action(async (id: string, options: { account: string }) => {
-      const removed = await withServices(async (s) => s.webhooks.endpoints.remove(await accountNamed(s, options.account), whole('id')(id)));
-      if (!removed) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
+      await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.remove(account, endpoint));
       process.stdout.write(`removed webhook ${id}\n`);
     });
 
@@ -85,8 +93,7 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .description('turn a receiver that was disabled after days of failures back on (its pending deliveries go on)')
     .requiredOption('--account <name>', 'the account')
     .action(async (id: string, options: { account: string }) => {
-      const enabled = await withServices(async (s) => s.webhooks.endpoints.enable(await accountNamed(s, options.account), whole('id')(id)));
-      if (!enabled) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
+      await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.enable(account, endpoint));
       process.stdout.write(`enabled webhook ${id}\n`);
     });
 
@@ -96,15 +103,14 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .requiredOption('--account <name>', 'the account')
     .option('--json', 'print the outcome as JSON')
     .action(async (id: string, options: { account: string; json?: boolean }) => {
-      const attempt = await withServices(async (s) => {
+      const attempt = await onEndpoint(withServices, options.account, id, async (s, account, endpoint) => {
         try {
-          return await s.webhooks.endpoints.test(await accountNamed(s, options.account), whole('id')(id));
+          return await s.webhooks.endpoints.test(account, endpoint);
         } finally {
           // Its kept-alive connection would hold the command open.
           s.webhooks.sender.close();
         }
       });
-      if (!attempt) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
       print(describeAttempt(attempt), options.json);
       if (attempt.error !== null) process.exitCode = 1;
     });
@@ -116,8 +122,7 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .option('--limit <n>', 'how many (default 20)', whole('--limit'), 20)
     .option('--json', 'print them as JSON')
     .action(async (id: string, options: { account: string; limit: number; json?: boolean }) => {
-      const deliveries = await withServices(async (s) => s.webhooks.endpoints.deliveries(await accountNamed(s, options.account), whole('id')(id), options.limit));
-      if (!deliveries) throw new CommandError(`no webhook ${id} in account "${options.account}"`);
+      const deliveries = await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.deliveries(account, endpoint, options.limit));
       print({ deliveries: deliveries.map(describeDelivery) }, options.json);
     });
 

@@ -76,13 +76,14 @@ const PASSWORD = 'password';
 /**
  * A member's built-in fields as events show them: by their import and export column names,
  * each value written as files write it (instants in ISO 8601 UTC), the password hash left out.
+ * Of a partial member (what an update sets), only the fields it holds.
  */
-export function builtInValues(member: Member): Record<string, string | null> {
+export function builtInValues(member: Partial<Member>): Record<string, string | null> {
   const values: Record<string, string | null> = {};
   for (const field of MEMBER_FIELDS) {
     if (!field.file || field.column === 'id' || field.column === 'password_hash') continue;
     const value = valueOf(member, field);
-    values[field.file.name] = value === undefined || value === null ? null : field.type.encode(value);
+    if (value !== undefined) values[field.file.name] = value === null ? null : field.type.encode(value);
   }
   return values;
 }

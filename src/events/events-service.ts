@@ -6,7 +6,7 @@ import type { EventStore } from './events-store.js';
 export const FEED_DEFAULT_LIMIT = 100;
 export const FEED_MAX_LIMIT = 1000;
 /** Ids one feed page reads past at most: a type filter that matches little never scans the whole trail. */
-const FEED_WINDOW = 10_000;
+export const FEED_WINDOW = 10_000;
 
 export interface FeedQuery {
   /** Events after this id; undefined: from the oldest kept. */

@@ -4,10 +4,9 @@
  */
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
-import { MEMBER_FIELDS, valueOf } from '../members/member-fields.js';
 import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
-import { changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
+import { builtInValues, changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import type { EngineConnection, SearchSql } from './dialects/dialect.js';
@@ -236,11 +235,7 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
  */
 function bulkEvent(changes: MemberChanges, count: number, now: number, origin: EventOrigin): NewEvent {
   const { deleteFields, setFields, passwordHash, ...values } = changes;
-  const set: Record<string, string | null> = {};
-  for (const field of MEMBER_FIELDS) {
-    const value = field.file && field.column !== 'password_hash' ? valueOf(values, field) : undefined;
-    if (value !== undefined) set[field.file!.name] = value === null ? null : field.type.encode(value);
-  }
+  const set: Record<string, string | null> = builtInValues(values as Partial<Member>);
   if (passwordHash !== undefined) set.password = 'changed';
   return {
     type: 'member.bulk_updated',

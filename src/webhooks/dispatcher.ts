@@ -10,6 +10,7 @@
 import type { Clock } from '../common/clock.js';
 import { eventObject, type StoredEvent } from '../events/event.js';
 import type { EventStore } from '../events/events-store.js';
+import { FEED_WINDOW } from '../events/events-service.js';
 import type { WebhookSender } from './sender.js';
 import type { AttemptResult, WebhookEndpoint, WebhookStore } from './webhook.js';
 
@@ -82,7 +83,7 @@ export class WebhookDispatcher {
   private async fanOut(endpoint: WebhookEndpoint): Promise<void> {
     let cursor = endpoint.cursor;
     for (;;) {
-      const page = await this.events.page(endpoint.accountId, cursor, FAN_OUT_PAGE, endpoint.types, 10_000);
+      const page = await this.events.page(endpoint.accountId, cursor, FAN_OUT_PAGE, endpoint.types, FEED_WINDOW);
       if (page.next === cursor) return;
       const ids = page.events.map((event) => event.id);
       if (!(await this.store.fanOut(endpoint.id, endpoint.accountId, cursor, page.next, ids, this.clock()))) return;
