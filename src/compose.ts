@@ -105,7 +105,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   const links = new CachedLinks(store.upstream);
   const sender = new WebhookSender(config.webhooksAllowPrivateAddresses);
   const accountsService = new AccountsService(store.accounts, clock);
-  const accountNames = async (id: number) => (await accountsService.list()).find((account) => account.id === id)?.name;
+  const accountNames = async () => new Map((await accountsService.list()).map((account) => [account.id, account.name]));
   const observers: UpstreamObservers = { login: () => {}, mirror: () => {} };
   const upstreamLogins = new UpstreamLogins(store.upstream, links, store.members, importer, clock, (outcome) => observers.login(outcome), options.upstreamTimeoutMs);
   return {

@@ -45,7 +45,8 @@ export class WebhookDispatcher {
     private readonly store: WebhookStore,
     private readonly events: EventStore,
     private readonly sender: WebhookSender,
-    private readonly accountName: (accountId: number) => Promise<string | undefined>,
+    /** Every account's name by id (read once per round that has endpoints to serve). */
+    private readonly accountNames: () => Promise<ReadonlyMap<number, string>>,
     private readonly clock: Clock,
     private readonly random: () => number = Math.random,
   ) {}
@@ -65,12 +66,14 @@ export class WebhookDispatcher {
     await this.events.sequence();
     const endpoints = await this.store.enabledEndpoints();
     const report = { delivered: 0, failed: 0 };
+    if (endpoints.length === 0) return report;
+    const names = await this.accountNames();
     let next = 0;
     const worker = async () => {
       while (next < endpoints.length) {
         const endpoint = endpoints[next++]!;
         await this.fanOut(endpoint);
-        const done = await this.deliver(endpoint);
+        const done = await this.deliver(endpoint, names.get(endpoint.accountId));
         report.delivered += done.delivered;
         report.failed += done.failed;
       }
@@ -91,12 +94,11 @@ export class WebhookDispatcher {
     }
   }
 
-  private async deliver(endpoint: WebhookEndpoint): Promise<DispatchReport> {
+  private async deliver(endpoint: WebhookEndpoint, account: string | undefined): Promise<DispatchReport> {
     const started = this.clock();
     const report = { delivered: 0, failed: 0 };
     if (!(await this.store.lease(endpoint.id, started, started + LEASE_MS))) return report;
     try {
-      const account = await this.accountName(endpoint.accountId);
       if (account === undefined) return report;
       for (;;) {
         const pending = await this.store.pending(endpoint.id, BATCH);
