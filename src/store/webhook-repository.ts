@@ -100,8 +100,13 @@ export class WebhookRepository implements WebhookStore {
     return result.numUpdatedRows > 0n;
   }
 
-  async release(endpointId: number): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', endpointId).execute();
+  async renewLease(endpointId: number, held: number, until: number): Promise<boolean> {
+    const result = await this.db.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '=', held).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async release(endpointId: number, held: number): Promise<void> {
+    await this.db.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', endpointId).where('lease_until', '=', held).execute();
   }
 
   async pending(endpointId: number, limit: number): Promise<WebhookDelivery[]> {

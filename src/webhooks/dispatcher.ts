@@ -27,8 +27,13 @@ export const HOLD_ATTEMPTS = 4;
 const BATCH = 100;
 /** Events turned into deliveries per statement. */
 const FAN_OUT_PAGE = 1000;
-/** How long a server holds an endpoint's deliveries; a round stops taking more well before. */
-const LEASE_MS = 60_000;
+/**
+ * How long a server holds an endpoint's deliveries without renewing: it renews the lease
+ * before an attempt when less than LEASE_RENEW_MS is left (more than a send's 10 s timeout),
+ * so the lease never runs out under a live server, and a killed one's is free within 30 s.
+ */
+export const LEASE_MS = 30_000;
+const LEASE_RENEW_MS = 15_000;
 const ROUND_BUDGET_MS = 30_000;
 /** Endpoints served at once by one server. */
 const CONCURRENT_ENDPOINTS = 8;
@@ -97,7 +102,15 @@ export class WebhookDispatcher {
   private async deliver(endpoint: WebhookEndpoint, account: string | undefined): Promise<DispatchReport> {
     const started = this.clock();
     const report = { delivered: 0, failed: 0 };
-    if (!(await this.store.lease(endpoint.id, started, started + LEASE_MS))) return report;
+    let lease = started + LEASE_MS;
+    if (!(await this.store.lease(endpoint.id, started, lease))) return report;
+    /** Keeps the lease for one more attempt; false if another server took it (this one stalled). */
+    const keepLease = async (now: number): Promise<boolean> => {
+      if (lease - now > LEASE_RENEW_MS) return true;
+      if (!(await this.store.renewLease(endpoint.id, lease, now + LEASE_MS))) return false;
+      lease = now + LEASE_MS;
+      return true;
+    };
     try {
       if (account === undefined) return report;
       for (;;) {
@@ -114,6 +127,10 @@ export class WebhookDispatcher {
               break;
             }
             continue;
+          }
+          if (!(await keepLease(now))) {
+            held = true;
+            break;
           }
           const event = events.get(delivery.eventId);
           const attempt = event
@@ -142,7 +159,7 @@ export class WebhookDispatcher {
         if ((await this.store.endpoint(endpoint.id))?.disabledAt !== null) return report;
       }
     } finally {
-      await this.store.release(endpoint.id);
+      await this.store.release(endpoint.id, lease);
     }
   }
 }

@@ -64,7 +64,10 @@ export interface WebhookStore {
   fanOut(endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean>;
   /** Takes the endpoint's deliveries in hand until `until`, unless another server holds them. */
   lease(endpointId: number, now: number, until: number): Promise<boolean>;
-  release(endpointId: number): Promise<void>;
+  /** Moves a lease this server holds (`held`, its end) on to `until`; false if it was lost. */
+  renewLease(endpointId: number, held: number, until: number): Promise<boolean>;
+  /** Gives back a lease this server holds (`held`, its end). */
+  release(endpointId: number, held: number): Promise<void>;
   /** The endpoint's pending deliveries, in event order. */
   pending(endpointId: number, limit: number): Promise<WebhookDelivery[]>;
   /** Writes attempts and their deliveries' new states, in one transaction. */

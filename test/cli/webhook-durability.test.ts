@@ -1,12 +1,14 @@
 /**
  * Webhook deliveries are rows, not timers: the server is killed with SIGKILL while deliveries
- * wait for a retry, started again on the same store, and every event still reaches the receiver.
+ * wait for a retry and one is in flight, started again on the same store, and every event
+ * still reaches the receiver once the killed server's lease has run out.
  */
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { exitOf, runCli, startServe } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
 import { startReceiver } from '../support/receiver.js';
+import { LEASE_MS } from '../../src/webhooks/dispatcher.js';
 
 async function post(url: string, params: Record<string, string>): Promise<any> {
   const response = await fetch(url, { method: 'POST', body: new URLSearchParams(params) });
@@ -25,8 +27,10 @@ for (const engine of ENGINES) {
         const added = await runCli(['webhook', 'add', '--account', 'demo', '--url', receiver.url, '--json'], env);
         expect(added.code, added.stderr).toBe(0);
         const { secret } = JSON.parse(added.stdout) as { secret: string };
-        // The receiver is down for now (503): every delivery waits for its retry.
+        // The receiver is down for now (503, slowly): every delivery waits for its retry, and
+        // the server is killed while an attempt is in flight, with the endpoint's lease held.
         receiver.answer = 503;
+        receiver.delayMs = 5_000;
         const logins = Array.from({ length: 20 }, (_, i) => `k${i}`);
         for (const login of logins) {
           expect(await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: login, _email: `${login}@example.com`, _password: 'durable-horse' })).toMatchObject({ result: 'OK' });
@@ -36,11 +40,13 @@ for (const engine of ENGINES) {
         server.child.kill('SIGKILL');
         expect(await exitOf(server.child)).toBeNull();
         receiver.answer = 200;
+        receiver.delayMs = 0;
         const before = receiver.received.length;
         server = await startServe(env);
         try {
           const delivered = () => new Set(receiver.received.slice(before).map((r) => JSON.parse(r.body).member.login as string));
-          for (let waited = 0; delivered().size < logins.length && waited < 30_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+          // The killed round's lease runs out (LEASE_MS) before this server sends.
+          for (let waited = 0; delivered().size < logins.length && waited < LEASE_MS + 30_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
           expect([...delivered()].sort()).toEqual([...logins].sort());
           const verifier = new Webhook(secret);
           for (const request of receiver.received) verifier.verify(request.body, request.headers as Record<string, string>);
@@ -52,6 +58,6 @@ for (const engine of ENGINES) {
         await receiver.close();
         await database.drop();
       }
-    }, 90_000);
+    }, 150_000);
   });
 }

@@ -12,6 +12,8 @@ export interface Receiver {
   readonly received: Received[];
   /** The status the next requests get (200 unless told); a function decides per request. */
   answer: number | ((request: Received, index: number) => number);
+  /** How long the receiver takes to answer each request (0 unless told). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: '',
     received,
     answer: 200,
+    delayMs: 0,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -34,7 +37,9 @@ export async function startReceiver(): Promise<Receiver> {
       const entry = { headers: request.headers, body: Buffer.concat(chunks).toString() };
       received.push(entry);
       const status = typeof receiver.answer === 'function' ? receiver.answer(entry, received.length - 1) : receiver.answer;
-      response.writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {}).end('ok');
+      const respond = () => response.writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {}).end('ok');
+      if (receiver.delayMs > 0) setTimeout(respond, receiver.delayMs);
+      else respond();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
