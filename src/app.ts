@@ -17,7 +17,7 @@ import { registerBodyParsers } from './http/body-parsers.js';
 import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js';
 import { errorBody, handleError, MESSAGES } from './http/errors.js';
 import { recordAnswers, RequestLogController } from './http/logging.js';
-import { multipartLimits, type ParamLimits } from './http/params.js';
+import { multipartOptions, type ParamLimits } from './http/params.js';
 import { registerCreateRoute } from './http/routes/create.js';
 import { registerListRoute } from './http/routes/list.js';
 import { registerLoginRoute } from './http/routes/login.js';
@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   drainOnClose(app);
   registerBodyParsers(app);
-  await app.register(multipart, { limits: multipartLimits(deps.limits) });
+  await app.register(multipart, multipartOptions(deps.limits));
   app.setErrorHandler(handleError);
   await registerOpenApi(app, deps.version ?? '0.0.0');
 
