@@ -4,13 +4,15 @@ import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/even
 import type { EventPage, EventStore } from '../events/events-store.js';
 import type { Database, EventTable } from './schema.js';
 import type { EngineConnection } from './dialects/dialect.js';
+import { deferredWrite } from './dialects/deferred-write.js';
 
 /** Events per INSERT: well under both engines' limits on bound parameters. */
 const EVENTS_PER_INSERT = 500;
 
 /**
  * Appends events to the account's trail, in the caller's transaction: one insert, no lock
- * (the change pays for its events and nothing more). They get their feed ids after their
+ * (the change pays for its events and nothing more), sent with the transaction's next
+ * statement (deferredWrite: on SQLite no round trip of its own). They get their feed ids after their
  * transaction commits, from the sequencer (sequenceEvents); a rollback leaves nothing.
  */
 export async function appendEvents(trx: Transaction<Database>, accountId: number, events: readonly NewEvent[]): Promise<void> {
@@ -28,7 +30,7 @@ export async function appendEvents(trx: Transaction<Database>, accountId: number
     data: JSON.stringify(event.data),
   }));
   for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
-    await trx.insertInto('events').values(rows.slice(start, start + EVENTS_PER_INSERT)).execute();
+    await trx.executeQuery(deferredWrite(trx.insertInto('events').values(rows.slice(start, start + EVENTS_PER_INSERT)).compile()));
   }
 }
 

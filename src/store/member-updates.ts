@@ -165,18 +165,19 @@ async function applyUpdate(
   }
   let matched = 0;
   for (let after = 0; ; ) {
-    const ids = await trx.selectFrom('members').select('id').where(matches).where('id', '>', after).orderBy('id').limit(chunkSize).execute();
+    // An update of every member is one event (bulkEvent); any other tells each member's
+    // change, and reads its chunk as it is before the change (in the statement that finds it).
+    const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
+    const before = selector.by === 'all' || !told ? undefined : await chunkBefore(trx, told.search, next, chunkSize, changes);
+    const ids = before ? before.members.map((member) => member.id) : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
     if (ids.length === 0) break;
-    const first = ids[0]!.id;
-    after = ids[ids.length - 1]!.id;
+    const first = ids[0]!;
+    after = ids[ids.length - 1]!;
     matched += ids.length;
     // What one request may write in profile values, and what the account may hold.
     if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
     if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
     const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
-    // An update of every member is one event (bulkEvent); any other tells each member's change.
-    const chunkIds = ids.map((row) => row.id);
-    const before = selector.by === 'all' || !told ? undefined : await membersBefore(trx, told.search, chunkIds, changes);
     if (!(await changeChunk(trx, accountId, inChunk, changes, now))) return { kind: 'too-many-fields' };
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
@@ -191,16 +192,19 @@ interface MembersBefore {
   readonly profiles: ReadonlyMap<number, Map<string, string>>;
 }
 
-/** The members of a chunk as they are before the change, with the profile fields it touches. */
-async function membersBefore(trx: Transaction<Database>, search: SearchSql, ids: readonly number[], changes: MemberChanges): Promise<MembersBefore> {
+/**
+ * The next chunk of the members an update finds, as they are before the change, each with the
+ * profile fields the update touches as one JSON object: one statement.
+ */
+async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: MembersCondition, chunkSize: number, changes: MemberChanges): Promise<MembersBefore> {
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
-  // One statement: the members, each with the profile fields the update touches as one JSON object.
   const rows = await trx
-    .selectFrom('members as m')
-    .selectAll('m')
-    .select((names.length > 0 ? search.profileObject(names) : sql`null`).as('touched'))
-    .where('m.id', 'in', ids)
-    .orderBy('m.id')
+    .selectFrom('members')
+    .selectAll()
+    .select((names.length > 0 ? search.profileObject(names, 'members.id') : sql`null`).as('touched'))
+    .where(next)
+    .orderBy('id')
+    .limit(chunkSize)
     .execute();
   const profiles = new Map<number, Map<string, string>>();
   for (const row of rows) {

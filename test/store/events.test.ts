@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { describeEachEngine } from '../support/engines.js';
 import { connect } from '../../src/store/connect.js';
 import { appendEvents } from '../../src/store/event-repository.js';
@@ -18,8 +19,9 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
         await store.events.sequence();
         return (await store.events.page(accountId, 0, 100, undefined, 10_000)).events.map((e) => [e.id, e.data.n]);
       };
-      // Transaction A writes first and does not commit yet.
+      // Transaction A writes first (its change, then its events) and does not commit yet.
       const a = await one.db.startTransaction().execute();
+      await sql`update event_counters set last_id = last_id where 0 = 1`.execute(a);
       await appendEvents(a, accountId, [event(1)]);
       // (SQLite has one writer: the sequencer would wait for A, so it is not asked here.)
       if (context().database.engine === 'postgres') expect(await feed()).toEqual([]);
@@ -51,6 +53,32 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
       expect((await feed()).map(([id]) => id)).toEqual([1, 2, 3, 4]);
     } finally {
       await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it('fails the whole change when its events cannot be written, though they travel with the commit', async () => {
+    const { store } = context();
+    const accountId = (await insertAccount(store)).id;
+    const connection = connect(context().database.url);
+    try {
+      const counter = () => connection.db.selectFrom('event_counters').select('last_id').where('account_id', '=', accountId).execute();
+      // The change's own write, then events that cannot be written (no such account).
+      const failing = connection.db.transaction().execute(async (trx) => {
+        await trx.insertInto('event_counters').values({ account_id: accountId, last_id: 41 }).execute();
+        await appendEvents(trx, 999_999_999, [event(1)]);
+      });
+      await expect(failing).rejects.toThrow(/foreign key|FOREIGN KEY/);
+      expect(await counter()).toEqual([]);
+      // The writer is free and well afterwards: the next change and its events commit.
+      await connection.db.transaction().execute(async (trx) => {
+        await trx.insertInto('event_counters').values({ account_id: accountId, last_id: 0 }).execute();
+        await appendEvents(trx, accountId, [event(2)]);
+      });
+      expect((await counter()).map((row) => Number(row.last_id))).toEqual([0]);
+      await store.events.sequence();
+      expect((await store.events.page(accountId, 0, 10, undefined, 10_000)).events.map((e) => e.data.n)).toEqual([2]);
+    } finally {
+      await connection.close();
     }
   });
 });

@@ -27,8 +27,11 @@ export interface SearchSql {
   memberContains(accountId: number, column: 'login_key' | 'email_key', text: string): RawBuilder<SqlBool>;
   /** Profile field rows (aliased `f`) of the account whose folded value contains `text`. */
   fieldContains(accountId: number, text: string): RawBuilder<SqlBool>;
-  /** The member's (aliased `m`) profile fields of these names, as one JSON object (null when it has none). */
-  profileObject(names: readonly string[]): RawBuilder<unknown>;
+  /**
+   * The member's profile fields of these names, as one JSON object (null when it has none);
+   * the member's id is `m.id` unless told.
+   */
+  profileObject(names: readonly string[], memberId?: string): RawBuilder<unknown>;
 }
 
 /** What the one store implementation needs from an engine: connections, search SQL, error triage. */

@@ -178,8 +178,8 @@ const postgresSearch: SearchSql = {
   fieldContains(_accountId, text) {
     return sql`coalesce(f.value_key, f.value) like ${containsPattern(text)}`;
   },
-  profileObject(names) {
-    return sql`(select json_object_agg(f.name, f.value) from member_fields f where f.member_id = m.id and f.name in (${sql.join(names)}))`;
+  profileObject(names, memberId = 'm.id') {
+    return sql`(select json_object_agg(f.name, f.value) from member_fields f where f.member_id = ${sql.ref(memberId)} and f.name in (${sql.join(names)}))`;
   },
 };
 

@@ -23,7 +23,7 @@ export const sqliteSearch: SearchSql = {
     if ([...text].length < TRIGRAM) return sql`instr(coalesce(f.value_key, f.value), ${text}) > 0`;
     return sql`f.rowid in (select rowid from member_fields_fts where member_fields_fts match ${phrase(accountId, text)})`;
   },
-  profileObject(names) {
-    return sql`(select json_group_object(f.name, f.value) from member_fields f where f.member_id = m.id and f.name in (${sql.join(names)}))`;
+  profileObject(names, memberId = 'm.id') {
+    return sql`(select json_group_object(f.name, f.value) from member_fields f where f.member_id = ${sql.ref(memberId)} and f.name in (${sql.join(names)}))`;
   },
 };

@@ -14,8 +14,11 @@ import { accountTrigrams } from './sqlite-trigrams.js';
 
 export type SqliteRequest =
   | { op: 'open'; path: string; readonly: boolean }
-  /** Runs one statement (after a BEGIN when `begin`); a statement that returns rows answers them. */
-  | { op: 'run'; sql: string; params: unknown[]; begin?: boolean }
+  /**
+   * Runs one statement (after a BEGIN when `begin`, and after the `before` statements, whose
+   * results nobody waits for); a statement that returns rows answers them.
+   */
+  | { op: 'run'; sql: string; params: unknown[]; begin?: boolean; before?: Array<{ sql: string; params: unknown[] }> }
   /** Opens the file if this worker has not, begins a read transaction and takes its snapshot. */
   | { op: 'snapshot'; path: string }
   /** Starts reading a statement's rows a chunk at a time. */
@@ -122,6 +125,7 @@ serveRequests(async (request: SqliteRequest): Promise<unknown> => {
       return null;
     case 'run':
       if (request.begin) database!.exec('BEGIN');
+      for (const statement of request.before ?? []) run(statement.sql, statement.params);
       return run(request.sql, request.params);
     case 'snapshot':
       if (openPath !== request.path) open(request.path, true);

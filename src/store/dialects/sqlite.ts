@@ -31,6 +31,7 @@ import type { StoreErrorKind } from '../errors.js';
 import type { Database } from '../schema.js';
 import type { EngineConnection, SnapshotReader } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
+import { DEFERRED_WRITE } from './deferred-write.js';
 import type { SqliteChunk, SqliteRequest, SqliteRun } from './sqlite-worker.js';
 
 export interface SqliteOptions {
@@ -228,6 +229,7 @@ class WorkerDriver implements Driver {
   /** BEGIN travels with the transaction's first statement: one trip less per transaction. */
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     (connection as KyselyConnection).beginWithNext = true;
+    (connection as KyselyConnection).inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -250,13 +252,19 @@ class WorkerDriver implements Driver {
 class KyselyConnection implements DatabaseConnection {
   /** A BEGIN asked for and not sent yet. */
   beginWithNext = false;
+  /** Between BEGIN and its COMMIT or ROLLBACK: only there is a write deferred. */
+  inTransaction = false;
+  /** Deferred statements (deferredWrite) not sent yet: they travel with the next one. */
+  private deferred: Array<{ sql: string; params: unknown[] }> = [];
 
   constructor(private readonly connection: WorkerConnection) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const begin = this.beginWithNext;
-    this.beginWithNext = false;
-    const result = (await this.connection.call({ op: 'run', sql: query.sql, params: [...query.parameters], begin })) as SqliteRun;
+    if (this.inTransaction && query.sql.startsWith(DEFERRED_WRITE)) {
+      this.deferred.push({ sql: query.sql, params: [...query.parameters] });
+      return { rows: [] };
+    }
+    const result = (await this.connection.call({ op: 'run', sql: query.sql, params: [...query.parameters], ...this.takeWaiting() })) as SqliteRun;
     return {
       rows: (result.rows ?? []) as R[],
       numAffectedRows: result.changes === undefined ? undefined : BigInt(result.changes),
@@ -266,11 +274,21 @@ class KyselyConnection implements DatabaseConnection {
 
   /** COMMIT or ROLLBACK; nothing at all for a transaction that never ran a statement. */
   async end(statement: 'commit' | 'rollback'): Promise<void> {
-    if (this.beginWithNext) {
+    this.inTransaction = false;
+    if (statement === 'rollback') this.deferred = [];
+    if (this.beginWithNext && this.deferred.length === 0) {
       this.beginWithNext = false;
       return;
     }
-    await this.connection.call({ op: 'run', sql: statement, params: [] });
+    await this.connection.call({ op: 'run', sql: statement, params: [], ...this.takeWaiting() });
+  }
+
+  /** The BEGIN and the deferred statements that go with the next statement sent. */
+  private takeWaiting(): { begin: boolean; before?: Array<{ sql: string; params: unknown[] }> } {
+    const waiting = { begin: this.beginWithNext, ...(this.deferred.length > 0 ? { before: this.deferred } : {}) };
+    this.beginWithNext = false;
+    this.deferred = [];
+    return waiting;
   }
 
   // eslint-disable-next-line require-yield
