@@ -30,6 +30,7 @@ import { UpstreamLinksService } from './upstream/links-service.js';
 import { MemberMigration } from './upstream/member-migration.js';
 import { UpstreamLogins, type UpstreamCallOutcome } from './upstream/upstream-logins.js';
 import { WriteMirror, type MirrorOutcome } from './upstream/write-mirror.js';
+import { OperatorsService } from './operators/operators-service.js';
 
 export interface Services {
   readonly store: Store;
@@ -45,6 +46,8 @@ export interface Services {
     readonly dispatcher: WebhookDispatcher;
     readonly sender: WebhookSender;
   };
+  /** The console's operators and their sessions. */
+  readonly operators: OperatorsService;
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
   /** The import, with password hashing of its own (see below). */
@@ -120,6 +123,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
       dispatcher: new WebhookDispatcher(store.webhooks, store.events, sender, accountNames, clock),
       sender,
     },
+    operators: new OperatorsService(store.operators, store.accounts, hasher, clock, typeof publicUrl === 'string' ? () => publicUrl : publicUrl),
     hashing,
     importer,
     upstream: {

@@ -13,6 +13,7 @@ import { loadConfig, type Config } from './config.js';
 import type { ImportCommandOptions } from './import-export/commands.js';
 import { registerLinkCommands } from './cli/link-commands.js';
 import { registerWebhookCommands } from './cli/webhook-commands.js';
+import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
 import { packageVersion } from './version.js';
 
@@ -121,7 +122,9 @@ function print(value: unknown, json: boolean | undefined): void {
 async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const { createServices } = await import('./compose.js');
-  const services = await createServices(config);
+  // Links made here (an operator's set-up link) point at the server this configuration runs.
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const services = await createServices(config, { publicUrl: config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.port}` });
   try {
     return await work(services);
   } finally {
@@ -313,6 +316,7 @@ export function buildCli(): Command {
   registerMemberCommands(program, withServices);
   registerLinkCommands(program, account, withServices);
   registerWebhookCommands(program, withServices);
+  registerOperatorCommands(program, withServices);
 
   program
     .command('backup <file>')

@@ -22,4 +22,6 @@ export interface EventStore {
   /** These events of the account (those still kept), in id order. */
   byIds(accountId: number, ids: readonly number[]): Promise<StoredEvent[]>;
   page(accountId: number, after: number | undefined, limit: number, types: readonly string[] | undefined, window: number): Promise<EventPage>;
+  /** A member's latest events, newest first (those not numbered yet too: their id is 0). */
+  ofMember(accountId: number, memberId: number, limit: number): Promise<StoredEvent[]>;
 }

@@ -88,6 +88,31 @@ export interface MemberListQuery {
   readonly limit: number | null;
 }
 
+/** The console's members page: one page of a filtered, sorted list, by keyset. */
+export interface MemberPageQuery {
+  readonly filters: MemberFilters;
+  readonly order: 'id' | 'login' | 'registered';
+  /** The page after this cursor, the page before it, the first page (neither) or the last page. */
+  readonly after?: string;
+  readonly before?: string;
+  readonly last?: boolean;
+  readonly limit: number;
+  /** Profile fields shown as columns. */
+  readonly profileFields: readonly string[];
+}
+
+export interface MemberPage {
+  readonly members: ReadonlyArray<{ readonly member: Member; readonly profile: ReadonlyMap<string, string> }>;
+  /** Cursors of the first and last member of the page, for the pages before and after it. */
+  readonly firstCursor: string | undefined;
+  readonly lastCursor: string | undefined;
+  /** Whether there are members before and after this page. */
+  readonly hasBefore: boolean;
+  readonly hasAfter: boolean;
+  /** Every member the filters match. */
+  readonly total: number;
+}
+
 /**
  * What the member services need from storage: members and their profiles. Every method takes
  * the account id, and never sees or changes another account's members. A write that breaks a
@@ -119,6 +144,8 @@ export interface MemberStore {
    * time expiration that fell due counts, written down or not). Writes nothing.
    */
   listMembers(accountId: number, query: MemberListQuery, now: number): MemberListing;
+  /** One page of members, by keyset, and how many match: the same cost on the last page as on the first. */
+  pageMembers(accountId: number, query: MemberPageQuery, now: number): Promise<MemberPage>;
 
   /** Bytes of profile values the account's members hold together (for its storage quota). */
   profileBytes(accountId: number): Promise<number>;

@@ -95,7 +95,7 @@ export async function sequenceEvents(connection: EngineConnection): Promise<numb
 
 function toEvent(row: Selectable<EventTable>): StoredEvent {
   return {
-    id: Number(row.id),
+    id: Number(row.id ?? 0),
     type: row.type as EventType,
     at: Number(row.at),
     origin: {
@@ -117,6 +117,11 @@ export class EventRepository implements EventStore {
 
   sequence(): Promise<number> {
     return sequenceEvents(this.connection);
+  }
+
+  async ofMember(accountId: number, memberId: number, limit: number): Promise<StoredEvent[]> {
+    const rows = await this.reads.selectFrom('events').selectAll().where('account_id', '=', accountId).where('member_id', '=', memberId).orderBy('entry', 'desc').limit(limit).execute();
+    return rows.map(toEvent);
   }
 
   async byIds(accountId: number, ids: readonly number[]): Promise<StoredEvent[]> {

@@ -27,7 +27,7 @@ function due(eb: Eb, now: number) {
 }
 
 /** The member's status at `now`. */
-function statusAt(now: number) {
+export function statusAt(now: number) {
   return sql<string>`case when m.status = 'A' and m.exp_time_at <= ${now} then m.exp_time_mode else m.status end`;
 }
 
@@ -37,7 +37,7 @@ function hasStatus(eb: Eb, status: MemberStatus, now: number) {
   return eb.or([eb('m.status', '=', status), eb.and([due(eb, now), eb('m.exp_time_mode', '=', status as ExpiryAction)])]);
 }
 
-function filtered<O>(query: MembersQuery<O>, accountId: number, filters: MemberFilters, search: SearchSql, now: number): MembersQuery<O> {
+export function filtered<O>(query: MembersQuery<O>, accountId: number, filters: MemberFilters, search: SearchSql, now: number): MembersQuery<O> {
   let q = query.where('m.account_id', '=', accountId);
   if (filters.deletedFrom !== undefined) {
     const from = filters.deletedFrom;
@@ -74,7 +74,7 @@ function filtered<O>(query: MembersQuery<O>, accountId: number, filters: MemberF
 }
 
 /** Filtered by status alone (or not at all): the total comes from the counters. */
-function byStatusOnly(filters: MemberFilters): boolean {
+export function byStatusOnly(filters: MemberFilters): boolean {
   return Object.entries(filters).every(([name, value]) => name === 'status' || value === undefined || (Array.isArray(value) && value.length === 0));
 }
 
@@ -82,7 +82,7 @@ function byStatusOnly(filters: MemberFilters): boolean {
  * The members of an account by status at `now`: the counters (and the deltas not yet folded
  * into them), corrected by the time expirations that fell due and are not written down yet.
  */
-async function countByStatus(db: Kysely<Database>, reader: SnapshotReader, accountId: number, now: number): Promise<Record<string, number>> {
+export async function countByStatus(db: Kysely<Database>, reader: SnapshotReader, accountId: number, now: number): Promise<Record<string, number>> {
   const counters = db.selectFrom('member_counts').select(['status', 'n']).where('account_id', '=', accountId);
   const deltas = db.selectFrom('member_count_deltas').select(['status', 'n']).where('account_id', '=', accountId);
   const written = await reader.all(db.selectFrom(counters.unionAll(deltas).as('c')).select(['c.status', (eb) => eb.fn.sum<number>('c.n').as('n')]).groupBy('c.status').compile());

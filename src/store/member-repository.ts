@@ -1,9 +1,10 @@
 /** Members and their profiles, for the member services: the API's storage. */
 import type { Kysely } from 'kysely';
 import { foldKey, type Member, type NewMember } from '../members/member.js';
-import type { MemberChanges, MemberListing, MemberListQuery, MemberSelector, MemberStore, MemberUpdate, UpdateLimits } from '../members/member-store.js';
+import type { MemberChanges, MemberListing, MemberListQuery, MemberPage, MemberPageQuery, MemberSelector, MemberStore, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import { listMembers } from './member-listing.js';
+import { pageMembers } from './member-pages.js';
 import { memberRow, toMember } from './member-rows.js';
 import { updateMembers, valueKeyOf } from './member-updates.js';
 import type { Database } from './schema.js';
@@ -111,6 +112,10 @@ export class MemberRepository implements MemberStore {
 
   listMembers(accountId: number, query: MemberListQuery, now: number): MemberListing {
     return listMembers(this.connection, accountId, query, now);
+  }
+
+  pageMembers(accountId: number, query: MemberPageQuery, now: number): Promise<MemberPage> {
+    return pageMembers(this.connection, accountId, query, now);
   }
 
 }

@@ -9,7 +9,7 @@ import { MEMBER_FIELDS, valueOf, type MemberField } from '../members/member-fiel
 import { IMPORT_DEFAULTS, type ImportedMember } from '../members/portable-member.js';
 import type { MemberTable } from './schema.js';
 
-type MemberRow = Selectable<MemberTable>;
+export type MemberRow = Selectable<MemberTable>;
 type Row = Record<string, unknown>;
 
 /** The one row-to-domain conversion for members. */

@@ -27,6 +27,10 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  operators: OperatorTable;
+  operator_accounts: OperatorAccountTable;
+  operator_links: OperatorLinkTable;
+  operator_sessions: OperatorSessionTable;
 }
 
 export interface AccountTable {
@@ -256,4 +260,34 @@ export interface WebhookAttemptTable {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+}
+
+export interface OperatorTable {
+  id: Generated<number>;
+  email: string;
+  email_key: string;
+  password_hash: string | null;
+  created_at: number;
+  failures: Generated<number>;
+  last_failure_at: Generated<number>;
+  locked_until: Generated<number>;
+}
+
+export interface OperatorAccountTable {
+  operator_id: number;
+  account_id: number;
+  role: string;
+}
+
+export interface OperatorLinkTable {
+  digest: string;
+  operator_id: number;
+  expires_at: number;
+}
+
+export interface OperatorSessionTable {
+  digest: string;
+  operator_id: number;
+  created_at: number;
+  seen_at: number;
 }

@@ -21,6 +21,8 @@ import { EventRepository } from './event-repository.js';
 import type { EventStore } from '../events/events-store.js';
 import { WebhookRepository } from './webhook-repository.js';
 import type { WebhookStore } from '../webhooks/webhook.js';
+import { OperatorRepository } from './operator-repository.js';
+import type { OperatorStore } from '../operators/operator.js';
 
 /**
  * The service's one store: the same SQL over SQLite or PostgreSQL, in repositories along the
@@ -41,6 +43,8 @@ export interface Store {
   readonly events: EventStore;
   /** Webhook endpoints and their deliveries. */
   readonly webhooks: WebhookStore;
+  /** The console's operators, their links and sessions. */
+  readonly operators: OperatorStore;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -71,6 +75,7 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     upstream: guard(new UpstreamRepository(db, connection.reads)),
     events: guard(new EventRepository(connection)),
     webhooks: guard(new WebhookRepository(db, connection.reads)),
+    operators: guard(new OperatorRepository(db)),
     secret: (name, create) =>
       guard({
         async secret() {

@@ -1,0 +1,64 @@
+/**
+ * The console's operators on the command line: `operator add | list | remove | reset`. `add`
+ * and `reset` print a one-time link (valid 24 h) where the operator sets a password.
+ */
+import { Option, type Command } from 'commander';
+import { ROLES, type Operator, type Role } from '../operators/operator.js';
+import { CommandError, print, type WithServices } from './cli-support.js';
+
+const iso = (instant: number) => new Date(instant).toISOString();
+
+function describe(operator: Operator) {
+  return {
+    email: operator.email,
+    password_set: operator.hasPassword,
+    accounts: operator.accounts.map((grant) => ({ account: grant.account, role: grant.role })),
+  };
+}
+
+export function registerOperatorCommands(program: Command, withServices: WithServices): void {
+  const operator = program.command('operator').description('the people who may sign in to the console (/admin/)');
+
+  operator
+    .command('add <email>')
+    .description('give an operator (made when new) a role on an account; prints a one-time link (24 h) to set its password')
+    .requiredOption('--account <name>', 'the account it may see')
+    .addOption(new Option('--role <role>', 'viewers read, editors change members, owners also settings and keys').choices([...ROLES]).default('editor'))
+    .option('--json', 'print the outcome as JSON')
+    .action(async (email: string, options: { account: string; role: Role; json?: boolean }) => {
+      if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new CommandError(`email: not an e-mail address: "${email}"`);
+      const outcome = await withServices((s) => s.operators.add(email, options.account, options.role));
+      if ('kind' in outcome) throw new CommandError(`no account "${options.account}"`);
+      // An operator who already has a password keeps it: the link is for a new one only if wanted.
+      print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt) }, options.json);
+    });
+
+  operator
+    .command('list')
+    .description('every operator, with its accounts and roles')
+    .option('--json', 'print them as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const operators = await withServices((s) => s.operators.list());
+      if (options.json) print({ operators: operators.map(describe) }, true);
+      else print({ operators: operators.map((o) => ({ email: o.email, password: o.hasPassword ? 'set' : 'not set', accounts: o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-' })) }, false);
+    });
+
+  operator
+    .command('remove <email>')
+    .description('remove an operator (its sessions end), or only its access to one account')
+    .option('--account <name>', 'only this account')
+    .action(async (email: string, options: { account?: string }) => {
+      if (!(await withServices((s) => s.operators.remove(email, options.account)))) throw new CommandError(options.account ? `no operator "${email}" or no account "${options.account}"` : `no operator "${email}"`);
+      process.stdout.write(`removed ${email}${options.account ? ` from ${options.account}` : ''}\n`);
+    });
+
+  operator
+    .command('reset <email>')
+    .description('clear an operator’s password and end its sessions; prints a new one-time link')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (email: string, options: { json?: boolean }) => {
+      const outcome = await withServices((s) => s.operators.reset(email));
+      if (!outcome) throw new CommandError(`no operator "${email}"`);
+      print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt) }, options.json);
+    });
+}

@@ -1,0 +1,65 @@
+/**
+ * Operators: the people who run a membership site, signed in to the console. Each may see
+ * some accounts, with a role on each: viewers read, editors also change members, owners also
+ * change settings and keys (the console's part 2).
+ */
+export const ROLES = ['viewer', 'editor', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** Whether `role` may do what `needed` may. */
+export function roleAllows(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+export interface Operator {
+  readonly id: number;
+  readonly email: string;
+  readonly hasPassword: boolean;
+  readonly createdAt: number;
+  /** The accounts it may see, by account id, with its role on each. */
+  readonly accounts: ReadonlyArray<{ readonly accountId: number; readonly account: string; readonly role: Role }>;
+}
+
+export interface OperatorCredentials {
+  readonly id: number;
+  readonly passwordHash: string | null;
+  readonly failures: number;
+  readonly lastFailureAt: number;
+  readonly lockedUntil: number;
+}
+
+export interface OperatorSession {
+  readonly operatorId: number;
+  readonly createdAt: number;
+  readonly seenAt: number;
+}
+
+/** What the operators need from storage. Links and sessions are kept as digests of their tokens. */
+export interface OperatorStore {
+  /** The operator with this e-mail (folded), made when missing, with `role` on the account. */
+  grant(email: string, accountId: number, role: Role, now: number): Promise<number>;
+  byEmail(email: string): Promise<Operator | undefined>;
+  byId(id: number): Promise<Operator | undefined>;
+  list(): Promise<Operator[]>;
+  /** Removes the operator, or only its access to one account. */
+  remove(id: number, accountId?: number): Promise<void>;
+  credentials(email: string): Promise<OperatorCredentials | undefined>;
+  /** Counts a failed sign-in, atomically; answers the failures in a row, this one included. */
+  countFailure(id: number, now: number, resetBefore: number): Promise<number>;
+  setLockedUntil(id: number, until: number): Promise<void>;
+  clearFailures(id: number): Promise<void>;
+  setPassword(id: number, passwordHash: string | null): Promise<void>;
+  addLink(digest: string, operatorId: number, expiresAt: number): Promise<void>;
+  /** Takes a link (it can be used once): its operator, or undefined when unknown or expired. */
+  takeLink(digest: string, now: number): Promise<number | undefined>;
+  linkOperator(digest: string, now: number): Promise<number | undefined>;
+  addSession(digest: string, operatorId: number, now: number): Promise<void>;
+  session(digest: string): Promise<OperatorSession | undefined>;
+  touchSession(digest: string, now: number): Promise<void>;
+  endSession(digest: string): Promise<void>;
+  endSessions(operatorId: number): Promise<void>;
+}

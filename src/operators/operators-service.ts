@@ -1,0 +1,166 @@
+/**
+ * The console's operators: added by the command line with a one-time link where they set a
+ * password, signed in with argon2id and the members' lockout rules, and kept signed in by
+ * sessions in the store (so that every server shares them) with an idle and an absolute
+ * lifetime. Tokens (links, sessions) are random, handed out once, and kept as SHA-256 digests:
+ * a copy of the store signs nobody in.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { DEFAULT_LOCKOUT } from '../accounts/account.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import { countResetBefore, lockedUntilAfter } from '../auth/lockout.js';
+import { isOverlongPassword, passwordLength, type PasswordHasher } from '../auth/passwords.js';
+import type { Clock } from '../common/clock.js';
+import { roleAllows, type Operator, type OperatorStore, type Role } from './operator.js';
+
+/** A set-up link is valid this long. */
+export const LINK_LIFETIME_MS = 24 * 3600_000;
+/** A session ends after this long without a request… */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** …and this long after sign-in, whatever happens. */
+export const SESSION_LIFETIME_MS = 12 * 3600_000;
+/** A session's last use is written at most this often (not on every request). */
+const TOUCH_EVERY_MS = 60_000;
+/** An operator's password: at least this many characters (NIST SP 800-63B asks 8; operators hold every member's data). */
+export const OPERATOR_MIN_PASSWORD = 12;
+
+export type SignInOutcome = { kind: 'signed-in'; token: string; operator: Operator } | { kind: 'refused' } | { kind: 'locked' };
+export type PasswordOutcome = { kind: 'set'; operator: Operator } | { kind: 'invalid-link' } | { kind: 'weak'; message: string };
+
+const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
+const newToken = () => randomBytes(32).toString('base64url');
+
+export class OperatorsService {
+  /** A hash of nothing anyone knows: an unknown e-mail costs the same verification as a known one. */
+  private decoy: Promise<string> | undefined;
+
+  constructor(
+    private readonly store: OperatorStore,
+    private readonly accounts: AccountStore,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+    /** The console's address, for the links handed out. */
+    private readonly consoleUrl: () => string,
+  ) {}
+
+  /** Adds the operator (or a role on one more account), and answers a one-time link to set its password. */
+  async add(email: string, accountName: string, role: Role): Promise<{ operator: Operator; link: string; expiresAt: number } | { kind: 'no-account' }> {
+    const account = await this.accounts.findAccountByName(accountName);
+    if (!account) return { kind: 'no-account' };
+    const id = await this.store.grant(email, account.id, role, this.clock());
+    const operator = (await this.store.byId(id))!;
+    return { operator, ...(await this.link(id)) };
+  }
+
+  /** A new one-time link; the password is cleared and every session ended (a reset after a leak). */
+  async reset(email: string): Promise<{ operator: Operator; link: string; expiresAt: number } | undefined> {
+    const operator = await this.store.byEmail(email);
+    if (!operator) return undefined;
+    await this.store.setPassword(operator.id, null);
+    await this.store.endSessions(operator.id);
+    return { operator: { ...operator, hasPassword: false }, ...(await this.link(operator.id)) };
+  }
+
+  private async link(operatorId: number): Promise<{ link: string; expiresAt: number }> {
+    const token = newToken();
+    const expiresAt = this.clock() + LINK_LIFETIME_MS;
+    await this.store.addLink(digest(token), operatorId, expiresAt);
+    return { link: `${this.consoleUrl()}/admin/setup/${token}`, expiresAt };
+  }
+
+  list(): Promise<Operator[]> {
+    return this.store.list();
+  }
+
+  find(email: string): Promise<Operator | undefined> {
+    return this.store.byEmail(email);
+  }
+
+  /** Removes an operator, or its access to one account; false when there is no such operator or account. */
+  async remove(email: string, accountName?: string): Promise<boolean> {
+    const operator = await this.store.byEmail(email);
+    if (!operator) return false;
+    if (accountName === undefined) {
+      await this.store.remove(operator.id);
+      return true;
+    }
+    const account = await this.accounts.findAccountByName(accountName);
+    if (!account) return false;
+    await this.store.remove(operator.id, account.id);
+    return true;
+  }
+
+  /** The operator a set-up link is for, while it is valid (the page that shows the form). */
+  async linkFor(token: string): Promise<Operator | undefined> {
+    const id = await this.store.linkOperator(digest(token), this.clock());
+    return id === undefined ? undefined : this.store.byId(id);
+  }
+
+  /** Sets the password through a one-time link, which is used up. */
+  async setPassword(token: string, password: string): Promise<PasswordOutcome> {
+    const weak = passwordProblem(password);
+    if (weak) return { kind: 'weak', message: weak };
+    const id = await this.store.takeLink(digest(token), this.clock());
+    if (id === undefined) return { kind: 'invalid-link' };
+    await this.store.setPassword(id, await this.hasher.hash(password));
+    await this.store.endSessions(id);
+    return { kind: 'set', operator: (await this.store.byId(id))! };
+  }
+
+  /** Signs in; the same answer, after the same work, for an unknown e-mail and a wrong password. */
+  async signIn(email: string, password: string): Promise<SignInOutcome> {
+    const now = this.clock();
+    const credentials = await this.store.credentials(email);
+    if (!credentials || credentials.passwordHash === null) {
+      this.decoy ??= this.hasher.hash(newToken());
+      await this.hasher.verify(await this.decoy, password);
+      return { kind: 'refused' };
+    }
+    if (credentials.lockedUntil > now) return { kind: 'locked' };
+    if (!(await this.hasher.verify(credentials.passwordHash, password))) {
+      const failures = await this.store.countFailure(credentials.id, now, countResetBefore(now, DEFAULT_LOCKOUT));
+      const until = lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
+      if (until > 0) await this.store.setLockedUntil(credentials.id, until);
+      return { kind: until > 0 ? 'locked' : 'refused' };
+    }
+    if (credentials.failures > 0) await this.store.clearFailures(credentials.id);
+    const token = newToken();
+    await this.store.addSession(digest(token), credentials.id, now);
+    return { kind: 'signed-in', token, operator: (await this.store.byId(credentials.id))! };
+  }
+
+  /** The signed-in operator of a session token, or undefined once it ended or expired. */
+  async session(token: string): Promise<Operator | undefined> {
+    if (!token) return undefined;
+    const now = this.clock();
+    const key = digest(token);
+    const session = await this.store.session(key);
+    if (!session) return undefined;
+    if (now - session.seenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_LIFETIME_MS) {
+      await this.store.endSession(key);
+      return undefined;
+    }
+    if (now - session.seenAt > TOUCH_EVERY_MS) await this.store.touchSession(key, now);
+    return this.store.byId(session.operatorId);
+  }
+
+  async signOut(token: string): Promise<void> {
+    await this.store.endSession(digest(token));
+  }
+
+  async signOutEverywhere(operatorId: number): Promise<void> {
+    await this.store.endSessions(operatorId);
+  }
+}
+
+/** The operator's role on the account, when it has at least `needed`. */
+export function accessTo(operator: Operator, accountName: string, needed: Role = 'viewer'): { accountId: number; role: Role } | undefined {
+  const grant = operator.accounts.find((a) => a.account === accountName);
+  return grant && roleAllows(grant.role, needed) ? { accountId: grant.accountId, role: grant.role } : undefined;
+}
+
+function passwordProblem(password: string): string | undefined {
+  if (passwordLength(password) < OPERATOR_MIN_PASSWORD) return `The password needs at least ${OPERATOR_MIN_PASSWORD} characters.`;
+  if (isOverlongPassword(password)) return 'The password is too long.';
+  return undefined;
+}

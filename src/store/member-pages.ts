@@ -1,0 +1,84 @@
+/**
+ * The console's members page in SQL: the /list/ filters (member-listing.ts's), sorted by id,
+ * login or registration time, one page at a time by keyset: the page after a cursor is
+ * `(key, id) > (cursor)` read along the account's index on that key, so the last page of a
+ * million members costs what the first does (an OFFSET would read every row before it). The
+ * count comes from the counters when only the status filters, as /list/'s does.
+ */
+import { sql } from 'kysely';
+import type { MemberPage, MemberPageQuery } from '../members/member-store.js';
+import type { EngineConnection } from './dialects/dialect.js';
+import { byStatusOnly, countByStatus, filtered, statusAt } from './member-listing.js';
+import { toMember, type MemberRow } from './member-rows.js';
+
+const KEYS = { id: 'm.id', login: 'm.login_key', registered: 'm.reg_at' } as const;
+
+/** A cursor: the sort key's value and the id, as base64url JSON (opaque to the page). */
+function encodeCursor(key: string | number, id: number): string {
+  return Buffer.from(JSON.stringify([key, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string, order: MemberPageQuery['order']): [string | number, number] | undefined {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
+    if (!Array.isArray(value) || value.length !== 2 || !Number.isSafeInteger(value[1])) return undefined;
+    const key = value[0] as unknown;
+    if (order === 'login' ? typeof key !== 'string' : !Number.isSafeInteger(key)) return undefined;
+    return [key as string | number, value[1] as number];
+  } catch {
+    return undefined;
+  }
+}
+
+export async function pageMembers(connection: EngineConnection, accountId: number, query: MemberPageQuery, now: number): Promise<MemberPage> {
+  const { db, search } = connection;
+  const key = KEYS[query.order];
+  const after = query.after === undefined ? undefined : decodeCursor(query.after, query.order);
+  const before = query.before === undefined ? undefined : decodeCursor(query.before, query.order);
+  // Backwards (the page before a cursor, the last page): read in reverse, then turn it round.
+  const backwards = before !== undefined || (query.last === true && after === undefined);
+  const direction = backwards ? 'desc' : 'asc';
+  let rows = filtered(
+    db
+      .selectFrom('members as m')
+      .selectAll('m')
+      .select(statusAt(now).as('status_now'))
+      .$if(query.profileFields.length > 0, (q) => q.select(search.profileObject(query.profileFields).as('profile'))),
+    accountId,
+    query.filters,
+    search,
+    now,
+  );
+  if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) > (${after[0]}, ${after[1]})`);
+  if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) < (${before[0]}, ${before[1]})`);
+  // One more than the page: whether there is a page beyond it.
+  const compiled = rows.orderBy(sql.ref(key), direction).orderBy('m.id', direction).limit(query.limit + 1).compile();
+  return connection.readSnapshot(async function* (reader) {
+    const read = (await reader.all(compiled)) as Array<MemberRow & { status_now: string; profile?: unknown }>;
+    const more = read.length > query.limit;
+    const page = read.slice(0, query.limit);
+    if (backwards) page.reverse();
+    let total: number;
+    if (byStatusOnly(query.filters)) {
+      const counts = await countByStatus(db, reader, accountId, now);
+      total = query.filters.status === undefined ? counts.A! + counts.S! : counts[query.filters.status]!;
+    } else {
+      const count = filtered(db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')), accountId, query.filters, search, now);
+      total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
+    }
+    const members = page.map((row) => {
+      const raw = row.profile;
+      const profile = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
+      return { member: { ...toMember(row), status: row.status_now as never }, profile: new Map(Object.entries(profile)) };
+    });
+    const cursorOf = (row: MemberRow | undefined) => (row === undefined ? undefined : encodeCursor(query.order === 'login' ? row.login_key : query.order === 'registered' ? Number(row.reg_at) : row.id, row.id));
+    yield {
+      members,
+      firstCursor: cursorOf(page[0]),
+      lastCursor: cursorOf(page[page.length - 1]),
+      hasBefore: backwards ? more : after !== undefined,
+      hasAfter: backwards ? before !== undefined : more,
+      total,
+    };
+  }).next().then((result) => result.value as MemberPage);
+}

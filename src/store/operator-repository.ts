@@ -1,0 +1,131 @@
+/** Operators, their accounts, links and sessions in SQL. */
+import type { Kysely } from 'kysely';
+import { foldKey } from '../members/member.js';
+import { isRole, type Operator, type OperatorCredentials, type OperatorSession, type OperatorStore, type Role } from '../operators/operator.js';
+import type { Database } from './schema.js';
+
+export class OperatorRepository implements OperatorStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async grant(email: string, accountId: number, role: Role, now: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const key = foldKey(email);
+      await trx.insertInto('operators').values({ email, email_key: key, password_hash: null, created_at: now }).onConflict((oc) => oc.column('email_key').doNothing()).execute();
+      const { id } = await trx.selectFrom('operators').select('id').where('email_key', '=', key).executeTakeFirstOrThrow();
+      await trx
+        .insertInto('operator_accounts')
+        .values({ operator_id: id, account_id: accountId, role })
+        .onConflict((oc) => oc.columns(['operator_id', 'account_id']).doUpdateSet({ role }))
+        .execute();
+      return id;
+    });
+  }
+
+  async byEmail(email: string): Promise<Operator | undefined> {
+    const row = await this.db.selectFrom('operators').select('id').where('email_key', '=', foldKey(email)).executeTakeFirst();
+    return row ? this.byId(row.id) : undefined;
+  }
+
+  async byId(id: number): Promise<Operator | undefined> {
+    return (await this.operators(id))[0];
+  }
+
+  list(): Promise<Operator[]> {
+    return this.operators();
+  }
+
+  private async operators(id?: number): Promise<Operator[]> {
+    let query = this.db.selectFrom('operators').select(['id', 'email', 'password_hash', 'created_at']).orderBy('id');
+    if (id !== undefined) query = query.where('id', '=', id);
+    const rows = await query.execute();
+    if (rows.length === 0) return [];
+    let grants = this.db
+      .selectFrom('operator_accounts as g')
+      .innerJoin('accounts as a', 'a.id', 'g.account_id')
+      .select(['g.operator_id', 'g.account_id', 'g.role', 'a.name'])
+      .orderBy('a.name');
+    if (id !== undefined) grants = grants.where('g.operator_id', '=', id);
+    const byOperator = new Map<number, Array<{ accountId: number; account: string; role: Role }>>();
+    for (const grant of await grants.execute()) {
+      if (!isRole(grant.role)) continue;
+      const list = byOperator.get(Number(grant.operator_id)) ?? [];
+      list.push({ accountId: Number(grant.account_id), account: grant.name, role: grant.role });
+      byOperator.set(Number(grant.operator_id), list);
+    }
+    return rows.map((row) => ({ id: row.id, email: row.email, hasPassword: row.password_hash !== null, createdAt: Number(row.created_at), accounts: byOperator.get(row.id) ?? [] }));
+  }
+
+  async remove(id: number, accountId?: number): Promise<void> {
+    if (accountId === undefined) {
+      await this.db.transaction().execute(async (trx) => {
+        // Children first: SQLite enforces the foreign keys, and not every engine cascades alike.
+        for (const table of ['operator_sessions', 'operator_links', 'operator_accounts'] as const) await trx.deleteFrom(table).where('operator_id', '=', id).execute();
+        await trx.deleteFrom('operators').where('id', '=', id).execute();
+      });
+    } else {
+      await this.db.deleteFrom('operator_accounts').where('operator_id', '=', id).where('account_id', '=', accountId).execute();
+    }
+  }
+
+  async credentials(email: string): Promise<OperatorCredentials | undefined> {
+    const row = await this.db.selectFrom('operators').select(['id', 'password_hash', 'failures', 'last_failure_at', 'locked_until']).where('email_key', '=', foldKey(email)).executeTakeFirst();
+    return row && { id: row.id, passwordHash: row.password_hash, failures: Number(row.failures), lastFailureAt: Number(row.last_failure_at), lockedUntil: Number(row.locked_until) };
+  }
+
+  async countFailure(id: number, now: number, resetBefore: number): Promise<number> {
+    const row = await this.db
+      .updateTable('operators')
+      .set((eb) => ({ failures: eb.case().when('last_failure_at', '<', resetBefore).then(1).else(eb('failures', '+', 1)).end(), last_failure_at: now }))
+      .where('id', '=', id)
+      .returning('failures')
+      .executeTakeFirst();
+    return Number(row?.failures ?? 0);
+  }
+
+  async setLockedUntil(id: number, until: number): Promise<void> {
+    await this.db.updateTable('operators').set({ locked_until: until }).where('id', '=', id).execute();
+  }
+
+  async clearFailures(id: number): Promise<void> {
+    await this.db.updateTable('operators').set({ failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).execute();
+  }
+
+  async setPassword(id: number, passwordHash: string | null): Promise<void> {
+    await this.db.updateTable('operators').set({ password_hash: passwordHash, failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).execute();
+  }
+
+  async addLink(digest: string, operatorId: number, expiresAt: number): Promise<void> {
+    await this.db.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }).execute();
+  }
+
+  async takeLink(digest: string, now: number): Promise<number | undefined> {
+    const row = await this.db.deleteFrom('operator_links').where('digest', '=', digest).returning(['operator_id', 'expires_at']).executeTakeFirst();
+    return row && Number(row.expires_at) > now ? Number(row.operator_id) : undefined;
+  }
+
+  async linkOperator(digest: string, now: number): Promise<number | undefined> {
+    const row = await this.db.selectFrom('operator_links').select(['operator_id', 'expires_at']).where('digest', '=', digest).executeTakeFirst();
+    return row && Number(row.expires_at) > now ? Number(row.operator_id) : undefined;
+  }
+
+  async addSession(digest: string, operatorId: number, now: number): Promise<void> {
+    await this.db.insertInto('operator_sessions').values({ digest, operator_id: operatorId, created_at: now, seen_at: now }).execute();
+  }
+
+  async session(digest: string): Promise<OperatorSession | undefined> {
+    const row = await this.db.selectFrom('operator_sessions').select(['operator_id', 'created_at', 'seen_at']).where('digest', '=', digest).executeTakeFirst();
+    return row && { operatorId: Number(row.operator_id), createdAt: Number(row.created_at), seenAt: Number(row.seen_at) };
+  }
+
+  async touchSession(digest: string, now: number): Promise<void> {
+    await this.db.updateTable('operator_sessions').set({ seen_at: now }).where('digest', '=', digest).execute();
+  }
+
+  async endSession(digest: string): Promise<void> {
+    await this.db.deleteFrom('operator_sessions').where('digest', '=', digest).execute();
+  }
+
+  async endSessions(operatorId: number): Promise<void> {
+    await this.db.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).execute();
+  }
+}
