@@ -18,6 +18,7 @@ import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js'
 import { errorBody, handleError, MESSAGES } from './http/errors.js';
 import { recordAnswers, RequestLogController } from './http/logging.js';
 import { multipartOptions, type ParamLimits } from './http/params.js';
+import { registerConsole, type ConsoleContext } from './console/routes.js';
 import { registerCreateRoute } from './http/routes/create.js';
 import { registerListRoute } from './http/routes/list.js';
 import { registerLoginRoute } from './http/routes/login.js';
@@ -61,6 +62,8 @@ export interface AppDependencies {
   readonly metrics?: Metrics;
   /** The service's version, shown in the OpenAPI document. */
   readonly version?: string;
+  /** The operator's console at /admin/ (ADMIN=off leaves it out). */
+  readonly console?: ConsoleContext;
 }
 
 /** The body limit of the endpoints that take only short parameters (/login/, /list/). */
@@ -146,6 +149,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerEventsRoute(app, { ...small, events: deps.events });
   await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
+  if (deps.console) await registerConsole(app, deps.console);
   return app;
 }
 

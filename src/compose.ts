@@ -48,6 +48,7 @@ export interface Services {
   };
   /** The console's operators and their sessions. */
   readonly operators: OperatorsService;
+  readonly clock: Clock;
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
   /** The import, with password hashing of its own (see below). */
@@ -123,6 +124,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
       dispatcher: new WebhookDispatcher(store.webhooks, store.events, sender, accountNames, clock),
       sender,
     },
+    clock,
     operators: new OperatorsService(store.operators, store.accounts, hasher, clock, typeof publicUrl === 'string' ? () => publicUrl : publicUrl),
     hashing,
     importer,
@@ -177,6 +179,9 @@ export function appDependencies(
     mirror: services.upstream.mirror,
     hashing: services.hashing,
     store: services.store,
+    ...(config.admin
+      ? { console: { operators: services.operators, accounts: services.accounts, members: services.members, logins: services.logins, events: services.events, clock: services.clock, publicUrl: config.publicUrl } }
+      : {}),
     ...extra,
   };
 }

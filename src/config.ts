@@ -67,6 +67,8 @@ export interface Config {
   readonly webhooksAllowPrivateAddresses: boolean;
   /** Whether member changes write events (the feed and the webhooks read them). */
   readonly events: boolean;
+  /** The operator's console at /admin/. */
+  readonly admin: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +102,7 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   EVENT_RETENTION_DAYS: whole(1, 36500),
   WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: { type: 'string', enum: ['true', 'false'], why: 'true or false' },
   EVENTS: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
+  ADMIN: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
   BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
   MAX_PARAMETERS: whole(10, 100000),
   KEY_FAILURE_LIMIT: whole(1, 1_000_000),
@@ -155,6 +158,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     loginEventRetentionDays: get('LOGIN_EVENT_RETENTION_DAYS', 90),
     eventRetentionDays: get('EVENT_RETENTION_DAYS', 90),
     events: get<string>('EVENTS', 'on') === 'on',
+    admin: get<string>('ADMIN', 'on') === 'on',
     webhooksAllowPrivateAddresses: get<string>('WEBHOOKS_ALLOW_PRIVATE_ADDRESSES', 'false') === 'true',
     bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
     maxParameters: get('MAX_PARAMETERS', 1000),

@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/account.js';
-import { eventObject } from './event.js';
+import { eventObject, type StoredEvent } from './event.js';
 import type { EventStore } from './events-store.js';
 
 /** Events per feed page: by default, and at most. */
@@ -24,6 +24,11 @@ export interface FeedPage {
 /** The change feed. */
 export class EventsService {
   constructor(private readonly store: EventStore) {}
+
+  /** A member's latest events, newest first (its history on the console). */
+  ofMember(accountId: number, memberId: number, limit: number): Promise<StoredEvent[]> {
+    return this.store.ofMember(accountId, memberId, limit);
+  }
 
   async feed(account: Account, query: FeedQuery): Promise<FeedPage> {
     // What committed since the last call gets its ids first, so that a writer reads its own change at once.

@@ -4,7 +4,7 @@ import { generatePassword, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { addPeriods, dayStart, effectiveState, type CalendarDay, type EffectiveState, type PeriodUnit } from './lifecycle.js';
 import type { ExpiryAction, LoginExpiry, Member, MemberStatus, TimeExpiry } from './member.js';
-import type { MemberFilters, MemberSelector, MemberStore, MemberUpdate } from './member-store.js';
+import type { MemberFilters, MemberPage, MemberPageQuery, MemberSelector, MemberStore, MemberUpdate } from './member-store.js';
 import { createRecordRenderer, type RecordField } from './record-template.js';
 import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
 import type { VerifyLinks } from './verify-link.js';
@@ -163,6 +163,21 @@ export class MembersService {
     const member = await this.store.findMemberByLogin(account.id, login);
     if (!member) return undefined;
     return { member, profile: await this.store.findProfile(account.id, member.id), state: effectiveState(member, this.clock()) };
+  }
+
+  /** One member by id (in any state). */
+  byId(account: Account, id: number): Promise<Member | undefined> {
+    return this.store.findMemberById(account.id, id);
+  }
+
+  /** A member's profile fields. */
+  profileOf(account: Account, id: number): Promise<Map<string, string>> {
+    return this.store.findProfile(account.id, id);
+  }
+
+  /** A page of the account's members (the console's members page), by keyset. */
+  pageMembers(account: Account, query: MemberPageQuery): Promise<MemberPage> {
+    return this.store.pageMembers(account.id, query, this.clock());
   }
 
   /** What the account's storage quota has left, in bytes of profile values. */

@@ -155,6 +155,17 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
   return command;
 }
 
+/** Why an update did not go through, as the API answers it (and the console shows it). */
+export const UPDATE_REFUSALS = {
+  'not-found': MESSAGES.memberNotFound,
+  'login-taken': MESSAGES.loginTaken,
+  'login-not-unique': MESSAGES.loginNotUnique,
+  'too-many-fields': MESSAGES.tooManyProfileFields,
+  'over-quota': MESSAGES.overQuota,
+  'too-large': `profile values over ${MAX_UPDATE_PROFILE_BYTES / 1024 / 1024} MiB per update`,
+  'expiry-out-of-range': REASONS.periodTooLong,
+} as const;
+
 export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService; mirror?: WriteMirror }): void {
   app.post(
     '/api2/update/',
@@ -169,15 +180,11 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
           if (mirrored) await mirrorWrite(request, () => context.mirror?.record(account, 'update', mirrored));
           return okReply({ updated: outcome.count });
         case 'not-found':
-          return errorBody(MESSAGES.memberNotFound);
         case 'login-taken':
-          return errorBody(MESSAGES.loginTaken);
         case 'login-not-unique':
-          return errorBody(MESSAGES.loginNotUnique);
         case 'too-many-fields':
-          return errorBody(MESSAGES.tooManyProfileFields);
         case 'over-quota':
-          return errorBody(MESSAGES.overQuota);
+          return errorBody(UPDATE_REFUSALS[outcome.kind]);
         case 'too-large':
           throw ApiError.invalid(largestField(params), `profile values × members matched over ${MAX_UPDATE_PROFILE_BYTES / 1024 / 1024} MiB per update`);
         case 'expiry-out-of-range':

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Engine } from '../dialects/dialect.js';
 
 /**
  * The operator's console: operators (people, by e-mail), the accounts each may see with a
@@ -6,10 +7,12 @@ import type { Kysely } from 'kysely';
  * digests, shared by every server on the store). And the index of a member's events (its page
  * shows its history).
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
+  const id = engine === 'sqlite' ? 'integer' : 'bigint';
+  const key = (c: any) => (engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity());
   await db.schema
     .createTable('operators')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', id, key)
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('email_key', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text')

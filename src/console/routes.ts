@@ -1,0 +1,345 @@
+/**
+ * The operator's console at /admin/: server-rendered pages (pages.ts), no script at all, so it
+ * works with JavaScript off and its Content-Security-Policy allows no script and no inline
+ * style. Signed in by a session cookie (HttpOnly, SameSite=Strict, Secure behind https); every
+ * change is a POST whose `Sec-Fetch-Site` (or, from older browsers, `Origin`) must be this
+ * site's own, and goes through the same services as the API (same rules, same errors, the
+ * same events, with actor `operator` and the operator's e-mail). Nothing it answers is cached.
+ */
+import { readFileSync } from 'node:fs';
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountsService } from '../accounts/accounts-service.js';
+import type { Account } from '../accounts/account.js';
+import type { EventsService } from '../events/events-service.js';
+import type { LoginService } from '../members/login-service.js';
+import type { MemberFilters, MemberPageQuery } from '../members/member-store.js';
+import type { MembersService } from '../members/members-service.js';
+import type { Operator, Role } from '../operators/operator.js';
+import { accessTo, type OperatorsService } from '../operators/operators-service.js';
+import { ApiError } from '../http/errors.js';
+import { WireParams } from '../http/params.js';
+import { registerPages } from '../http/page-security.js';
+import { decodeCreate } from '../http/routes/create.js';
+import { decodeUpdate, UPDATE_REFUSALS } from '../http/routes/update.js';
+import { HashingBusy } from '../auth/hashing-gate.js';
+import type { Clock } from '../common/clock.js';
+import { accountsPage, layout, memberPage, memberPath, membersPage, membersPath, messagePage, newMemberPage, setupPage, signInPage, type Chrome } from './pages.js';
+import { html } from './html.js';
+
+export interface ConsoleContext {
+  readonly operators: OperatorsService;
+  readonly accounts: AccountsService;
+  readonly members: MembersService;
+  readonly logins: LoginService;
+  readonly events: EventsService;
+  readonly clock: Clock;
+  /** The public address, when set: https makes the cookie Secure, and its origin is this site's. */
+  readonly publicUrl: string | undefined;
+}
+
+const COOKIE = 'console_session';
+const PAGE_SIZE = 50;
+const CSS = readFileSync(new URL('../../src/console/console.css', import.meta.url), 'utf8');
+
+type Params = Record<string, string>;
+
+function formOf(request: FastifyRequest): Params {
+  const body = request.body;
+  const form: Params = {};
+  if (body instanceof URLSearchParams) for (const [name, value] of body) form[name] = value;
+  return form;
+}
+
+function queryOf(request: FastifyRequest): Params {
+  return Object.fromEntries(new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? ''));
+}
+
+function send(reply: FastifyReply, status: number, page: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(page);
+}
+
+const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
+
+/** Filters of the members page, from its query string; a wrong value is reported by name. */
+function filtersOf(query: Params, now: number): MemberFilters {
+  const day = (name: string) => {
+    const value = query[name];
+    if (!value) return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new ApiError(`invalid parameter: ${name}: a date, YYYY-MM-DD`);
+    return Date.parse(`${value}T00:00:00Z`);
+  };
+  const status = query.status && ['A', 'S', 'D'].includes(query.status) ? (query.status as 'A' | 'S' | 'D') : undefined;
+  const regType = query.reg_type && ['F', 'P', 'M'].includes(query.reg_type) ? (query.reg_type as 'F' | 'P' | 'M') : undefined;
+  const within = query.deleted_within && /^\d{1,4}$/.test(query.deleted_within) ? Number(query.deleted_within) : undefined;
+  const text = (name: string) => (query[name]?.trim() ? query[name]!.trim() : undefined);
+  return {
+    loginContains: text('login'),
+    emailContains: text('email'),
+    profileContains: text('profile'),
+    profileFieldContains: text('field') && text('field_value') ? [{ name: text('field')!, text: text('field_value')! }] : [],
+    status,
+    regType,
+    registeredFrom: day('registered_from'),
+    registeredBefore: day('registered_before'),
+    deletedFrom: within === undefined ? undefined : now - within * 86_400_000,
+  };
+}
+
+export async function registerConsole(app: FastifyInstance, context: ConsoleContext): Promise<void> {
+  const secure = context.publicUrl?.startsWith('https://') ?? false;
+  const publicOrigin = context.publicUrl ? new URL(context.publicUrl).origin : undefined;
+  await registerPages(app, { 'style-src': ["'self'"], 'img-src': ["'self'"], 'form-action': ["'self'"] }, async (scope) => {
+    await scope.register(cookie);
+
+    // Member data is never cached, by the browser or on the way.
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('cache-control', 'no-store');
+      return payload;
+    });
+
+    // A change comes from this site's own pages: a form posted from elsewhere, or a fetch
+    // forged by another site, is refused (the cookie's SameSite=Strict is the second line).
+    scope.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'GET' || request.method === 'HEAD') return;
+      const site = request.headers['sec-fetch-site'];
+      const origin = request.headers.origin;
+      const own = [`${request.protocol}://${request.host}`, publicOrigin];
+      const allowed = site !== undefined ? site === 'same-origin' || site === 'none' : origin === undefined || own.includes(origin);
+      if (!allowed) return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
+    });
+
+    scope.setErrorHandler((error, _request, reply) => {
+      if (error instanceof HashingBusy) return send(reply.header('retry-after', '1'), 503, messagePage('Busy', 'The server is busy; try again in a moment.', {}));
+      const status = (error as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) return send(reply, status, messagePage('Bad request', 'The request could not be read.', {}));
+      reply.log.error({ err: error }, 'console page failed');
+      return send(reply, 500, messagePage('Something went wrong', 'The page could not be shown; the error is in the server’s log.', {}));
+    });
+
+    const setCookie = (reply: FastifyReply, token: string) => reply.setCookie(COOKIE, token, { path: '/admin', httpOnly: true, sameSite: 'strict', secure });
+    const clearCookie = (reply: FastifyReply) => reply.clearCookie(COOKIE, { path: '/admin', httpOnly: true, sameSite: 'strict', secure });
+
+    /** The signed-in operator, or a redirect to the sign-in page. */
+    async function operatorOf(request: FastifyRequest, reply: FastifyReply): Promise<Operator | undefined> {
+      const operator = await context.operators.session(request.cookies[COOKIE] ?? '');
+      if (!operator) {
+        clearCookie(reply);
+        seeOther(reply, '/admin/sign-in');
+      }
+      return operator;
+    }
+
+    /**
+     * The account of the URL, when the operator has `needed` on it. Another account's pages
+     * answer as an unknown account would (404): an operator learns nothing of accounts not its own.
+     */
+    async function accountOf(request: FastifyRequest, reply: FastifyReply, needed: Role): Promise<{ operator: Operator; account: Account; role: Role } | undefined> {
+      const operator = await operatorOf(request, reply);
+      if (!operator) return undefined;
+      const name = (request.params as { account: string }).account;
+      const seen = accessTo(operator, name);
+      const account = seen && (await context.accounts.find(name));
+      if (!seen || !account) {
+        send(reply, 404, messagePage('Not found', 'There is no such account, or you may not see it.', { operator }, { href: '/admin/', text: 'Your accounts' }));
+        return undefined;
+      }
+      if (!accessTo(operator, name, needed)) {
+        send(reply, 403, messagePage('Not allowed', `Your role on ${name} (${seen.role}) may not change members.`, { operator, account: name }, { href: membersPath(name), text: 'Back to the members' }));
+        return undefined;
+      }
+      return { operator, account, role: seen.role };
+    }
+
+    scope.get('/admin/console.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
+
+    scope.get('/admin/', async (request, reply) => {
+      const operator = await operatorOf(request, reply);
+      if (!operator) return reply;
+      if (operator.accounts.length === 1) return seeOther(reply, membersPath(operator.accounts[0]!.account));
+      return send(reply, 200, accountsPage({ operator }));
+    });
+
+    scope.get('/admin/sign-in', async (_request, reply) => send(reply, 200, signInPage({})));
+    scope.post('/admin/sign-in', async (request, reply) => {
+      const form = formOf(request);
+      const outcome = await context.operators.signIn(form.email ?? '', form.password ?? '');
+      if (outcome.kind === 'signed-in') {
+        setCookie(reply, outcome.token);
+        return seeOther(reply, '/admin/');
+      }
+      const text = outcome.kind === 'locked' ? 'Too many failed sign-ins: this operator is locked for a while. Try again later.' : 'The e-mail address or the password is wrong.';
+      return send(reply, outcome.kind === 'locked' ? 429 : 401, signInPage({ notice: { kind: 'error', text } }, form.email ?? ''));
+    });
+
+    scope.get('/admin/setup/:token', async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const operator = await context.operators.linkFor(token);
+      if (!operator) return send(reply, 410, messagePage('Link not valid', 'This link was used already, has expired, or was never made. Ask for a new one (`member-api operator reset`).', {}));
+      return send(reply, 200, setupPage({}, token, operator.email));
+    });
+    scope.post('/admin/setup/:token', async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const form = formOf(request);
+      const operator = await context.operators.linkFor(token);
+      if (!operator) return send(reply, 410, messagePage('Link not valid', 'This link was used already, has expired, or was never made.', {}));
+      if ((form.password ?? '') !== (form.confirm ?? '')) return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
+      const outcome = await context.operators.setPassword(token, form.password ?? '');
+      if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
+      if (outcome.kind === 'invalid-link') return send(reply, 410, messagePage('Link not valid', 'This link was used already, has expired, or was never made.', {}));
+      return send(reply, 200, messagePage('Password set', 'Your password is set. You can sign in now.', {}, { href: '/admin/sign-in', text: 'Sign in' }));
+    });
+
+    scope.post('/admin/sign-out', async (request, reply) => {
+      await context.operators.signOut(request.cookies[COOKIE] ?? '');
+      clearCookie(reply);
+      return send(reply, 200, signInPage({ notice: { kind: 'ok', text: 'You are signed out.' } }));
+    });
+    scope.post('/admin/sign-out-everywhere', async (request, reply) => {
+      const operator = await operatorOf(request, reply);
+      if (!operator) return reply;
+      await context.operators.signOutEverywhere(operator.id);
+      clearCookie(reply);
+      return send(reply, 200, signInPage({ notice: { kind: 'ok', text: 'You are signed out on every device.' } }));
+    });
+
+    scope.get('/admin/accounts/:account/members', async (request, reply) => {
+      const seen = await accountOf(request, reply, 'viewer');
+      if (!seen) return reply;
+      const { operator, account, role } = seen;
+      const query = queryOf(request);
+      const chrome: Chrome = { operator, account: account.name };
+      const now = context.clock();
+      let filters: MemberFilters;
+      try {
+        filters = filtersOf(query, now);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return send(reply, 400, membersPage({ ...chrome, notice: { kind: 'error', text: error.message } }, { account: account.name, role, form: query, columns: [], members: [], total: 0 }));
+      }
+      const columns = [...new Set((query.columns ?? '').split(',').map((c) => c.trim()).filter((c) => c !== ''))].slice(0, 8);
+      const order: MemberPageQuery['order'] = query.sort === 'login' || query.sort === 'registered' ? query.sort : 'id';
+      const page = await context.members.pageMembers(account, { filters, order, after: query.after, before: query.before, last: query.last === '1', limit: PAGE_SIZE, profileFields: columns });
+      const base = Object.fromEntries(Object.entries(query).filter(([name, value]) => !['after', 'before', 'last'].includes(name) && value !== ''));
+      const link = (extra: Params) => `${membersPath(account.name)}?${new URLSearchParams({ ...base, ...extra })}`;
+      return send(reply, 200, membersPage(chrome, {
+        account: account.name,
+        role,
+        form: query,
+        columns,
+        members: page.members,
+        total: page.total,
+        first: page.hasBefore ? link({}) : undefined,
+        previous: page.hasBefore && page.firstCursor ? link({ before: page.firstCursor }) : undefined,
+        next: page.hasAfter && page.lastCursor ? link({ after: page.lastCursor }) : undefined,
+        last: page.hasAfter ? link({ last: '1' }) : undefined,
+      }));
+    });
+
+    scope.get('/admin/accounts/:account/members/new', async (request, reply) => {
+      const seen = await accountOf(request, reply, 'editor');
+      if (!seen) return reply;
+      return send(reply, 200, newMemberPage({ operator: seen.operator, account: seen.account.name }, seen.account.name));
+    });
+    scope.post('/admin/accounts/:account/members/new', async (request, reply) => {
+      const seen = await accountOf(request, reply, 'editor');
+      if (!seen) return reply;
+      const { operator, account } = seen;
+      const form = formOf(request);
+      const chrome: Chrome = { operator, account: account.name };
+      const pairs: Array<[string, string]> = [['_login', form.login ?? ''], ['_email', form.email ?? '']];
+      if (form.password) pairs.push(['_password', form.password]);
+      if (form.new_field?.trim()) pairs.push([form.new_field.trim(), form.new_value ?? '']);
+      try {
+        const outcome = await context.members.create(account, decodeCreate(wire(pairs), account), { actor: 'operator', email: operator.email, requestId: request.id });
+        if (outcome.kind !== 'created') return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: outcome.kind === 'login-taken' ? 'That login is taken.' : outcome.kind === 'over-quota' ? 'The account’s storage is full.' : 'The expiration is out of range.' } }, account.name, form));
+        const generated = form.password ? '' : ` Its generated password: ${outcome.password} (shown this once).`;
+        return send(reply, 201, layout('Member created', chrome, html`<div class="notice ok" role="status">Member ${outcome.login} created.${generated}</div><p><a class="button" href="${memberPath(account.name, outcome.id)}">Open ${outcome.login}</a> <a href="${membersPath(account.name)}">Back to the members</a></p>`));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: readable(error.message) } }, account.name, form));
+      }
+    });
+
+    async function showMember(request: FastifyRequest, reply: FastifyReply, seen: { operator: Operator; account: Account; role: Role }, status = 200, notice?: Chrome['notice']) {
+      const id = Number((request.params as { id: string }).id);
+      const { operator, account, role } = seen;
+      const chrome: Chrome = { operator, account: account.name, notice };
+      const member = /^[1-9]\d{0,14}$/.test((request.params as { id: string }).id) ? await context.members.byId(account, id) : undefined;
+      if (!member) return send(reply, 404, messagePage('Not found', 'There is no such member in this account.', chrome, { href: membersPath(account.name), text: 'Back to the members' }));
+      const [profile, lockout, logins, history] = await Promise.all([
+        context.members.profileOf(account, id),
+        context.logins.lockoutOf(account, id),
+        context.logins.recentLogins(account, id, 10),
+        context.events.ofMember(account.id, id, 20),
+      ]);
+      return send(reply, status, memberPage(chrome, { account: account.name, role, member, profile, lockedUntil: lockout.lockedUntil, logins, history, now: context.clock() }));
+    }
+
+    scope.get('/admin/accounts/:account/members/:id', async (request, reply) => {
+      const seen = await accountOf(request, reply, 'viewer');
+      if (!seen) return reply;
+      return showMember(request, reply, seen);
+    });
+
+    /** A change to one member through the API's own decoding and service: the API's rules and errors. */
+    async function change(request: FastifyRequest, reply: FastifyReply, pairs: (form: Params, member: { profile: ReadonlyMap<string, string> }) => Array<[string, string]>, done: string) {
+      const seen = await accountOf(request, reply, 'editor');
+      if (!seen) return reply;
+      const { operator, account } = seen;
+      const id = (request.params as { id: string }).id;
+      if (!/^[1-9]\d{0,14}$/.test(id)) return showMember(request, reply, seen);
+      const form = formOf(request);
+      const profile = await context.members.profileOf(account, Number(id));
+      try {
+        const command = decodeUpdate(wire([['find_member_id', id], ...pairs(form, { profile })]), account);
+        const outcome = await context.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
+        if (outcome.kind !== 'updated') return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return showMember(request, reply, seen, 400, { kind: 'error', text: readable(error.message) });
+      }
+      return showMember(request, reply, seen, 200, { kind: 'ok', text: done });
+    }
+
+    scope.post('/admin/accounts/:account/members/:id/edit', async (request, reply) =>
+      change(request, reply, (form, member) => {
+        const pairs: Array<[string, string]> = [];
+        for (const name of ['login', 'email', 'password'] as const) if (form[name]) pairs.push([name, form[name]]);
+        const removed: string[] = [];
+        for (const [name, value] of member.profile) {
+          const sent = form[`profile:${name}`];
+          if (sent === undefined || sent === value) continue;
+          if (sent === '') removed.push(name);
+          else pairs.push([name, sent]);
+        }
+        if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
+        if (form.new_field?.trim()) pairs.push([form.new_field.trim(), form.new_value ?? '']);
+        return pairs;
+      }, 'Saved.'),
+    );
+
+    scope.post('/admin/accounts/:account/members/:id/status', async (request, reply) =>
+      change(request, reply, (form) => [['status', form.status ?? '']], 'Status changed.'),
+    );
+
+    scope.post('/admin/accounts/:account/members/:id/unlock', async (request, reply) => {
+      const seen = await accountOf(request, reply, 'editor');
+      if (!seen) return reply;
+      const id = (request.params as { id: string }).id;
+      if (/^[1-9]\d{0,14}$/.test(id)) await context.logins.unlock(seen.account, Number(id), { actor: 'operator', email: seen.operator.email, requestId: request.id });
+      return showMember(request, reply, seen, 200, { kind: 'ok', text: 'Unlocked.' });
+    });
+  });
+}
+
+function wire(pairs: Array<[string, string]>): WireParams {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of pairs) values.set(name, [...(values.get(name) ?? []), value]);
+  return new WireParams(values);
+}
+
+/** The API's messages name parameters (`invalid parameter: email: …`); the console's form says the same. */
+function readable(message: string): string {
+  return message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith('.') ? '' : '.');
+}
