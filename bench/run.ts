@@ -20,6 +20,7 @@ import { build, cli, databaseUrl, median, memoryOf, percentile, ROOT, startListe
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
+import { measureConsolePages } from './console-pages.js';
 import { SEEDED_PASSWORD, seededMember } from './seed-members.js';
 
 const { values: options } = parseArgs({
@@ -196,6 +197,10 @@ async function measure(engine: Engine): Promise<Figures> {
     note('update one field of one member: req/s', updates.perSecond);
     note('bare Fastify route, same body: req/s', await bareFastifyBaseline(limitOne));
 
+    const pages = await measureConsolePages(url, ACCOUNT, env);
+    note('console members page, first page: p50 ms', pages.firstMs);
+    note('console members page, last page: p50 ms', pages.lastMs);
+
     const loginBody = () => encode({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD });
     note('raw argon2id verify: /s', await argon2Baseline('verify'));
     const logins = await load(`${url}/api2/login/`, loginBody, { connections: LOGIN_CONNECTIONS });
@@ -296,6 +301,8 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
     { figure: 'update all: one field', target: '≥ 30k/s', value: (f) => f['update all: set a new profile field: members/s'], pass: (v) => v >= 30_000, show: (v, f) => `${(v / 1000).toFixed(0)}k/s (removal ${(f['update all: remove that field: members/s']! / 1000).toFixed(0)}k/s)` },
     { figure: 'migration from a local upstream', target: '≥ 5,000/s', value: (f) => f['migration from a local upstream: members/s'], pass: (v) => v >= 5000, show: (v) => `${v.toFixed(0)} members/s` },
     { figure: '/update/ one field, events on vs off', target: '≥ 95%', value: (f) => ratio(f['update one field, EVENTS=on: req/s'], f['update one field, EVENTS=off: req/s']), pass: (v) => v >= 0.95, show: (v, f) => `${pct(v)} (${f['update one field, EVENTS=on: req/s']!.toFixed(0)} vs ${f['update one field, EVENTS=off: req/s']!.toFixed(0)}/s)` },
+    { figure: 'console members page, first page (p50)', target: '≤ 50 ms', value: (f) => f['console members page, first page: p50 ms'], pass: (v) => v <= 50, show: (v) => `${v.toFixed(1)} ms` },
+    { figure: 'console members page, last page (p50)', target: '≤ 100 ms', value: (f) => f['console members page, last page: p50 ms'], pass: (v) => v <= 100, show: (v) => `${v.toFixed(1)} ms` },
     { figure: '/create/, events on vs off', target: '≥ 95%', value: (f) => ratio(f['create, EVENTS=on: req/s'], f['create, EVENTS=off: req/s']), pass: (v) => v >= 0.95, show: (v, f) => `${pct(v)} (${f['create, EVENTS=on: req/s']!.toFixed(0)} vs ${f['create, EVENTS=off: req/s']!.toFixed(0)}/s)` },
     { figure: 'webhook deliveries to a local receiver', target: '≥ 1,000/s', value: (f) => f['webhook deliveries to a local receiver: /s'], pass: (v) => v >= 1000, show: (v) => `${v.toFixed(0)}/s` },
     { figure: 'idle RSS with the seeded members', target: '≤ 150 MB', value: (f) => f['idle RSS, MiB'], pass: (v) => v <= 150, show: (v) => `${v.toFixed(0)} MiB` },

@@ -17,7 +17,7 @@ export interface Chrome {
 }
 
 const STATUS_NAMES: Record<string, string> = { A: 'Active', S: 'Suspended', D: 'Deleted' };
-const REG_TYPES: Record<string, string> = { F: 'free', P: 'paid', M: 'manual' };
+const REG_TYPES: Record<string, string> = { F: 'free', P: 'paid', A: 'by the API', M: 'manual' };
 export const when = (instant: number | null | undefined) => (instant ? new Date(instant).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—');
 const statusBadge = (status: string) => html`<span class="badge ${status}">${STATUS_NAMES[status] ?? status}</span>`;
 export const membersPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/members`;
@@ -94,7 +94,7 @@ export function membersPage(chrome: Chrome, view: MembersView): string {
 <label>Profile field <input name="field" value="${f.field ?? ''}" placeholder="name"></label>
 <label>…contains <input name="field_value" value="${f.field_value ?? ''}"></label>
 <label>Status <select name="status">${option('', 'Active and suspended', f.status)}${option('A', 'Active', f.status)}${option('S', 'Suspended', f.status)}${option('D', 'Deleted', f.status)}</select></label>
-<label>Registration <select name="reg_type">${option('', 'Any', f.reg_type)}${option('F', 'Free', f.reg_type)}${option('P', 'Paid', f.reg_type)}${option('M', 'Manual', f.reg_type)}</select></label>
+<label>Registration <select name="reg_type">${option('', 'Any', f.reg_type)}${option('F', 'Free', f.reg_type)}${option('P', 'Paid', f.reg_type)}${option('A', 'By the API', f.reg_type)}${option('M', 'Manual', f.reg_type)}</select></label>
 <label>Registered from <input type="date" name="registered_from" value="${f.registered_from ?? ''}"></label>
 <label>Registered before <input type="date" name="registered_before" value="${f.registered_before ?? ''}"></label>
 <label>Deleted in the last <select name="deleted_within">${option('', '—', f.deleted_within)}${option('1', 'day', f.deleted_within)}${option('7', '7 days', f.deleted_within)}${option('30', '30 days', f.deleted_within)}</select></label>

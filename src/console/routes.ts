@@ -70,7 +70,7 @@ function filtersOf(query: Params, now: number): MemberFilters {
     return Date.parse(`${value}T00:00:00Z`);
   };
   const status = query.status && ['A', 'S', 'D'].includes(query.status) ? (query.status as 'A' | 'S' | 'D') : undefined;
-  const regType = query.reg_type && ['F', 'P', 'M'].includes(query.reg_type) ? (query.reg_type as 'F' | 'P' | 'M') : undefined;
+  const regType = query.reg_type && ['F', 'P', 'A', 'M'].includes(query.reg_type) ? (query.reg_type as 'F' | 'P' | 'A' | 'M') : undefined;
   const within = query.deleted_within && /^\d{1,4}$/.test(query.deleted_within) ? Number(query.deleted_within) : undefined;
   const text = (name: string) => (query[name]?.trim() ? query[name]!.trim() : undefined);
   return {

@@ -1,0 +1,27 @@
+/**
+ * The console's members page at a million members: the first page and the last (keyset), as
+ * an operator's browser asks for them, timed from this process on the same machine (p50 of 20
+ * each; a page is 50 members with the count).
+ */
+import { cli, median } from './lib.js';
+
+export async function measureConsolePages(url: string, account: string, env: Record<string, string>): Promise<{ firstMs: number; lastMs: number }> {
+  const { link } = JSON.parse(cli(['operator', 'add', 'bench@example.com', '--account', account, '--role', 'viewer', '--json'], env)) as { link: string };
+  const password = 'bench-console-password';
+  await fetch(`${url}${new URL(link).pathname}`, { method: 'POST', body: new URLSearchParams({ password, confirm: password }) });
+  const signIn = await fetch(`${url}/admin/sign-in`, { method: 'POST', body: new URLSearchParams({ email: 'bench@example.com', password }), redirect: 'manual' });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const time = async (path: string) => {
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const answer = await fetch(`${url}${path}`, { headers: { cookie } });
+      const body = await answer.text();
+      if (answer.status !== 200 || !body.includes('<tbody>')) throw new Error(`members page answered ${answer.status}`);
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  };
+  const members = `/admin/accounts/${encodeURIComponent(account)}/members`;
+  return { firstMs: await time(members), lastMs: await time(`${members}?last=1`) };
+}
