@@ -3,14 +3,15 @@
  * the build. ARCHITECTURE.md explains the layers.
  *
  *   http/      the wire: decoders, replies, routes. Never the store.
- *   members/, accounts/, auth/, import-export/, upkeep/, observability/, upstream/, events/, webhooks/: the domain and its
+ *   console/   the operator's pages: a wire too (it reuses http/'s decoders). Never the store.
+ *   members/, accounts/, auth/, import-export/, upkeep/, observability/, upstream/, events/, webhooks/, operators/: the domain and its
  *              services. They own their store interfaces; they never import the store.
  *   store/     the one SQL implementation of those interfaces. Never the wire.
  *   common/    what every layer may use (clock, validation, worker threads, store errors).
  *   client/    the typed client, shipped on its own: nothing else of src/.
  *   compose.ts, app.ts, server.ts, main.ts, config.ts: the composition root and its entries.
  */
-const DOMAIN = '^src/(members|accounts|auth|import-export|upkeep|observability|upstream|events|webhooks)/';
+const DOMAIN = '^src/(members|accounts|auth|import-export|upkeep|observability|upstream|events|webhooks|operators)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -26,7 +27,7 @@ module.exports = {
       name: 'http-not-store',
       severity: 'error',
       comment: 'The wire speaks to services; what a store answers reaches it as values or common/store-errors.',
-      from: { path: '^src/http/' },
+      from: { path: '^src/(http|console)/' },
       to: { path: '^src/store/' },
     },
     {
@@ -34,7 +35,7 @@ module.exports = {
       severity: 'error',
       comment: 'The store knows nothing of form parameters or answers.',
       from: { path: '^src/store/' },
-      to: { path: '^src/http/' },
+      to: { path: '^src/(http|console)/' },
     },
     {
       name: 'domain-not-store',
@@ -68,7 +69,7 @@ module.exports = {
       name: 'no-root-from-layers',
       severity: 'error',
       comment: 'Only the entry points import the composition root (compose.ts, app.ts, server.ts, main.ts).',
-      from: { path: '^src/(http|members|accounts|auth|store|upkeep|observability|upstream|events|webhooks|common|client)/' },
+      from: { path: '^src/(http|console|members|accounts|auth|store|upkeep|observability|upstream|events|webhooks|operators|common|client)/' },
       to: { path: '^src/(compose|app|server|main)\\.ts$' },
     },
   ],
