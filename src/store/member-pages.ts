@@ -53,7 +53,9 @@ export async function pageMembers(connection: EngineConnection, accountId: numbe
   if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) < (${before[0]}, ${before[1]})`);
   // One more than the page: whether there is a page beyond it.
   const compiled = rows.orderBy(sql.ref(key), direction).orderBy('m.id', direction).limit(query.limit + 1).compile();
-  return connection.readSnapshot(async function* (reader) {
+  // The snapshot is released when its generator finishes: read it to the end.
+  let answer: MemberPage | undefined;
+  for await (const page of connection.readSnapshot(async function* (reader) {
     const read = (await reader.all(compiled)) as Array<MemberRow & { status_now: string; profile?: unknown }>;
     const more = read.length > query.limit;
     const page = read.slice(0, query.limit);
@@ -79,6 +81,7 @@ export async function pageMembers(connection: EngineConnection, accountId: numbe
       hasBefore: backwards ? more : after !== undefined,
       hasAfter: backwards ? before !== undefined : more,
       total,
-    };
-  }).next().then((result) => result.value as MemberPage);
+    } satisfies MemberPage;
+  })) answer = page;
+  return answer!;
 }
