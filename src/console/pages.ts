@@ -97,6 +97,7 @@ export function membersPage(chrome: Chrome, view: MembersView): string {
 <label>Registration <select name="reg_type">${option('', 'Any', f.reg_type)}${option('F', 'Free', f.reg_type)}${option('P', 'Paid', f.reg_type)}${option('A', 'By the API', f.reg_type)}${option('M', 'Manual', f.reg_type)}</select></label>
 <label>Registered from <input type="date" name="registered_from" value="${f.registered_from ?? ''}"></label>
 <label>Registered before <input type="date" name="registered_before" value="${f.registered_before ?? ''}"></label>
+<label>Registered in the last <select name="created_within">${option('', '—', f.created_within)}${option('1', 'day', f.created_within)}${option('7', '7 days', f.created_within)}${option('30', '30 days', f.created_within)}</select></label>
 <label>Deleted in the last <select name="deleted_within">${option('', '—', f.deleted_within)}${option('1', 'day', f.deleted_within)}${option('7', '7 days', f.deleted_within)}${option('30', '30 days', f.deleted_within)}</select></label>
 <label>Columns (profile fields) <input name="columns" value="${f.columns ?? ''}" placeholder="city,plan"></label>
 <label>Sort by <select name="sort">${option('id', 'Id', f.sort)}${option('login', 'Login', f.sort)}${option('registered', 'Registration time', f.sort)}</select></label>
@@ -184,6 +185,12 @@ ${canEdit ? html`<div class="card"><h2>Edit</h2><form method="post" action="${pa
 <label>E-mail <input name="email" value="${member.email}" required></label>
 <label>New password <input type="password" name="password" autocomplete="new-password" placeholder="unchanged"></label>
 ${[...view.profile].map(([k, v]) => html`<label>${k} <input name="profile:${k}" value="${v}"></label>`)}
+<label>OK URL <input name="urlok" value="${member.urlOk ?? ''}"></label>
+<label>Fail URL <input name="urlfail" value="${member.urlFail ?? ''}"></label>
+<label>Time expiration <select name="is_exp_time">${option('', 'unchanged', '')}${option('N', 'none', undefined)}${option('S', 'suspend after…', undefined)}${option('D', 'delete after…', undefined)}</select></label>
+<label>…this long, from now <span class="pair"><input name="exp_time" inputmode="numeric" placeholder="30"><select name="exp_time_type">${option('D', 'days', 'D')}${option('M', 'months', undefined)}${option('Y', 'years', undefined)}${option('h', 'hours', undefined)}</select></span></label>
+<label>Login expiration <select name="is_exp_logins">${option('', 'unchanged', '')}${option('N', 'none', undefined)}${option('S', 'suspend after…', undefined)}${option('D', 'delete after…', undefined)}</select></label>
+<label>…this many logins <input name="exp_logins" inputmode="numeric" placeholder="10"></label>
 <label>Add profile field <input name="new_field" placeholder="name"></label>
 <label>…with value <input name="new_value"></label>
 <div class="actions"><button type="submit">Save</button></div></form>

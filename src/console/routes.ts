@@ -71,7 +71,9 @@ function filtersOf(query: Params, now: number): MemberFilters {
   };
   const status = query.status && ['A', 'S', 'D'].includes(query.status) ? (query.status as 'A' | 'S' | 'D') : undefined;
   const regType = query.reg_type && ['F', 'P', 'A', 'M'].includes(query.reg_type) ? (query.reg_type as 'F' | 'P' | 'A' | 'M') : undefined;
-  const within = query.deleted_within && /^\d{1,4}$/.test(query.deleted_within) ? Number(query.deleted_within) : undefined;
+  const days = (name: string) => (query[name] && /^\d{1,4}$/.test(query[name]!) ? Number(query[name]) : undefined);
+  const within = days('deleted_within');
+  const created = days('created_within');
   const text = (name: string) => (query[name]?.trim() ? query[name]!.trim() : undefined);
   return {
     loginContains: text('login'),
@@ -80,7 +82,7 @@ function filtersOf(query: Params, now: number): MemberFilters {
     profileFieldContains: text('field') && text('field_value') ? [{ name: text('field')!, text: text('field_value')! }] : [],
     status,
     regType,
-    registeredFrom: day('registered_from'),
+    registeredFrom: created === undefined ? day('registered_from') : Math.max(day('registered_from') ?? 0, now - created * 86_400_000),
     registeredBefore: day('registered_before'),
     deletedFrom: within === undefined ? undefined : now - within * 86_400_000,
   };
@@ -283,16 +285,17 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     });
 
     /** A change to one member through the API's own decoding and service: the API's rules and errors. */
-    async function change(request: FastifyRequest, reply: FastifyReply, pairs: (form: Params, member: { profile: ReadonlyMap<string, string> }) => Array<[string, string]>, done: string) {
+    async function change(request: FastifyRequest, reply: FastifyReply, pairs: (form: Params, member: { profile: ReadonlyMap<string, string>; urlOk: string | null; urlFail: string | null }) => Array<[string, string]>, done: string) {
       const seen = await accountOf(request, reply, 'editor');
       if (!seen) return reply;
       const { operator, account } = seen;
       const id = (request.params as { id: string }).id;
       if (!/^[1-9]\d{0,14}$/.test(id)) return showMember(request, reply, seen);
       const form = formOf(request);
-      const profile = await context.members.profileOf(account, Number(id));
+      const [profile, member] = await Promise.all([context.members.profileOf(account, Number(id)), context.members.byId(account, Number(id))]);
+      if (!member) return showMember(request, reply, seen);
       try {
-        const command = decodeUpdate(wire([['find_member_id', id], ...pairs(form, { profile })]), account);
+        const command = decodeUpdate(wire([['find_member_id', id], ...pairs(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null })]), account);
         const outcome = await context.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
         if (outcome.kind !== 'updated') return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
       } catch (error) {
@@ -305,7 +308,12 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     scope.post('/admin/accounts/:account/members/:id/edit', async (request, reply) =>
       change(request, reply, (form, member) => {
         const pairs: Array<[string, string]> = [];
+        // Sent when filled in; the URLs also when emptied (which clears them); an expiration
+        // when its mode is chosen (with its period), as /update/ takes them.
         for (const name of ['login', 'email', 'password'] as const) if (form[name]) pairs.push([name, form[name]]);
+        for (const name of ['urlok', 'urlfail'] as const) if (form[name] !== undefined && form[name] !== ((name === 'urlok' ? member.urlOk : member.urlFail) ?? '')) pairs.push([name, form[name]]);
+        if (form.is_exp_time) pairs.push(['is_exp_time', form.is_exp_time], ['exp_time', form.exp_time ?? ''], ['exp_time_type', form.exp_time_type ?? '']);
+        if (form.is_exp_logins) pairs.push(['is_exp_logins', form.is_exp_logins], ['exp_logins', form.exp_logins ?? '']);
         const removed: string[] = [];
         for (const [name, value] of member.profile) {
           const sent = form[`profile:${name}`];
