@@ -93,6 +93,10 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
   const publicOrigin = context.publicUrl ? new URL(context.publicUrl).origin : undefined;
   await registerPages(app, { 'style-src': ["'self'"], 'img-src': ["'self'"], 'form-action': ["'self'"] }, async (scope) => {
     await scope.register(cookie);
+    // Pages for people, not the API: none of them in the OpenAPI document.
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
 
     // Member data is never cached, by the browser or on the way.
     scope.addHook('onSend', async (_request, reply, payload) => {

@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       LIST_SLOT_WAIT_MS: '100',
       EVENT_RETENTION_DAYS: '30',
       EVENTS: 'off',
+      ADMIN: 'off',
       WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
     expect(config).toEqual({
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       loginEventRetentionDays: 9,
       eventRetentionDays: 30,
       events: false,
+      admin: false,
       webhooksAllowPrivateAddresses: true,
       bodyLimitBytes: 65536,
       maxParameters: 200,
