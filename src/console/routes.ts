@@ -40,7 +40,8 @@ export interface ConsoleContext {
 
 const COOKIE = 'console_session';
 const PAGE_SIZE = 50;
-const CSS = readFileSync(new URL('../../src/console/console.css', import.meta.url), 'utf8');
+// Beside this module: in src/ (tsx) and in dist/ (the build copies it there).
+const CSS = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
 
 type Params = Record<string, string>;
 
