@@ -23,6 +23,8 @@ import { registerCreateRoute } from './http/routes/create.js';
 import { registerListRoute } from './http/routes/list.js';
 import { registerLoginRoute } from './http/routes/login.js';
 import { registerUpdateRoute } from './http/routes/update.js';
+import { registerSessionRoutes } from './http/routes/session.js';
+import type { SessionsService } from './members/sessions.js';
 import type { WriteMirror } from './upstream/write-mirror.js';
 import { registerVerifyRoute } from './http/routes/verify.js';
 import { registerEventsRoute } from './http/routes/events.js';
@@ -52,6 +54,8 @@ export interface AppDependencies {
   /** The change feed (/api2/events/). */
   readonly events: EventsService;
   readonly logins: LoginService;
+  /** /session/ and /logout/. */
+  readonly sessions: SessionsService;
   /** Queues /create/ and /update/ for accounts that mirror their writes to an upstream. */
   readonly mirror?: WriteMirror;
   /** Lets the routes that hash refuse early when hashing is at capacity. */
@@ -147,6 +151,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerUpdateRoute(app, { ...context, members: deps.members, mirror: deps.mirror });
   registerListRoute(app, { ...small, members: deps.members, lists: new ConcurrencySlots(deps.lists), stallTimeoutMs: deps.stallTimeoutMs });
   registerEventsRoute(app, { ...small, events: deps.events });
+  registerSessionRoutes(app, { ...small, sessions: deps.sessions });
   await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
   if (deps.console) await registerConsole(app, deps.console);

@@ -31,12 +31,15 @@ import { MemberMigration } from './upstream/member-migration.js';
 import { UpstreamLogins, type UpstreamCallOutcome } from './upstream/upstream-logins.js';
 import { WriteMirror, type MirrorOutcome } from './upstream/write-mirror.js';
 import { OperatorsService } from './operators/operators-service.js';
+import { SessionsService } from './members/sessions.js';
 
 export interface Services {
   readonly store: Store;
   readonly accounts: AccountsService;
   readonly members: MembersService;
   readonly logins: LoginService;
+  /** /session/ and /logout/. */
+  readonly sessions: SessionsService;
   readonly sweeper: Sweeper;
   /** The change feed. */
   readonly events: EventsService;
@@ -117,6 +120,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     accounts: accountsService,
     members: new MembersService(store.members, hasher, verifyLinks, clock),
     logins: new LoginService(store.members, store.logins, hasher, clock, upstreamLogins),
+    sessions: new SessionsService(store.sessions, clock),
     sweeper: new Sweeper(store.housekeeping, clock, config),
     events: new EventsService(store.events),
     webhooks: {
@@ -176,6 +180,7 @@ export function appDependencies(
     members: services.members,
     events: services.events,
     logins: services.logins,
+    sessions: services.sessions,
     mirror: services.upstream.mirror,
     hashing: services.hashing,
     store: services.store,

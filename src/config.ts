@@ -154,7 +154,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     logLevel: get('LOG_LEVEL', 'info'),
     deletedRetentionDays: get('DELETED_RETENTION_DAYS', 30),
     sweepIntervalSeconds: get('SWEEP_INTERVAL_SECONDS', 60),
-    sessionRetentionDays: get('SESSION_RETENTION_DAYS', 30),
+    sessionRetentionDays: get('SESSION_RETENTION_DAYS', 366),
     loginEventRetentionDays: get('LOGIN_EVENT_RETENTION_DAYS', 90),
     eventRetentionDays: get('EVENT_RETENTION_DAYS', 90),
     events: get<string>('EVENTS', 'on') === 'on',

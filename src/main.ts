@@ -39,7 +39,12 @@ function withSettingOptions(command: Command): Command {
     .addOption(new Option('--login-rate-limit <per-minute>', '/login/ calls without a key per minute, per member and per client address; 0 for no limit (default 0)').argParser(wholeNumber))
     .addOption(new Option('--storage-quota <MiB>', 'most profile data the account’s members may hold together, in MiB (default 1024)').argParser(wholeNumber))
     .addOption(new Option('--login-events <on|off>', 'every login attempt writes a member.login event (default off)').choices(['on', 'off']))
-    .addOption(new Option('--expiry-warning <period>', 'member.expiring is written this long before a time expiration: NNm, NNh, NND or NNW; 0 for none (default 0)').argParser(warningPeriod));
+    .addOption(new Option('--expiry-warning <period>', 'member.expiring is written this long before a time expiration: NNm, NNh, NND or NNW; 0 for none (default 0)').argParser(warningPeriod))
+    .addOption(new Option('--session-idle <period>', 'a /login/ session ends after this long without a /session/ check: NNm, NNh, NND or NNW (default 2h)').argParser((value) => period(value)))
+    .addOption(new Option('--session-lifetime <period>', 'a /login/ session ends this long after the login (default 30D)').argParser((value) => period(value)))
+    .addOption(new Option('--reset-lifetime <period>', 'a /reset/ link works this long (default 1h)').argParser((value) => period(value)))
+    .addOption(new Option('--smtp-url <url>', 'the account’s mail server, smtp://user:password@host:port or smtps://…; "" sends no mail (default "")'))
+    .addOption(new Option('--mail-from <address>', 'the sender of the account’s mails, e.g. "Site <no-reply@example.com>"'));
 }
 
 interface SettingOptions {
@@ -56,13 +61,23 @@ interface SettingOptions {
   storageQuota?: number;
   loginEvents?: 'on' | 'off';
   expiryWarning?: number;
+  sessionIdle?: number;
+  sessionLifetime?: number;
+  resetLifetime?: number;
+  smtpUrl?: string;
+  mailFrom?: string;
 }
 
 /** A warning period (`7D`, `12h`, `30m`, `2W`, or 0) in seconds. */
 function warningPeriod(value: string): number {
-  const match = /^(\d{1,6})([mhDW])$/.exec(value);
   if (value === '0') return 0;
-  if (!match) throw new InvalidArgumentError('a period: a whole number and m (minutes), h (hours), D (days) or W (weeks), e.g. 7D; or 0 for none');
+  return period(value, '; or 0 for none');
+}
+
+/** A period (`7D`, `12h`, `30m`, `2W`) in seconds. */
+function period(value: string, more = ''): number {
+  const match = /^(\d{1,6})([mhDW])$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`a period: a whole number and m (minutes), h (hours), D (days) or W (weeks), e.g. 7D${more}`);
   return Number(match[1]) * { m: 60, h: 3600, D: 86400, W: 7 * 86400 }[match[2] as 'm' | 'h' | 'D' | 'W'];
 }
 
@@ -77,6 +92,11 @@ function settingsPatch(options: SettingOptions): SettingsPatch {
     storageQuotaMb: options.storageQuota,
     loginEvents: options.loginEvents === undefined ? undefined : options.loginEvents === 'on',
     expiryWarningSeconds: options.expiryWarning,
+    sessionIdleSeconds: options.sessionIdle,
+    sessionLifetimeSeconds: options.sessionLifetime,
+    resetLifetimeSeconds: options.resetLifetime,
+    smtpUrl: options.smtpUrl,
+    mailFrom: options.mailFrom,
     lockout: {
       threshold: options.lockoutThreshold,
       stepSeconds: options.lockoutStep,
@@ -104,8 +124,21 @@ function describeAccount(account: Account, members?: Record<string, number>) {
     storage_quota_mb: settings.storageQuotaMb,
     login_events: settings.loginEvents ? 'on' : 'off',
     expiry_warning_seconds: settings.expiryWarningSeconds,
+    session_idle_seconds: settings.sessionIdleSeconds,
+    session_lifetime_seconds: settings.sessionLifetimeSeconds,
+    reset_lifetime_seconds: settings.resetLifetimeSeconds,
+    // The mail server's password is never printed back.
+    smtp_url: withoutPassword(settings.smtpUrl),
+    mail_from: settings.mailFrom,
     ...(members ? { members: { active: members.A ?? 0, suspended: members.S ?? 0, deleted: members.D ?? 0 } } : {}),
   };
+}
+
+function withoutPassword(smtpUrl: string): string {
+  if (smtpUrl === '') return '';
+  const url = new URL(smtpUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
 }
 
 function print(value: unknown, json: boolean | undefined): void {

@@ -1,5 +1,6 @@
 import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { isRedirectUrl, isTimeZone } from '../common/validate.js';
+import { isEmail } from '../members/fields.js';
 import type { AccountSettings, LockoutPolicy } from './account.js';
 
 export const ACCOUNT_NAME = /^[a-z0-9._-]{3,64}$/;
@@ -55,7 +56,37 @@ export function applySettingsPatch(
   if (!isWholeNumberIn(next.expiryWarningSeconds, 0, 366 * 86400)) {
     return { ok: false, setting: 'expiry-warning', reason: 'must be a period from 1m to 366D (m minutes, h hours, D days, W weeks), or 0 for none' };
   }
+  for (const [setting, value, min, max, range] of [
+    ['session-idle', next.sessionIdleSeconds, 60, 366 * 86400, '1m to 366D'],
+    ['session-lifetime', next.sessionLifetimeSeconds, 60, 366 * 86400, '1m to 366D'],
+    ['reset-lifetime', next.resetLifetimeSeconds, 60, 7 * 86400, '1m to 7D'],
+  ] as const) {
+    if (!isWholeNumberIn(value, min, max)) return { ok: false, setting, reason: `must be a period from ${range} (m minutes, h hours, D days, W weeks)` };
+  }
+  if (next.smtpUrl !== '' && !isSmtpUrl(next.smtpUrl)) {
+    return { ok: false, setting: 'smtp-url', reason: 'must be smtp://[user:password@]host[:port] or smtps://…, or "" for no mail' };
+  }
+  if (next.mailFrom !== '' && !isMailFrom(next.mailFrom)) {
+    return { ok: false, setting: 'mail-from', reason: 'must be an e-mail address, or a name and one in angle brackets ("Site <no-reply@example.com>")' };
+  }
+  if (next.smtpUrl !== '' && next.mailFrom === '') return { ok: false, setting: 'mail-from', reason: 'is needed with smtp-url (the sender of the mails)' };
   return { ok: true, settings: next };
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '' && url.pathname.replace(/^\/$/, '') === '';
+  } catch {
+    return false;
+  }
+}
+
+/** `a@b.c` or `Name <a@b.c>`: no line breaks (a header), one address. */
+function isMailFrom(value: string): boolean {
+  if (/[\r\n]/.test(value) || value.length > 320) return false;
+  const address = /<([^<>]+)>$/.exec(value)?.[1] ?? value;
+  return isEmail(address);
 }
 
 function isWholeNumberIn(value: number, min: number, max: number): boolean {

@@ -28,6 +28,16 @@ export interface AccountSettings {
   readonly loginEvents: boolean;
   /** How long before a member's time expiration `member.expiring` is written, in seconds; 0: never. */
   readonly expiryWarningSeconds: number;
+  /** A /login/ session ends after this long without a check (/session/), in seconds. */
+  readonly sessionIdleSeconds: number;
+  /** A /login/ session ends this long after the login, whatever its checks, in seconds. */
+  readonly sessionLifetimeSeconds: number;
+  /** A password reset link works this long, in seconds. */
+  readonly resetLifetimeSeconds: number;
+  /** The account's mail server (smtp:// or smtps://, credentials in it); "" sends no mail. */
+  readonly smtpUrl: string;
+  /** The sender of the account's mails ("Site <no-reply@example.com>"). */
+  readonly mailFrom: string;
 }
 
 /**
@@ -61,6 +71,11 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   storageQuotaMb: 1024,
   loginEvents: false,
   expiryWarningSeconds: 0,
+  sessionIdleSeconds: 2 * 3600,
+  sessionLifetimeSeconds: 30 * 86400,
+  resetLifetimeSeconds: 3600,
+  smtpUrl: '',
+  mailFrom: '',
 });
 
 /**

@@ -17,6 +17,8 @@ export const MESSAGES = {
   loginTaken: 'login already taken',
   wrongLoginOrPassword: 'wrong login or password',
   memberSuspended: 'member suspended',
+  sessionNotFound: 'session not found',
+  severalMembers: 'the selector finds several members',
   tooManyProfileFields: 'too many profile fields',
   overQuota: 'storage quota exceeded',
   exactlyOneSelector: 'exactly one selector is required',
@@ -39,6 +41,7 @@ export const MESSAGES = {
  * member (or the integrator) can fix it. The error table of the README lists them.
  */
 export const REASONS = {
+  flag: 'must be 0 or 1',
   login: '1 to 64 characters, no white space or control characters',
   email: 'at most 254 characters, one @ with text on both sides, no white space',
   tooShort: (min: number) => `too short: at least ${min} characters`,

@@ -36,6 +36,8 @@ export interface MemberChanges {
   /** Profile fields to remove, then to set. */
   readonly deleteFields: readonly string[];
   readonly setFields: ReadonlyMap<string, string>;
+  /** End the members' sessions (a password change or a status change to S or D ends them anyway). */
+  readonly revokeSessions?: boolean;
 }
 
 export type MemberUpdate =

@@ -49,6 +49,8 @@ export interface UpdateMembersCommand {
   readonly loginExpiry?: { action: ExpiryAction; count: number } | null;
   readonly deleteFields: readonly string[];
   readonly setFields: ReadonlyMap<string, string>;
+  /** End the matched members' sessions. */
+  readonly revokeSessions?: boolean;
 }
 
 export type UpdateMembersOutcome = MemberUpdate | { kind: 'login-taken' } | { kind: 'expiry-out-of-range' };
@@ -143,6 +145,7 @@ export class MembersService {
         loginExpiry,
         deleteFields: command.deleteFields,
         setFields: command.setFields,
+        revokeSessions: command.revokeSessions,
       },
       now,
       {

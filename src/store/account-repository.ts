@@ -25,6 +25,11 @@ export function toAccount(row: Selectable<AccountTable>): Account {
       storageQuotaMb: row.storage_quota_mb,
       loginEvents: Number(row.emit_login_events) === 1,
       expiryWarningSeconds: Number(row.expiry_warning_seconds),
+      sessionIdleSeconds: Number(row.session_idle_seconds),
+      sessionLifetimeSeconds: Number(row.session_lifetime_seconds),
+      resetLifetimeSeconds: Number(row.reset_lifetime_seconds),
+      smtpUrl: row.smtp_url,
+      mailFrom: row.mail_from,
     },
   };
 }
@@ -57,6 +62,11 @@ function settingsRow(settings: AccountSettings) {
     storage_quota_mb: settings.storageQuotaMb,
     emit_login_events: settings.loginEvents ? 1 : 0,
     expiry_warning_seconds: settings.expiryWarningSeconds,
+    session_idle_seconds: settings.sessionIdleSeconds,
+    session_lifetime_seconds: settings.sessionLifetimeSeconds,
+    reset_lifetime_seconds: settings.resetLifetimeSeconds,
+    smtp_url: settings.smtpUrl,
+    mail_from: settings.mailFrom,
   };
 }
 
@@ -67,7 +77,7 @@ function keyRow(accountId: number, key: NewApiKey) {
 const ACCOUNT_COLUMNS = [
   'id', 'name', 'ok_url', 'fail_url', 'min_password_length', 'time_zone', 'lockout_threshold', 'lockout_step_seconds',
   'lockout_max_seconds', 'lockout_reset_seconds', 'rate_limit_per_minute', 'login_rate_limit_per_minute', 'storage_quota_mb', 'created_at',
-  'emit_login_events', 'expiry_warning_seconds',
+  'emit_login_events', 'expiry_warning_seconds', 'session_idle_seconds', 'session_lifetime_seconds', 'reset_lifetime_seconds', 'smtp_url', 'mail_from',
 ] as const;
 
 export class AccountRepository implements AccountStore {

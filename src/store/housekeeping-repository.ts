@@ -97,9 +97,17 @@ export class HousekeepingRepository implements Housekeeping {
     return warned;
   }
 
-  async purgeSessions(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('sessions').where('created_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  async purgeSessions(before: number, now: number): Promise<number> {
+    // Every session past SESSION_RETENTION_DAYS, then each account's past its own lifetime.
+    let purged = Number((await this.db.deleteFrom('sessions').where('created_at', '<', before).executeTakeFirst()).numDeletedRows);
+    const accounts = await this.db.selectFrom('accounts').select(['id', 'session_lifetime_seconds']).execute();
+    for (const account of accounts) {
+      const ended = now - Number(account.session_lifetime_seconds) * 1000;
+      if (ended <= before) continue;
+      const result = await this.db.deleteFrom('sessions').where('created_at', '<', ended).where('account_id', '=', account.id).executeTakeFirst();
+      purged += Number(result.numDeletedRows);
+    }
+    return purged;
   }
 
   async purgeLoginEvents(before: number): Promise<number> {

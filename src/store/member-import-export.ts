@@ -10,6 +10,7 @@ import type { MemberTransferStore } from '../import-export/member-transfer-store
 import type { EngineConnection, SnapshotReader } from './dialects/dialect.js';
 import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
 import { valueKeyOf } from './member-updates.js';
+import { endSessionsOf } from './session-repository.js';
 import type { Database, MemberTable } from './schema.js';
 import type { Member } from '../members/member.js';
 import { changeEvents, createdEvent, type NewEvent } from '../events/event.js';
@@ -129,7 +130,10 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
       }
     }
     const before = withEvents && write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
-    await updateMembersSetBased(trx, accountId, write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) })));
+    const updates = write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) }));
+    await updateMembersSetBased(trx, accountId, updates);
+    // A new password, a suspension or a deletion ends the member's sessions, as through /update/.
+    await endSessionsOf(trx, accountId, updates.filter(({ columns }) => columns.password_hash !== undefined || columns.status === 'S' || columns.status === 'D').map(({ id }) => id));
     for (const { id, member } of write.updates) profiles.push({ memberId: id, profile: member.profile });
     await setFields(trx, accountId, profiles);
     if (before) {

@@ -8,6 +8,7 @@ import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
 import { builtInValues, changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
+import { endSessionsOf } from './session-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import type { EngineConnection, SearchSql } from './dialects/dialect.js';
 import type { Database } from './schema.js';
@@ -79,8 +80,11 @@ export async function expireDue(db: Kysely<Database>, now: number, accountId?: n
         updated_at: now,
       })
       .where('id', 'in', due)
-      .returning(['account_id', 'status'])
+      .returning(['id', 'account_id', 'status'])
       .execute();
+    // An expiry ends the member's sessions (a check would refuse them anyway; this keeps a
+    // later renewal from bringing them back).
+    if (rows.length > 0) await trx.deleteFrom('sessions').where('member_id', 'in', rows.map((row) => row.id)).execute();
     if (options.events && rows.length > 0) {
       const counts = new Map<string, { accountId: number; status: string; count: number }>();
       for (const row of rows) {
@@ -219,7 +223,7 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
   const ids = before.members.map((member) => member.id);
   // Without a status change, the member after is the member before with the values set (no
   // column is computed in SQL then); a status change clears what it clears: read it back.
-  const { status, deleteFields, setFields, ...values } = changes;
+  const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
   const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
   const after =
     status === undefined
@@ -238,7 +242,7 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
  * password is named, never shown) and the profile fields set and removed.
  */
 function bulkEvent(changes: MemberChanges, count: number, now: number, origin: EventOrigin): NewEvent {
-  const { deleteFields, setFields, passwordHash, ...values } = changes;
+  const { deleteFields, setFields, passwordHash, revokeSessions, ...values } = changes;
   const set: Record<string, string | null> = builtInValues(values as Partial<Member>);
   if (passwordHash !== undefined) set.password = 'changed';
   return {
@@ -261,6 +265,7 @@ async function changeChunk(trx: Transaction<Database>, accountId: number, matche
       .where('member_id', 'in', trx.selectFrom('members').select('id').where(matches))
       .execute();
   }
+  if (endsSessions(changes)) await endSessionsOf(trx, accountId, trx.selectFrom('members').select('id').where(matches));
   const set = memberColumnChanges(changes, now);
   if (Object.keys(set).length > 0) {
     await trx
@@ -270,6 +275,11 @@ async function changeChunk(trx: Transaction<Database>, accountId: number, matche
       .execute();
   }
   return true;
+}
+
+/** A change that ends the members' sessions: asked for, a new password, or a suspension or deletion. */
+function endsSessions(changes: MemberChanges): boolean {
+  return changes.revokeSessions === true || changes.passwordHash !== undefined || changes.status === 'S' || changes.status === 'D';
 }
 
 type MembersCondition = (eb: ExpressionBuilder<Database, 'members'>) => ReturnType<ExpressionBuilder<Database, 'members'>['and']>;
@@ -329,7 +339,7 @@ async function changeProfiles(trx: Transaction<Database>, accountId: number, mat
  * the update.
  */
 function memberColumnChanges(changes: MemberChanges, now: number): Record<string, unknown> {
-  const { status, deleteFields, setFields, ...values } = changes;
+  const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
   const set = columnsOf(values as Partial<Member>);
   switch (status) {
     case 'D':

@@ -31,6 +31,9 @@ export interface Database {
   operator_accounts: OperatorAccountTable;
   operator_links: OperatorLinkTable;
   operator_sessions: OperatorSessionTable;
+  reset_links: ResetLinkTable;
+  mail_templates: MailTemplateTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export interface AccountTable {
@@ -50,6 +53,11 @@ export interface AccountTable {
   created_at: number;
   emit_login_events: Generated<number>;
   expiry_warning_seconds: Generated<number>;
+  session_idle_seconds: Generated<number>;
+  session_lifetime_seconds: Generated<number>;
+  reset_lifetime_seconds: Generated<number>;
+  smtp_url: Generated<string>;
+  mail_from: Generated<string>;
 }
 
 /** An account's API keys: SHA-256 digests only (a key is 256 random bits). */
@@ -99,6 +107,8 @@ export interface SessionTable {
   member_id: number;
   created_at: number;
   ip: string | null;
+  /** When a check last moved the idle deadline; null: not since the login. */
+  seen_at: number | null;
 }
 
 export interface LoginEventTable {
@@ -290,4 +300,38 @@ export interface OperatorSessionTable {
   operator_id: number;
   created_at: number;
   seen_at: number;
+}
+
+/** Password reset links: SHA-256 digests only; single use (`used_at`), expiring. */
+export interface ResetLinkTable {
+  digest: string;
+  account_id: number;
+  member_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface MailTemplateTable {
+  account_id: number;
+  /** welcome, reset or expiring. */
+  kind: string;
+  text: string;
+}
+
+/** Mails queued with the change that asked for them, sent after its commit. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  account_id: number;
+  member_id: number;
+  kind: string;
+  /** JSON of what only the change knew (a reset link); "{}" once sent. */
+  vars: string;
+  created_at: number;
+  due_at: number;
+  attempts: Generated<number>;
+  lease_until: Generated<number>;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
 }

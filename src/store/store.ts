@@ -22,6 +22,8 @@ import type { EventStore } from '../events/events-store.js';
 import { WebhookRepository } from './webhook-repository.js';
 import type { WebhookStore } from '../webhooks/webhook.js';
 import { OperatorRepository } from './operator-repository.js';
+import { SessionRepository } from './session-repository.js';
+import type { SessionStore } from '../members/sessions.js';
 import type { OperatorStore } from '../operators/operator.js';
 
 /**
@@ -35,6 +37,8 @@ export interface Store {
   readonly accounts: AccountStore;
   readonly members: MemberStore;
   readonly logins: LoginRecords;
+  /** The sessions /login/ hands out, for /session/ and /logout/. */
+  readonly sessions: SessionStore;
   readonly transfer: MemberTransferStore;
   readonly housekeeping: Housekeeping;
   /** Links to upstream services, the capture of passwords, the mirrored writes. */
@@ -70,6 +74,7 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     accounts: guard(new AccountRepository(db, connection.reads)),
     members: guard(new MemberRepository(connection, options.events)),
     logins: guard(new LoginRecordsRepository(db, connection.reads, options.events)),
+    sessions: guard(new SessionRepository(db, connection.reads)),
     transfer: guard(new MemberTransferRepository(connection, options.events)),
     housekeeping: guard(new HousekeepingRepository(connection, options.events)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),

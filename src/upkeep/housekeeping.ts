@@ -8,8 +8,8 @@ export interface Housekeeping {
   expireAllDue(now: number): Promise<number>;
   /** Removes up to `limit` members deleted before `before`; their logins become free. */
   purgeDeleted(before: number, limit: number, now: number): Promise<number>;
-  /** Removes sessions created, login events recorded and failure counters last touched before `before`. */
-  purgeSessions(before: number): Promise<number>;
+  /** Removes sessions created before `before`, and those past their account's lifetime at `now`. */
+  purgeSessions(before: number, now: number): Promise<number>;
   purgeLoginEvents(before: number): Promise<number>;
   purgeThrottles(before: number): Promise<number>;
   /** Writes `member.expiring` for the time expirations within each account's warning period, at most `limit` per statement, once per expiration; answers how many. */

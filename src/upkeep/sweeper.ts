@@ -80,7 +80,7 @@ export class Sweeper {
       expired,
       warned,
       purgedMembers,
-      purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY),
+      purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY, now),
       purgedEvents,
       purgedLoginEvents: await this.store.purgeLoginEvents(now - this.retention.loginEventRetentionDays * DAY),
       purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),

@@ -19,6 +19,11 @@ describeEachEngine('account store', (context) => {
       storageQuotaMb: 64,
       loginEvents: true,
       expiryWarningSeconds: 604800,
+      sessionIdleSeconds: 1800,
+      sessionLifetimeSeconds: 86400,
+      resetLifetimeSeconds: 600,
+      smtpUrl: 'smtp://mailer:secret@127.0.0.1:2525',
+      mailFrom: 'Site <no-reply@example.com>',
     };
     const key = { name: 'default', digest: 'cd'.repeat(32), scope: 'all', createdAt: 1_700_000_000_000, expiresAt: null } as const;
     const created = await store.accounts.insertAccount({ name, settings, createdAt: 1_700_000_000_000 }, key);

@@ -48,6 +48,7 @@ export const UPDATE_SCHEMA = {
       is_exp_logins: { description: 'login-count expiration: N none, S suspend, D delete when used up; counts from now', enum: ACTION },
       exp_logins: { description: 'successful logins allowed (needed with S or D)', pattern: POSITIVE_WHOLE },
       pfdelete: { description: 'comma-separated profile field names to remove' },
+      revoke_sessions: { description: '1 ends every session of the matched members (a new password, S and D end them anyway)', enum: ['0', '1'] },
     }),
     { required: ['user', 'api_key'], profileFields: true, description: 'a selector and what to change' },
   ),
@@ -83,6 +84,14 @@ function decodeSelector(params: WireParams): MemberSelector {
       if (!/^[1-9]\d{0,14}$/.test(value)) throw ApiError.invalid('find_member_id', REASONS.memberId);
       return { by: 'id', id: Number(value) };
   }
+}
+
+/** A 0/1 flag: true for 1, undefined for 0 or absent. */
+export function decodeFlag(params: WireParams, name: string): true | undefined {
+  const value = params.nonEmpty(name);
+  if (value === undefined || value === '0') return undefined;
+  if (value === '1') return true;
+  throw ApiError.invalid(name, REASONS.flag);
 }
 
 /** A URL setting: absent stays, empty clears (the account's default applies), else a URL. */
@@ -146,6 +155,7 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
         : { action: loginsAction, count: decodePositiveInteger('exp_logins', params.nonEmpty('exp_logins')) },
     deleteFields: decodeFieldNames(params, 'pfdelete'),
     setFields,
+    revokeSessions: decodeFlag(params, 'revoke_sessions'),
   };
   const changesSomething =
     Object.entries(command).some(([key, value]) => key !== 'selector' && key !== 'deleteFields' && key !== 'setFields' && value !== undefined) ||

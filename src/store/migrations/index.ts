@@ -10,6 +10,7 @@ import * as upstreamLinks from './007-upstream-links.js';
 import * as events from './008-events.js';
 import * as webhooks from './009-webhooks.js';
 import * as eventSettings from './010-event-settings.js';
+import * as sessionsAndMail from './012-sessions-and-mail.js';
 import * as operators from './011-operators.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '009-webhooks': webhooks,
   '010-event-settings': eventSettings,
   '011-operators': operators,
+  '012-sessions-and-mail': sessionsAndMail,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

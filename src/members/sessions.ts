@@ -1,0 +1,109 @@
+/**
+ * The sessions /login/ hands out, checked (/session/) and ended (/logout/).
+ *
+ * A session is a row keyed by the SHA-256 digest of its id (the id itself is never kept). It
+ * is valid while its member is Active (effectively: an expiration that fell due counts), for
+ * the account's idle lifetime since it was last checked and its absolute lifetime since the
+ * login. It ends for good, its row deleted, when: /logout/ ends it; /update/ with
+ * `revoke_sessions=1`, a change of password or a status change to S or D (any door) ends the
+ * member's sessions in the change's own transaction; a check finds it past a lifetime or its
+ * member no longer Active (an expiry, a login allowance used up); the sweep purges old ones.
+ *
+ * No oracle: an ended session is a missing row, so it is answered exactly as one that never
+ * existed, by the same statement.
+ */
+import { createHash } from 'node:crypto';
+import type { Account } from '../accounts/account.js';
+import type { Clock } from '../common/clock.js';
+import { createDateFormatter, type DateFormatter } from './date-format.js';
+import { effectiveState } from './lifecycle.js';
+import type { Member } from './member.js';
+import { createRecordRenderer, profileFieldsOf, type ListedRow, type RecordField } from './record-template.js';
+
+/** A session as the store finds it, with its member (as a listed row, for a record). */
+export interface FoundSession {
+  readonly createdAt: number;
+  /** When a check last moved the idle deadline; null: not since the login. */
+  readonly seenAt: number | null;
+  readonly member: Member;
+  /** The member's columns and the record's profile values (`pf0`, …). */
+  readonly row: ListedRow;
+}
+
+export interface SessionStore {
+  /** The account's session with this digest and its member; the record's profile fields read too. */
+  findSession(accountId: number, digest: string, profileFields: readonly string[]): Promise<FoundSession | undefined>;
+  /** Moves the idle deadline: the session was checked at `at`. */
+  touchSession(digest: string, at: number): Promise<void>;
+  /** Ends one session of the account (nothing when there is none). */
+  endSession(accountId: number, digest: string): Promise<void>;
+}
+
+export type SessionCheck =
+  | { kind: 'valid'; member: Member; expiresAt: number; record?: string }
+  | { kind: 'not-found' };
+
+/** A valid check writes the session's last-seen time at most this often: checks stay reads. */
+export const SESSION_TOUCH_MS = 60_000;
+
+export function sessionDigest(session: string): string {
+  return createHash('sha256').update(session).digest('hex');
+}
+
+export class SessionsService {
+  /** Date formatters and record renderers, by time zone and template: made once, not per check. */
+  private readonly formatters = new Map<string, DateFormatter>();
+  private readonly renderers = new Map<string, (row: ListedRow) => string>();
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Whether the session is valid now; a valid check moves its idle deadline (a write at most once a minute). */
+  async check(account: Account, session: string, record?: { template: string; fields: readonly RecordField[] }): Promise<SessionCheck> {
+    const now = this.clock();
+    const digest = sessionDigest(session);
+    const found = await this.store.findSession(account.id, digest, record ? profileFieldsOf(record.fields) : []);
+    if (!found) return { kind: 'not-found' };
+    const { sessionIdleSeconds, sessionLifetimeSeconds } = account.settings;
+    const seen = found.seenAt ?? found.createdAt;
+    const endsAt = found.createdAt + sessionLifetimeSeconds * 1000;
+    if (now >= endsAt || now >= seen + sessionIdleSeconds * 1000 || effectiveState(found.member, now).status !== 'A') {
+      // Over for good: a later check (the member restored, say) must not bring it back.
+      await this.store.endSession(account.id, digest);
+      return { kind: 'not-found' };
+    }
+    let lastSeen = seen;
+    if (now - seen >= SESSION_TOUCH_MS) {
+      await this.store.touchSession(digest, now);
+      lastSeen = now;
+    }
+    const expiresAt = Math.min(endsAt, lastSeen + sessionIdleSeconds * 1000);
+    return { kind: 'valid', member: found.member, expiresAt, ...(record ? { record: this.renderer(record, account.settings.timeZone)(found.row) } : {}) };
+  }
+
+  /** Ends the session, if there is one: /logout/ answers the same either way. */
+  async end(account: Account, session: string): Promise<void> {
+    await this.store.endSession(account.id, sessionDigest(session));
+  }
+
+  /** `YYYY-MM-DD hh:mm:ss` in the account's time zone, as /list/ renders times. */
+  formatTime(account: Account, instant: number): string {
+    const zone = account.settings.timeZone;
+    let formatter = this.formatters.get(zone);
+    if (!formatter) this.formatters.set(zone, (formatter = createDateFormatter(zone)));
+    return formatter.dateTime(instant);
+  }
+
+  private renderer(record: { template: string; fields: readonly RecordField[] }, timeZone: string): (row: ListedRow) => string {
+    const key = `${timeZone}\u0000${record.template}`;
+    let render = this.renderers.get(key);
+    if (!render) {
+      // Bounded: integrators use a few templates; an odd one costs a renderer, not memory.
+      if (this.renderers.size >= 256) this.renderers.clear();
+      this.renderers.set(key, (render = createRecordRenderer(record.fields, timeZone)));
+    }
+    return render;
+  }
+}
