@@ -25,6 +25,8 @@ import { registerLoginRoute } from './http/routes/login.js';
 import { registerUpdateRoute } from './http/routes/update.js';
 import { registerSessionRoutes } from './http/routes/session.js';
 import type { SessionsService } from './members/sessions.js';
+import type { PasswordResets } from './members/password-resets.js';
+import { registerResetRoutes } from './http/routes/reset.js';
 import type { WriteMirror } from './upstream/write-mirror.js';
 import { registerVerifyRoute } from './http/routes/verify.js';
 import { registerEventsRoute } from './http/routes/events.js';
@@ -56,6 +58,8 @@ export interface AppDependencies {
   readonly logins: LoginService;
   /** /session/ and /logout/. */
   readonly sessions: SessionsService;
+  /** /reset/ and the page its link opens. */
+  readonly resets: PasswordResets;
   /** Queues /create/ and /update/ for accounts that mirror their writes to an upstream. */
   readonly mirror?: WriteMirror;
   /** Lets the routes that hash refuse early when hashing is at capacity. */
@@ -66,6 +70,8 @@ export interface AppDependencies {
   readonly metrics?: Metrics;
   /** The service's version, shown in the OpenAPI document. */
   readonly version?: string;
+  /** PUBLIC_URL, when set: a page's form posted from there is this site's own. */
+  readonly publicUrl?: string;
   /** The operator's console at /admin/ (ADMIN=off leaves it out). */
   readonly console?: ConsoleContext;
 }
@@ -152,6 +158,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerListRoute(app, { ...small, members: deps.members, lists: new ConcurrencySlots(deps.lists), stallTimeoutMs: deps.stallTimeoutMs });
   registerEventsRoute(app, { ...small, events: deps.events });
   registerSessionRoutes(app, { ...small, sessions: deps.sessions });
+  await registerResetRoutes(app, { ...small, resets: deps.resets, publicUrl: deps.publicUrl });
   await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
   if (deps.console) await registerConsole(app, deps.console);

@@ -32,6 +32,8 @@ import { UpstreamLogins, type UpstreamCallOutcome } from './upstream/upstream-lo
 import { WriteMirror, type MirrorOutcome } from './upstream/write-mirror.js';
 import { OperatorsService } from './operators/operators-service.js';
 import { SessionsService } from './members/sessions.js';
+import { PasswordResets } from './members/password-resets.js';
+import { MailSender } from './mail/mail-sender.js';
 
 export interface Services {
   readonly store: Store;
@@ -40,6 +42,10 @@ export interface Services {
   readonly logins: LoginService;
   /** /session/ and /logout/. */
   readonly sessions: SessionsService;
+  /** /reset/ and the page its link opens. */
+  readonly resets: PasswordResets;
+  /** Sends the queued mails (run by the server). */
+  readonly mailer: MailSender;
   readonly sweeper: Sweeper;
   /** The change feed. */
   readonly events: EventsService;
@@ -115,12 +121,16 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   const accountNames = async () => new Map((await accountsService.list()).map((account) => [account.id, account.name]));
   const observers: UpstreamObservers = { login: () => {}, mirror: () => {} };
   const upstreamLogins = new UpstreamLogins(store.upstream, links, store.members, importer, clock, (outcome) => observers.login(outcome), options.upstreamTimeoutMs);
+  const members = new MembersService(store.members, hasher, verifyLinks, clock);
+  const linkBase = typeof publicUrl === 'string' ? () => publicUrl : publicUrl;
   return {
     store,
     accounts: accountsService,
-    members: new MembersService(store.members, hasher, verifyLinks, clock),
+    members,
     logins: new LoginService(store.members, store.logins, hasher, clock, upstreamLogins),
     sessions: new SessionsService(store.sessions, clock),
+    resets: new PasswordResets(store.resets, members, (id) => accountsService.byId(id), clock, linkBase),
+    mailer: new MailSender(store.mail, (account, id, login) => verifyLinks.url(account, id, login), clock),
     sweeper: new Sweeper(store.housekeeping, clock, config),
     events: new EventsService(store.events),
     webhooks: {
@@ -129,7 +139,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
       sender,
     },
     clock,
-    operators: new OperatorsService(store.operators, store.accounts, hasher, clock, typeof publicUrl === 'string' ? () => publicUrl : publicUrl),
+    operators: new OperatorsService(store.operators, store.accounts, hasher, clock, linkBase),
     hashing,
     importer,
     upstream: {
@@ -181,6 +191,8 @@ export function appDependencies(
     events: services.events,
     logins: services.logins,
     sessions: services.sessions,
+    resets: services.resets,
+    publicUrl: config.publicUrl,
     mirror: services.upstream.mirror,
     hashing: services.hashing,
     store: services.store,

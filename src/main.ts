@@ -12,6 +12,7 @@ import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
 import type { ImportCommandOptions } from './import-export/commands.js';
 import { registerLinkCommands } from './cli/link-commands.js';
+import { registerMailCommands } from './cli/mail-commands.js';
 import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
@@ -348,6 +349,7 @@ export function buildCli(): Command {
 
   registerMemberCommands(program, withServices);
   registerLinkCommands(program, account, withServices);
+  registerMailCommands(account, withServices);
   registerWebhookCommands(program, withServices);
   registerOperatorCommands(program, withServices);
 

@@ -54,6 +54,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stopSweeping = scheduleSweeps(services, config, app.log);
   const stopMirroring = scheduleMirroring(services, app.log);
   const stopWebhooks = scheduleWebhooks(services, app.log);
+  const stopMail = scheduleMail(services, app.log);
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
   if (metricsServer) out(`metrics at ${metricsServer.address}`);
 
@@ -64,6 +65,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       stopSweeping();
       await stopMirroring();
       await stopWebhooks();
+      await stopMail();
       const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       try {
         await app.close();
@@ -160,6 +162,29 @@ function scheduleWebhooks(services: Services, log: FastifyInstance['log']): () =
     clearInterval(timer);
     await services.webhooks.dispatcher.idle();
     services.webhooks.sender.close();
+  };
+}
+
+/** How often queued mails are looked for. */
+const MAIL_INTERVAL_MS = 1_000;
+
+/** Sends the queued mails every MAIL_INTERVAL_MS; they are rows, so a restart goes on where it stopped. */
+function scheduleMail(services: Services, log: FastifyInstance['log']): () => Promise<void> {
+  const run = () => {
+    services.mailer.run().then(
+      ({ sent, failed }) => {
+        if (sent > 0) log.info({ sent }, 'mails sent');
+        if (failed > 0) log.warn({ failed }, 'mails given up');
+      },
+      (error: unknown) => log.warn({ err: error }, 'mail round failed; will try again'),
+    );
+  };
+  const timer = setInterval(run, MAIL_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await services.mailer.idle();
+    services.mailer.close();
   };
 }
 

@@ -21,6 +21,7 @@ export interface AccountStore {
   /** Creates the account with its first key, together. Fails with `UniqueViolation` when the name is taken. */
   insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account>;
   findAccountByName(name: string): Promise<Account | undefined>;
+  findAccountById(id: number): Promise<Account | undefined>;
   /** The account and its keys (expired ones included), in one read: what authenticating a request needs. */
   findAccountWithKeys(name: string): Promise<{ account: Account; keys: ApiKey[] } | undefined>;
   listAccounts(): Promise<Account[]>;

@@ -97,6 +97,10 @@ export class AccountsService {
     return this.store.findAccountByName(name);
   }
 
+  byId(id: number): Promise<Account | undefined> {
+    return this.store.findAccountById(id);
+  }
+
   list(): Promise<Account[]> {
     return this.store.listAccounts();
   }

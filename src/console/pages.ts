@@ -7,7 +7,7 @@ import type { Member } from '../members/member.js';
 import type { LoginEvent } from '../members/login-records.js';
 import type { StoredEvent } from '../events/event.js';
 import type { Operator, Role } from '../operators/operator.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../http/html.js';
 
 export interface Chrome {
   readonly operator?: Operator;

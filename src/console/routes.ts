@@ -19,13 +19,13 @@ import type { Operator, Role } from '../operators/operator.js';
 import { accessTo, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
 import { WireParams } from '../http/params.js';
-import { registerPages } from '../http/page-security.js';
+import { fromOwnPages, registerPages } from '../http/page-security.js';
 import { decodeCreate } from '../http/routes/create.js';
 import { decodeUpdate, UPDATE_REFUSALS } from '../http/routes/update.js';
 import { HashingBusy } from '../auth/hashing-gate.js';
 import type { Clock } from '../common/clock.js';
 import { accountsPage, layout, memberPage, memberPath, membersPage, membersPath, messagePage, newMemberPage, setupPage, signInPage, type Chrome } from './pages.js';
-import { html } from './html.js';
+import { html } from '../http/html.js';
 
 export interface ConsoleContext {
   readonly operators: OperatorsService;
@@ -91,7 +91,6 @@ function filtersOf(query: Params, now: number): MemberFilters {
 
 export async function registerConsole(app: FastifyInstance, context: ConsoleContext): Promise<void> {
   const secure = context.publicUrl?.startsWith('https://') ?? false;
-  const publicOrigin = context.publicUrl ? new URL(context.publicUrl).origin : undefined;
   await registerPages(app, { 'style-src': ["'self'"], 'img-src': ["'self'"], 'form-action': ["'self'"] }, async (scope) => {
     await scope.register(cookie);
     // Pages for people, not the API: none of them in the OpenAPI document.
@@ -109,11 +108,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     // forged by another site, is refused (the cookie's SameSite=Strict is the second line).
     scope.addHook('onRequest', async (request, reply) => {
       if (request.method === 'GET' || request.method === 'HEAD') return;
-      const site = request.headers['sec-fetch-site'];
-      const origin = request.headers.origin;
-      const own = [`${request.protocol}://${request.host}`, publicOrigin];
-      const allowed = site !== undefined ? site === 'same-origin' || site === 'none' : origin === undefined || own.includes(origin);
-      if (!allowed) return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
+      if (!fromOwnPages(request, context.publicUrl)) return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
     });
 
     scope.setErrorHandler((error, _request, reply) => {

@@ -24,8 +24,8 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Who made a change: the API (a request), an import, an operator (the console), the service itself. */
-export type ActorKind = 'api' | 'import' | 'operator' | 'system';
+/** Who made a change: the API (a request), an import, an operator (the console), the service itself, the member (its reset page). */
+export type ActorKind = 'api' | 'import' | 'operator' | 'system' | 'member';
 
 /** Where a change came from, handed down with it to the store. */
 export interface EventOrigin {

@@ -36,6 +36,14 @@ export function decodePassword(name: string, value: string, minLength: number): 
   }
 }
 
+/** A 0/1 flag: true for 1, undefined for 0 or absent. */
+export function decodeFlag(params: WireParams, name: string): true | undefined {
+  const value = params.nonEmpty(name);
+  if (value === undefined || value === '0') return undefined;
+  if (value === '1') return true;
+  throw ApiError.invalid(name, REASONS.flag);
+}
+
 /** An absolute http(s) URL or a path; empty means none. */
 export function decodeUrl(params: WireParams, name: string): string | null {
   const value = params.nonEmpty(name);

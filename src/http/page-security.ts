@@ -5,7 +5,7 @@
  * click), `nosniff`. The JSON API answers do not pay for them; they get `nosniff` only.
  */
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export type CspDirectives = Record<string, string[]>;
 
@@ -33,4 +33,17 @@ export async function registerPages(app: FastifyInstance, directives: CspDirecti
     });
     await routes(scope);
   });
+}
+
+/**
+ * Whether a POST comes from this site's own pages: `Sec-Fetch-Site` same-origin (or none: typed
+ * or bookmarked), or, from browsers that do not send it, no `Origin` or this site's own (as
+ * the request names it, or PUBLIC_URL). A form posted from another site, or a fetch forged by
+ * one, is not.
+ */
+export function fromOwnPages(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  return origin === undefined || origin === `${request.protocol}://${request.host}` || (publicUrl !== undefined && origin === new URL(publicUrl).origin);
 }

@@ -1,3 +1,4 @@
+import type { MailRequest } from '../mail/mail.js';
 import type { LoginExpiry, Member, MemberStatus, NewMember, RegType, TimeExpiry } from './member.js';
 import type { ListedRow, RecordField } from './record-template.js';
 import type { EventOrigin } from '../events/event.js';
@@ -121,8 +122,10 @@ export interface MemberPage {
  * uniqueness rule (a login taken) fails with the store's UniqueViolation.
  */
 export interface MemberStore {
-  /** The new member's id; `member.created` is written with it (from `origin`). */
-  insertMember(accountId: number, member: NewMember, origin: EventOrigin): Promise<number>;
+  /** The new member's id; `member.created` is written with it (from `origin`), and `mail` queued to it, in one transaction. */
+  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number>;
+  /** The first `limit` members (by id) a selector finds that are not Deleted (as stored). */
+  findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]>;
   /** Whether a member (in any state) holds this login, compared case-insensitively. */
   loginTaken(accountId: number, login: string): Promise<boolean>;
   findMemberByLogin(accountId: number, login: string): Promise<Member | undefined>;

@@ -22,6 +22,8 @@ export interface CreateMemberCommand {
   readonly loginExpiry: { action: ExpiryAction; count: number } | null;
   readonly ip: string | null;
   readonly profile: ReadonlyMap<string, string>;
+  /** Queue the welcome mail (when the account has a mail server). */
+  readonly sendWelcome?: boolean;
 }
 
 export type CreateMemberOutcome =
@@ -108,7 +110,7 @@ export class MembersService {
       timeExpiry: command.timeExpiry && expiresAt !== undefined ? { action: command.timeExpiry.action, at: expiresAt } : null,
       loginExpiry: command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count },
       profile: command.profile,
-      }, origin);
+      }, origin, command.sendWelcome && account.settings.smtpUrl !== '' ? { kind: 'welcome' } : undefined);
     } catch (error) {
       // Taken meanwhile: the unique index decided a race.
       if (error instanceof UniqueViolation) return { kind: 'login-taken' };
@@ -166,6 +168,15 @@ export class MembersService {
     const member = await this.store.findMemberByLogin(account.id, login);
     if (!member) return undefined;
     return { member, profile: await this.store.findProfile(account.id, member.id), state: effectiveState(member, this.clock()) };
+  }
+
+  /** The one member a selector finds that is not Deleted; or that there is none, or several. */
+  async findSelected(account: Account, selector: MemberSelector): Promise<{ kind: 'found'; member: Member } | { kind: 'not-found' } | { kind: 'several' }> {
+    const now = this.clock();
+    const found = (await this.store.findMembers(account.id, selector, 2)).filter((member) => effectiveState(member, now).status !== 'D');
+    if (found.length === 0) return { kind: 'not-found' };
+    if (found.length > 1) return { kind: 'several' };
+    return { kind: 'found', member: found[0]! };
   }
 
   /** One member by id (in any state). */

@@ -104,6 +104,11 @@ export class AccountRepository implements AccountStore {
     return row && toAccount(row);
   }
 
+  async findAccountById(id: number): Promise<Account | undefined> {
+    const row = await this.reads.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
   async findAccountWithKeys(name: string): Promise<{ account: Account; keys: ApiKey[] } | undefined> {
     const rows = await this.reads
       .selectFrom('accounts as a')

@@ -5,6 +5,7 @@ import type { EngineConnection } from './dialects/dialect.js';
 import { expireDue } from './member-updates.js';
 import type { Database } from './schema.js';
 import type { NewEvent } from '../events/event.js';
+import { queueMail } from './mail-repository.js';
 import { appendEvents } from './event-repository.js';
 import { unwarned } from './migrations/010-event-settings.js';
 
@@ -57,7 +58,7 @@ export class HousekeepingRepository implements Housekeeping {
 
   async warnExpiring(now: number, limit: number): Promise<number> {
     if (!this.events) return 0;
-    const accounts = await this.db.selectFrom('accounts').select(['id', 'expiry_warning_seconds']).where('expiry_warning_seconds', '>', 0).execute();
+    const accounts = await this.db.selectFrom('accounts').select(['id', 'expiry_warning_seconds', 'smtp_url']).where('expiry_warning_seconds', '>', 0).execute();
     let warned = 0;
     for (const account of accounts) {
       const until = now + Number(account.expiry_warning_seconds) * 1000;
@@ -77,6 +78,8 @@ export class HousekeepingRepository implements Housekeeping {
             .execute();
           if (due.length === 0) return 0;
           await trx.updateTable('members').set({ exp_warned_at: sql`exp_time_at` }).where('id', 'in', due.map((row) => row.id)).execute();
+          // The reminder mail, when the account has a mail server: queued with the warning.
+          if (account.smtp_url !== '') await queueMail(trx, account.id, due.map((row) => row.id), { kind: 'expiring' }, now);
           await appendEvents(
             trx,
             account.id,
@@ -107,6 +110,9 @@ export class HousekeepingRepository implements Housekeeping {
       const result = await this.db.deleteFrom('sessions').where('created_at', '<', ended).where('account_id', '=', account.id).executeTakeFirst();
       purged += Number(result.numDeletedRows);
     }
+    // Reset links a day past their end, and mails sent or given up a month ago, go too.
+    await this.db.deleteFrom('reset_links').where('expires_at', '<', now - 86_400_000).execute();
+    await this.db.deleteFrom('mail_outbox').where((eb) => eb.or([eb('sent_at', '<', now - 30 * 86_400_000), eb('failed_at', '<', now - 30 * 86_400_000)])).execute();
     return purged;
   }
 

@@ -6,7 +6,9 @@ import type { EngineConnection } from './dialects/dialect.js';
 import { listMembers } from './member-listing.js';
 import { pageMembers } from './member-pages.js';
 import { memberRow, toMember } from './member-rows.js';
-import { updateMembers, valueKeyOf } from './member-updates.js';
+import { selectorCondition, updateMembers, valueKeyOf } from './member-updates.js';
+import { queueMail } from './mail-repository.js';
+import type { MailRequest } from '../mail/mail.js';
 import type { Database } from './schema.js';
 import { createdEvent, type EventOrigin } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
@@ -25,7 +27,7 @@ export class MemberRepository implements MemberStore {
     this.reads = connection.reads;
   }
 
-  insertMember(accountId: number, member: NewMember, origin: EventOrigin): Promise<number> {
+  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number> {
     // A login taken meanwhile (the unique index decides races) leaves as UniqueViolation.
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.insertInto('members').values(memberRow(accountId, member, member.regAt)).returningAll().executeTakeFirstOrThrow();
@@ -36,9 +38,15 @@ export class MemberRepository implements MemberStore {
           .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value, value_key: valueKeyOf(value) })))
           .execute();
       }
+      if (mail) await queueMail(trx, accountId, [id], mail, member.regAt);
       if (this.events) await appendEvents(trx, accountId, [createdEvent(toMember(row), member.profile, member.regAt, origin)]);
       return id;
     });
+  }
+
+  async findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]> {
+    const rows = await this.reads.selectFrom('members').selectAll().where(selectorCondition(accountId, selector)).where('status', '!=', 'D').orderBy('id').limit(limit).execute();
+    return rows.map(toMember);
   }
 
   async loginTaken(accountId: number, login: string): Promise<boolean> {

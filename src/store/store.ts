@@ -24,6 +24,10 @@ import type { WebhookStore } from '../webhooks/webhook.js';
 import { OperatorRepository } from './operator-repository.js';
 import { SessionRepository } from './session-repository.js';
 import type { SessionStore } from '../members/sessions.js';
+import { ResetRepository } from './reset-repository.js';
+import type { ResetLinkStore } from '../members/password-resets.js';
+import { MailRepository } from './mail-repository.js';
+import type { MailStore } from '../mail/mail.js';
 import type { OperatorStore } from '../operators/operator.js';
 
 /**
@@ -39,6 +43,10 @@ export interface Store {
   readonly logins: LoginRecords;
   /** The sessions /login/ hands out, for /session/ and /logout/. */
   readonly sessions: SessionStore;
+  /** Password reset links. */
+  readonly resets: ResetLinkStore;
+  /** The mail outbox and the accounts' mail templates. */
+  readonly mail: MailStore;
   readonly transfer: MemberTransferStore;
   readonly housekeeping: Housekeeping;
   /** Links to upstream services, the capture of passwords, the mirrored writes. */
@@ -75,6 +83,8 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     members: guard(new MemberRepository(connection, options.events)),
     logins: guard(new LoginRecordsRepository(db, connection.reads, options.events)),
     sessions: guard(new SessionRepository(db, connection.reads)),
+    resets: guard(new ResetRepository(db, connection.reads)),
+    mail: guard(new MailRepository(db)),
     transfer: guard(new MemberTransferRepository(connection, options.events)),
     housekeeping: guard(new HousekeepingRepository(connection, options.events)),
     upstream: guard(new UpstreamRepository(db, connection.reads)),

@@ -8,7 +8,7 @@ export interface Housekeeping {
   expireAllDue(now: number): Promise<number>;
   /** Removes up to `limit` members deleted before `before`; their logins become free. */
   purgeDeleted(before: number, limit: number, now: number): Promise<number>;
-  /** Removes sessions created before `before`, and those past their account's lifetime at `now`. */
+  /** Removes sessions created before `before`, and those past their account's lifetime at `now` (and reset links a day past their end, mails sent a month ago). */
   purgeSessions(before: number, now: number): Promise<number>;
   purgeLoginEvents(before: number): Promise<number>;
   purgeThrottles(before: number): Promise<number>;

@@ -25,7 +25,11 @@ const LONGEST_RETRY_MS = 10 * 60_000;
 const SEND_TIMEOUT_MS = 30_000;
 
 /** The credentials are the link's, not the caller's. */
-const CREDENTIALS = new Set(['user', 'api_key']);
+/**
+ * Not sent upstream: the credentials (the link's are used), and what only this service knows
+ * (its mails and sessions), which the hosted original would take for profile fields.
+ */
+const CREDENTIALS = new Set(['user', 'api_key', 'send_welcome', 'revoke_sessions']);
 
 export type MirrorOutcome = 'sent' | 'retry' | 'dropped';
 

@@ -67,7 +67,7 @@ export interface HarnessOptions {
 export const PUBLIC_URL = 'https://members.example.test';
 
 /** Parameter and answer fields that carry secrets: none of their values may reach a log. */
-const SECRET_FIELDS = new Set(['password', '_password', 'api_key', 'session']);
+const SECRET_FIELDS = new Set(['password', '_password', 'api_key', 'session', 'token', 'confirm']);
 /** Shorter values could turn up in a log by chance; no real secret here is that short. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -108,6 +108,7 @@ class SecretLedger {
   fromReply(json: Record<string, unknown>): void {
     for (const name of SECRET_FIELDS) this.add(json[name]);
     if (typeof json.verify_url === 'string') this.add(new URL(json.verify_url).searchParams.get('code'));
+    if (typeof json.reset_url === 'string') this.add(new URL(json.reset_url).searchParams.get('token'));
   }
 }
 

@@ -12,8 +12,7 @@ import {
   decodePositiveInteger,
   decodeProfileFields,
   decodeUrl,
-  pickSpelling,
-} from '../decoders.js';
+  pickSpelling, decodeFlag } from '../decoders.js';
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
@@ -53,6 +52,7 @@ export const CREATE_SCHEMA = {
       set_exptime: { ...timeCount, description: `${timeCount.description} (other spelling)` },
       set_exptimet: { ...timeUnit, description: `${timeUnit.description} (other spelling)` },
       IP: { description: 'the member’s IPv4 or IPv6 address at registration', format: 'ip' },
+      send_welcome: { description: '1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)', enum: ['0', '1'] },
     }),
     { required: ['user', 'api_key', '_login', '_email'], profileFields: true, description: 'the member to create' },
   ),
@@ -90,6 +90,7 @@ export function decodeCreate(params: WireParams, account: Account): CreateMember
     timeExpiry: decodeTimeExpiry(params),
     ip: decodeIp(params, 'IP'),
     profile,
+    sendWelcome: decodeFlag(params, 'send_welcome'),
   };
 }
 

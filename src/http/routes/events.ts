@@ -26,7 +26,7 @@ const EVENT_OBJECT = {
     time: { type: 'string', format: 'date-time' },
     account: { type: 'string' },
     member: { type: 'object', properties: { id: { type: 'string' }, login: { type: 'string' } }, required: ['id', 'login'] },
-    actor: { type: 'object', properties: { kind: { type: 'string', enum: ['api', 'import', 'operator', 'system'] }, email: { type: 'string' } }, required: ['kind'] },
+    actor: { type: 'object', properties: { kind: { type: 'string', enum: ['api', 'import', 'operator', 'system', 'member'] }, email: { type: 'string' } }, required: ['kind'] },
     request_id: { type: 'string' },
     data: {
       type: 'object',

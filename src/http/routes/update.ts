@@ -8,6 +8,7 @@ import type { MemberSelector } from '../../members/member-store.js';
 import type { MembersService, UpdateMembersCommand } from '../../members/members-service.js';
 import {
   decodeEmail,
+  decodeFlag,
   decodeLogin,
   decodePassword,
   decodePeriodUnit,
@@ -24,6 +25,14 @@ import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, POS
 
 const ACTION = ['N', 'S', 'D'];
 
+/** The find_member_* parameters (also /reset/'s). */
+export const SELECTOR_PARAMETERS = {
+  find_member_login: { description: 'selects the member with this login (any state), case-insensitively' },
+  find_member_email: { description: 'selects every member with this e-mail address (any state), case-insensitively' },
+  find_member_ptrans: { description: 'selects the paid members whose billing id or subscription id is this' },
+  find_member_id: { description: 'selects the member with this id (any state), or * for every member that is not Deleted', pattern: '^([1-9][0-9]*|\\*)$' },
+};
+
 export const UPDATE_SCHEMA = {
   summary: 'Change members',
   description:
@@ -32,10 +41,7 @@ export const UPDATE_SCHEMA = {
   consumes: CONSUMES,
   body: parametersSchema(
     withAccount({
-      find_member_login: { description: 'selects the member with this login (any state), case-insensitively' },
-      find_member_email: { description: 'selects every member with this e-mail address (any state), case-insensitively' },
-      find_member_ptrans: { description: 'selects the paid members whose billing id or subscription id is this' },
-      find_member_id: { description: 'selects the member with this id (any state), or * for every member that is not Deleted', pattern: '^([1-9][0-9]*|\\*)$' },
+      ...SELECTOR_PARAMETERS,
       login: { description: 'new login (only when one member matches)' },
       email: { description: 'new e-mail address', format: 'email' },
       password: { description: 'new password' },
@@ -68,7 +74,7 @@ function decodeAction(name: string, value: string): 'S' | 'D' | null {
   throw ApiError.invalid(name, REASONS.updateMode);
 }
 
-function decodeSelector(params: WireParams): MemberSelector {
+export function decodeSelector(params: WireParams): MemberSelector {
   const sent = SELECTORS.filter((name) => params.nonEmpty(name) !== undefined);
   if (sent.length !== 1) throw new ApiError(MESSAGES.exactlyOneSelector);
   const value = params.nonEmpty(sent[0]!)!;
@@ -84,14 +90,6 @@ function decodeSelector(params: WireParams): MemberSelector {
       if (!/^[1-9]\d{0,14}$/.test(value)) throw ApiError.invalid('find_member_id', REASONS.memberId);
       return { by: 'id', id: Number(value) };
   }
-}
-
-/** A 0/1 flag: true for 1, undefined for 0 or absent. */
-export function decodeFlag(params: WireParams, name: string): true | undefined {
-  const value = params.nonEmpty(name);
-  if (value === undefined || value === '0') return undefined;
-  if (value === '1') return true;
-  throw ApiError.invalid(name, REASONS.flag);
 }
 
 /** A URL setting: absent stays, empty clears (the account's default applies), else a URL. */

@@ -1,0 +1,57 @@
+/**
+ * `account mail-template NAME welcome|reset|expiring --file F` (or `--default`, or `--show`):
+ * an account's own texts for its mails; `account mail-status NAME`: the mails queued, sent and
+ * given up.
+ */
+import { readFileSync } from 'node:fs';
+import { Argument, type Command, Option } from 'commander';
+import { DEFAULT_TEMPLATES, MAIL_KINDS, parseTemplate, TEMPLATE_VARIABLES, type MailKind } from '../mail/mail.js';
+import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
+
+export function registerMailCommands(account: Command, withServices: WithServices): void {
+  account
+    .command('mail-template <name>')
+    .description('set, show or reset the text of one of the account’s mails: a "Subject: …" line, an empty line, the body, with {{variables}}')
+    .addArgument(new Argument('<kind>', 'welcome, reset or expiring').choices(MAIL_KINDS))
+    .option('--file <path>', 'the template’s text, from this file ("-": standard input)')
+    .option('--default', 'go back to the built-in text')
+    .option('--show', 'print the text in use')
+    .action(async (name: string, kind: MailKind, options: { file?: string; default?: boolean; show?: boolean }) => {
+      const chosen = [options.file !== undefined, options.default === true, options.show === true].filter(Boolean).length;
+      if (chosen !== 1) throw new CommandError('give exactly one of --file, --default, --show');
+      await withServices(async (services) => {
+        const found = await accountNamed(services, name);
+        if (options.show) {
+          process.stdout.write((await services.store.mail.template(found.id, kind)) ?? DEFAULT_TEMPLATES[kind]);
+          return;
+        }
+        if (options.default) {
+          await services.store.mail.setTemplate(found.id, kind, undefined);
+          process.stdout.write(`the ${kind} mail of "${name}" uses the built-in text\n`);
+          return;
+        }
+        let text: string;
+        try {
+          text = readFileSync(options.file === '-' ? 0 : options.file!, 'utf8');
+        } catch (error) {
+          throw new CommandError(`--file: cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+        const parsed = parseTemplate(kind, text);
+        if (!parsed.ok) throw new CommandError(`invalid template: ${parsed.reason}`);
+        await services.store.mail.setTemplate(found.id, kind, text);
+        process.stdout.write(`the ${kind} mail of "${name}" is set (variables: ${TEMPLATE_VARIABLES[kind].map((v) => `{{${v}}}`).join(' ')})\n`);
+      });
+    });
+
+  account
+    .command('mail-status <name>')
+    .description('the account’s mails: queued, sent, given up')
+    .addOption(new Option('--json', 'print JSON'))
+    .action(async (name: string, options: { json?: boolean }) => {
+      await withServices(async (services) => {
+        const found = await accountNamed(services, name);
+        const counts = await services.store.mail.counts(found.id);
+        print({ mail_server: found.settings.smtpUrl === '' ? 'none (no mail is sent)' : 'set', ...counts }, options.json);
+      });
+    });
+}

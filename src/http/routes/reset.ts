@@ -1,0 +1,140 @@
+/**
+ * Password reset. POST /api2/reset/ (with the API key) makes a single-use link for one
+ * member; GET of the link shows a small page with a form; POSTing the form sets the new
+ * password (the account's rules), ends the member's sessions, and sends the browser to the
+ * account's ok URL. GET never changes anything (mail scanners open links); a used, expired or
+ * forged link shows a page that says so and changes nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { RESET_PAGE_PATH, type PasswordResets } from '../../members/password-resets.js';
+import { decodeFlag, decodePassword } from '../decoders.js';
+import { ApiError, errorBody, MESSAGES } from '../errors.js';
+import { html, type Html } from '../html.js';
+import { fromOwnPages, registerPages } from '../page-security.js';
+import { readParams } from '../params.js';
+import { okReply } from '../replies.js';
+import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
+import { apiResponses, CONSUMES, okAnswer, parametersSchema, STRING, withAccount } from '../schemas.js';
+import { decodeSelector, SELECTOR_PARAMETERS } from './update.js';
+
+export const RESET_SCHEMA = {
+  summary: 'Make a password reset link for a member',
+  description:
+    'Exactly one find_member_* selector, finding one member (not Deleted). The link works once, for the account’s reset lifetime (an hour by default); it opens a page where the member chooses a new password. With send_mail=1 and an account that has a mail server, the reset mail is sent to the member too.',
+  tags: ['sessions'],
+  consumes: CONSUMES,
+  body: parametersSchema(
+    withAccount({
+      ...SELECTOR_PARAMETERS,
+      send_mail: { description: '1 mails the link to the member (when the account has a mail server: account set --smtp-url)', enum: ['0', '1'] },
+    }),
+    { required: ['user', 'api_key'], profileFields: false, description: 'a selector' },
+  ),
+  response: apiResponses(
+    [okAnswer({ reset_url: { ...STRING, description: 'the single-use link to the page that sets a new password' } }, 'the link is made')],
+    'OK, or ERROR (bad parameters, wrong api key, member not found, several members found)',
+  ),
+};
+
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#222}label{display:block;margin:1rem 0 .25rem}input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box}button{font:inherit;margin-top:1.25rem;padding:.5rem 1rem}.error{color:#a00}';
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+function page(title: string, content: Html): string {
+  return html`<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>${title}</title>
+<style>${STYLE}</style></head>
+<body><h1>${title}</h1>${content}</body>
+</html>
+`.value;
+}
+
+const LINK_PAGES = {
+  used: { status: 410, title: 'Link already used', text: 'This link was already used to choose a password. If you need another one, ask for a new link.' },
+  expired: { status: 410, title: 'Link expired', text: 'This link has expired. Ask for a new link to choose your password.' },
+  invalid: { status: 404, title: 'Link not valid', text: 'This link is not valid: it may have been copied in part. Ask for a new link to choose your password.' },
+} as const;
+
+function form(token: string, login: string, error?: string): Html {
+  return html`<p>Choose a new password for <strong>${login}</strong>.</p>
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="${RESET_PAGE_PATH}">
+<input type="hidden" name="token" value="${token}">
+<input type="text" name="username" value="${login}" autocomplete="username" hidden>
+<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required>
+<label for="confirm">The same password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+<button type="submit">Set the password</button>
+</form>`;
+}
+
+function send(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+export async function registerResetRoutes(app: FastifyInstance, context: RouteContext & { resets: PasswordResets; publicUrl?: string }): Promise<void> {
+  const { resets } = context;
+  app.post(
+    '/api2/reset/',
+    { schema: RESET_SCHEMA, bodyLimit: context.limits.bodyLimitBytes },
+    apiHandler(context, async (params, request) => {
+      const account = await authenticate(context, params, request, 'write');
+      const selector = decodeSelector(params);
+      if (selector.by === 'all') throw ApiError.invalid('find_member_id', 'must be one member’s id: a reset is for one member');
+      const sendMail = decodeFlag(params, 'send_mail') === true;
+      const issued = await resets.issue(account, selector, sendMail);
+      if (issued.kind === 'not-found') return errorBody(MESSAGES.memberNotFound);
+      if (issued.kind === 'several') return errorBody(MESSAGES.severalMembers);
+      return okReply({ reset_url: issued.url });
+    }),
+  );
+
+  await registerPages(app, { 'style-src': [STYLE_HASH], 'form-action': ["'self'"] }, (pages) => {
+    // Pages for people: not in the OpenAPI document (the link is what /reset/ answers).
+    pages.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+
+    pages.get(RESET_PAGE_PATH, async (request, reply) => {
+      const token = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').get('token') ?? '';
+      const state = await resets.state(token);
+      if (state.kind !== 'valid') {
+        const { status, title, text } = LINK_PAGES[state.kind];
+        return send(reply, status, page(title, html`<p>${text}</p>`));
+      }
+      return send(reply, 200, page('Choose a new password', form(token, state.member.login)));
+    });
+
+    pages.post(RESET_PAGE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+      if (!fromOwnPages(request, context.publicUrl)) {
+        return send(reply, 403, page('Refused', html`<p>This form did not come from this site’s own page, so nothing was changed.</p>`));
+      }
+      const params = await readParams(request, context.limits);
+      const token = params.get('token') ?? '';
+      const password = params.get('password') ?? '';
+      const state = await resets.state(token);
+      if (state.kind !== 'valid') {
+        const { status, title, text } = LINK_PAGES[state.kind];
+        return send(reply, status, page(title, html`<p>${text}</p>`));
+      }
+      const again = (error: string) => send(reply, 400, page('Choose a new password', form(token, state.member.login, error)));
+      if (password !== (params.get('confirm') ?? '')) return again('The two passwords are not the same.');
+      try {
+        decodePassword('password', password, state.account.settings.minPasswordLength);
+      } catch (error) {
+        if (error instanceof ApiError) return again(`This password cannot be used: ${error.message.replace(/^invalid parameter: password \((.*)\)$/, '$1')}.`);
+        throw error;
+      }
+      const outcome = await resets.complete(token, password, { actor: 'member', requestId: request.id });
+      if (outcome.kind !== 'changed') {
+        const { status, title, text } = LINK_PAGES[outcome.kind];
+        return send(reply, status, page(title, html`<p>${text}</p>`));
+      }
+      const okUrl = outcome.member.urlOk || outcome.account.settings.okUrl;
+      // A path is the integrator's site's, which this server does not know: a page then.
+      if (/^https?:\/\//i.test(okUrl)) return reply.code(303).header('location', okUrl).header('cache-control', 'no-store').send();
+      return send(reply, 200, page('Password changed', html`<p>Your password is changed. You can sign in with it now.</p>`));
+    });
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * Sends the queued mails: run by every server (`server.ts`, every second), each mail taken by
+ * one server at a time (a lease on its row), rendered from the account's template and the
+ * member as they are now, and sent with nodemailer to the account's mail server. A failure is
+ * tried again with exponential backoff and jitter (from a minute, doubling, at most six hours
+ * apart) for about two days, then given up and kept with its last error.
+ */
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Clock } from '../common/clock.js';
+import { createDateFormatter } from '../members/date-format.js';
+import { DEFAULT_TEMPLATES, parseTemplate, renderMail, type MailStore, type QueuedMail } from './mail.js';
+
+/** How a welcome mail gets the member's verification link. */
+export type VerifyUrl = (accountName: string, memberId: number, login: string) => string;
+
+/** Mails looked at per round, and sent at once. */
+const ROUND_SIZE = 20;
+const CONCURRENCY = 4;
+/** A mail is held this long by the server sending it: longer than an attempt may last. */
+export const MAIL_LEASE_MS = 40_000;
+/** The longest an attempt may last, whatever the mail server does. */
+const ATTEMPT_MS = 30_000;
+/** nodemailer's waits: to connect, for the greeting, for any answer. */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+const FIRST_RETRY_MS = 60_000;
+const LONGEST_RETRY_MS = 6 * 3600_000;
+/** 1 + 2 + 4 + … minutes, then 6 h apart: about two days. */
+export const MAX_MAIL_ATTEMPTS = 16;
+
+export interface MailRound {
+  readonly sent: number;
+  readonly failed: number;
+}
+
+export class MailSender {
+  private readonly transports = new Map<string, Transporter>();
+  private running: Promise<MailRound> | undefined;
+
+  constructor(
+    private readonly store: MailStore,
+    private readonly verifyUrl: VerifyUrl,
+    private readonly clock: Clock,
+  ) {}
+
+  /** One round; a round asked for while one runs shares it. */
+  run(): Promise<MailRound> {
+    this.running ??= this.round().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Waits for a round in progress (a stopping server). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {});
+  }
+
+  close(): void {
+    for (const transport of this.transports.values()) transport.close();
+    this.transports.clear();
+  }
+
+  private async round(): Promise<MailRound> {
+    const now = this.clock();
+    const due = await this.store.dueMails(now, ROUND_SIZE);
+    let sent = 0;
+    let failed = 0;
+    const queue = [...due];
+    const worker = async () => {
+      for (let mail = queue.shift(); mail; mail = queue.shift()) {
+        if (!(await this.store.lease(mail.id, this.clock(), this.clock() + MAIL_LEASE_MS))) continue;
+        const outcome = await this.send(mail);
+        if (outcome === 'sent') sent++;
+        else if (outcome === 'given-up') failed++;
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    return { sent, failed };
+  }
+
+  private async send(mail: QueuedMail): Promise<'sent' | 'retry' | 'given-up'> {
+    try {
+      if (mail.account.smtpUrl === '') throw new Error('the account has no mail server (smtp-url) any more');
+      const message = this.render(mail);
+      const sending = this.transport(mail.account.smtpUrl).sendMail({ from: mail.account.mailFrom, to: mail.member.email, subject: message.subject, text: message.body });
+      sending.catch(() => {}); // its failure is the race's (or, after the deadline, no one's)
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`)), ATTEMPT_MS)));
+      try {
+        await Promise.race([sending, deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+      await this.store.markSent(mail.id, this.clock());
+      return 'sent';
+    } catch (error) {
+      const attempts = mail.attempts + 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      const nextAt = attempts >= MAX_MAIL_ATTEMPTS ? null : this.clock() + retryDelay(attempts);
+      await this.store.markFailed(mail.id, this.clock(), reason.slice(0, 500), nextAt);
+      return nextAt === null ? 'given-up' : 'retry';
+    }
+  }
+
+  private render(mail: QueuedMail) {
+    const own = mail.template === undefined ? undefined : parseTemplate(mail.kind, mail.template);
+    const template = own?.ok ? own.template : (parseTemplate(mail.kind, DEFAULT_TEMPLATES[mail.kind]) as { ok: true; template: { subject: string; body: string } }).template;
+    const dates = createDateFormatter(mail.account.timeZone);
+    const values: Record<string, string> = {
+      ...mail.vars,
+      account: mail.account.name,
+      login: mail.member.login,
+      email: mail.member.email,
+    };
+    if (mail.vars.reset_expires_at) values.reset_expires = dates.dateTime(Number(mail.vars.reset_expires_at));
+    if (mail.kind === 'welcome') values.verify_url = this.verifyUrl(mail.account.name, mail.member.id, mail.member.login);
+    if (mail.kind === 'expiring' && mail.member.expiresAt !== null) {
+      values.expires = dates.dateTime(mail.member.expiresAt);
+      values.action = mail.member.expiryAction === 'D' ? 'deleted' : 'suspended';
+    }
+    return renderMail(template, values);
+  }
+
+  private transport(url: string): Transporter {
+    let transport = this.transports.get(url);
+    if (!transport) this.transports.set(url, (transport = nodemailer.createTransport({ ...smtpOptions(url), ...TIMEOUTS })));
+    return transport;
+  }
+}
+
+/** nodemailer's options from an account's `smtp://user:password@host:port` (smtps: TLS from the start; smtp: STARTTLS when offered). */
+export function smtpOptions(smtpUrl: string): { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } } {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
+    secure,
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+  };
+}
+
+/** From a minute, doubling, at most six hours; with up to a fifth more as jitter. */
+export function retryDelay(attempts: number): number {
+  const base = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
+  return Math.round(base * (1 + Math.random() * 0.2));
+}

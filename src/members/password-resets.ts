@@ -1,0 +1,104 @@
+/**
+ * Password resets: /reset/ makes a link for one member; the page it opens sets a new password.
+ *
+ * A link is 192 random bits, kept as its SHA-256 digest, good once and for the account's
+ * `--reset-lifetime` (an hour by default). Opening it (GET) changes nothing: mail scanners
+ * open links. Setting the password is a POST of the page's form: the link is used up first
+ * (a compare-and-set, so two posts cannot both use it), then the password changes through
+ * the members' service: the account's password rules, the same events, and the member's
+ * sessions end.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Account } from '../accounts/account.js';
+import type { Clock } from '../common/clock.js';
+import type { EventOrigin } from '../events/event.js';
+import type { MailRequest } from '../mail/mail.js';
+import type { Member } from './member.js';
+import type { MemberSelector } from './member-store.js';
+import type { MembersService } from './members-service.js';
+import { effectiveState } from './lifecycle.js';
+
+export interface ResetLink {
+  readonly accountId: number;
+  readonly memberId: number;
+  readonly expiresAt: number;
+  readonly usedAt: number | null;
+}
+
+export interface ResetLinkStore {
+  /** Keeps the link, and queues its mail when asked, in one transaction. */
+  createResetLink(link: { accountId: number; memberId: number; digest: string; createdAt: number; expiresAt: number }, mail?: MailRequest): Promise<void>;
+  findResetLink(digest: string): Promise<ResetLink | undefined>;
+  /** Marks the link used at `at` if it is unused and not expired then; true when this call used it. */
+  useResetLink(digest: string, at: number): Promise<boolean>;
+}
+
+export type ResetIssue =
+  | { kind: 'issued'; url: string; mailQueued: boolean }
+  | { kind: 'not-found' }
+  | { kind: 'several' };
+
+export type ResetLinkState =
+  | { kind: 'valid'; account: Account; member: Member; expiresAt: number }
+  | { kind: 'used' }
+  | { kind: 'expired' }
+  | { kind: 'invalid' };
+
+export type ResetOutcome = { kind: 'changed'; account: Account; member: Member } | Exclude<ResetLinkState, { kind: 'valid' }>;
+
+/** The path of the page a reset link opens. */
+export const RESET_PAGE_PATH = '/api2/reset-password/';
+
+function digestOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class PasswordResets {
+  constructor(
+    private readonly links: ResetLinkStore,
+    private readonly members: Pick<MembersService, 'findSelected' | 'byId' | 'update'>,
+    private readonly accountById: (id: number) => Promise<Account | undefined>,
+    private readonly clock: Clock,
+    private readonly publicUrl: () => string,
+  ) {}
+
+  /** A link for the one member the selector finds (not a Deleted one); its mail queued when asked and the account has a mail server. */
+  async issue(account: Account, selector: MemberSelector, sendMail: boolean): Promise<ResetIssue> {
+    const found = await this.members.findSelected(account, selector);
+    if (found.kind !== 'found') return found;
+    const now = this.clock();
+    const token = randomBytes(24).toString('base64url');
+    const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
+    const url = `${this.publicUrl()}${RESET_PAGE_PATH}?token=${token}`;
+    const mail = sendMail && account.settings.smtpUrl !== '' ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt) } } : undefined;
+    await this.links.createResetLink({ accountId: account.id, memberId: found.member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
+    return { kind: 'issued', url, mailQueued: mail !== undefined };
+  }
+
+  /** What the page shows for a link: nothing is changed by looking. */
+  async state(token: string): Promise<ResetLinkState> {
+    if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return { kind: 'invalid' };
+    const link = await this.links.findResetLink(digestOf(token));
+    if (!link) return { kind: 'invalid' };
+    if (link.usedAt !== null) return { kind: 'used' };
+    const now = this.clock();
+    if (link.expiresAt <= now) return { kind: 'expired' };
+    const account = await this.accountById(link.accountId);
+    const member = account && (await this.members.byId(account, link.memberId));
+    if (!account || !member || effectiveState(member, now).status === 'D') return { kind: 'invalid' };
+    return { kind: 'valid', account, member, expiresAt: link.expiresAt };
+  }
+
+  /**
+   * Sets the member's password (already checked against the account's rules by the caller,
+   * which knows how to say why one is refused) and uses the link up.
+   */
+  async complete(token: string, password: string, origin: EventOrigin): Promise<ResetOutcome> {
+    const state = await this.state(token);
+    if (state.kind !== 'valid') return state;
+    if (!(await this.links.useResetLink(digestOf(token), this.clock()))) return { kind: 'used' };
+    const outcome = await this.members.update(state.account, { selector: { by: 'id', id: state.member.id }, password, deleteFields: [], setFields: new Map() }, origin);
+    if (outcome.kind !== 'updated') return { kind: 'invalid' };
+    return { kind: 'changed', account: state.account, member: state.member };
+  }
+}

@@ -1,0 +1,34 @@
+/** Password reset links (digests), and the mail that carries one, queued with it. */
+import type { Kysely } from 'kysely';
+import type { MailRequest } from '../mail/mail.js';
+import type { ResetLink, ResetLinkStore } from '../members/password-resets.js';
+import { queueMail } from './mail-repository.js';
+import type { Database } from './schema.js';
+
+export class ResetRepository implements ResetLinkStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Short reads outside any transaction (see EngineConnection.reads). */
+    private readonly reads: Kysely<Database> = db,
+  ) {}
+
+  async createResetLink(link: { accountId: number; memberId: number; digest: string; createdAt: number; expiresAt: number }, mail?: MailRequest): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('reset_links')
+        .values({ digest: link.digest, account_id: link.accountId, member_id: link.memberId, created_at: link.createdAt, expires_at: link.expiresAt })
+        .execute();
+      if (mail) await queueMail(trx, link.accountId, [link.memberId], mail, link.createdAt);
+    });
+  }
+
+  async findResetLink(digest: string): Promise<ResetLink | undefined> {
+    const row = await this.reads.selectFrom('reset_links').select(['account_id', 'member_id', 'expires_at', 'used_at']).where('digest', '=', digest).executeTakeFirst();
+    return row && { accountId: Number(row.account_id), memberId: Number(row.member_id), expiresAt: Number(row.expires_at), usedAt: row.used_at === null ? null : Number(row.used_at) };
+  }
+
+  async useResetLink(digest: string, at: number): Promise<boolean> {
+    const result = await this.db.updateTable('reset_links').set({ used_at: at }).where('digest', '=', digest).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}
