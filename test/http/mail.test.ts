@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachEngineApp, PUBLIC_URL } from '../support/app.js';
+import { startSmtp, type MailCatcher } from '../support/smtp.js';
+
+const SAME_SITE = { 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' };
+
+describeEachEngineApp('mail: welcome, reset and expiry reminders through a real SMTP server', (h) => {
+  let smtp: MailCatcher;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await smtp.close();
+  });
+
+  async function setup(settings = {}) {
+    const { user, apiKey, account } = await h().newAccount({ smtpUrl: smtp.url, mailFrom: 'Site <no-reply@site.example>', ...settings });
+    const create = async (login: string, extra: Record<string, string> = {}) => {
+      const reply = await h().post('/api2/create/', { user, api_key: apiKey, _login: login, _email: `${login}@example.com`, _password: 'correct-horse', ...extra });
+      expect(reply.json.result).toBe('OK');
+      return reply.json;
+    };
+    /** The mails to this address so far, after one round of the sender. */
+    const mailsTo = async (login: string, count = 1) => {
+      for (let round = 0; round < 20 && smtp.mails.filter((m) => m.to.includes(`${login}@example.com`)).length < count; round++) {
+        await h().services.mailer.run();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return smtp.mails.filter((m) => m.to.includes(`${login}@example.com`));
+    };
+    return { user, apiKey, account, create, mailsTo };
+  }
+
+  const linkIn = (text: string, path: string) => {
+    const match = new RegExp(`${PUBLIC_URL.replace(/[.]/g, '\\.')}${path}\\S+`).exec(text);
+    expect(match, text).not.toBeNull();
+    return match![0];
+  };
+
+  it('sends the welcome mail of /create/ send_welcome=1, whose verify_url verifies the address', async () => {
+    const { create, mailsTo, account } = await setup();
+    const created = await create('wendy', { send_welcome: '1' });
+    await create('quiet');
+    const [mail] = await mailsTo('wendy');
+    expect(mail).toMatchObject({ from: 'no-reply@site.example', to: ['wendy@example.com'], subject: 'Welcome, wendy' });
+    const url = linkIn(mail!.text, '/api2/verify/');
+    expect(url).toBe(created.verify_url);
+    const page = await h().request({ method: 'GET', url: url.slice(PUBLIC_URL.length) });
+    expect(page.status).toBe(200);
+    expect((await h().store.members.findMemberByLogin(account.id, 'wendy'))?.emailVerifiedAt).not.toBeNull();
+    // Without send_welcome, no mail.
+    expect(await mailsTo('quiet', 0)).toEqual([]);
+  });
+
+  it('sends the reset mail of /reset/ send_mail=1; its link, followed, changes the password', async () => {
+    const { create, mailsTo, user, apiKey } = await setup();
+    await create('rita');
+    const answer = (await h().post('/api2/reset/', { user, api_key: apiKey, find_member_login: 'rita', send_mail: '1' })).json;
+    expect(answer.result).toBe('OK');
+    const [mail] = await mailsTo('rita');
+    expect(mail!.subject).toBe('Choose a new password');
+    const url = linkIn(mail!.text, '/api2/reset-password/');
+    expect(url).toBe(answer.reset_url);
+    const token = new URL(url).searchParams.get('token')!;
+    expect((await h().request({ method: 'GET', url: url.slice(PUBLIC_URL.length) })).status).toBe(200);
+    const done = await h().request({ method: 'POST', url: '/api2/reset-password/', headers: SAME_SITE, payload: new URLSearchParams({ token, password: 'mailed-new-horse', confirm: 'mailed-new-horse' }).toString() });
+    expect(done.status).toBe(200);
+    expect((await h().post('/api2/login/', { user, login: 'rita', password: 'mailed-new-horse' })).json.result).toBe('OK');
+    // Once sent, the outbox forgets the link.
+    const rows = await h().store.mail.counts();
+    expect(rows.sent).toBeGreaterThan(0);
+  });
+
+  it('sends an account’s own template, and refuses a template with an unknown variable', async () => {
+    const { create, mailsTo, account } = await setup();
+    await h().store.mail.setTemplate(account.id, 'welcome', 'Subject: Hi {{login}} from {{account}}\n\nVerify: {{verify_url}}\n');
+    await create('tina', { send_welcome: '1' });
+    const [mail] = await mailsTo('tina');
+    expect(mail!.subject).toBe(`Hi tina from ${account.name}`);
+    expect(mail!.text).toMatch(/^Verify: https:\/\/members\.example\.test\/api2\/verify\/\?/);
+    const { parseTemplate } = await import('../../src/mail/mail.js');
+    expect(parseTemplate('welcome', 'Subject: x\n\n{{reset_url}}')).toEqual({ ok: false, reason: expect.stringContaining('{{reset_url}} is not a variable of the welcome mail') });
+    expect(parseTemplate('reset', 'no subject')).toMatchObject({ ok: false });
+  });
+
+  it('sends an expiry reminder with the member.expiring warning', async () => {
+    const { create, mailsTo } = await setup({ expiryWarningSeconds: 7 * 86400 });
+    h().clock.set('2026-11-23T10:00:00Z');
+    await create('exa', { set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'D' });
+    await create('later', { set_is_exp_time: '1', set_exp_time: '30', set_exp_time_type: 'D' });
+    await h().services.sweeper.sweep();
+    const [mail] = await mailsTo('exa');
+    expect(mail!.subject).toBe('Your membership ends soon');
+    expect(mail!.text).toContain('2026-11-26 10:00:00');
+    expect(await mailsTo('later', 0)).toEqual([]);
+    // Once per expiration.
+    await h().services.sweeper.sweep();
+    expect(await mailsTo('exa', 2)).toHaveLength(1);
+  });
+
+  it('tries a refused mail again with backoff, and never sends without a mail server', async () => {
+    const { create, mailsTo, account } = await setup();
+    smtp.refuse = 2;
+    await create('retry', { send_welcome: '1' });
+    await h().services.mailer.run();
+    expect(smtp.refused).toBeGreaterThanOrEqual(1);
+    // Not due again for a minute or so.
+    await h().services.mailer.run();
+    expect(await mailsTo('retry', 0)).toEqual([]);
+    h().clock.advance(75_000);
+    await h().services.mailer.run();
+    h().clock.advance(150_000);
+    expect(await mailsTo('retry')).toHaveLength(1);
+    expect(smtp.refused).toBe(2);
+    expect(await h().store.mail.counts(account.id)).toEqual({ pending: 0, sent: 1, failed: 0 });
+
+    const plain = await h().newAccount();
+    const reply = await h().post('/api2/create/', { user: plain.user, api_key: plain.apiKey, _login: 'nomail', _email: 'nomail@example.com', send_welcome: '1' });
+    expect(reply.json.result).toBe('OK');
+    expect(await h().store.mail.counts(plain.account.id)).toEqual({ pending: 0, sent: 0, failed: 0 });
+  });
+});
