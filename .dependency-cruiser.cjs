@@ -4,14 +4,14 @@
  *
  *   http/      the wire: decoders, replies, routes. Never the store.
  *   console/   the operator's pages: a wire too (it reuses http/'s decoders). Never the store.
- *   members/, accounts/, auth/, import-export/, upkeep/, observability/, upstream/, events/, webhooks/, operators/: the domain and its
+ *   members/, accounts/, auth/, import-export/, upkeep/, observability/, upstream/, events/, webhooks/, operators/, mail/: the domain and its
  *              services. They own their store interfaces; they never import the store.
  *   store/     the one SQL implementation of those interfaces. Never the wire.
  *   common/    what every layer may use (clock, validation, worker threads, store errors).
  *   client/    the typed client, shipped on its own: nothing else of src/.
  *   compose.ts, app.ts, server.ts, main.ts, config.ts: the composition root and its entries.
  */
-const DOMAIN = '^src/(members|accounts|auth|import-export|upkeep|observability|upstream|events|webhooks|operators)/';
+const DOMAIN = '^src/(members|accounts|auth|import-export|upkeep|observability|upstream|events|webhooks|operators|mail)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -69,7 +69,7 @@ module.exports = {
       name: 'no-root-from-layers',
       severity: 'error',
       comment: 'Only the entry points import the composition root (compose.ts, app.ts, server.ts, main.ts).',
-      from: { path: '^src/(http|console|members|accounts|auth|store|upkeep|observability|upstream|events|webhooks|operators|common|client)/' },
+      from: { path: '^src/(http|console|members|accounts|auth|store|upkeep|observability|upstream|events|webhooks|operators|mail|common|client)/' },
       to: { path: '^src/(compose|app|server|main)\\.ts$' },
     },
   ],

@@ -313,6 +313,11 @@ export interface paths {
                          * @description the member’s IPv4 or IPv6 address at registration
                          */
                         IP?: string;
+                        /**
+                         * @description 1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)
+                         * @enum {string}
+                         */
+                        send_welcome?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -373,6 +378,11 @@ export interface paths {
                          * @description the member’s IPv4 or IPv6 address at registration
                          */
                         IP?: string;
+                        /**
+                         * @description 1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)
+                         * @enum {string}
+                         */
+                        send_welcome?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -433,6 +443,11 @@ export interface paths {
                          * @description the member’s IPv4 or IPv6 address at registration
                          */
                         IP?: string;
+                        /**
+                         * @description 1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)
+                         * @enum {string}
+                         */
+                        send_welcome?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -666,6 +681,11 @@ export interface paths {
                         exp_logins?: string;
                         /** @description comma-separated profile field names to remove */
                         pfdelete?: string;
+                        /**
+                         * @description 1 ends every session of the matched members (a new password, S and D end them anyway)
+                         * @enum {string}
+                         */
+                        revoke_sessions?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -724,6 +744,11 @@ export interface paths {
                         exp_logins?: string;
                         /** @description comma-separated profile field names to remove */
                         pfdelete?: string;
+                        /**
+                         * @description 1 ends every session of the matched members (a new password, S and D end them anyway)
+                         * @enum {string}
+                         */
+                        revoke_sessions?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -782,6 +807,11 @@ export interface paths {
                         exp_logins?: string;
                         /** @description comma-separated profile field names to remove */
                         pfdelete?: string;
+                        /**
+                         * @description 1 ends every session of the matched members (a new password, S and D end them anyway)
+                         * @enum {string}
+                         */
+                        revoke_sessions?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -1467,7 +1497,7 @@ export interface paths {
                                 };
                                 actor: {
                                     /** @enum {string} */
-                                    kind: "api" | "import" | "operator" | "system";
+                                    kind: "api" | "import" | "operator" | "system" | "member";
                                     email?: string;
                                 };
                                 request_id?: string;
@@ -1686,7 +1716,7 @@ export interface paths {
                                 };
                                 actor: {
                                     /** @enum {string} */
-                                    kind: "api" | "import" | "operator" | "system";
+                                    kind: "api" | "import" | "operator" | "system" | "member";
                                     email?: string;
                                 };
                                 request_id?: string;
@@ -1696,6 +1726,653 @@ export interface paths {
                                 };
                             }[];
                             next: string;
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api2/session/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a member’s session
+         * @description OK while the session /login/ handed out is valid, with its member (and the fields of `record`, rendered as /list/ renders them); a valid check moves the idle deadline. FAIL "session not found" otherwise.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description the session to check */
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the session id /login/ answered */
+                        session: string;
+                        /**
+                         * @description more fields of the member, as a /list/ record: a run of {name} tokens
+                         * @example {reg_date}{city}
+                         */
+                        record?: string;
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the session id /login/ answered */
+                        session: string;
+                        /**
+                         * @description more fields of the member, as a /list/ record: a run of {name} tokens
+                         * @example {reg_date}{city}
+                         */
+                        record?: string;
+                    };
+                    "application/json": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the session id /login/ answered */
+                        session: string;
+                        /**
+                         * @description more fields of the member, as a /list/ record: a run of {name} tokens
+                         * @example {reg_date}{city}
+                         */
+                        record?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK, FAIL, or ERROR (bad parameters) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": ({
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            /** @description the member id */
+                            id: string;
+                            login: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "Active";
+                            /** @description when the session ends unless checked again (idle), or for good (lifetime): YYYY-MM-DD hh:mm:ss in the account’s time zone */
+                            expires: string;
+                        } & {
+                            [key: string]: string;
+                        }) | {
+                            /** @enum {string} */
+                            result: "FAIL";
+                            /** @enum {string} */
+                            message: "session not found";
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api2/logout/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a member’s session
+         * @description Ends the session, if it is valid; the answer is OK either way.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description the session to end */
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the session id /login/ answered */
+                        session: string;
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the session id /login/ answered */
+                        session: string;
+                    };
+                    "application/json": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the session id /login/ answered */
+                        session: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK, or ERROR (bad parameters) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api2/reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a password reset link for a member
+         * @description Exactly one find_member_* selector, finding one member (not Deleted). The link works once, for the account’s reset lifetime (an hour by default); it opens a page where the member chooses a new password. With send_mail=1 and an account that has a mail server, the reset mail is sent to the member too.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description a selector */
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the account’s API key */
+                        api_key: string;
+                        /** @description selects the member with this login (any state), case-insensitively */
+                        find_member_login?: string;
+                        /** @description selects every member with this e-mail address (any state), case-insensitively */
+                        find_member_email?: string;
+                        /** @description selects the paid members whose billing id or subscription id is this */
+                        find_member_ptrans?: string;
+                        /** @description selects the member with this id (any state), or * for every member that is not Deleted */
+                        find_member_id?: string;
+                        /**
+                         * @description 1 mails the link to the member (when the account has a mail server: account set --smtp-url)
+                         * @enum {string}
+                         */
+                        send_mail?: "0" | "1";
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the account’s API key */
+                        api_key: string;
+                        /** @description selects the member with this login (any state), case-insensitively */
+                        find_member_login?: string;
+                        /** @description selects every member with this e-mail address (any state), case-insensitively */
+                        find_member_email?: string;
+                        /** @description selects the paid members whose billing id or subscription id is this */
+                        find_member_ptrans?: string;
+                        /** @description selects the member with this id (any state), or * for every member that is not Deleted */
+                        find_member_id?: string;
+                        /**
+                         * @description 1 mails the link to the member (when the account has a mail server: account set --smtp-url)
+                         * @enum {string}
+                         */
+                        send_mail?: "0" | "1";
+                    };
+                    "application/json": {
+                        /**
+                         * @description the account name
+                         * @example demo
+                         */
+                        user: string;
+                        /** @description the account’s API key */
+                        api_key: string;
+                        /** @description selects the member with this login (any state), case-insensitively */
+                        find_member_login?: string;
+                        /** @description selects every member with this e-mail address (any state), case-insensitively */
+                        find_member_email?: string;
+                        /** @description selects the paid members whose billing id or subscription id is this */
+                        find_member_ptrans?: string;
+                        /** @description selects the member with this id (any state), or * for every member that is not Deleted */
+                        find_member_id?: string;
+                        /**
+                         * @description 1 mails the link to the member (when the account has a mail server: account set --smtp-url)
+                         * @enum {string}
+                         */
+                        send_mail?: "0" | "1";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK, or ERROR (bad parameters, wrong api key, member not found, several members found) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            /** @description the single-use link to the page that sets a new password */
+                            reset_url: string;
                         } | {
                             /** @enum {string} */
                             result: "ERROR";

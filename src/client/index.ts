@@ -27,6 +27,9 @@ export type CreateAnswer = Answer<'/api2/create/'>;
 export type UpdateAnswer = Answer<'/api2/update/'>;
 export type ListAnswer = Answer<'/api2/list/'>;
 export type EventsAnswer = Answer<'/api2/events/'>;
+export type SessionAnswer = Answer<'/api2/session/'>;
+export type LogoutAnswer = Answer<'/api2/logout/'>;
+export type ResetAnswer = Answer<'/api2/reset/'>;
 /** One event of the change feed (the same object webhooks send). */
 export type MemberEvent = Extract<EventsAnswer, { events: unknown }>['events'][number];
 export type ErrorAnswer = Extract<ListAnswer, { result: 'ERROR' }>;
@@ -45,6 +48,10 @@ export type ListParams = Omit<WithoutCredentials<Form<'/api2/list/'>>, 'limit'> 
 };
 
 export type EventsParams = WithoutCredentials<Form<'/api2/events/'>>;
+/** The session /login/ handed out, and optionally a `record` of more fields. */
+export type SessionParams = WithoutCredentials<Form<'/api2/session/'>>;
+/** One `find_member_*` selector finding one member; `send_mail: '1'` mails the link. */
+export type ResetParams = WithoutCredentials<Form<'/api2/reset/'>>;
 
 export interface FollowOptions {
   /** Keep reading as new events come (polling every `pollMs`), until `signal` aborts; else stop at the last one. */
@@ -128,6 +135,21 @@ export class MemberApiClient {
 
   update(params: UpdateParams): Promise<UpdateAnswer> {
     return this.call('update', this.authenticated(params));
+  }
+
+  /** Whether a session /login/ handed out is still valid, with its member (a valid check moves its idle deadline). No API key is sent. */
+  session(params: SessionParams): Promise<SessionAnswer> {
+    return this.call('session', { user: this.options.user, ...params });
+  }
+
+  /** Ends a session; OK whether or not it was valid. */
+  logout(params: SessionParams): Promise<LogoutAnswer> {
+    return this.call('logout', { user: this.options.user, session: params.session });
+  }
+
+  /** A single-use link to the page where the member chooses a new password. */
+  reset(params: ResetParams): Promise<ResetAnswer> {
+    return this.call('reset', this.authenticated(params));
   }
 
   /** The whole list in memory; `members()` reads one member at a time instead. */

@@ -48,6 +48,18 @@ for (const engine of ENGINES) {
       expect(await client.list({ status: 'X' as 'A' })).toEqual({ result: 'ERROR', message: 'invalid parameter: status (one of A S D)' });
     });
 
+    it('checks and ends sessions, and makes reset links, typed', async () => {
+      expect((await client.create({ _login: 'sessions', _email: 'sessions@example.com', _password: 'correct-horse', city: 'Nice' })).result).toBe('OK');
+      const ok = await client.login({ login: 'sessions', password: 'correct-horse' });
+      if (ok.result !== 'OK') throw new Error(ok.message);
+      const checked = await client.session({ session: ok.session, record: '{city}' });
+      expect(checked).toMatchObject({ result: 'OK', login: 'sessions', status: 'Active', city: 'Nice', expires: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+      expect(await client.logout({ session: ok.session })).toEqual({ result: 'OK', message: '' });
+      expect(await client.session({ session: ok.session })).toEqual({ result: 'FAIL', message: 'session not found' });
+      const reset = await client.reset({ find_member_login: 'sessions' });
+      expect(reset.result === 'OK' && reset.reset_url).toContain('/api2/reset-password/?token=');
+    });
+
     it('reads a streamed list member by member, and gives members_total at the end', async () => {
       for (let i = 0; i < 40; i++) {
         const answer = await client.create({ _login: `stream-${String(i).padStart(2, '0')}`, _email: `s${i}@example.com`, _password: 'stream-password', team: i % 2 ? 'odd' : 'even' });
