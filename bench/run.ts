@@ -197,6 +197,17 @@ async function measure(engine: Engine): Promise<Figures> {
     note('update one field of one member: req/s', updates.perSecond);
     note('bare Fastify route, same body: req/s', await bareFastifyBaseline(limitOne));
 
+    // /session/: sessions of members logged in now, checked at random, against the bare
+    // route given the very same bodies.
+    const sessions: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const answer = (await (await fetch(`${url}/api2/login/`, { method: 'POST', body: new URLSearchParams({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD }) })).json()) as { session: string };
+      sessions.push(answer.session);
+    }
+    const sessionBody = () => encode({ user: ACCOUNT, session: sessions[Math.floor(Math.random() * sessions.length)]! });
+    note('session check: req/s', (await load(`${url}/api2/session/`, sessionBody, { connections: LIGHT_CONNECTIONS })).perSecond);
+    note('bare Fastify route, session body: req/s', await bareFastifyBaseline(sessionBody));
+
     const pages = await measureConsolePages(url, ACCOUNT, env);
     note('console members page, first page: p50 ms', pages.firstMs);
     note('console members page, last page: p50 ms', pages.lastMs);
@@ -286,13 +297,14 @@ process.exit(0);
 
 function printTable(all: Partial<Record<Engine, Figures>>): void {
   const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
-  const rows: Array<{ figure: string; target: string; value: (f: Figures) => number | undefined; pass: (v: number) => boolean; show: (v: number, f: Figures) => string }> = [
+  const rows: Array<{ figure: string; target: string; value: (f: Figures) => number | undefined; pass: (v: number, engine: Engine) => boolean; show: (v: number, f: Figures) => string }> = [
     { figure: '/login/ vs raw argon2id verify', target: '≥ 90%', value: (f) => ratio(f['login: req/s'], f['raw argon2id verify: /s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['login: req/s']!.toFixed(0)} vs ${f['raw argon2id verify: /s']!.toFixed(0)}/s)` },
     { figure: '/create/ vs raw argon2id hash', target: '≥ 90%', value: (f) => ratio(f['create: req/s'], f['raw argon2id hash: /s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['create: req/s']!.toFixed(0)} vs ${f['raw argon2id hash: /s']!.toFixed(0)}/s)` },
     { figure: 'overload 3×: goodput vs peak', target: '≥ 90%', value: (f) => ratio(f['overload: goodput req/s'], f['login: req/s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)}; refused ${f['overload: refused (503) req/s']!.toFixed(0)}/s in p99 ${(f['overload: refusal p99 ms (probe)'] ?? NaN).toFixed(0)} ms; RSS +${f['overload: RSS growth, MiB']!.toFixed(0)} MiB` },
     { figure: '/list/ p99 under login load vs idle', target: '≤ 5×', value: (f) => ratio(f['list (selective, limit 20) under login load: p99 ms'], f['list (selective, limit 20) idle: p99 ms']), pass: (v) => v <= 5, show: (v, f) => `${v.toFixed(1)}× (${f['list (selective, limit 20) under login load: p99 ms']} vs ${f['list (selective, limit 20) idle: p99 ms']} ms)` },
     { figure: '/list/ limit 1 vs bare Fastify', target: '≥ 50%', value: (f) => ratio(f['list limit 1: req/s'], f['bare Fastify route, same body: req/s']), pass: (v) => v >= 0.5, show: (v, f) => `${pct(v)} (${f['list limit 1: req/s']!.toFixed(0)} vs ${f['bare Fastify route, same body: req/s']!.toFixed(0)}/s)` },
     { figure: '/update/ one field vs bare Fastify', target: '≥ 50%', value: (f) => ratio(f['update one field of one member: req/s'], f['bare Fastify route, same body: req/s']), pass: (v) => v >= 0.5, show: (v, f) => `${pct(v)} (${f['update one field of one member: req/s']!.toFixed(0)}/s)` },
+    { figure: '/session/ vs bare Fastify, same body', target: 'SQLite ≥ 50%, PostgreSQL ≥ 25%', value: (f) => ratio(f['session check: req/s'], f['bare Fastify route, session body: req/s']), pass: (v, engine) => v >= (engine === 'sqlite' ? 0.5 : 0.25), show: (v, f) => `${pct(v)} (${f['session check: req/s']!.toFixed(0)} vs ${f['bare Fastify route, session body: req/s']!.toFixed(0)}/s)` },
     { figure: 'substring (selective) p50', target: '≤ 20 ms', value: (f) => f['substring (login, selective): p50 ms'], pass: (v) => v <= 20, show: (v) => `${v.toFixed(1)} ms` },
     { figure: 'substring: scan vs index', target: '≥ 20×', value: (f) => ratio(f['substring too short for the index (scan): ms'], f['substring (login, selective): p50 ms']), pass: (v) => v >= 20, show: (v, f) => `${v.toFixed(0)}× (${f['substring too short for the index (scan): ms']!.toFixed(0)} ms scan)` },
     { figure: 'full list: RSS growth', target: '≤ 64 MB', value: (f) => f['full list: RSS growth, MiB'], pass: (v) => v <= 64, show: (v) => `${v.toFixed(0)} MiB` },
@@ -312,7 +324,7 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
   for (const row of rows) {
     const cells = engines.map((engine) => {
       const v = row.value(all[engine]!);
-      return v === undefined || Number.isNaN(v) ? 'n/a' : `${row.pass(v) ? '✅' : '❌'} ${row.show(v, all[engine]!)}`;
+      return v === undefined || Number.isNaN(v) ? 'n/a' : `${row.pass(v, engine) ? '✅' : '❌'} ${row.show(v, all[engine]!)}`;
     });
     console.log(`| ${row.figure} | ${row.target} | ${cells.join(' | ')} |`);
   }
