@@ -113,8 +113,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
   }) as unknown as FastifyInstance;
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request are callbacks, not async functions: a promise each is measurable
+  // on the cheapest routes (/session/ is on every page of an integrator's site).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    done();
   });
   if (deps.metrics) observeRequests(app, deps.metrics);
   if (deps.logger) recordAnswers(app);
@@ -178,22 +181,23 @@ function drainOnClose(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) return reply.code(503).header('retry-after', '1').send(errorBody(MESSAGES.unavailable));
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
 
 /** Every answer is counted under its route (or `unmatched`) and outcome, with its latency. */
 function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   const outcomes = new WeakMap<object, RequestOutcome>();
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     outcomes.set(request, outcomeOf(reply.statusCode, payload));
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const endpoint = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(endpoint, outcomes.get(request) ?? outcomeOf(reply.statusCode, undefined), reply.elapsedTime / 1000);
+    done();
   });
 }
 

@@ -41,8 +41,12 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export const DEMO_ACCOUNT = 'demo';
 
+/** How long `findRecent` answers from memory. */
+export const RECENT_ACCOUNT_MS = 1_000;
+
 export class AccountsService {
   private readonly touched = new Map<number, number>();
+  private readonly recent = new Map<string, { account: Account | undefined; at: number }>();
 
   constructor(
     private readonly store: AccountStore,
@@ -109,12 +113,31 @@ export class AccountsService {
     return this.store.countMembersByStatus(account.id);
   }
 
+  /**
+   * The account by name, from memory when it was read less than a second ago: for the keyless
+   * checks an integrator's site makes on every page (/session/, /logout/), which would
+   * otherwise read the account as often as the session. A setting changed by another process
+   * is seen within that second; this process's own changes at once.
+   */
+  async findRecent(name: string): Promise<Account | undefined> {
+    const now = this.clock();
+    const kept = this.recent.get(name);
+    if (kept && now - kept.at < RECENT_ACCOUNT_MS && now >= kept.at) return kept.account;
+    const account = await this.store.findAccountByName(name);
+    // Bounded: names asked for that do not exist are kept too, a second each.
+    if (this.recent.size >= 10_000) this.recent.clear();
+    this.recent.set(name, { account, at: now });
+    return account;
+  }
+
   async change(name: string, patch: SettingsPatch): Promise<AccountChange> {
+    this.recent.delete(name);
     const account = await this.store.findAccountByName(name);
     if (!account) return { kind: 'not-found' };
     const checked = applySettingsPatch(account.settings, patch);
     if (!checked.ok) return { kind: 'invalid', setting: checked.setting, reason: checked.reason };
     if (!(await this.store.updateAccountSettings(account.id, checked.settings))) return { kind: 'not-found' };
+    this.recent.delete(name);
     return { kind: 'ok', account: { ...account, settings: checked.settings } };
   }
 
@@ -172,6 +195,7 @@ export class AccountsService {
   }
 
   async delete(name: string): Promise<boolean> {
+    this.recent.delete(name);
     const account = await this.store.findAccountByName(name);
     return account ? this.store.deleteAccount(account.id) : false;
   }

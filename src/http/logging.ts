@@ -97,7 +97,9 @@ export class RequestLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.isLogDisabled(request)) return;
+    // Nothing is built for a line that would not be written (LOG_LEVEL=warn on a busy server).
+    const log = reply.log as Partial<pino.Logger>;
+    if (this.isLogDisabled(request) || (!error && log.isLevelEnabled?.('info') === false)) return;
     const fields = {
       req: request,
       route: request.routeOptions.url,

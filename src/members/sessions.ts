@@ -20,19 +20,22 @@ import { effectiveState } from './lifecycle.js';
 import type { Member } from './member.js';
 import { createRecordRenderer, profileFieldsOf, type ListedRow, type RecordField } from './record-template.js';
 
-/** A session as the store finds it, with its member (as a listed row, for a record). */
+/** What a check needs of the member: who it is, and what decides whether it is Active now. */
+export type SessionMember = Pick<Member, 'id' | 'login' | 'email' | 'status' | 'timeExpiry' | 'deletedAt'>;
+
+/** A session as the store finds it, with its member (and, for a record, its listed row). */
 export interface FoundSession {
   readonly createdAt: number;
   /** When a check last moved the idle deadline; null: not since the login. */
   readonly seenAt: number | null;
-  readonly member: Member;
-  /** The member's columns and the record's profile values (`pf0`, …). */
-  readonly row: ListedRow;
+  readonly member: SessionMember;
+  /** With a record: the member's columns and the record's profile values (`pf0`, …). */
+  readonly row?: ListedRow;
 }
 
 export interface SessionStore {
-  /** The account's session with this digest and its member; the record's profile fields read too. */
-  findSession(accountId: number, digest: string, profileFields: readonly string[]): Promise<FoundSession | undefined>;
+  /** The account's session with this digest and its member; with a record, the member's whole row and the record's profile fields. */
+  findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): Promise<FoundSession | undefined>;
   /** Moves the idle deadline: the session was checked at `at`. */
   touchSession(digest: string, at: number): Promise<void>;
   /** Ends one session of the account (nothing when there is none). */
@@ -40,7 +43,7 @@ export interface SessionStore {
 }
 
 export type SessionCheck =
-  | { kind: 'valid'; member: Member; expiresAt: number; record?: string }
+  | { kind: 'valid'; member: SessionMember; expiresAt: number; record?: string }
   | { kind: 'not-found' };
 
 /** A valid check writes the session's last-seen time at most this often: checks stay reads. */
@@ -64,7 +67,7 @@ export class SessionsService {
   async check(account: Account, session: string, record?: { template: string; fields: readonly RecordField[] }): Promise<SessionCheck> {
     const now = this.clock();
     const digest = sessionDigest(session);
-    const found = await this.store.findSession(account.id, digest, record ? profileFieldsOf(record.fields) : []);
+    const found = await this.store.findSession(account.id, digest, record && { profileFields: profileFieldsOf(record.fields) });
     if (!found) return { kind: 'not-found' };
     const { sessionIdleSeconds, sessionLifetimeSeconds } = account.settings;
     const seen = found.seenAt ?? found.createdAt;
@@ -80,7 +83,7 @@ export class SessionsService {
       lastSeen = now;
     }
     const expiresAt = Math.min(endsAt, lastSeen + sessionIdleSeconds * 1000);
-    return { kind: 'valid', member: found.member, expiresAt, ...(record ? { record: this.renderer(record, account.settings.timeZone)(found.row) } : {}) };
+    return { kind: 'valid', member: found.member, expiresAt, ...(record && found.row ? { record: this.renderer(record, account.settings.timeZone)(found.row) } : {}) };
   }
 
   /** Ends the session, if there is one: /logout/ answers the same either way. */

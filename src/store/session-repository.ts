@@ -1,46 +1,78 @@
 /** The sessions /login/ hands out, as /session/ and /logout/ need them. */
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { FoundSession, SessionStore } from '../members/sessions.js';
-import { profileColumn } from '../members/record-template.js';
-import { toMember } from './member-rows.js';
+import { profileColumn, type ListedRow } from '../members/record-template.js';
+import type { ExpiryAction, MemberStatus } from '../members/member.js';
 import type { Database } from './schema.js';
+import type { EngineConnection } from './dialects/dialect.js';
+
+/** A session's row with its member's: a few columns for a bare check, all of them for a record. */
+type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' | 'status' | 'exp_time_at' | 'exp_time_mode' | 'deleted_at'> & {
+  session_created_at: number;
+  session_seen_at: number | null;
+};
+
+/**
+ * The look-ups, built and compiled once: a session check is on every page of an integrator's
+ * site, and building the query would cost more than running it.
+ */
+function lookupQueries(reads: Kysely<Database>): { brief: CompiledQuery<LookupRow>; full: CompiledQuery<LookupRow> } {
+  const base = reads
+    .selectFrom('sessions')
+    .innerJoin('members', 'members.id', 'sessions.member_id')
+    .select(['sessions.created_at as session_created_at', 'sessions.seen_at as session_seen_at'])
+    .where('sessions.digest', '=', '')
+    .where('sessions.account_id', '=', 0);
+  return {
+    brief: base.select(['members.id', 'members.login', 'members.email', 'members.status', 'members.exp_time_at', 'members.exp_time_mode', 'members.deleted_at']).compile() as CompiledQuery<LookupRow>,
+    full: base.selectAll('members').compile() as CompiledQuery<LookupRow>,
+  };
+}
 
 export class SessionRepository implements SessionStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    /** Short reads outside any transaction (see EngineConnection.reads). */
-    private readonly reads: Kysely<Database> = db,
-  ) {}
+  private readonly lookups;
+  private readonly db: Kysely<Database>;
+  private readonly reads: Kysely<Database>;
 
-  async findSession(accountId: number, digest: string, profileFields: readonly string[]): Promise<FoundSession | undefined> {
+  constructor(private readonly connection: EngineConnection) {
+    this.db = connection.db;
+    this.reads = connection.reads;
+    this.lookups = lookupQueries(connection.reads);
+  }
+
+  async findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): Promise<FoundSession | undefined> {
     // One index look-up (the digest is the primary key), its member by primary key.
-    const row = await this.reads
-      .selectFrom('sessions')
-      .innerJoin('members', 'members.id', 'sessions.member_id')
-      .selectAll('members')
-      .select(['sessions.created_at as session_created_at', 'sessions.seen_at as session_seen_at'])
-      .where('sessions.digest', '=', digest)
-      .where('sessions.account_id', '=', accountId)
-      .executeTakeFirst();
+    const [row] = record
+      ? await this.connection.hotRead('session_full', this.lookups.full, [digest, accountId])
+      : await this.connection.hotRead('session_brief', this.lookups.brief, [digest, accountId]);
     if (!row) return undefined;
-    const { session_created_at, session_seen_at, ...memberRow } = row;
-    const listed: Record<string, unknown> = { ...memberRow };
-    if (profileFields.length > 0) {
+    const found = {
+      createdAt: Number(row.session_created_at),
+      seenAt: row.session_seen_at === null ? null : Number(row.session_seen_at),
+      member: {
+        id: Number(row.id),
+        login: row.login,
+        email: row.email,
+        status: row.status as MemberStatus,
+        timeExpiry: row.exp_time_at === null || row.exp_time_mode === null ? null : { at: Number(row.exp_time_at), action: row.exp_time_mode as ExpiryAction },
+        deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+      },
+    };
+    if (!record) return found;
+    // The record's fields render from the row as /list/ renders its rows (the two session
+    // columns beside the member's are never a record's).
+    const listed = row as unknown as Record<string, unknown>;
+    if (record.profileFields.length > 0) {
       const values = await this.reads
         .selectFrom('member_fields')
         .select(['name', 'value'])
-        .where('member_id', '=', memberRow.id)
-        .where('name', 'in', [...profileFields])
+        .where('member_id', '=', found.member.id)
+        .where('name', 'in', [...record.profileFields])
         .execute();
       const byName = new Map(values.map((value) => [value.name, value.value]));
-      profileFields.forEach((name, index) => (listed[profileColumn(index)] = byName.get(name)));
+      record.profileFields.forEach((name, index) => (listed[profileColumn(index)] = byName.get(name)));
     }
-    return {
-      createdAt: Number(session_created_at),
-      seenAt: session_seen_at === null ? null : Number(session_seen_at),
-      member: toMember(memberRow),
-      row: listed as FoundSession['row'],
-    };
+    return { ...found, row: listed as ListedRow };
   }
 
   async touchSession(digest: string, at: number): Promise<void> {

@@ -82,7 +82,7 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     accounts: guard(new AccountRepository(db, connection.reads)),
     members: guard(new MemberRepository(connection, options.events)),
     logins: guard(new LoginRecordsRepository(db, connection.reads, options.events)),
-    sessions: guard(new SessionRepository(db, connection.reads)),
+    sessions: guard(new SessionRepository(connection)),
     resets: guard(new ResetRepository(db, connection.reads)),
     mail: guard(new MailRepository(db)),
     transfer: guard(new MemberTransferRepository(connection, options.events)),

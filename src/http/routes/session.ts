@@ -89,7 +89,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         if (fields.length > MAX_RECORD_FIELDS) throw ApiError.invalid('record', `at most ${MAX_RECORD_FIELDS} fields`);
         record = { template, fields };
       }
-      const account = await context.accounts.find(user);
+      const account = await context.accounts.findRecent(user);
       const checked = account ? await sessions.check(account, session, record) : { kind: 'not-found' as const };
       if (checked.kind === 'not-found' || !account) return { result: 'FAIL', message: MESSAGES.sessionNotFound };
       const { member } = checked;
@@ -112,7 +112,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       const user = params.required('user');
       const session = params.required('session');
       if (session.length <= MAX_SESSION_LENGTH) {
-        const account = await context.accounts.find(user);
+        const account = await context.accounts.findRecent(user);
         if (account) await sessions.end(account, session);
       }
       return okReply({});

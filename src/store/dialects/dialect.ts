@@ -45,6 +45,13 @@ export interface EngineConnection {
    * transaction; on PostgreSQL the same pool as `db`.
    */
   readonly reads: Kysely<Database>;
+  /**
+   * A short read asked very often (a session check, on every page of an integrator's site),
+   * compiled once by the caller and run with new parameters: on PostgreSQL a named prepared
+   * statement (parsed and planned once per connection), on SQLite the read connection's
+   * cached statement.
+   */
+  hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]>;
   readonly search: SearchSql;
   classifyError(error: unknown): StoreErrorKind | undefined;
   /**

@@ -37,6 +37,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     engine: 'postgres',
     db,
     reads: db,
+    async hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
+      return (await pool.query({ name, text: query.sql, values: [...parameters] })).rows as R[];
+    },
     classifyError: classifyPostgresError,
     search: postgresSearch,
     async *readSnapshot(work) {

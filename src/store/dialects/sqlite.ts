@@ -85,11 +85,20 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
       },
     }),
   });
+  const hotStatements = new Map<string, BetterSqlite3.Statement>();
   const running = new Set<string>();
   return {
     engine: 'sqlite',
     db,
     reads,
+    async hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
+      // Straight on the read connection's prepared statement, once it is open: no driver
+      // queue to wait in (a read, synchronous, on a connection no transaction ever holds).
+      if (!shortReads) return (await reads.executeQuery<R>({ ...query, parameters })).rows;
+      let statement = hotStatements.get(name);
+      if (!statement) hotStatements.set(name, (statement = shortReads.prepare(query.sql)));
+      return statement.all(...parameters) as R[];
+    },
     classifyError: classifySqliteError,
     search: sqliteSearch,
     async *readSnapshot(work) {
