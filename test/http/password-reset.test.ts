@@ -36,6 +36,8 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
       expect(page.body).toContain('Choose a new password for <strong>alice</strong>');
       expect(page.body).not.toContain('<script');
       expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      // Browsers hold the form's redirect to form-action: the ok URL's origin is allowed.
+      expect(page.headers['content-security-policy']).toContain("form-action 'self' https://site.example;");
       expect(page.headers['cache-control']).toBe('no-store');
     }
     expect((await login('alice', 'correct-horse')).result).toBe('OK');

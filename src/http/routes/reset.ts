@@ -69,6 +69,23 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 </form>`;
 }
 
+/** Where the browser goes once the password is set: the member's ok URL, else the account's, when absolute. */
+function okUrlOf(state: { member: { urlOk: string | null }; account: { settings: { okUrl: string } } }): string | undefined {
+  const okUrl = state.member.urlOk || state.account.settings.okUrl;
+  // A path is the integrator's site's, which this server does not know: a page then.
+  return /^https?:\/\//i.test(okUrl) ? okUrl : undefined;
+}
+
+/**
+ * The form's page may send the browser on to the ok URL: browsers hold a form's redirect to
+ * `form-action` too, so that URL's origin is allowed beside this site's.
+ */
+function allowRedirect(reply: FastifyReply, okUrl: string | undefined): FastifyReply {
+  const policy = reply.getHeader('content-security-policy');
+  if (okUrl && typeof policy === 'string') reply.header('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${new URL(okUrl).origin}`));
+  return reply;
+}
+
 function send(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
 }
@@ -103,7 +120,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
         const { status, title, text } = LINK_PAGES[state.kind];
         return send(reply, status, page(title, html`<p>${text}</p>`));
       }
-      return send(reply, 200, page('Choose a new password', form(token, state.member.login)));
+      return send(allowRedirect(reply, okUrlOf(state)), 200, page('Choose a new password', form(token, state.member.login)));
     });
 
     pages.post(RESET_PAGE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
@@ -118,7 +135,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
         const { status, title, text } = LINK_PAGES[state.kind];
         return send(reply, status, page(title, html`<p>${text}</p>`));
       }
-      const again = (error: string) => send(reply, 400, page('Choose a new password', form(token, state.member.login, error)));
+      const again = (error: string) => send(allowRedirect(reply, okUrlOf(state)), 400, page('Choose a new password', form(token, state.member.login, error)));
       if (password !== (params.get('confirm') ?? '')) return again('The two passwords are not the same.');
       try {
         decodePassword('password', password, state.account.settings.minPasswordLength);
@@ -131,9 +148,8 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
         const { status, title, text } = LINK_PAGES[outcome.kind];
         return send(reply, status, page(title, html`<p>${text}</p>`));
       }
-      const okUrl = outcome.member.urlOk || outcome.account.settings.okUrl;
-      // A path is the integrator's site's, which this server does not know: a page then.
-      if (/^https?:\/\//i.test(okUrl)) return reply.code(303).header('location', okUrl).header('cache-control', 'no-store').send();
+      const okUrl = okUrlOf(outcome);
+      if (okUrl) return reply.code(303).header('location', okUrl).header('cache-control', 'no-store').send();
       return send(reply, 200, page('Password changed', html`<p>Your password is changed. You can sign in with it now.</p>`));
     });
   });
