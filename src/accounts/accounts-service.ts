@@ -119,10 +119,15 @@ export class AccountsService {
    * otherwise read the account as often as the session. A setting changed by another process
    * is seen within that second; this process's own changes at once.
    */
-  async findRecent(name: string): Promise<Account | undefined> {
+  findRecent(name: string): Account | undefined | Promise<Account | undefined> {
     const now = this.clock();
     const kept = this.recent.get(name);
+    // From memory without a promise: the check that follows is the request's only wait.
     if (kept && now - kept.at < RECENT_ACCOUNT_MS && now >= kept.at) return kept.account;
+    return this.readRecent(name, now);
+  }
+
+  private async readRecent(name: string, now: number): Promise<Account | undefined> {
     const account = await this.store.findAccountByName(name);
     // Bounded: names asked for that do not exist are kept too, a second each.
     if (this.recent.size >= 10_000) this.recent.clear();

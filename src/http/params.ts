@@ -66,9 +66,10 @@ export interface ParamLimits {
 
 /**
  * Collects the parameters of a request: the query string first, then the body, so that a
- * body value wins over a query value of the same name.
+ * body value wins over a query value of the same name. Synchronous unless the body is
+ * multipart (which is read as it streams): the cheapest routes pay no promise for it.
  */
-export async function readParams(request: FastifyRequest, limits: ParamLimits): Promise<WireParams> {
+export function readParams(request: FastifyRequest, limits: ParamLimits): WireParams | Promise<WireParams> {
   const values = new Map<string, string[]>();
   let count = 0;
   const add = (name: string, value: string) => {
@@ -92,7 +93,7 @@ export async function readParams(request: FastifyRequest, limits: ParamLimits): 
     if (invalid !== undefined) throw ApiError.invalid(invalid, REASONS.notText);
     for (const [name, value] of body.entries) add(name, value);
   } else if (request.isMultipart()) {
-    await readMultipart(request, limits, add);
+    return readMultipart(request, limits, add).then(() => new WireParams(values));
   }
   return new WireParams(values);
 }

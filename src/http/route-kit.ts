@@ -30,7 +30,8 @@ function enforce(admission: Admission): void {
 export function apiHandler(context: RouteContext, handle: (params: WireParams, request: FastifyRequest, reply: FastifyReply) => Promise<object>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<object> => {
     try {
-      const params = await readParams(request, context.limits);
+      const read = readParams(request, context.limits);
+      const params = read instanceof Promise ? await read : read;
       logAccount(request, params.get('user'));
       return await handle(params, request, reply);
     } catch (error) {

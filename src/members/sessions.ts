@@ -35,7 +35,7 @@ export interface FoundSession {
 
 export interface SessionStore {
   /** The account's session with this digest and its member; with a record, the member's whole row and the record's profile fields. */
-  findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): Promise<FoundSession | undefined>;
+  findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): FoundSession | undefined | Promise<FoundSession | undefined>;
   /** Moves the idle deadline: the session was checked at `at`. */
   touchSession(digest: string, at: number): Promise<void>;
   /** Ends one session of the account (nothing when there is none). */
@@ -45,6 +45,8 @@ export interface SessionStore {
 export type SessionCheck =
   | { kind: 'valid'; member: SessionMember; expiresAt: number; record?: string }
   | { kind: 'not-found' };
+
+const NOT_FOUND: SessionCheck = Object.freeze({ kind: 'not-found' });
 
 /** A valid check writes the session's last-seen time at most this often: checks stay reads. */
 export const SESSION_TOUCH_MS = 60_000;
@@ -63,27 +65,35 @@ export class SessionsService {
     private readonly clock: Clock,
   ) {}
 
-  /** Whether the session is valid now; a valid check moves its idle deadline (a write at most once a minute). */
-  async check(account: Account, session: string, record?: { template: string; fields: readonly RecordField[] }): Promise<SessionCheck> {
+  /**
+   * Whether the session is valid now; a valid check moves its idle deadline (a write at most
+   * once a minute). Answered without a promise when the store answers at once (SQLite): this
+   * runs on every page of an integrator's site.
+   */
+  check(account: Account, session: string, record?: { template: string; fields: readonly RecordField[] }): SessionCheck | Promise<SessionCheck> {
     const now = this.clock();
     const digest = sessionDigest(session);
-    const found = await this.store.findSession(account.id, digest, record && { profileFields: profileFieldsOf(record.fields) });
-    if (!found) return { kind: 'not-found' };
+    const found = this.store.findSession(account.id, digest, record && { profileFields: profileFieldsOf(record.fields) });
+    return found instanceof Promise ? found.then((f) => this.decide(account, digest, f, now, record)) : this.decide(account, digest, found, now, record);
+  }
+
+  private decide(account: Account, digest: string, found: FoundSession | undefined, now: number, record?: { template: string; fields: readonly RecordField[] }): SessionCheck | Promise<SessionCheck> {
+    if (!found) return NOT_FOUND;
     const { sessionIdleSeconds, sessionLifetimeSeconds } = account.settings;
     const seen = found.seenAt ?? found.createdAt;
     const endsAt = found.createdAt + sessionLifetimeSeconds * 1000;
     if (now >= endsAt || now >= seen + sessionIdleSeconds * 1000 || effectiveState(found.member, now).status !== 'A') {
       // Over for good: a later check (the member restored, say) must not bring it back.
-      await this.store.endSession(account.id, digest);
-      return { kind: 'not-found' };
+      return this.store.endSession(account.id, digest).then(() => NOT_FOUND);
     }
-    let lastSeen = seen;
-    if (now - seen >= SESSION_TOUCH_MS) {
-      await this.store.touchSession(digest, now);
-      lastSeen = now;
-    }
-    const expiresAt = Math.min(endsAt, lastSeen + sessionIdleSeconds * 1000);
-    return { kind: 'valid', member: found.member, expiresAt, ...(record && found.row ? { record: this.renderer(record, account.settings.timeZone)(found.row) } : {}) };
+    const answer = (lastSeen: number): SessionCheck => ({
+      kind: 'valid',
+      member: found.member,
+      expiresAt: Math.min(endsAt, lastSeen + sessionIdleSeconds * 1000),
+      ...(record && found.row ? { record: this.renderer(record, account.settings.timeZone)(found.row) } : {}),
+    });
+    if (now - seen >= SESSION_TOUCH_MS) return this.store.touchSession(digest, now).then(() => answer(now));
+    return answer(seen);
   }
 
   /** Ends the session, if there is one: /logout/ answers the same either way. */

@@ -29,6 +29,21 @@ function lookupQueries(reads: Kysely<Database>): { brief: CompiledQuery<LookupRo
   };
 }
 
+function foundOf(row: LookupRow): FoundSession {
+  return {
+    createdAt: Number(row.session_created_at),
+    seenAt: row.session_seen_at === null ? null : Number(row.session_seen_at),
+    member: {
+      id: Number(row.id),
+      login: row.login,
+      email: row.email,
+      status: row.status as MemberStatus,
+      timeExpiry: row.exp_time_at === null || row.exp_time_mode === null ? null : { at: Number(row.exp_time_at), action: row.exp_time_mode as ExpiryAction },
+      deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+    },
+  };
+}
+
 export class SessionRepository implements SessionStore {
   private readonly lookups;
   private readonly db: Kysely<Database>;
@@ -40,37 +55,29 @@ export class SessionRepository implements SessionStore {
     this.lookups = lookupQueries(connection.reads);
   }
 
-  async findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): Promise<FoundSession | undefined> {
+  findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): FoundSession | undefined | Promise<FoundSession | undefined> {
     // One index look-up (the digest is the primary key), its member by primary key.
-    const [row] = record
-      ? await this.connection.hotRead('session_full', this.lookups.full, [digest, accountId])
-      : await this.connection.hotRead('session_brief', this.lookups.brief, [digest, accountId]);
+    if (record) return this.findWithRecord(accountId, digest, record.profileFields);
+    const rows = this.connection.hotRead('session_brief', this.lookups.brief, [digest, accountId]);
+    return rows instanceof Promise ? rows.then(([row]) => row && foundOf(row)) : rows[0] && foundOf(rows[0]);
+  }
+
+  private async findWithRecord(accountId: number, digest: string, profileFields: readonly string[]): Promise<FoundSession | undefined> {
+    const [row] = await this.connection.hotRead('session_full', this.lookups.full, [digest, accountId]);
     if (!row) return undefined;
-    const found = {
-      createdAt: Number(row.session_created_at),
-      seenAt: row.session_seen_at === null ? null : Number(row.session_seen_at),
-      member: {
-        id: Number(row.id),
-        login: row.login,
-        email: row.email,
-        status: row.status as MemberStatus,
-        timeExpiry: row.exp_time_at === null || row.exp_time_mode === null ? null : { at: Number(row.exp_time_at), action: row.exp_time_mode as ExpiryAction },
-        deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
-      },
-    };
-    if (!record) return found;
+    const found = foundOf(row);
     // The record's fields render from the row as /list/ renders its rows (the two session
     // columns beside the member's are never a record's).
     const listed = row as unknown as Record<string, unknown>;
-    if (record.profileFields.length > 0) {
+    if (profileFields.length > 0) {
       const values = await this.reads
         .selectFrom('member_fields')
         .select(['name', 'value'])
         .where('member_id', '=', found.member.id)
-        .where('name', 'in', [...record.profileFields])
+        .where('name', 'in', [...profileFields])
         .execute();
       const byName = new Map(values.map((value) => [value.name, value.value]));
-      record.profileFields.forEach((name, index) => (listed[profileColumn(index)] = byName.get(name)));
+      profileFields.forEach((name, index) => (listed[profileColumn(index)] = byName.get(name)));
     }
     return { ...found, row: listed as ListedRow };
   }

@@ -89,8 +89,10 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         if (fields.length > MAX_RECORD_FIELDS) throw ApiError.invalid('record', `at most ${MAX_RECORD_FIELDS} fields`);
         record = { template, fields };
       }
-      const account = await context.accounts.findRecent(user);
-      const checked = account ? await sessions.check(account, session, record) : { kind: 'not-found' as const };
+      const recent = context.accounts.findRecent(user);
+      const account = recent instanceof Promise ? await recent : recent;
+      const checking = account ? sessions.check(account, session, record) : ({ kind: 'not-found' } as const);
+      const checked = checking instanceof Promise ? await checking : checking;
       if (checked.kind === 'not-found' || !account) return { result: 'FAIL', message: MESSAGES.sessionNotFound };
       const { member } = checked;
       return {

@@ -49,9 +49,10 @@ export interface EngineConnection {
    * A short read asked very often (a session check, on every page of an integrator's site),
    * compiled once by the caller and run with new parameters: on PostgreSQL a named prepared
    * statement (parsed and planned once per connection), on SQLite the read connection's
-   * cached statement.
+   * cached statement, answered at once (no promise: better-sqlite3 is synchronous, and the
+   * read is one index look-up).
    */
-  hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]>;
+  hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | Promise<R[]>;
   readonly search: SearchSql;
   classifyError(error: unknown): StoreErrorKind | undefined;
   /**

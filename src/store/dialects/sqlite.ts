@@ -91,10 +91,10 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     engine: 'sqlite',
     db,
     reads,
-    async hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
+    hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | Promise<R[]> {
       // Straight on the read connection's prepared statement, once it is open: no driver
       // queue to wait in (a read, synchronous, on a connection no transaction ever holds).
-      if (!shortReads) return (await reads.executeQuery<R>({ ...query, parameters })).rows;
+      if (!shortReads) return reads.executeQuery<R>({ ...query, parameters }).then((result) => [...result.rows]);
       let statement = hotStatements.get(name);
       if (!statement) hotStatements.set(name, (statement = shortReads.prepare(query.sql)));
       return statement.all(...parameters) as R[];
