@@ -2,6 +2,10 @@ import { expect, it } from 'vitest';
 import { describeEachEngineApp } from '../support/app.js';
 import { figure } from '../support/report.js';
 import { sessionDigest } from '../../src/members/sessions.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importCommand } from '../../src/import-export/commands.js';
 
 const NOT_FOUND = { result: 'FAIL', message: 'session not found' };
 const MINUTE = 60_000;
@@ -107,6 +111,19 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     expect(await check(sessions.s1!)).toEqual(NOT_FOUND);
     // A member whose sessions were revoked logs in again.
     expect((await check(await login('r1'))).result).toBe('OK');
+  });
+
+  it('ends the sessions of members an import gives a new password or suspends, and keeps the others', async () => {
+    const { user, create, login, check } = await setup();
+    for (const name of ['imp-pw', 'imp-s', 'imp-same']) await create({ _login: name });
+    const before = { pw: await login('imp-pw'), s: await login('imp-s'), same: await login('imp-same') };
+    const dir = mkdtempSync(join(tmpdir(), 'member-api-sessions-'));
+    const file = join(dir, 'members.csv');
+    writeFileSync(file, 'login,email,password,status\nimp-pw,m@example.com,imported-horse-1,\nimp-s,m@example.com,,S\nimp-same,other@example.com,,\n');
+    expect(await importCommand(h().services, file, { account: user, map: [], progress: false })).toMatchObject({ updated: 3, rejected: 0 });
+    expect(await check(before.pw)).toEqual(NOT_FOUND);
+    expect(await check(before.s)).toEqual(NOT_FOUND);
+    expect(await check(before.same)).toMatchObject({ result: 'OK', email: 'other@example.com' });
   });
 
   it('refuses revoke_sessions other than 0 or 1, naming it', async () => {
