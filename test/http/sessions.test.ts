@@ -39,8 +39,10 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     const session = await login('alice');
     const answer = await check(session);
     expect(answer).toEqual({ result: 'OK', message: '', id: String(id), login: 'alice', email: 'alice@example.com', status: 'Active', expires: '2026-11-23 13:00:00' });
-    const withRecord = await check(session, { record: '{reg_date}{city}{missing}{reg_type}' });
+    const withRecord = await check(session, { record: '{reg_date}{city}{missing}{reg_type}{result}' });
     expect(withRecord).toMatchObject({ result: 'OK', id: String(id), reg_date: '2026-11-23', city: 'Lyon', missing: '', reg_type: 'API' });
+    // `result` first, as in every answer; a record's field never takes the place of the answer's own.
+    expect(Object.keys(withRecord).slice(0, 2)).toEqual(['result', 'message']);
     expect((await check(session, { record: '{nope' })).result).toBe('ERROR');
     expect(await check(session, { record: '{nope' })).toEqual({ result: 'ERROR', message: expect.stringMatching(/^invalid parameter: record/) });
     expect(await check('never-existed')).toEqual(NOT_FOUND);

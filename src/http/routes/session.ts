@@ -95,16 +95,17 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       const checked = checking instanceof Promise ? await checking : checking;
       if (checked.kind === 'not-found' || !account) return { result: 'FAIL', message: MESSAGES.sessionNotFound };
       const { member } = checked;
-      return {
-        ...(checked.record ? (JSON.parse(checked.record) as Record<string, string>) : {}),
-        ...okReply({
-          id: String(member.id),
-          login: member.login,
-          email: member.email,
-          status: STATUS.name('A'),
-          expires: sessions.formatTime(account, checked.expiresAt),
-        }),
-      };
+      const answer: Record<string, string> = okReply({
+        id: String(member.id),
+        login: member.login,
+        email: member.email,
+        status: STATUS.name('A'),
+        expires: sessions.formatTime(account, checked.expiresAt),
+      });
+      // The record's fields after the answer's own (`result` first, as every answer), never
+      // in their place (a profile field named `result` cannot change the outcome).
+      if (checked.record) for (const [name, value] of Object.entries(JSON.parse(checked.record) as Record<string, string>)) if (!(name in answer)) answer[name] = value;
+      return answer;
     }),
   );
   app.post(
