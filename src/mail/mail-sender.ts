@@ -8,7 +8,16 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../common/clock.js';
 import { createDateFormatter } from '../members/date-format.js';
-import { DEFAULT_TEMPLATES, parseTemplate, renderMail, type MailStore, type QueuedMail } from './mail.js';
+import { DEFAULT_TEMPLATES, MAIL_KINDS, parseTemplate, renderMail, type MailKind, type MailStore, type MailTemplate, type QueuedMail } from './mail.js';
+
+/** The built-in texts, read once. */
+const BUILT_IN = Object.fromEntries(
+  MAIL_KINDS.map((kind) => {
+    const parsed = parseTemplate(kind, DEFAULT_TEMPLATES[kind]);
+    if (!parsed.ok) throw new Error(`the built-in ${kind} mail: ${parsed.reason}`);
+    return [kind, parsed.template];
+  }),
+) as Record<MailKind, MailTemplate>;
 
 /** How a welcome mail gets the member's verification link. */
 export type VerifyUrl = (accountName: string, memberId: number, login: string) => string;
@@ -102,7 +111,7 @@ export class MailSender {
 
   private render(mail: QueuedMail) {
     const own = mail.template === undefined ? undefined : parseTemplate(mail.kind, mail.template);
-    const template = own?.ok ? own.template : (parseTemplate(mail.kind, DEFAULT_TEMPLATES[mail.kind]) as { ok: true; template: { subject: string; body: string } }).template;
+    const template = own?.ok ? own.template : BUILT_IN[mail.kind];
     const dates = createDateFormatter(mail.account.timeZone);
     const values: Record<string, string> = {
       ...mail.vars,

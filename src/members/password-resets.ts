@@ -90,15 +90,15 @@ export class PasswordResets {
   }
 
   /**
-   * Sets the member's password (already checked against the account's rules by the caller,
-   * which knows how to say why one is refused) and uses the link up.
+   * Sets the member's password and uses the link up, for a link the caller found valid (and a
+   * password it checked against the account's rules, since it knows how to say why one is
+   * refused). The link's use is a compare-and-set on its being unused and unexpired: of two
+   * posts of one form, one changes the password.
    */
-  async complete(token: string, password: string, origin: EventOrigin): Promise<ResetOutcome> {
-    const state = await this.state(token);
-    if (state.kind !== 'valid') return state;
+  async complete(token: string, link: Extract<ResetLinkState, { kind: 'valid' }>, password: string, origin: EventOrigin): Promise<ResetOutcome> {
     if (!(await this.links.useResetLink(digestOf(token), this.clock()))) return { kind: 'used' };
-    const outcome = await this.members.update(state.account, { selector: { by: 'id', id: state.member.id }, password, deleteFields: [], setFields: new Map() }, origin);
+    const outcome = await this.members.update(link.account, { selector: { by: 'id', id: link.member.id }, password, deleteFields: [], setFields: new Map() }, origin);
     if (outcome.kind !== 'updated') return { kind: 'invalid' };
-    return { kind: 'changed', account: state.account, member: state.member };
+    return { kind: 'changed', account: link.account, member: link.member };
   }
 }

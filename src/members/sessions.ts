@@ -42,6 +42,12 @@ export interface SessionStore {
   endSession(accountId: number, digest: string): Promise<void>;
 }
 
+/** A `/list/` record asked of a check: its template (the renderer's key) and its fields. */
+export interface SessionRecord {
+  readonly template: string;
+  readonly fields: readonly RecordField[];
+}
+
 export type SessionCheck =
   | { kind: 'valid'; member: SessionMember; expiresAt: number; record?: string }
   | { kind: 'not-found' };
@@ -70,14 +76,14 @@ export class SessionsService {
    * once a minute). Answered without a promise when the store answers at once (SQLite): this
    * runs on every page of an integrator's site.
    */
-  check(account: Account, session: string, record?: { template: string; fields: readonly RecordField[] }): SessionCheck | Promise<SessionCheck> {
+  check(account: Account, session: string, record?: SessionRecord): SessionCheck | Promise<SessionCheck> {
     const now = this.clock();
     const digest = sessionDigest(session);
     const found = this.store.findSession(account.id, digest, record && { profileFields: profileFieldsOf(record.fields) });
     return found instanceof Promise ? found.then((f) => this.decide(account, digest, f, now, record)) : this.decide(account, digest, found, now, record);
   }
 
-  private decide(account: Account, digest: string, found: FoundSession | undefined, now: number, record?: { template: string; fields: readonly RecordField[] }): SessionCheck | Promise<SessionCheck> {
+  private decide(account: Account, digest: string, found: FoundSession | undefined, now: number, record?: SessionRecord): SessionCheck | Promise<SessionCheck> {
     if (!found) return NOT_FOUND;
     const { sessionIdleSeconds, sessionLifetimeSeconds } = account.settings;
     const seen = found.seenAt ?? found.createdAt;
@@ -109,7 +115,7 @@ export class SessionsService {
     return formatter.dateTime(instant);
   }
 
-  private renderer(record: { template: string; fields: readonly RecordField[] }, timeZone: string): (row: ListedRow) => string {
+  private renderer(record: SessionRecord, timeZone: string): (row: ListedRow) => string {
     const key = `${timeZone}\u0000${record.template}`;
     let render = this.renderers.get(key);
     if (!render) {

@@ -110,10 +110,17 @@ export class HousekeepingRepository implements Housekeeping {
       const result = await this.db.deleteFrom('sessions').where('created_at', '<', ended).where('account_id', '=', account.id).executeTakeFirst();
       purged += Number(result.numDeletedRows);
     }
-    // Reset links a day past their end, and mails sent or given up a month ago, go too.
-    await this.db.deleteFrom('reset_links').where('expires_at', '<', now - 86_400_000).execute();
-    await this.db.deleteFrom('mail_outbox').where((eb) => eb.or([eb('sent_at', '<', now - 30 * 86_400_000), eb('failed_at', '<', now - 30 * 86_400_000)])).execute();
     return purged;
+  }
+
+  async purgeResetLinks(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('reset_links').where('expires_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async purgeMails(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('mail_outbox').where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)])).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async purgeLoginEvents(before: number): Promise<number> {

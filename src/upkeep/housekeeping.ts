@@ -8,8 +8,12 @@ export interface Housekeeping {
   expireAllDue(now: number): Promise<number>;
   /** Removes up to `limit` members deleted before `before`; their logins become free. */
   purgeDeleted(before: number, limit: number, now: number): Promise<number>;
-  /** Removes sessions created before `before`, and those past their account's lifetime at `now` (and reset links a day past their end, mails sent a month ago). */
+  /** Removes sessions created before `before`, and those past their account's lifetime at `now`. */
   purgeSessions(before: number, now: number): Promise<number>;
+  /** Removes password reset links that ended before `before`. */
+  purgeResetLinks(before: number): Promise<number>;
+  /** Removes mails sent, or given up, before `before`. */
+  purgeMails(before: number): Promise<number>;
   purgeLoginEvents(before: number): Promise<number>;
   purgeThrottles(before: number): Promise<number>;
   /** Writes `member.expiring` for the time expirations within each account's warning period, at most `limit` per statement, once per expiration; answers how many. */

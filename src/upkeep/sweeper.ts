@@ -19,6 +19,8 @@ export interface SweepReport {
   readonly warned: number;
   readonly purgedMembers: number;
   readonly purgedSessions: number;
+  readonly purgedResetLinks: number;
+  readonly purgedMails: number;
   readonly purgedLoginEvents: number;
   readonly purgedEvents: number;
   readonly purgedThrottles: number;
@@ -81,6 +83,9 @@ export class Sweeper {
       warned,
       purgedMembers,
       purgedSessions: await this.store.purgeSessions(now - this.retention.sessionRetentionDays * DAY, now),
+      // A reset link a day past its end (its page says "expired" meanwhile); mails a month after.
+      purgedResetLinks: await this.store.purgeResetLinks(now - DAY),
+      purgedMails: await this.store.purgeMails(now - 30 * DAY),
       purgedEvents,
       purgedLoginEvents: await this.store.purgeLoginEvents(now - this.retention.loginEventRetentionDays * DAY),
       purgedThrottles: await this.store.purgeThrottles(now - THROTTLE_RETENTION),

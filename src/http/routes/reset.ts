@@ -5,12 +5,12 @@
  * account's ok URL. GET never changes anything (mail scanners open links); a used, expired or
  * forged link shows a page that says so and changes nothing.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { RESET_PAGE_PATH, type PasswordResets } from '../../members/password-resets.js';
 import { decodeFlag, decodePassword } from '../decoders.js';
 import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import { html, type Html } from '../html.js';
+import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
 import { fromOwnPages, registerPages } from '../page-security.js';
 import { readParams } from '../params.js';
 import { okReply } from '../replies.js';
@@ -36,20 +36,6 @@ export const RESET_SCHEMA = {
     'OK, or ERROR (bad parameters, wrong api key, member not found, several members found)',
   ),
 };
-
-const STYLE =
-  'body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#222}label{display:block;margin:1rem 0 .25rem}input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box}button{font:inherit;margin-top:1.25rem;padding:.5rem 1rem}.error{color:#a00}';
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
-
-function page(title: string, content: Html): string {
-  return html`<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>${title}</title>
-<style>${STYLE}</style></head>
-<body><h1>${title}</h1>${content}</body>
-</html>
-`.value;
-}
 
 const LINK_PAGES = {
   used: { status: 410, title: 'Link already used', text: 'This link was already used to choose a password. If you need another one, ask for a new link.' },
@@ -86,8 +72,10 @@ function allowRedirect(reply: FastifyReply, okUrl: string | undefined): FastifyR
   return reply;
 }
 
-function send(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+/** The page of a link that cannot be used: used, expired, or not valid. */
+function linkPage(reply: FastifyReply, kind: keyof typeof LINK_PAGES): FastifyReply {
+  const { status, title, text } = LINK_PAGES[kind];
+  return sendMemberPage(reply, status, memberPage(title, html`<p>${text}</p>`));
 }
 
 export async function registerResetRoutes(app: FastifyInstance, context: RouteContext & { resets: PasswordResets; publicUrl?: string }): Promise<void> {
@@ -107,7 +95,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
     }),
   );
 
-  await registerPages(app, { 'style-src': [STYLE_HASH], 'form-action': ["'self'"] }, (pages) => {
+  await registerPages(app, { 'style-src': [MEMBER_PAGE_STYLE_SOURCE], 'form-action': ["'self'"] }, (pages) => {
     // Pages for people: not in the OpenAPI document (the link is what /reset/ answers).
     pages.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true };
@@ -116,26 +104,20 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
     pages.get(RESET_PAGE_PATH, async (request, reply) => {
       const token = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').get('token') ?? '';
       const state = await resets.state(token);
-      if (state.kind !== 'valid') {
-        const { status, title, text } = LINK_PAGES[state.kind];
-        return send(reply, status, page(title, html`<p>${text}</p>`));
-      }
-      return send(allowRedirect(reply, okUrlOf(state)), 200, page('Choose a new password', form(token, state.member.login)));
+      if (state.kind !== 'valid') return linkPage(reply, state.kind);
+      return sendMemberPage(allowRedirect(reply, okUrlOf(state)), 200, memberPage('Choose a new password', form(token, state.member.login)));
     });
 
     pages.post(RESET_PAGE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
       if (!fromOwnPages(request, context.publicUrl)) {
-        return send(reply, 403, page('Refused', html`<p>This form did not come from this site’s own page, so nothing was changed.</p>`));
+        return sendMemberPage(reply, 403, memberPage('Refused', html`<p>This form did not come from this site’s own page, so nothing was changed.</p>`));
       }
       const params = await readParams(request, context.limits);
       const token = params.get('token') ?? '';
       const password = params.get('password') ?? '';
       const state = await resets.state(token);
-      if (state.kind !== 'valid') {
-        const { status, title, text } = LINK_PAGES[state.kind];
-        return send(reply, status, page(title, html`<p>${text}</p>`));
-      }
-      const again = (error: string) => send(allowRedirect(reply, okUrlOf(state)), 400, page('Choose a new password', form(token, state.member.login, error)));
+      if (state.kind !== 'valid') return linkPage(reply, state.kind);
+      const again = (error: string) => sendMemberPage(allowRedirect(reply, okUrlOf(state)), 400, memberPage('Choose a new password', form(token, state.member.login, error)));
       if (password !== (params.get('confirm') ?? '')) return again('The two passwords are not the same.');
       try {
         decodePassword('password', password, state.account.settings.minPasswordLength);
@@ -143,14 +125,11 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
         if (error instanceof ApiError) return again(`This password cannot be used: ${error.message.replace(/^invalid parameter: password \((.*)\)$/, '$1')}.`);
         throw error;
       }
-      const outcome = await resets.complete(token, password, { actor: 'member', requestId: request.id });
-      if (outcome.kind !== 'changed') {
-        const { status, title, text } = LINK_PAGES[outcome.kind];
-        return send(reply, status, page(title, html`<p>${text}</p>`));
-      }
+      const outcome = await resets.complete(token, state, password, { actor: 'member', requestId: request.id });
+      if (outcome.kind !== 'changed') return linkPage(reply, outcome.kind);
       const okUrl = okUrlOf(outcome);
       if (okUrl) return reply.code(303).header('location', okUrl).header('cache-control', 'no-store').send();
-      return send(reply, 200, page('Password changed', html`<p>Your password is changed. You can sign in with it now.</p>`));
+      return sendMemberPage(reply, 200, memberPage('Password changed', html`<p>Your password is changed. You can sign in with it now.</p>`));
     });
   });
 }

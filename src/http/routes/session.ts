@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_RECORD_FIELDS } from '../../members/fields.js';
 import { parseRecordTemplate } from '../../members/record-template.js';
 import { STATUS } from '../../members/member-fields.js';
-import type { SessionsService } from '../../members/sessions.js';
+import type { SessionRecord, SessionsService } from '../../members/sessions.js';
 import { ApiError, MESSAGES, REASONS } from '../errors.js';
 import { okReply } from '../replies.js';
 import { apiHandler, type RouteContext } from '../route-kit.js';
@@ -82,7 +82,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       const session = params.required('session');
       if (session.length > MAX_SESSION_LENGTH) throw ApiError.invalid('session', `at most ${MAX_SESSION_LENGTH} characters`);
       const template = params.nonEmpty('record');
-      let record: Parameters<SessionsService['check']>[2];
+      let record: SessionRecord | undefined;
       if (template !== undefined) {
         const fields = parseRecordTemplate(template);
         if (!fields) throw ApiError.invalid('record', REASONS.record);

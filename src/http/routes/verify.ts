@@ -4,29 +4,17 @@
  * login that changed since) answers the same 400 page, and the code is checked before the
  * store is asked anything: the page tells nobody which members exist.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import type { MembersService, VerifyEmailOutcome } from '../../members/members-service.js';
 import { registerPages } from '../page-security.js';
+import { html } from '../html.js';
+import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
 
 const PAGES: Record<VerifyEmailOutcome, { status: 200 | 400; title: string; text: string }> = {
   verified: { status: 200, title: 'E-mail address verified', text: 'Thank you: your e-mail address is verified.' },
   invalid: { status: 400, title: 'Link not valid', text: 'This verification link is not valid: it may have been copied in part, or it is no longer in use.' },
 };
-
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}';
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
-
-function page(title: string, text: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
-<style>${STYLE}</style></head>
-<body><h1>${title}</h1><p>${text}</p></body>
-</html>
-`;
-}
 
 const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
@@ -48,7 +36,7 @@ export const VERIFY_SCHEMA = {
 };
 
 export async function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): Promise<void> {
-  await registerPages(app, { 'style-src': [STYLE_HASH] }, (pages) => {
+  await registerPages(app, { 'style-src': [MEMBER_PAGE_STYLE_SOURCE] }, (pages) => {
     pages.get('/api2/verify/', { schema: VERIFY_SCHEMA }, async (request, reply) => {
       const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
       const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
@@ -57,7 +45,7 @@ export async function registerVerifyRoute(app: FastifyInstance, context: { accou
         outcome = await context.members.verifyEmail(user!, Number(id), login!, code!, (name) => context.accounts.find(name), { actor: 'api', requestId: request.id });
       }
       const { status, title, text } = PAGES[outcome];
-      return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(title, text));
+      return sendMemberPage(reply, status, memberPage(title, html`<p>${text}</p>`));
     });
   });
 }
