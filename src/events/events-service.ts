@@ -25,8 +25,9 @@ export interface FeedPage {
 export class EventsService {
   constructor(private readonly store: EventStore) {}
 
-  /** A member's latest events, newest first (its history on the console). */
-  ofMember(accountId: number, memberId: number, limit: number): Promise<StoredEvent[]> {
+  /** A member's latest events, newest first (its history on the console), the change just made included. */
+  async ofMember(accountId: number, memberId: number, limit: number): Promise<StoredEvent[]> {
+    await this.store.sequence();
     return this.store.ofMember(accountId, memberId, limit);
   }
 

@@ -1,8 +1,8 @@
-/** Events in SQL: appended in a change's own transaction, numbered by the sequencer, read in id order by the feed. */
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+/** Events in SQL: appended to the outbox in a change's own transaction, moved into the trail with their ids by the sequencer, read in id order by the feed. */
+import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/event.js';
 import type { EventPage, EventStore } from '../events/events-store.js';
-import type { Database, EventTable } from './schema.js';
+import type { Database, EventOutboxTable, EventTable } from './schema.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import { deferredWrite } from './dialects/deferred-write.js';
 
@@ -10,28 +10,47 @@ import { deferredWrite } from './dialects/deferred-write.js';
 const EVENTS_PER_INSERT = 500;
 
 /**
- * Appends events to the account's trail, in the caller's transaction: one insert, no lock
- * (the change pays for its events and nothing more), sent with the transaction's next
- * statement (deferredWrite: on SQLite no round trip of its own). They get their feed ids after their
- * transaction commits, from the sequencer (sequenceEvents); a rollback leaves nothing.
+ * Appends events to the outbox, in the caller's transaction: one insert into a table with no
+ * index but its key, no lock (the change pays for its events and nothing more), sent with the
+ * transaction's next statement (deferredWrite: on SQLite no round trip of its own). The
+ * sequencer (sequenceEvents) moves them into the trail with their feed ids once their
+ * transaction has committed; a rollback leaves nothing.
  */
 export async function appendEvents(trx: Transaction<Database>, accountId: number, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((event) => ({
-    account_id: accountId,
-    id: null,
-    type: event.type,
-    at: event.at,
-    actor: event.origin.actor,
-    actor_email: event.origin.email ?? null,
-    request_id: event.origin.requestId ?? null,
-    member_id: event.member?.id ?? null,
-    member_login: event.member?.login ?? null,
-    data: JSON.stringify(event.data),
-  }));
-  for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
-    await trx.executeQuery(deferredWrite(trx.insertInto('events').values(rows.slice(start, start + EVENTS_PER_INSERT)).compile()));
+  for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
+    const slice = events.slice(start, start + EVENTS_PER_INSERT);
+    const parameters = slice.flatMap((event) => [
+      accountId,
+      event.type,
+      event.at,
+      event.origin.actor,
+      event.origin.email ?? null,
+      event.origin.requestId ?? null,
+      event.member?.id ?? null,
+      event.member?.login ?? null,
+      JSON.stringify(event.data),
+    ]);
+    await trx.executeQuery(deferredWrite(CompiledQuery.raw(insertSql(trx, slice.length), parameters)));
   }
+}
+
+/** The columns of an event in the outbox, in the order of appendEvents' parameters. */
+const EVENT_COLUMNS = ['account_id', 'type', 'at', 'actor', 'actor_email', 'request_id', 'member_id', 'member_login', 'data'] as const;
+/** The INSERT of `count` events, compiled once per dialect and count (an update of one member writes one). */
+const insertSqls = new WeakMap<object, Map<number, string>>();
+
+function insertSql(trx: Transaction<Database>, count: number): string {
+  const dialect = trx.getExecutor().adapter.constructor;
+  let byCount = insertSqls.get(dialect);
+  if (!byCount) insertSqls.set(dialect, (byCount = new Map()));
+  let text = byCount.get(count);
+  if (text === undefined) {
+    const row = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, null])) as unknown as Insertable<EventOutboxTable>;
+    text = trx.insertInto('event_outbox').values(Array.from({ length: count }, () => row)).compile().sql;
+    if (byCount.size < 16) byCount.set(count, text);
+  }
+  return text;
 }
 
 /** Events given feed ids per sequencer transaction (each statement's cost bounded). */
@@ -40,21 +59,22 @@ const SEQUENCE_BATCH = 5000;
 const SEQUENCER_LOCK = 7_245_001;
 
 /**
- * The sequencer: gives the committed events that have none their feed ids, each account's
- * continuing from its counter, in one transaction with the counters. One sequencer runs at a
+ * The sequencer: moves the committed events of the outbox into the trail, each account's
+ * numbered on from its counter, in one transaction with the counters. One sequencer runs at a
  * time (SQLite's one writer; a transaction-scoped advisory lock on PostgreSQL, so that a
  * second waits and then sees the first's work). An event becomes visible to it only once its
  * own transaction has committed, so ids are handed out in the order events become visible:
  * a reader that has seen id N never later finds a new id at or below N (the feed's
  * exactly-once, in order, with any number of writers on any number of servers), and the ids of
- * an account are dense (a rolled-back change wrote no event to number). Answers how many it
- * numbered.
+ * an account are dense (a rolled-back change wrote no event to number). Exactly the events it
+ * read leave the outbox (one committed meanwhile with a smaller entry waits for the next
+ * round). Answers how many it numbered.
  */
 export async function sequenceEvents(connection: EngineConnection): Promise<number> {
   let numbered = 0;
   for (;;) {
     // Nothing to number (the usual case for a feed read): no transaction, no lock, no commit.
-    const waiting = await connection.reads.selectFrom('events').select('entry').where('id', 'is', null).limit(1).executeTakeFirst();
+    const waiting = await connection.reads.selectFrom('event_outbox').select('entry').limit(1).executeTakeFirst();
     if (!waiting) return numbered;
     const count = await connection.db.transaction().execute(async (trx) => {
       if (connection.engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
@@ -62,7 +82,7 @@ export async function sequenceEvents(connection: EngineConnection): Promise<numb
       // (a read-then-write transaction fails at once, busy, when another connection wrote
       // meanwhile, instead of waiting its turn).
       else await sql`update event_counters set last_id = last_id where 0 = 1`.execute(trx);
-      const pending = await trx.selectFrom('events').select(['entry', 'account_id']).where('id', 'is', null).orderBy('entry').limit(SEQUENCE_BATCH).execute();
+      const pending = await trx.selectFrom('event_outbox').select(['entry', 'account_id']).orderBy('entry').limit(SEQUENCE_BATCH).execute();
       if (pending.length === 0) return 0;
       const byAccount = new Map<number, number[]>();
       for (const row of pending) {
@@ -81,10 +101,15 @@ export async function sequenceEvents(connection: EngineConnection): Promise<numb
         const first = Number(last) - entries.length + 1;
         entries.forEach((entry, i) => numbering.push([entry, first + i]));
       }
+      // In the outbox's order, so that the trail's own order (its entries) follows the ids.
+      numbering.sort(([a], [b]) => a - b);
       for (let start = 0; start < numbering.length; start += EVENTS_PER_INSERT) {
-        const values = numbering.slice(start, start + EVENTS_PER_INSERT).map(([entry, id]) => sql`(cast(${entry} as bigint), cast(${id} as bigint))`);
-        await sql`with v (entry, id) as (values ${sql.join(values)})
-          update events set id = v.id from v where events.entry = v.entry`.execute(trx);
+        const values = sql.join(numbering.slice(start, start + EVENTS_PER_INSERT).map(([entry, id]) => sql`(cast(${entry} as bigint), cast(${id} as bigint))`));
+        await sql`with v (entry, id) as (values ${values})
+          insert into events (account_id, id, type, at, actor, actor_email, request_id, member_id, member_login, data)
+          select o.account_id, v.id, o.type, o.at, o.actor, o.actor_email, o.request_id, o.member_id, o.member_login, o.data
+          from event_outbox o join v on o.entry = v.entry order by o.entry`.execute(trx);
+        await sql`with v (entry, id) as (values ${values}) delete from event_outbox where entry in (select entry from v)`.execute(trx);
       }
       return pending.length;
     });

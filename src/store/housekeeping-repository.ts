@@ -6,7 +6,7 @@ import { expireDue } from './member-updates.js';
 import type { Database } from './schema.js';
 import type { NewEvent } from '../events/event.js';
 import { queueMail } from './mail-repository.js';
-import { appendEvents } from './event-repository.js';
+import { appendEvents, sequenceEvents } from './event-repository.js';
 import { unwarned } from './migrations/010-event-settings.js';
 
 export class HousekeepingRepository implements Housekeeping {
@@ -129,6 +129,8 @@ export class HousekeepingRepository implements Housekeeping {
   }
 
   async purgeEvents(before: number, max: number): Promise<number> {
+    // The outbox first: an event is kept, and purged, as part of the trail.
+    await sequenceEvents(this.connection);
     const result = await this.db
       .deleteFrom('events')
       .where('entry', 'in', (eb) => eb.selectFrom('events').select('entry').where('at', '<', before).limit(max))

@@ -229,9 +229,11 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
     status === undefined
       ? new Map(before.members.map((member) => [member.id, { ...member, ...given } as Member]))
       : new Map((await trx.selectFrom('members').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toMember(row)]));
+  // Without a status change only the values given can differ: only they are compared.
+  const compared = status === undefined ? new Set(Object.keys(given)) : undefined;
   const profileAfter = new Map<string, string | null>([...changes.deleteFields.map((name) => [name, null] as const), ...changes.setFields]);
   return before.members.flatMap((member) =>
-    changeEvents(member, after.get(member.id)!, { before: before.profiles.get(member.id) ?? new Map(), after: profileAfter }, now, origin),
+    changeEvents(member, after.get(member.id)!, { before: before.profiles.get(member.id) ?? new Map(), after: profileAfter }, now, origin, compared),
   );
 }
 

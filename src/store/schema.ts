@@ -23,6 +23,7 @@ export interface Database {
   upstream_links: UpstreamLinkTable;
   upstream_mirror: UpstreamMirrorTable;
   events: EventTable;
+  event_outbox: EventOutboxTable;
   event_counters: EventCounterTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -212,8 +213,22 @@ export interface UpstreamMirrorTable {
 export interface EventTable {
   entry: Generated<number>;
   account_id: number;
-  /** The id in the account's feed; null until the sequencer gives it. */
+  /** The id in the account's feed (null only in stores before migration 013). */
   id: number | null;
+  type: string;
+  at: number;
+  actor: string;
+  actor_email: string | null;
+  request_id: string | null;
+  member_id: number | null;
+  member_login: string | null;
+  data: string;
+}
+
+/** Events written by changes and not yet numbered: the sequencer moves them into `events`. */
+export interface EventOutboxTable {
+  entry: Generated<number>;
+  account_id: number;
   type: string;
   at: number;
   actor: string;

@@ -56,6 +56,29 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
     }
   });
 
+  it('keeps a change\'s events in the outbox until the sequencer moves them into the trail, numbered, in batches', async () => {
+    const { store } = context();
+    const connection = connect(context().database.url);
+    try {
+      const accountId = (await insertAccount(store)).id;
+      const count = 5_003; // more than one sequencer batch (5,000)
+      const trx = await connection.db.startTransaction().execute();
+      await appendEvents(trx, accountId, Array.from({ length: count }, (_, i) => event(i + 1)));
+      await trx.commit().execute();
+      const rows = async (table: 'events' | 'event_outbox') =>
+        Number((await connection.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()).n);
+      expect([await rows('event_outbox'), await rows('events')]).toEqual([count, 0]);
+      expect(await store.events.sequence()).toBe(count);
+      expect([await rows('event_outbox'), await rows('events')]).toEqual([0, count]);
+      // Dense ids in the order written, and the trail's own order (entry) follows them.
+      const trail = await connection.db.selectFrom('events').select(['id', 'data']).where('account_id', '=', accountId).orderBy('entry').execute();
+      expect(trail.map((row) => [Number(row.id), (JSON.parse(row.data) as { n: number }).n])).toEqual(Array.from({ length: count }, (_, i) => [i + 1, i + 1]));
+      expect(await store.events.sequence()).toBe(0);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('fails the whole change when its events cannot be written, though they travel with the commit', async () => {
     const { store } = context();
     const accountId = (await insertAccount(store)).id;

@@ -12,6 +12,7 @@ import * as webhooks from './009-webhooks.js';
 import * as eventSettings from './010-event-settings.js';
 import * as sessionsAndMail from './012-sessions-and-mail.js';
 import * as operators from './011-operators.js';
+import * as eventOutbox from './013-event-outbox.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '010-event-settings': eventSettings,
   '011-operators': operators,
   '012-sessions-and-mail': sessionsAndMail,
+  '013-event-outbox': eventOutbox,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
