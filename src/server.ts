@@ -55,6 +55,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stopMirroring = scheduleMirroring(services, app.log);
   const stopWebhooks = scheduleWebhooks(services, app.log);
   const stopMail = scheduleMail(services, app.log);
+  const stopFolding = scheduleFolding(services, app.log);
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
   if (metricsServer) out(`metrics at ${metricsServer.address}`);
 
@@ -66,6 +67,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await stopMirroring();
       await stopWebhooks();
       await stopMail();
+      await stopFolding();
       const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       try {
         await app.close();
@@ -162,6 +164,22 @@ function scheduleWebhooks(services: Services, log: FastifyInstance['log']): () =
     clearInterval(timer);
     await services.webhooks.dispatcher.idle();
     services.webhooks.sender.close();
+  };
+}
+
+/** How often the count and usage deltas are folded (one short query when there are none). */
+const FOLD_INTERVAL_MS = 1_000;
+
+/** Folds the deltas of PostgreSQL's counters every FOLD_INTERVAL_MS (Sweeper.fold); returns how to stop. */
+function scheduleFolding(services: Services, log: FastifyInstance['log']): () => Promise<void> {
+  const run = () => {
+    services.sweeper.fold().catch((error: unknown) => log.warn({ err: error }, 'folding counters failed; will try again'));
+  };
+  const timer = setInterval(run, FOLD_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await services.sweeper.idle();
   };
 }
 

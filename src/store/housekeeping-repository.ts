@@ -139,6 +139,8 @@ export class HousekeepingRepository implements Housekeeping {
   }
 
   async foldMemberCounts(): Promise<number> {
+    // Nothing to fold (always on SQLite, whose triggers keep the counts themselves): no transaction.
+    if (!(await this.connection.reads.selectFrom('member_count_deltas').select('account_id').limit(1).executeTakeFirst())) return 0;
     return this.db.transaction().execute(async (trx) => {
       // Exactly the deltas deleted are folded: one that commits meanwhile waits for the next sweep.
       const moved = await trx.deleteFrom('member_count_deltas').returning(['account_id', 'status', 'n']).execute();
@@ -162,6 +164,7 @@ export class HousekeepingRepository implements Housekeeping {
   }
 
   async foldAccountUsage(): Promise<number> {
+    if (!(await this.connection.reads.selectFrom('account_usage_deltas').select('account_id').limit(1).executeTakeFirst())) return 0;
     return this.db.transaction().execute(async (trx) => {
       const moved = await trx.deleteFrom('account_usage_deltas').returning(['account_id', 'profile_bytes']).execute();
       const sums = new Map<number, number>();

@@ -11,7 +11,7 @@ import { appendEvents } from './event-repository.js';
 import { endSessionsOf } from './session-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import type { EngineConnection, SearchSql } from './dialects/dialect.js';
-import type { Database } from './schema.js';
+import type { Database, MemberTable } from './schema.js';
 
 /** The folded copy of a profile value, or null when folding leaves it as it is. */
 export function valueKeyOf(value: string): string | null {
@@ -202,9 +202,15 @@ interface MembersBefore {
  */
 async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: MembersCondition, chunkSize: number, changes: MemberChanges): Promise<MembersBefore> {
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
-  const rows = await trx
-    .selectFrom('members')
-    .selectAll()
+  // Without a status change the events compare only the values given (memberEvents): the
+  // member's id, login and the columns of those values are all it reads, and an update of
+  // profile fields alone is answered by the (account, id, login) index, not the member's row.
+  const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
+  const given = status === undefined ? Object.keys(columnsOf(values as Partial<Member>)) : undefined;
+  const members = trx.selectFrom('members');
+  // (Typed as the whole row: toMember leaves the columns not read null, and they are not compared.)
+  const columns = given === undefined ? members.selectAll() : (members.select(['id', 'login', ...(given as Array<keyof MemberTable & string>)]) as unknown as ReturnType<typeof members.selectAll>);
+  const rows = await columns
     .select((names.length > 0 ? search.profileObject(names, 'members.id') : sql`null`).as('touched'))
     .where(next)
     .orderBy('id')

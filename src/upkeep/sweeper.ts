@@ -40,6 +40,7 @@ const EXPIRED_KEY_RETENTION = 30 * DAY;
 
 export class Sweeper {
   private running: Promise<SweepReport | undefined> | undefined;
+  private folding: Promise<number> | undefined;
 
   constructor(
     private readonly store: Housekeeping,
@@ -57,9 +58,21 @@ export class Sweeper {
     return this.running;
   }
 
-  /** Resolves once no pass is running (for a clean shutdown). */
+  /**
+   * Folds the deltas PostgreSQL's triggers append (member counts, profile bytes) into their
+   * totals, which every create and update reads with the deltas not folded yet: run every
+   * second by each server (sweeps or not), so that this read stays a few rows. Two servers
+   * folding at once fold different rows (each deletes what it folds). A fold asked for while
+   * one runs shares it.
+   */
+  fold(): Promise<number> {
+    this.folding ??= (async () => (await this.store.foldMemberCounts()) + (await this.store.foldAccountUsage()))().finally(() => (this.folding = undefined));
+    return this.folding;
+  }
+
+  /** Resolves once no pass (and no fold) is running (for a clean shutdown). */
   async idle(): Promise<void> {
-    await this.running?.catch(() => {});
+    await Promise.all([this.running?.catch(() => {}), this.folding?.catch(() => {})]);
   }
 
   private async pass(): Promise<SweepReport> {

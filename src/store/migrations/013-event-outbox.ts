@@ -11,6 +11,12 @@ import type { Engine } from '../dialects/dialect.js';
  *
  * The events waiting to be numbered move to the outbox, in the order they were written; every
  * event of `events` has its feed id from now on.
+ *
+ * And, on PostgreSQL, the members' (account, id) index carries the login: an update's events
+ * name the member by id and login, and an update of profile fields reads nothing else of the
+ * member, so that read is an index-only scan, never a visit to the member's row (a random page
+ * of the largest table, where the index's entries are a tenth of the size). SQLite finds a
+ * member by id through its row anyway (the rowid): nothing to gain there.
  */
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await db.schema
@@ -31,4 +37,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     select account_id, type, at, actor, actor_email, request_id, member_id, member_login, data from events where id is null order by entry`.execute(db);
   await sql`delete from events where id is null`.execute(db);
   await sql`drop index events_unsequenced`.execute(db);
+  if (engine === 'postgres') {
+    await sql`create index members_account_id_login on members (account_id, id) include (login)`.execute(db);
+    await sql`drop index members_account_id`.execute(db);
+  }
 }
