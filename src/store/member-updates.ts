@@ -203,8 +203,9 @@ interface MembersBefore {
 async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: MembersCondition, chunkSize: number, changes: MemberChanges): Promise<MembersBefore> {
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
   // Without a status change the events compare only the values given (memberEvents): the
-  // member's id, login and the columns of those values are all it reads, and an update of
-  // profile fields alone is answered by the (account, id, login) index, not the member's row.
+  // member's id, login and the columns of those values are all it reads; on PostgreSQL an
+  // update of profile fields alone is then an index-only scan (the (account, id) index carries
+  // the login: migration 013), not a visit to the member's row.
   const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
   const given = status === undefined ? Object.keys(columnsOf(values as Partial<Member>)) : undefined;
   const members = trx.selectFrom('members');
