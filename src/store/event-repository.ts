@@ -20,22 +20,29 @@ export async function appendEvents(trx: Transaction<Database>, accountId: number
   if (events.length === 0) return;
   for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
     const slice = events.slice(start, start + EVENTS_PER_INSERT);
-    const parameters = slice.flatMap((event) => [
-      accountId,
-      event.type,
-      event.at,
-      event.origin.actor,
-      event.origin.email ?? null,
-      event.origin.requestId ?? null,
-      event.member?.id ?? null,
-      event.member?.login ?? null,
-      JSON.stringify(event.data),
-    ]);
+    const parameters = slice.flatMap((event) => {
+      const row = outboxRow(accountId, event);
+      return EVENT_COLUMNS.map((column) => row[column]);
+    });
     await trx.executeQuery(deferredWrite(CompiledQuery.raw(insertSql(trx, slice.length), parameters)));
   }
 }
 
-/** The columns of an event in the outbox, in the order of appendEvents' parameters. */
+function outboxRow(accountId: number, event: NewEvent): Insertable<EventOutboxTable> {
+  return {
+    account_id: accountId,
+    type: event.type,
+    at: event.at,
+    actor: event.origin.actor,
+    actor_email: event.origin.email ?? null,
+    request_id: event.origin.requestId ?? null,
+    member_id: event.member?.id ?? null,
+    member_login: event.member?.login ?? null,
+    data: JSON.stringify(event.data),
+  };
+}
+
+/** The columns of an event in the outbox, in the order of the compiled INSERT's parameters. */
 const EVENT_COLUMNS = ['account_id', 'type', 'at', 'actor', 'actor_email', 'request_id', 'member_id', 'member_login', 'data'] as const;
 /** The INSERT of `count` events, compiled once per dialect and count (an update of one member writes one). */
 const insertSqls = new WeakMap<object, Map<number, string>>();

@@ -128,9 +128,11 @@ export class HousekeepingRepository implements Housekeeping {
     return Number(result.numDeletedRows);
   }
 
+  sequenceEvents(): Promise<number> {
+    return sequenceEvents(this.connection);
+  }
+
   async purgeEvents(before: number, max: number): Promise<number> {
-    // The outbox first: an event is kept, and purged, as part of the trail.
-    await sequenceEvents(this.connection);
     const result = await this.db
       .deleteFrom('events')
       .where('entry', 'in', (eb) => eb.selectFrom('events').select('entry').where('at', '<', before).limit(max))

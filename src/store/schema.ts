@@ -209,23 +209,7 @@ export interface UpstreamMirrorTable {
   last_error: string | null;
 }
 
-/** An event (migration 008): what changed, when, by whom; `data` is JSON text. */
-export interface EventTable {
-  entry: Generated<number>;
-  account_id: number;
-  /** The id in the account's feed (null only in stores before migration 013). */
-  id: number | null;
-  type: string;
-  at: number;
-  actor: string;
-  actor_email: string | null;
-  request_id: string | null;
-  member_id: number | null;
-  member_login: string | null;
-  data: string;
-}
-
-/** Events written by changes and not yet numbered: the sequencer moves them into `events`. */
+/** Events written by changes and not yet numbered (migration 013): the sequencer moves them into `events`. */
 export interface EventOutboxTable {
   entry: Generated<number>;
   account_id: number;
@@ -237,6 +221,12 @@ export interface EventOutboxTable {
   member_id: number | null;
   member_login: string | null;
   data: string;
+}
+
+/** An event of the trail (migration 008): what changed, when, by whom; `data` is JSON text. */
+export interface EventTable extends EventOutboxTable {
+  /** The id in the account's feed (null only in stores before migration 013). */
+  id: number | null;
 }
 
 /** Each account's last event id. */

@@ -18,6 +18,8 @@ export interface Housekeeping {
   purgeThrottles(before: number): Promise<number>;
   /** Writes `member.expiring` for the time expirations within each account's warning period, at most `limit` per statement, once per expiration; answers how many. */
   warnExpiring(now: number, limit: number): Promise<number>;
+  /** Moves the committed events of the outbox into the trail (the sequencer); answers how many. */
+  sequenceEvents(): Promise<number>;
   /** Deletes at most `max` events older than `before`; answers how many. */
   purgeEvents(before: number, max: number): Promise<number>;
   /** Folds the member-count deltas into the counters (PostgreSQL's triggers append deltas). */

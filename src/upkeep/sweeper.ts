@@ -86,6 +86,8 @@ export class Sweeper {
       if (purged < PURGE_BATCH) break;
     }
     let purgedEvents = 0;
+    // The outbox first: an event is kept, and purged, as part of the trail.
+    await this.store.sequenceEvents();
     for (;;) {
       const purged = await this.store.purgeEvents(now - this.retention.eventRetentionDays * DAY, EVENT_PURGE_BATCH);
       purgedEvents += purged;
