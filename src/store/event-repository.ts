@@ -3,7 +3,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type
 import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/event.js';
 import type { EventPage, EventStore } from '../events/events-store.js';
 import type { Database, EventOutboxTable, EventTable } from './schema.js';
-import type { EngineConnection } from './dialects/dialect.js';
+import { writerProcedure, type EngineConnection, type WriterConnection } from './dialects/dialect.js';
 import { deferredWrite } from './dialects/deferred-write.js';
 
 /** Events per INSERT: well under both engines' limits on bound parameters. */
@@ -83,47 +83,52 @@ export async function sequenceEvents(connection: EngineConnection): Promise<numb
     // Nothing to number (the usual case for a feed read): no transaction, no lock, no commit.
     const waiting = await connection.reads.selectFrom('event_outbox').select('entry').limit(1).executeTakeFirst();
     if (!waiting) return numbered;
-    const count = await connection.db.transaction().execute(async (trx) => {
-      if (connection.engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
-      // SQLite: a write first, so that the transaction holds the write lock before it reads
-      // (a read-then-write transaction fails at once, busy, when another connection wrote
-      // meanwhile, instead of waiting its turn).
-      else await sql`update event_counters set last_id = last_id where 0 = 1`.execute(trx);
-      const pending = await trx.selectFrom('event_outbox').select(['entry', 'account_id']).orderBy('entry').limit(SEQUENCE_BATCH).execute();
-      if (pending.length === 0) return 0;
-      const byAccount = new Map<number, number[]>();
-      for (const row of pending) {
-        const entries = byAccount.get(Number(row.account_id)) ?? [];
-        entries.push(Number(row.entry));
-        byAccount.set(Number(row.account_id), entries);
-      }
-      const numbering: Array<[number, number]> = [];
-      for (const [accountId, entries] of [...byAccount].sort(([a], [b]) => a - b)) {
-        const { last_id: last } = await trx
-          .insertInto('event_counters')
-          .values({ account_id: accountId, last_id: entries.length })
-          .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_id: sql`event_counters.last_id + ${entries.length}` }))
-          .returning('last_id')
-          .executeTakeFirstOrThrow();
-        const first = Number(last) - entries.length + 1;
-        entries.forEach((entry, i) => numbering.push([entry, first + i]));
-      }
-      // In the outbox's order, so that the trail's own order (its entries) follows the ids.
-      numbering.sort(([a], [b]) => a - b);
-      for (let start = 0; start < numbering.length; start += EVENTS_PER_INSERT) {
-        const values = sql.join(numbering.slice(start, start + EVENTS_PER_INSERT).map(([entry, id]) => sql`(cast(${entry} as bigint), cast(${id} as bigint))`));
-        await sql`with v (entry, id) as (values ${values})
-          insert into events (account_id, id, type, at, actor, actor_email, request_id, member_id, member_login, data)
-          select o.account_id, v.id, o.type, o.at, o.actor, o.actor_email, o.request_id, o.member_id, o.member_login, o.data
-          from event_outbox o join v on o.entry = v.entry order by o.entry`.execute(trx);
-        await sql`with v (entry, id) as (values ${values}) delete from event_outbox where entry in (select entry from v)`.execute(trx);
-      }
-      return pending.length;
-    });
+    const count = await connection.nearWriter(sequenceBatch);
     numbered += count;
     if (count < SEQUENCE_BATCH) return numbered;
   }
 }
+
+/** One transaction of the sequencer: up to SEQUENCE_BATCH events numbered and moved; answers how many. */
+export const sequenceBatch = writerProcedure(import.meta.url, 'sequenceBatch', (connection: WriterConnection) =>
+  connection.db.transaction().execute(async (trx) => {
+    if (connection.engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
+    // SQLite: a write first, so that the transaction holds the write lock before it reads
+    // (a read-then-write transaction fails at once, busy, when another connection wrote
+    // meanwhile, instead of waiting its turn).
+    else await sql`update event_counters set last_id = last_id where 0 = 1`.execute(trx);
+    const pending = await trx.selectFrom('event_outbox').select(['entry', 'account_id']).orderBy('entry').limit(SEQUENCE_BATCH).execute();
+    if (pending.length === 0) return 0;
+    const byAccount = new Map<number, number[]>();
+    for (const row of pending) {
+      const entries = byAccount.get(Number(row.account_id)) ?? [];
+      entries.push(Number(row.entry));
+      byAccount.set(Number(row.account_id), entries);
+    }
+    const numbering: Array<[number, number]> = [];
+    for (const [accountId, entries] of [...byAccount].sort(([a], [b]) => a - b)) {
+      const { last_id: last } = await trx
+        .insertInto('event_counters')
+        .values({ account_id: accountId, last_id: entries.length })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet({ last_id: sql`event_counters.last_id + ${entries.length}` }))
+        .returning('last_id')
+        .executeTakeFirstOrThrow();
+      const first = Number(last) - entries.length + 1;
+      entries.forEach((entry, i) => numbering.push([entry, first + i]));
+    }
+    // In the outbox's order, so that the trail's own order (its entries) follows the ids.
+    numbering.sort(([a], [b]) => a - b);
+    for (let start = 0; start < numbering.length; start += EVENTS_PER_INSERT) {
+      const values = sql.join(numbering.slice(start, start + EVENTS_PER_INSERT).map(([entry, id]) => sql`(cast(${entry} as bigint), cast(${id} as bigint))`));
+      await sql`with v (entry, id) as (values ${values})
+        insert into events (account_id, id, type, at, actor, actor_email, request_id, member_id, member_login, data)
+        select o.account_id, v.id, o.type, o.at, o.actor, o.actor_email, o.request_id, o.member_id, o.member_login, o.data
+        from event_outbox o join v on o.entry = v.entry order by o.entry`.execute(trx);
+      await sql`with v (entry, id) as (values ${values}) delete from event_outbox where entry in (select entry from v)`.execute(trx);
+    }
+    return pending.length;
+  }),
+);
 
 function toEvent(row: Selectable<EventTable>): StoredEvent {
   return {

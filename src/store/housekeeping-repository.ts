@@ -9,6 +9,9 @@ import { queueMail } from './mail-repository.js';
 import { appendEvents, sequenceEvents } from './event-repository.js';
 import { unwarned } from './migrations/010-event-settings.js';
 
+/** Tables whose rows are written and deleted within seconds: the event outbox, and the counters' deltas (PostgreSQL). */
+const QUEUE_TABLES = ['event_outbox', 'member_count_deltas', 'account_usage_deltas'] as const satisfies ReadonlyArray<keyof Database>;
+
 export class HousekeepingRepository implements Housekeeping {
   private readonly db: Kysely<Database>;
 
@@ -181,6 +184,10 @@ export class HousekeepingRepository implements Housekeeping {
       }
       return moved.length;
     });
+  }
+
+  vacuumQueues(): Promise<string[]> {
+    return this.connection.vacuumQueues(QUEUE_TABLES);
   }
 
   async purgeExpiredKeys(before: number): Promise<number> {

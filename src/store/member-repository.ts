@@ -6,7 +6,7 @@ import type { EngineConnection } from './dialects/dialect.js';
 import { listMembers } from './member-listing.js';
 import { pageMembers } from './member-pages.js';
 import { memberRow, toMember } from './member-rows.js';
-import { selectorCondition, updateMembers, valueKeyOf } from './member-updates.js';
+import { selectorCondition, updateMembersNearWriter, valueKeyOf } from './member-updates.js';
 import { queueMail } from './mail-repository.js';
 import type { MailRequest } from '../mail/mail.js';
 import type { Database } from './schema.js';
@@ -105,7 +105,7 @@ export class MemberRepository implements MemberStore {
   }
 
   updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits, origin: EventOrigin): Promise<MemberUpdate> {
-    return updateMembers(this.connection, accountId, selector, changes, now, limits, this.events ? origin : undefined);
+    return this.connection.nearWriter(updateMembersNearWriter, accountId, selector, changes, now, limits, this.events ? origin : undefined);
   }
 
   async profileBytes(accountId: number): Promise<number> {

@@ -10,7 +10,7 @@ import { builtInValues, changeEvents, type EventOrigin, type NewEvent } from '..
 import { appendEvents } from './event-repository.js';
 import { endSessionsOf } from './session-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
-import type { EngineConnection, SearchSql } from './dialects/dialect.js';
+import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
 import type { Database, MemberTable } from './schema.js';
 
 /** The folded copy of a profile value, or null when folding leaves it as it is. */
@@ -118,7 +118,7 @@ export async function expireDue(db: Kysely<Database>, now: number, accountId?: n
  * it for long. All matched members change, or none does.
  */
 export async function updateMembers(
-  connection: EngineConnection,
+  connection: WriterConnection,
   accountId: number,
   selector: MemberSelector,
   changes: MemberChanges,
@@ -149,6 +149,12 @@ export async function updateMembers(
     throw error;
   }
 }
+
+/**
+ * updateMembers where the writer is (EngineConnection.nearWriter): on SQLite an update is one
+ * message to the writer's thread, however many statements it takes.
+ */
+export const updateMembersNearWriter = writerProcedure(import.meta.url, 'updateMembersNearWriter', updateMembers);
 
 async function applyUpdate(
   trx: Transaction<Database>,

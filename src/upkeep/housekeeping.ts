@@ -26,6 +26,8 @@ export interface Housekeeping {
   foldMemberCounts(): Promise<number>;
   /** Folds the profile-bytes deltas into the accounts' usage (likewise). */
   foldAccountUsage(): Promise<number>;
+  /** Reclaims the dead rows of the tables used as queues (outbox, deltas) when they hold many; answers the tables reclaimed. */
+  vacuumQueues(): Promise<string[]>;
   /** Removes request-limit counters that expired before `before`. */
   purgeRateLimits(before: number): Promise<number>;
   /** Removes API keys that expired (or were retired by a rotation) before `before`. */

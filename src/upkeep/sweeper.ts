@@ -62,11 +62,16 @@ export class Sweeper {
    * Folds the deltas PostgreSQL's triggers append (member counts, profile bytes) into their
    * totals, which every create and update reads with the deltas not folded yet: run every
    * second by each server (sweeps or not), so that this read stays a few rows. Two servers
-   * folding at once fold different rows (each deletes what it folds). A fold asked for while
-   * one runs shares it.
+   * folding at once fold different rows (each deletes what it folds). Then the dead rows of
+   * the queue tables (these deltas, the event outbox) are reclaimed if they are many. A fold
+   * asked for while one runs shares it.
    */
   fold(): Promise<number> {
-    this.folding ??= (async () => (await this.store.foldMemberCounts()) + (await this.store.foldAccountUsage()))().finally(() => (this.folding = undefined));
+    this.folding ??= (async () => {
+      const folded = (await this.store.foldMemberCounts()) + (await this.store.foldAccountUsage());
+      await this.store.vacuumQueues();
+      return folded;
+    })().finally(() => (this.folding = undefined));
     return this.folding;
   }
 

@@ -79,6 +79,36 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
     }
   });
 
+  it('reclaims the outbox\'s dead rows once there are thousands (PostgreSQL: a VACUUM, autovacuum or not); SQLite has none to reclaim', async () => {
+    const { store } = context();
+    const accountId = (await insertAccount(store)).id;
+    const connection = connect(context().database.url);
+    try {
+      await connection.db.transaction().execute((trx) => appendEvents(trx, accountId, Array.from({ length: 3000 }, (_, i) => event(i + 1))));
+      expect(await store.events.sequence()).toBe(3000);
+      if (context().database.engine === 'sqlite') {
+        expect(await store.housekeeping.vacuumQueues()).toEqual([]);
+        return;
+      }
+      const dead = async () =>
+        (await sql<{ dead: string; vacuumed: Date | null }>`select n_dead_tup as dead, coalesce(last_vacuum, last_autovacuum) as vacuumed from pg_stat_user_tables where schemaname = current_schema() and relname = 'event_outbox'`.execute(connection.db)).rows[0]!;
+      // The statistics learn of the deleted rows within seconds (each connection reports its own).
+      let vacuumed: string[] = [];
+      for (let tries = 0; tries < 60 && !vacuumed.includes('event_outbox'); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        vacuumed = await store.housekeeping.vacuumQueues();
+      }
+      expect(vacuumed).toContain('event_outbox');
+      const after = await dead();
+      expect(after.vacuumed).not.toBeNull();
+      expect(Number(after.dead)).toBeLessThan(2000);
+      // Nothing left to reclaim: the next call vacuums nothing.
+      expect(await store.housekeeping.vacuumQueues()).not.toContain('event_outbox');
+    } finally {
+      await connection.close();
+    }
+  }, 60_000);
+
   it('fails the whole change when its events cannot be written, though they travel with the commit', async () => {
     const { store } = context();
     const accountId = (await insertAccount(store)).id;

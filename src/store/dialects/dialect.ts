@@ -34,11 +34,34 @@ export interface SearchSql {
   profileObject(names: readonly string[], memberId?: string): RawBuilder<unknown>;
 }
 
-/** What the one store implementation needs from an engine: connections, search SQL, error triage. */
-export interface EngineConnection {
+/** What store work that writes needs of an engine (a procedure: see nearWriter). */
+export interface WriterConnection {
   readonly engine: Engine;
-  /** Writes, transactions, and reads that must see a transaction's own writes. */
+  /** Writes and transactions. */
   readonly db: Kysely<Database>;
+  readonly search: SearchSql;
+}
+
+/**
+ * Store work that runs as close to the writer as the engine allows (EngineConnection.nearWriter):
+ * an exported function of a module, named so that a worker thread can import it, given the
+ * writer's connection and arguments that survive a trip between threads (structured clone:
+ * no functions, no class instances), answering such a value.
+ */
+export interface WriterProcedure<A extends unknown[], R> {
+  /** The module's URL (its `import.meta.url`) and the export's name. */
+  readonly module: string;
+  readonly name: string;
+  readonly run: (connection: WriterConnection, ...args: A) => Promise<R>;
+}
+
+/** A writer procedure, from the module that exports `run` under `name`. */
+export function writerProcedure<A extends unknown[], R>(module: string, name: string, run: (connection: WriterConnection, ...args: A) => Promise<R>): WriterProcedure<A, R> {
+  return { module, name, run };
+}
+
+/** What the one store implementation needs from an engine: connections, search SQL, error triage. */
+export interface EngineConnection extends WriterConnection {
   /**
    * Short reads outside any transaction (a member by login, an account and its keys). On
    * SQLite a connection of its own, so that they go on while the writer is held by a long
@@ -53,7 +76,15 @@ export interface EngineConnection {
    * read is one index look-up).
    */
   hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | Promise<R[]>;
-  readonly search: SearchSql;
+  /**
+   * Runs a transaction of several statements where the writer is. On SQLite, inside the
+   * writer's own thread, with a connection of that thread: the procedure is one message there
+   * and its answer one back, so the one writer is held for its SQL alone, not for a trip to the
+   * event loop and back between two statements (each waiting its turn behind whatever else the
+   * event loop has to do). On PostgreSQL here, on the pool (`db`): a transaction there holds
+   * only the rows it writes.
+   */
+  nearWriter<A extends unknown[], R>(procedure: WriterProcedure<A, R>, ...args: A): Promise<R>;
   classifyError(error: unknown): StoreErrorKind | undefined;
   /**
    * Runs `work` in a read-only snapshot on a connection of its own, so that a long read
@@ -65,6 +96,16 @@ export interface EngineConnection {
   readSnapshot<T>(work: (reader: SnapshotReader) => AsyncGenerator<T>): AsyncGenerator<T>;
   /** Keeps the planner's statistics current as the data grows (run periodically). */
   refreshStatistics(): Promise<void>;
+  /**
+   * Reclaims the deleted rows of tables used as queues (rows written, then deleted within
+   * seconds: the event outbox, the counters' deltas) once one holds more than a few thousand,
+   * so that the polls and reads of those tables never wade through dead versions. On
+   * PostgreSQL a VACUUM of each such table, whether autovacuum is on, off or behind (its
+   * default thresholds wait for a fifth of a table to be dead, and a queue is mostly dead);
+   * nothing on SQLite, which reuses a deleted row's space at once. Answers the tables
+   * vacuumed.
+   */
+  vacuumQueues(tables: readonly string[]): Promise<string[]>;
   /**
    * Runs `work` only if no other process using this store is running work under the same
    * name, and answers undefined without running it otherwise. On PostgreSQL this is a

@@ -17,6 +17,9 @@ const INT8_OID = 20;
  * PostgreSQL through a pg pool. int8 values (ids, instants in milliseconds) come back as
  * numbers: they stay far below 2^53.
  */
+/** Dead rows a queue table may hold before vacuumQueues reclaims them. */
+const QUEUE_DEAD_ROWS = 2000;
+
 export function openPostgres(url: string, options: PostgresOptions = {}): EngineConnection {
   const pool = new pg.Pool({
     connectionString: url,
@@ -42,6 +45,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     },
     classifyError: classifyPostgresError,
     search: postgresSearch,
+    nearWriter: (procedure, ...args) => procedure.run({ engine: 'postgres', db, search: postgresSearch }, ...args),
     async *readSnapshot(work) {
       const client = await pool.connect();
       let broken = false;
@@ -58,6 +62,16 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     },
     // autovacuum keeps PostgreSQL's statistics current.
     refreshStatistics: async () => {},
+    async vacuumQueues(tables) {
+      // The statistics' count of dead rows: cheap to read, current to within a second or so.
+      const { rows } = await pool.query<{ name: string }>(
+        'select relname as name from pg_stat_user_tables where schemaname = current_schema() and relname = any($1) and n_dead_tup > $2',
+        [tables, QUEUE_DEAD_ROWS],
+      );
+      // Outside any transaction (VACUUM cannot run in one); a table another vacuum holds is left for the next call.
+      for (const { name } of rows) await pool.query(`vacuum (skip_locked) ${pg.escapeIdentifier(name)}`);
+      return rows.map((row) => row.name);
+    },
     async exclusively(name, work) {
       // A session lock on a connection of its own, held while `work` uses the others; it is
       // released with the connection if this process dies.

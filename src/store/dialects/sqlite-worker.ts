@@ -11,6 +11,8 @@
 import SqliteDatabase from 'better-sqlite3';
 import { serveRequests } from '../../common/worker-pool.js';
 import { accountTrigrams } from './sqlite-trigrams.js';
+import type { WriterConnection } from './dialect.js';
+import type { Database } from '../schema.js';
 
 export type SqliteRequest =
   | { op: 'open'; path: string; readonly: boolean }
@@ -27,7 +29,12 @@ export type SqliteRequest =
   /** Ends a read snapshot: the rows being read are let go, the read transaction committed. */
   | { op: 'end' }
   /** SQLite's online backup into a file. */
-  | { op: 'backup'; path: string };
+  | { op: 'backup'; path: string }
+  /**
+   * Runs a writer procedure (dialect.ts: WriterProcedure) here, on this connection, and
+   * answers its value: a transaction of several statements in one message.
+   */
+  | { op: 'procedure'; module: string; name: string; args: unknown[] };
 
 export interface SqliteRun {
   readonly rows?: unknown[];
@@ -118,6 +125,33 @@ function letGo(): void {
   rows = undefined;
 }
 
+type Procedure = (connection: WriterConnection, ...args: unknown[]) => Promise<unknown>;
+let procedureConnection: WriterConnection | undefined;
+
+/**
+ * This connection as a writer procedure sees it: Kysely over it, with the statement cache.
+ * Loaded on the first procedure (only the writer runs them): the readers never load Kysely.
+ */
+async function connectionForProcedures(): Promise<WriterConnection> {
+  if (!procedureConnection) {
+    const [{ Kysely, SqliteDialect }, { sqliteSearch }] = await Promise.all([import('kysely'), import('./sqlite-search.js')]);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { prepare: (source: string) => prepare(source), close: () => {} } }) });
+    procedureConnection = { engine: 'sqlite', db, search: sqliteSearch };
+  }
+  return procedureConnection;
+}
+
+async function runProcedure(module: string, name: string, args: unknown[]): Promise<unknown> {
+  const procedure = ((await import(module)) as Record<string, { run?: Procedure } | undefined>)[name]?.run;
+  if (typeof procedure !== 'function') throw new Error(`no writer procedure ${name} in ${module}`);
+  try {
+    return await procedure(await connectionForProcedures(), ...args);
+  } finally {
+    // A procedure ends its transactions; one that did not is undone, never left open on the writer.
+    if (database!.inTransaction) database!.exec('ROLLBACK');
+  }
+}
+
 serveRequests(async (request: SqliteRequest): Promise<unknown> => {
   switch (request.op) {
     case 'open':
@@ -150,5 +184,7 @@ serveRequests(async (request: SqliteRequest): Promise<unknown> => {
     case 'backup':
       await database!.backup(request.path);
       return null;
+    case 'procedure':
+      return runProcedure(request.module, request.name, request.args);
   }
 });

@@ -103,6 +103,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     },
     classifyError: classifySqliteError,
     search: sqliteSearch,
+    // One message to the writer's thread, and the procedure's value back (see sqlite-worker.ts).
+    nearWriter: (procedure, ...args) => writer.exclusive({ op: 'procedure', module: procedure.module, name: procedure.name, args }) as Promise<never>,
     async *readSnapshot(work) {
       await writer.ready();
       const session = await readers.checkout();
@@ -126,6 +128,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
       // Re-analyses the tables whose size changed enough to matter; bounded by analysis_limit.
       await writer.exclusive({ op: 'run', sql: 'pragma optimize', params: [] });
     },
+    // A deleted row's space is reused at once: there are no dead versions to reclaim.
+    vacuumQueues: async () => [],
     // One process owns a SQLite file's server: a lock within the process is enough.
     exclusively: (name, work) => {
       if (running.has(name)) return Promise.resolve(undefined);
