@@ -109,18 +109,68 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
     }
   }, 60_000);
 
+  it('keeps an event\'s text exact on its way with the commit: quotes, backslashes, placeholders, any script', async () => {
+    const { store } = context();
+    const accountId = (await insertAccount(store)).id;
+    const tricky = `it's \\ "quoted" $1 $$ --; ${'\u00e9\u4e2d\u{1F600}'} \\x00 drop table events;`;
+    const written: NewEvent = { type: 'member.updated', at: 7, origin: { actor: 'api', requestId: tricky }, member: { id: 5, login: tricky }, data: { note: tricky, n: -1.5 } };
+    const connection = connect(context().database.url);
+    try {
+      await connection.db.transaction().execute(async (trx) => {
+        await trx.insertInto('event_counters').values({ account_id: accountId, last_id: 0 }).execute();
+        await appendEvents(trx, accountId, [written]);
+      });
+      await store.events.sequence();
+      const [read] = (await store.events.page(accountId, 0, 10, undefined, 10_000)).events;
+      expect(read).toMatchObject({ id: 1, type: 'member.updated', at: 7, origin: { actor: 'api', requestId: tricky }, member: { id: 5, login: tricky }, data: { note: tricky, n: -1.5 } });
+      if (context().database.engine === 'postgres') {
+        // A value PostgreSQL's text cannot hold is sent as a parameter (not written into the
+        // SQL), and fails the change as a whole.
+        const failing = connection.db.transaction().execute(async (trx) => {
+          await trx.updateTable('event_counters').set({ last_id: 41 }).where('account_id', '=', accountId).execute();
+          await appendEvents(trx, accountId, [{ ...written, member: { id: 5, login: 'nul \u0000 here' } }]);
+        });
+        await expect(failing).rejects.toThrow(/0x00/);
+        const counter = await connection.db.selectFrom('event_counters').select('last_id').where('account_id', '=', accountId).executeTakeFirstOrThrow();
+        expect(Number(counter.last_id)).toBe(1);
+      }
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('drops the waiting events of an account deleted before they were numbered, and numbers the others', async () => {
+    const { store } = context();
+    const gone = (await insertAccount(store)).id;
+    const kept = (await insertAccount(store)).id;
+    const connection = connect(context().database.url);
+    try {
+      await connection.db.transaction().execute(async (trx) => {
+        await appendEvents(trx, gone, [event(1), event(2)]);
+        await appendEvents(trx, kept, [event(3)]);
+      });
+      expect(await store.accounts.deleteAccount(gone)).toBe(true);
+      await store.events.sequence();
+      expect(await connection.db.selectFrom('event_outbox').select('entry').where('account_id', 'in', [gone, kept]).execute()).toEqual([]);
+      expect((await store.events.page(kept, 0, 10, undefined, 10_000)).events.map((e) => [e.id, e.data.n])).toEqual([[1, 3]]);
+      expect(await connection.db.selectFrom('events').select('id').where('account_id', '=', gone).execute()).toEqual([]);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('fails the whole change when its events cannot be written, though they travel with the commit', async () => {
     const { store } = context();
     const accountId = (await insertAccount(store)).id;
     const connection = connect(context().database.url);
     try {
       const counter = () => connection.db.selectFrom('event_counters').select('last_id').where('account_id', '=', accountId).execute();
-      // The change's own write, then events that cannot be written (no such account).
+      // The change's own write, then an event that cannot be written (no type: the column is NOT NULL).
       const failing = connection.db.transaction().execute(async (trx) => {
         await trx.insertInto('event_counters').values({ account_id: accountId, last_id: 41 }).execute();
-        await appendEvents(trx, 999_999_999, [event(1)]);
+        await appendEvents(trx, accountId, [{ ...event(1), type: null as unknown as NewEvent['type'] }]);
       });
-      await expect(failing).rejects.toThrow(/foreign key|FOREIGN KEY/);
+      await expect(failing).rejects.toThrow(/null|NULL/);
       expect(await counter()).toEqual([]);
       // The writer is free and well afterwards: the next change and its events commit.
       await connection.db.transaction().execute(async (trx) => {

@@ -1,10 +1,11 @@
 /**
  * A write in a transaction whose result nobody reads (an outbox row: the events of a change).
- * On SQLite it travels to the writer thread with the transaction's next statement, usually
- * its COMMIT, instead of a round trip of its own while the one writer is held (an update of
- * one member is a few statements, and each trip counts); an error in it fails that next
- * statement, so the transaction still fails as a whole. On PostgreSQL it runs at once (the
- * comment that marks it is only a comment there).
+ * It travels with the transaction's next statement, usually its COMMIT, instead of a round
+ * trip of its own: on SQLite to the writer's thread (sqlite.ts), on PostgreSQL to the server,
+ * in one simple query with the COMMIT (postgres-deferred-writes.ts). An error in it fails that
+ * next statement, so the transaction still fails as a whole. Outside a transaction, and inside
+ * a writer procedure on SQLite (already in the writer's thread), it runs at once: the comment
+ * that marks it is only a comment to the engine.
  */
 import { CompiledQuery } from 'kysely';
 

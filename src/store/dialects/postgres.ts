@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
 import type { EngineConnection, SearchSql, SnapshotReader } from './dialect.js';
+import { deferringPool } from './postgres-deferred-writes.js';
 
 export interface PostgresOptions {
   /** Most connections the pool opens. */
@@ -13,13 +14,13 @@ export interface PostgresOptions {
 
 const INT8_OID = 20;
 
+/** Dead rows a queue table may hold before vacuumQueues reclaims them. */
+const QUEUE_DEAD_ROWS = 2000;
+
 /**
  * PostgreSQL through a pg pool. int8 values (ids, instants in milliseconds) come back as
  * numbers: they stay far below 2^53.
  */
-/** Dead rows a queue table may hold before vacuumQueues reclaims them. */
-const QUEUE_DEAD_ROWS = 2000;
-
 export function openPostgres(url: string, options: PostgresOptions = {}): EngineConnection {
   const pool = new pg.Pool({
     connectionString: url,
@@ -35,7 +36,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   // connection. It then fails its next query (503 to the caller) and the pool drops it.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Kysely's connections defer a transaction's deferred writes to its COMMIT (deferringPool).
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: deferringPool(pool) }) });
   return {
     engine: 'postgres',
     db,

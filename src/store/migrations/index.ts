@@ -13,6 +13,7 @@ import * as eventSettings from './010-event-settings.js';
 import * as sessionsAndMail from './012-sessions-and-mail.js';
 import * as operators from './011-operators.js';
 import * as eventOutbox from './013-event-outbox.js';
+import * as outboxWithoutAccountLock from './014-outbox-without-account-lock.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '011-operators': operators,
   '012-sessions-and-mail': sessionsAndMail,
   '013-event-outbox': eventOutbox,
+  '014-outbox-without-account-lock': outboxWithoutAccountLock,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
