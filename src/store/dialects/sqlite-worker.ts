@@ -135,15 +135,28 @@ let procedureConnection: WriterConnection | undefined;
 async function connectionForProcedures(): Promise<WriterConnection> {
   if (!procedureConnection) {
     const [{ Kysely, SqliteDialect }, { sqliteSearch }] = await Promise.all([import('kysely'), import('./sqlite-search.js')]);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { prepare: (source: string) => prepare(source), close: () => {} } }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { prepare, close: () => {} } }) });
     procedureConnection = { engine: 'sqlite', db, search: sqliteSearch };
   }
   return procedureConnection;
 }
 
+/** Procedures found, by module and name: an update runs one, and need not look it up each time. */
+const procedures = new Map<string, Procedure>();
+
+async function procedureNamed(module: string, name: string): Promise<Procedure> {
+  const key = `${module}#${name}`;
+  let procedure = procedures.get(key);
+  if (!procedure) {
+    const found = ((await import(module)) as Record<string, { run?: Procedure } | undefined>)[name]?.run;
+    if (typeof found !== 'function') throw new Error(`no writer procedure ${name} in ${module}`);
+    procedures.set(key, (procedure = found));
+  }
+  return procedure;
+}
+
 async function runProcedure(module: string, name: string, args: unknown[]): Promise<unknown> {
-  const procedure = ((await import(module)) as Record<string, { run?: Procedure } | undefined>)[name]?.run;
-  if (typeof procedure !== 'function') throw new Error(`no writer procedure ${name} in ${module}`);
+  const procedure = await procedureNamed(module, name);
   try {
     return await procedure(await connectionForProcedures(), ...args);
   } finally {
