@@ -78,17 +78,28 @@ describe.skipIf(!engineAvailable('postgres'))('several servers on one PostgreSQL
       const held = new Promise<void>((resolve) => (release = resolve));
       let entered!: () => void;
       const inside = new Promise<void>((resolve) => (entered = resolve));
-      // The first store holds the sweep's lock (as a long sweep would) until released.
-      const holding = first.store.housekeeping.exclusively('member-api:sweep', async () => {
-        entered();
-        await held;
-        return 'held';
-      });
-      await inside;
+      // The first store holds the sweep's lock (as a long sweep would) until released. The two
+      // servers started above sweep every second, so the lock can be one of theirs for a
+      // moment: the first store asks again until it has it (and so, later, the second).
+      let holding: Promise<string | undefined>;
+      for (;;) {
+        holding = first.store.housekeeping.exclusively('member-api:sweep', async () => {
+          entered();
+          await held;
+          return 'held';
+        });
+        if ((await Promise.race([inside.then(() => 'inside'), holding])) === 'inside') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       expect(await second.sweeper.sweep()).toBeUndefined();
       release();
       expect(await holding).toBe('held');
-      expect(await second.sweeper.sweep()).toMatchObject({ expired: expect.any(Number), purgedSessions: expect.any(Number) });
+      let report = await second.sweeper.sweep();
+      while (report === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        report = await second.sweeper.sweep();
+      }
+      expect(report).toMatchObject({ expired: expect.any(Number), purgedSessions: expect.any(Number) });
     } finally {
       await first.store.close();
       await second.store.close();
