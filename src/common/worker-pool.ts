@@ -10,7 +10,19 @@
  */
 import { parentPort, Worker } from 'node:worker_threads';
 
-type Message<T> = { id: number } & ({ ok: true; value: T } | { ok: false; error: { message: string; code?: string } });
+/** An error as it crosses between threads: its message and its code (SQLite's, say). */
+export interface WorkerErrorMessage {
+  readonly message: string;
+  readonly code?: string;
+}
+
+type Message<T> = { id: number } & ({ ok: true; value: T } | { ok: false; error: WorkerErrorMessage });
+
+/** An error caught in a worker, ready for the trip back. */
+export function workerErrorOf(error: unknown): WorkerErrorMessage {
+  const { message, code } = (error ?? {}) as { message?: string; code?: string };
+  return { message: message ?? String(error), code: typeof code === 'string' ? code : undefined };
+}
 
 /** An error raised in a worker, as the caller sees it: its message and code survive the trip. */
 export class WorkerError extends Error {
@@ -164,8 +176,7 @@ export function serveRequests<Request, Reply>(handle: (request: Request) => Repl
     try {
       port.postMessage({ id, ok: true, value: await handle(payload) });
     } catch (error) {
-      const { message, code } = error as { message?: string; code?: string };
-      port.postMessage({ id, ok: false, error: { message: message ?? String(error), code: typeof code === 'string' ? code : undefined } });
+      port.postMessage({ id, ok: false, error: workerErrorOf(error) });
     }
   });
 }

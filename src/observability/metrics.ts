@@ -17,6 +17,8 @@ export interface PoolStats {
   readonly total: number;
   readonly idle: number;
   readonly waiting: number;
+  /** SQLite's writer: the group commits since start, and the writes (writer procedures) they carried. */
+  readonly groupCommits?: { readonly commits: number; readonly writes: number };
 }
 
 /** The figures of one account's move from its upstream (upstream/links-service.ts's LinkStatus). */
@@ -82,6 +84,18 @@ export class Metrics {
       registers,
     });
     if (sources.links) this.linkGauges(sources.links, registers);
+    const counter = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    counter('member_api_store_group_commits_total', 'SQLite: commits of the writer\'s groups of updates (each one fsync; 0 on PostgreSQL)', () => sources.store().groupCommits?.commits ?? 0);
+    counter('member_api_store_grouped_writes_total', 'SQLite: updates committed in those groups (divided by the commits: updates per fsync)', () => sources.store().groupCommits?.writes ?? 0);
     new Counter({
       name: 'member_api_hashing_refused_total',
       help: 'requests refused (503) because password hashing was at capacity',

@@ -71,7 +71,20 @@ describe.skipIf(!mounted)('a full disk [sqlite]', () => {
     expect(JSON.parse(full!.body)).toEqual({ result: 'ERROR', message: 'service unavailable' });
     expect(log).toMatch(/database or disk is full/);
     expect(log).not.toMatch(/no transaction is active/);
-    // What was acknowledged is there.
-    expect(await services.store.members.findMemberByLogin((await services.accounts.find('full-disk'))!.id, 'first')).toBeDefined();
+    // An update runs in the writer's thread, in a group commit: the same answer, and the
+    // member as it was.
+    const update = await app.inject({
+      method: 'POST',
+      url: '/api2/update/',
+      payload: new URLSearchParams({ user: 'full-disk', api_key: created.apiKey, find_member_login: 'first', city: 'Oslo', notes: 'y'.repeat(60_000) }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(update.statusCode, update.body).toBe(503);
+    expect(JSON.parse(update.body)).toEqual({ result: 'ERROR', message: 'service unavailable' });
+    // What was acknowledged is there, and nothing of what was refused.
+    const accountId = (await services.accounts.find('full-disk'))!.id;
+    const kept = await services.store.members.findMemberByLogin(accountId, 'first');
+    expect(kept).toBeDefined();
+    expect((await services.store.members.findProfile(accountId, kept!.id)).get('city')).toBeUndefined();
   });
 });

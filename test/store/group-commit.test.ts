@@ -1,0 +1,62 @@
+import { expect, it } from 'vitest';
+import { UniqueViolation } from '../../src/common/store-errors.js';
+import type { MemberChanges } from '../../src/members/member-store.js';
+import { describeEachEngine } from '../support/engines.js';
+import { insertAccount, insertMember } from '../support/factories.js';
+
+const NO_LIMITS = { maxProfileBytes: Number.POSITIVE_INFINITY, storageLeft: Number.POSITIVE_INFINITY };
+const NOW = Date.UTC(2026, 10, 24);
+const city = (value: string): MemberChanges => ({ deleteFields: [], setFields: new Map([['city', value]]) });
+
+describeEachEngine('updates sent together (SQLite: committed as a group)', (context) => {
+  it('ends each update as if it ran alone: the refused ones leave nothing, the others land with their events', async () => {
+    const { store, database } = context();
+    const account = await insertAccount(store);
+    const ids: number[] = [];
+    for (let i = 0; i < 24; i++) ids.push(await insertMember(store, account.id, { login: `g${i}`, email: `g${i}@example.com`, profile: new Map([['city', 'Oslo']]) }));
+    await store.events.sequence();
+    const before = store.poolStats().groupCommits;
+    const eventsBefore = (await store.events.page(account.id, 0, 1000, undefined, 10_000)).events.length;
+
+    // All asked for at once: on SQLite they queue for the writer together.
+    const updates = ids.map((id, i) => {
+      // Member 5 asks for member 6's login (refused: taken), member 7's is refused by the
+      // account's storage left (a rollback of its own), the tenth finds no member.
+      if (i === 5) return store.members.updateMembers(account.id, { by: 'id', id }, { ...city('Lima'), login: 'g6' }, NOW, NO_LIMITS, { actor: 'api' });
+      if (i === 7) return store.members.updateMembers(account.id, { by: 'id', id }, city('Quito'), NOW, { ...NO_LIMITS, storageLeft: 0 }, { actor: 'api' });
+      if (i === 9) return store.members.updateMembers(account.id, { by: 'id', id: 1_000_000_000 }, city('Nowhere'), NOW, NO_LIMITS, { actor: 'api' });
+      return store.members.updateMembers(account.id, { by: 'id', id }, city(`City ${i}`), NOW, NO_LIMITS, { actor: 'api' });
+    });
+    const outcomes = await Promise.allSettled(updates);
+
+    expect(outcomes[5]).toMatchObject({ status: 'rejected', reason: expect.any(UniqueViolation) });
+    expect(outcomes[7]).toMatchObject({ status: 'fulfilled', value: { kind: 'over-quota' } });
+    expect(outcomes[9]).toEqual({ status: 'fulfilled', value: { kind: 'not-found' } });
+    for (const [i, id] of ids.entries()) {
+      const profile = await store.members.findProfile(account.id, id);
+      if (i === 5 || i === 7 || i === 9) {
+        expect(profile.get('city'), `member ${i}`).toBe('Oslo');
+        expect((await store.members.findMemberById(account.id, id))?.login).toBe(`g${i}`);
+      } else {
+        expect(profile.get('city'), `member ${i}`).toBe(`City ${i}`);
+        expect(outcomes[i]).toEqual({ status: 'fulfilled', value: { kind: 'updated', count: 1 } });
+      }
+    }
+    // One member.updated per update that went through, none for the others, ids dense and in order.
+    await store.events.sequence();
+    const events = (await store.events.page(account.id, 0, 1000, undefined, 10_000)).events.slice(eventsBefore);
+    const changed = ids.filter((_, i) => i !== 5 && i !== 7 && i !== 9);
+    expect(events.map((event) => event.type)).toEqual(changed.map(() => 'member.updated'));
+    expect(events.map((event) => event.member?.id).sort((a, b) => a! - b!)).toEqual(changed);
+    expect(events.map((event) => event.id)).toEqual(events.map((_, i) => events[0]!.id + i));
+
+    if (database.engine === 'sqlite') {
+      // Fewer commits than updates: they shared them (the sequencer's rounds are writes too).
+      const after = store.poolStats().groupCommits!;
+      const writes = after.writes - before!.writes;
+      const commits = after.commits - before!.commits;
+      expect(writes).toBeGreaterThanOrEqual(ids.length);
+      expect(commits).toBeLessThan(writes);
+    } else expect(store.poolStats().groupCommits).toBeUndefined();
+  });
+});
