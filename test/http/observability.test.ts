@@ -63,6 +63,25 @@ describeEachEngineApp(
       expect(after).toMatch(/^member_api_process_resident_memory_bytes \d+/m);
     });
 
+    it('counts SQLite\'s group commits and the updates they carried (none on PostgreSQL)', async () => {
+      const { user, apiKey } = await h().newAccount();
+      expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'grouped', _email: 'g@example.com' })).json.result).toBe('OK');
+      const metrics = h().metrics;
+      const before = await metrics.registry.metrics();
+      const updates = await Promise.all(['Oslo', 'Lima', 'Rome', 'Kyiv'].map((city) => h().post('/api2/update/', { user, api_key: apiKey, find_member_login: 'grouped', city })));
+      expect(updates.map((update) => update.json.result)).toEqual(['OK', 'OK', 'OK', 'OK']);
+      const after = await metrics.registry.metrics();
+      const delta = (name: string) => sample(after, name, '') - sample(before, name, '');
+      if (h().database.engine === 'sqlite') {
+        expect(delta('member_api_store_grouped_writes_total')).toBeGreaterThanOrEqual(4);
+        expect(delta('member_api_store_group_commits_total')).toBeGreaterThanOrEqual(1);
+        expect(delta('member_api_store_group_commits_total')).toBeLessThanOrEqual(delta('member_api_store_grouped_writes_total'));
+      } else {
+        expect(after).toMatch(/^member_api_store_group_commits_total 0$/m);
+        expect(after).toMatch(/^member_api_store_grouped_writes_total 0$/m);
+      }
+    });
+
     it('serves the metrics on a port of their own', async () => {
       const server = await startMetricsServer(h().metrics, '127.0.0.1', 0);
       try {
