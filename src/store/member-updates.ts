@@ -154,7 +154,13 @@ export async function updateMembers(
  * updateMembers where the writer is (EngineConnection.nearWriter): on SQLite an update is one
  * message to the writer's thread, however many statements it takes.
  */
-export const updateMembersNearWriter = writerProcedure(import.meta.url, 'updateMembersNearWriter', updateMembers);
+export const updateMembersNearWriter = writerProcedure(
+  import.meta.url,
+  'updateMembersNearWriter',
+  updateMembers,
+  // One member by id or login is short; every member, or all of an address or billing id, may be many.
+  (_account, selector) => selector.by !== 'id' && selector.by !== 'login',
+);
 
 async function applyUpdate(
   trx: Transaction<Database>,

@@ -53,11 +53,22 @@ export interface WriterProcedure<A extends unknown[], R> {
   readonly module: string;
   readonly name: string;
   readonly run: (connection: WriterConnection, ...args: A) => Promise<R>;
+  /**
+   * Whether a call may take long (its cost grows with the data, not with what it was given):
+   * on SQLite such a call is committed on its own, never in a group with short ones, which
+   * would otherwise wait for it to be answered (sqlite.ts: GroupCommit).
+   */
+  readonly long?: (...args: A) => boolean;
 }
 
 /** A writer procedure, from the module that exports `run` under `name`. */
-export function writerProcedure<A extends unknown[], R>(module: string, name: string, run: (connection: WriterConnection, ...args: A) => Promise<R>): WriterProcedure<A, R> {
-  return { module, name, run };
+export function writerProcedure<A extends unknown[], R>(
+  module: string,
+  name: string,
+  run: (connection: WriterConnection, ...args: A) => Promise<R>,
+  long?: (...args: A) => boolean,
+): WriterProcedure<A, R> {
+  return { module, name, run, long };
 }
 
 /** What the one store implementation needs from an engine: connections, search SQL, error triage. */

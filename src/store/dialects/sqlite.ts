@@ -105,7 +105,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     classifyError: classifySqliteError,
     search: sqliteSearch,
     // Run in the writer's thread, committed with the others that wait meanwhile (see GroupCommit).
-    nearWriter: (procedure, ...args) => groupCommit.run({ module: procedure.module, name: procedure.name, args }) as Promise<never>,
+    nearWriter: (procedure, ...args) => groupCommit.run({ module: procedure.module, name: procedure.name, args }, procedure.long?.(...args) ?? false) as Promise<never>,
     async *readSnapshot(work) {
       await writer.ready();
       const session = await readers.checkout();
@@ -230,11 +230,12 @@ const GROUP_LIMIT = 64;
  * Writer procedures, sent to the writer's thread in groups (sqlite-worker.ts: runGroup): one
  * message and one COMMIT for every procedure that asked while the writer was busy. A group
  * leaves when the writer is free, with whatever has queued by then: under no load a group of
- * one, at once; under load, each commit's fsync serves many requests (the writer's time per
- * update of one member fell from about 2 ms to a fraction of that).
+ * one, at once; under load, each commit's fsync serves several requests. A call that may take
+ * long (an update of every member) goes in a group of its own, so that no short update is
+ * held back until it ends: as before, a short one waits for it only if it came later.
  */
 class GroupCommit {
-  private waiting: Array<{ call: ProcedureCall; resolve: (value: unknown) => void; reject: (error: Error) => void }> = [];
+  private waiting: Array<{ call: ProcedureCall; long: boolean; resolve: (value: unknown) => void; reject: (error: Error) => void }> = [];
   /** A group is waiting for the writer (it takes every call queued by the time it has it). */
   private forming = false;
   /** Groups sent and committed (or failed as one), and the procedures they carried. */
@@ -242,22 +243,22 @@ class GroupCommit {
 
   constructor(private readonly writer: WorkerConnection) {}
 
-  run(call: ProcedureCall): Promise<unknown> {
+  /** Runs the call in the next group; a `long` one in a group of its own (WriterProcedure.long). */
+  run(call: ProcedureCall, long: boolean): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ call, resolve, reject });
+      this.waiting.push({ call, long, resolve, reject });
       if (!this.forming) void this.send();
     });
   }
 
   private async send(): Promise<void> {
     this.forming = true;
-    let release: (() => void) | undefined;
-    try {
-      release = await this.writer.acquire();
-    } finally {
-      this.forming = false;
-    }
-    const group = this.waiting.splice(0, GROUP_LIMIT);
+    const release = await this.writer.acquire().finally(() => (this.forming = false));
+    if (this.waiting.length === 0) return release();
+    // The short calls at the head of the queue, or the long one there, alone.
+    let size = 1;
+    if (!this.waiting[0]!.long) while (size < GROUP_LIMIT && size < this.waiting.length && !this.waiting[size]!.long) size += 1;
+    const group = this.waiting.splice(0, size);
     // More than one group's worth: the next waits its turn for the writer.
     if (this.waiting.length > 0) void this.send();
     this.stats.commits += 1;
