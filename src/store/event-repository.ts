@@ -92,11 +92,8 @@ export async function sequenceEvents(connection: EngineConnection): Promise<numb
 /** One transaction of the sequencer: up to SEQUENCE_BATCH events numbered and moved; answers how many. */
 export const sequenceBatch = writerProcedure(import.meta.url, 'sequenceBatch', (connection: WriterConnection) =>
   connection.db.transaction().execute(async (trx) => {
+    // SQLite's writer holds the write lock already: its group of procedures began IMMEDIATE.
     if (connection.engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
-    // SQLite: a write first, so that the transaction holds the write lock before it reads
-    // (a read-then-write transaction fails at once, busy, when another connection wrote
-    // meanwhile, instead of waiting its turn).
-    else await sql`update event_counters set last_id = last_id where 0 = 1`.execute(trx);
     const pending = await trx
       .selectFrom('event_outbox as o')
       .leftJoin('accounts as a', 'a.id', 'o.account_id')

@@ -203,6 +203,7 @@ async function runGroup(calls: ProcedureCall[]): Promise<ProcedureOutcome[]> {
   const connection = await connectionForProcedures();
   const db = database!;
   const outcomes: ProcedureOutcome[] = [];
+  const allFailed = (error: WorkerErrorMessage): ProcedureOutcome[] => calls.map(() => ({ ok: false, error }));
   // IMMEDIATE: the write lock now (waiting up to busy_timeout for the command line's), not at a first write.
   db.exec('BEGIN IMMEDIATE');
   try {
@@ -218,7 +219,7 @@ async function runGroup(calls: ProcedureCall[]): Promise<ProcedureOutcome[]> {
         outcome = { ok: false, error: workerErrorOf(error) };
       }
       // An error that ended the whole transaction (SQLITE_FULL, an I/O error) ends the group.
-      if (!db.inTransaction) throw outcome.ok ? new Error('the transaction ended during a writer procedure') : Object.assign(new Error(outcome.error.message), { code: outcome.error.code });
+      if (!db.inTransaction) return allFailed(outcome.ok ? { message: 'the transaction ended during a writer procedure' } : outcome.error);
       if (!outcome.ok) db.exec('ROLLBACK TO procedure_call');
       db.exec('RELEASE procedure_call');
       outcomes.push(outcome);
@@ -227,8 +228,7 @@ async function runGroup(calls: ProcedureCall[]): Promise<ProcedureOutcome[]> {
     return outcomes;
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
-    const failed: ProcedureOutcome = { ok: false, error: workerErrorOf(error) };
-    return calls.map(() => failed);
+    return allFailed(workerErrorOf(error));
   }
 }
 
