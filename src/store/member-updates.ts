@@ -194,7 +194,7 @@ async function applyUpdate(
     if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
     if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
     const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
-    if (!(await changeChunk(trx, accountId, inChunk, changes, now))) return { kind: 'too-many-fields' };
+    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes)))) return { kind: 'too-many-fields' };
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
     await nextTurn();
@@ -237,6 +237,19 @@ async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: 
   return { members: rows.map(toMember), profiles };
 }
 
+/**
+ * Whether every member of the chunk held, before, every profile field the update sets: then
+ * the update adds no field, and no member can go over the limit of fields (the count is not
+ * read again; an update of a field a member has is the usual one).
+ */
+function setsOnlyHeldFields(before: MembersBefore, changes: MemberChanges): boolean {
+  if (changes.setFields.size === 0) return true;
+  return before.members.every((member) => {
+    const held = before.profiles.get(member.id);
+    return held !== undefined && [...changes.setFields.keys()].every((name) => held.has(name));
+  });
+}
+
 /** The events of a chunk's members: each member as it was against how it is now. */
 async function memberEvents(trx: Transaction<Database>, before: MembersBefore, changes: MemberChanges, now: number, origin: EventOrigin): Promise<NewEvent[]> {
   const ids = before.members.map((member) => member.id);
@@ -274,10 +287,13 @@ function bulkEvent(changes: MemberChanges, count: number, now: number, origin: E
   };
 }
 
-/** Every change, to the members of one chunk; false when a member would have too many profile fields. */
-async function changeChunk(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges, now: number): Promise<boolean> {
+/**
+ * Every change, to the members of one chunk; false when a member would have too many profile
+ * fields (not counted when `addsNoField`: every member already holds every field set).
+ */
+async function changeChunk(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges, now: number, addsNoField: boolean): Promise<boolean> {
   // Profile changes first: the selector may look at columns the member update changes.
-  if (!(await changeProfiles(trx, accountId, matches, changes))) return false;
+  if (!(await changeProfiles(trx, accountId, matches, changes, addsNoField))) return false;
   if (changes.status === 'A') {
     // Re-activating a member also lifts a lockout.
     await trx
@@ -306,7 +322,7 @@ function endsSessions(changes: MemberChanges): boolean {
 type MembersCondition = (eb: ExpressionBuilder<Database, 'members'>) => ReturnType<ExpressionBuilder<Database, 'members'>['and']>;
 
 /** Removes, then sets, the profile fields; false when a member would have more than allowed. */
-async function changeProfiles(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges): Promise<boolean> {
+async function changeProfiles(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges, addsNoField: boolean): Promise<boolean> {
   const matchedIds = () => trx.selectFrom('members').select('id').where(matches);
   // The members come from the account's own rows (`matches`): no account condition on the
   // fields, which would tempt a planner into the (account, name) index and a read of every
@@ -340,7 +356,7 @@ async function changeProfiles(trx: Transaction<Database>, accountId: number, mat
       )
       .execute();
   }
-  if (changes.setFields.size > 0) {
+  if (changes.setFields.size > 0 && !addsNoField) {
     const over = await trx
       .selectFrom('member_fields')
       .select('member_id')

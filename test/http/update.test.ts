@@ -4,6 +4,8 @@ import { apiAccount } from '../support/member-api.js';
 
 const MINUTE = 60_000;
 const OK = (updated: number) => ({ result: 'OK', message: '', updated });
+/** `n` profile fields named prefix0, prefix1, …, each 'v'. */
+const fields = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'v']));
 const ERROR = (message: string) => ({ result: 'ERROR', message });
 
 describeEachEngineApp('/api2/update/', (h) => {
@@ -248,7 +250,6 @@ describeEachEngineApp('/api2/update/', (h) => {
 
   it('changes all matched members in one transaction, or none', async () => {
     const api = await apiAccount(h());
-    const fields = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'v']));
     await api.create('roomy', { _email: 'pair@example.com' });
     await api.create('crowded', { _email: 'pair@example.com', ...fields(100, 'f') });
     // The second member would get 101 fields: neither changes, not even the status.
@@ -260,6 +261,25 @@ describeEachEngineApp('/api2/update/', (h) => {
     await api.create('other');
     expect(await api.update({ find_member_login: 'solo', city: 'Paris', login: 'other' })).toEqual(ERROR('login already taken'));
     expect((await api.profile('solo'))?.get('city')).toBeUndefined();
+  });
+
+  it('lets a member at the limit of fields change the ones it has, and refuses one more', async () => {
+    const api = await apiAccount(h());
+    await api.create('full', { _email: 'full@example.com', ...fields(100, 'f') });
+    await api.create('held', { _email: 'full@example.com', f1: 'one', f2: 'one' });
+    // Every member found holds the field set: no field is added (the count is not read again).
+    expect(await api.update({ find_member_email: 'full@example.com', f1: 'changed' })).toEqual(OK(2));
+    expect((await api.profile('full'))?.get('f1')).toBe('changed');
+    expect((await api.profile('held'))?.get('f1')).toBe('changed');
+    // A field it has with one it has not: the member at the limit would get 101.
+    expect(await api.update({ find_member_login: 'full', f1: 'again', extra: 'x' })).toEqual(ERROR('too many profile fields'));
+    expect((await api.profile('full'))?.get('f1')).toBe('changed');
+    expect((await api.profile('full'))?.size).toBe(100);
+    // Both hold f2: both change, nothing is counted.
+    expect(await api.update({ find_member_email: 'full@example.com', f2: 'two' })).toEqual(OK(1 + 1));
+    // A field only the member below the limit lacks: it is counted, and fits.
+    expect(await api.update({ find_member_login: 'held', f2: 'two', g: 'new' })).toEqual(OK(1));
+    expect((await api.profile('held'))?.size).toBe(3);
   });
 
   it('never loses one concurrent update’s fields to another', async () => {
