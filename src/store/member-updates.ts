@@ -257,9 +257,11 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
   // column is computed in SQL then); a status change clears what it clears: read it back.
   const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
   const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  // (An update of profile fields alone leaves each member as it was: no copy.)
+  const unchanged = Object.keys(given).length === 0;
   const after =
     status === undefined
-      ? new Map(before.members.map((member) => [member.id, { ...member, ...given } as Member]))
+      ? new Map(before.members.map((member) => [member.id, unchanged ? member : ({ ...member, ...given } as Member)]))
       : new Map((await trx.selectFrom('members').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toMember(row)]));
   // Without a status change only the values given can differ: only they are compared.
   const compared = status === undefined ? new Set(Object.keys(given)) : undefined;
