@@ -134,7 +134,7 @@ export async function updateMembers(
   const trx = await connection.db.startTransaction().execute();
   try {
     const events: NewEvent[] = [];
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search });
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search, lockFirst: connection.engine === 'postgres' });
     if (outcome.kind === 'updated') {
       if (selector.by === 'all' && origin) events.push(bulkEvent(changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
@@ -171,7 +171,7 @@ async function applyUpdate(
   limits: UpdateLimits,
   setBytes: number,
   chunkSize: number,
-  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly search: SearchSql } | undefined,
+  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly search: SearchSql; readonly lockFirst: boolean } | undefined,
 ): Promise<MemberUpdate> {
   await expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
   const matches = selectorCondition(accountId, selector);
@@ -184,7 +184,7 @@ async function applyUpdate(
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
-    const before = selector.by === 'all' || !told ? undefined : await chunkBefore(trx, told.search, next, chunkSize, changes);
+    const before = selector.by === 'all' || !told ? undefined : await chunkBefore(trx, told.search, next, chunkSize, changes, told.lockFirst);
     const ids = before ? before.members.map((member) => member.id) : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
     if (ids.length === 0) break;
     const first = ids[0]!;
@@ -211,8 +211,21 @@ interface MembersBefore {
 /**
  * The next chunk of the members an update finds, as they are before the change, each with the
  * profile fields the update touches as one JSON object: one statement.
+ *
+ * With `lockFirst` (PostgreSQL), the chunk's members are locked first, in id order, by a
+ * statement of their own: two updates of one member then run one after the other, and the
+ * second reads (a new statement, a new snapshot under READ COMMITTED) what the first left,
+ * so that the old values of their events chain (without it both read the member as it was
+ * before either, and the second's event told an old value that the first had already
+ * replaced). FOR NO KEY UPDATE, the lock an UPDATE of a member takes: a profile write's
+ * foreign-key check (KEY SHARE) does not wait for it (with FOR UPDATE an update of every
+ * member, writing the profile rows of a member locked here, deadlocked with it). An update of
+ * every member tells one bulk event and locks no member: a member's update that runs beside
+ * it may tell the old value from before it. SQLite's one writer runs every update one after
+ * the other anyway.
  */
-async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: MembersCondition, chunkSize: number, changes: MemberChanges): Promise<MembersBefore> {
+async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: MembersCondition, chunkSize: number, changes: MemberChanges, lockFirst: boolean): Promise<MembersBefore> {
+  if (lockFirst) await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).forNoKeyUpdate().execute();
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
   // Without a status change the events compare only the values given (memberEvents): the
   // member's id, login and the columns of those values are all it reads; on PostgreSQL an

@@ -54,6 +54,26 @@ describeEachEngineApp('events and the change feed', (h) => {
     expect(JSON.stringify(events)).not.toMatch(/argon2|another-horse/);
   });
 
+  it('chains the old and new values of concurrent updates of one member, in id order', async () => {
+    const api = await apiAccount(h());
+    await api.create('busy', { city: 'c0', _email: 'busy0@example.com' });
+    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => api.update({ find_member_login: 'busy', city: `c${i + 1}`, email: `busy${i + 1}@example.com` })));
+    expect(replies.every((reply) => reply.result === 'OK')).toBe(true);
+    const updates = (await allEvents(api)).filter((event) => event.type === 'member.updated');
+    expect(updates).toHaveLength(16);
+    // Each update found the member as the one before it left it: no value seen twice, none skipped.
+    let city = 'c0';
+    let email = 'busy0@example.com';
+    for (const event of updates) {
+      expect(event.data.profile.city.old).toBe(city);
+      expect(event.data.old.email).toBe(email);
+      city = event.data.profile.city.new;
+      email = event.data.new.email;
+    }
+    expect((await api.profile('busy'))?.get('city')).toBe(city);
+    expect((await api.member('busy'))?.email).toBe(email);
+  });
+
   it('tells status changes with their cause: a suspension, a deletion, a restore', async () => {
     const api = await apiAccount(h());
     await api.create('carol');
