@@ -135,7 +135,9 @@ export async function updateMembers(
   const trx = await connection.db.startTransaction().execute();
   try {
     const events: NewEvent[] = [];
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search, lockFirst: connection.engine === 'postgres' });
+    // PostgreSQL's writers run side by side: an update locks the members it reads (chunkBefore).
+    const lockFirst = connection.engine === 'postgres';
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search, lockFirst });
     if (outcome.kind === 'updated') {
       if (selector.by === 'all' && origin) events.push(bulkEvent(changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
@@ -229,9 +231,11 @@ const MEMBER_UPDATES = 7_245_011;
  * after the other, and the second reads (a new statement, a new snapshot under READ
  * COMMITTED) what the first left, so that the old values of their events chain (without it
  * both read the member as it was before either, and the second's event told an old value
- * that the first had already replaced). Transaction-scoped advisory locks, not row locks: a
- * row lock writes the member's heap page (and, the first time after a checkpoint, all of it
- * to the WAL), which cost an update with events a tenth of its throughput. An update of one
+ * that the first had already replaced). Transaction-scoped advisory locks, which write
+ * nothing, not row locks: a row lock writes the member's heap page (and, the first time after
+ * a checkpoint, all of it to the WAL), where an update of profile fields reads the member from
+ * an index alone (migration 013); and FOR UPDATE deadlocked with an update of every member,
+ * whose profile writes' foreign-key checks lock the same rows (KEY SHARE). An update of one
  * member (by id or login) takes its account's lock shared and the member's; one of several
  * (by e-mail or billing id) takes the account's alone, exclusive (a member's lock each would
  * fill PostgreSQL's lock table). An update of every member tells one bulk event and locks no
