@@ -136,8 +136,8 @@ export async function updateMembers(
   try {
     const events: NewEvent[] = [];
     // PostgreSQL's writers run side by side: an update locks the members it reads (chunkBefore).
-    const lockFirst = connection.engine === 'postgres';
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search, lockFirst });
+    const lock: UpdateLock | undefined = connection.engine === 'postgres' ? { accountId, one: selector.by === 'id' || selector.by === 'login' } : undefined;
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search, lock });
     if (outcome.kind === 'updated') {
       if (selector.by === 'all' && origin) events.push(bulkEvent(changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
@@ -174,7 +174,7 @@ async function applyUpdate(
   limits: UpdateLimits,
   setBytes: number,
   chunkSize: number,
-  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly search: SearchSql; readonly lockFirst: boolean } | undefined,
+  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly search: SearchSql; readonly lock: UpdateLock | undefined } | undefined,
 ): Promise<MemberUpdate> {
   await expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
   const matches = selectorCondition(accountId, selector);
@@ -187,8 +187,7 @@ async function applyUpdate(
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
-    const lock: UpdateLock | undefined = told?.lockFirst ? { accountId, one: selector.by === 'id' || selector.by === 'login' } : undefined;
-    const before = selector.by === 'all' || !told ? undefined : await chunkBefore(trx, told.search, next, chunkSize, changes, lock);
+    const before = selector.by === 'all' || !told ? undefined : await chunkBefore(trx, told.search, next, chunkSize, changes, told.lock);
     const ids = before ? before.members.map((member) => member.id) : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
     if (ids.length === 0) break;
     const first = ids[0]!;
@@ -286,10 +285,10 @@ async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: 
  * read again; an update of a field a member has is the usual one).
  */
 function setsOnlyHeldFields(before: MembersBefore, changes: MemberChanges): boolean {
-  if (changes.setFields.size === 0) return true;
+  const names = [...changes.setFields.keys()];
   return before.members.every((member) => {
     const held = before.profiles.get(member.id);
-    return held !== undefined && [...changes.setFields.keys()].every((name) => held.has(name));
+    return names.every((name) => held?.has(name) === true);
   });
 }
 

@@ -49,23 +49,14 @@ function deferringClient(client: pg.PoolClient): PostgresPoolClient {
     } else if (text === 'rollback') {
       inTransaction = false;
       deferred = [];
-    } else if (text === 'commit') {
-      inTransaction = false;
-      const writes = deferred.splice(0);
-      const inline = writes.map(inlined);
-      if (writes.length > 0 && inline.every((sql) => sql !== undefined)) {
-        // One simple query: the writes, then the COMMIT (pg answers one result per statement).
-        await client.query(`${inline.join(';\n')};\ncommit`);
-        return { command: 'UPDATE', rowCount: 0, rows: [] };
-      }
-      await send(writes);
-    } else if (deferred.length > 0) {
-      const writes = deferred.splice(0);
+    } else if (text === 'commit') inTransaction = false;
+    const writes = deferred.splice(0);
+    if (writes.length > 0) {
       const inline = [...writes, { text, values }].map(inlined);
       if (inline.every((sql) => sql !== undefined)) {
-        // One simple query: the writes, then this statement, whose result is the last one
-        // (each statement of it has a snapshot of its own under READ COMMITTED, so this one
-        // sees what a lock among the writes waited for).
+        // One simple query: the writes, then this statement (a COMMIT, or the read after a
+        // lock), whose result is the last one; each statement of it has a snapshot of its own
+        // under READ COMMITTED, so a read sees what a lock among the writes waited for.
         const results = (await client.query(inline.join(';\n'))) as unknown as Array<PostgresQueryResult<R>>;
         return results.at(-1)!;
       }
