@@ -35,6 +35,7 @@ import { registerHealthRoutes } from './http/routes/health.js';
 import { registerOpenApi } from './http/openapi.js';
 import { outcomeOf, type Metrics, type RequestOutcome } from './observability/metrics.js';
 import { randomUUID } from 'node:crypto';
+import { trimTrailing } from './common/text.js';
 
 export interface AppDependencies {
   readonly limits: ParamLimits;
@@ -201,7 +202,9 @@ function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   });
 }
 
+/** The path of a URL without its trailing slashes: linear in the URL (anyone can send one of 16 KiB). */
 function normalisePath(url: string): string {
-  const path = url.split('?')[0] ?? '';
-  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  return path.length > 1 ? trimTrailing(path, '/') : path;
 }

@@ -12,6 +12,7 @@ import { parseEnv } from 'node:util';
 import { envSchema } from 'env-schema';
 import ipaddr from 'ipaddr.js';
 import { QUEUE_PER_SLOT } from './auth/hashing-gate.js';
+import { trimTrailing } from './common/text.js';
 
 export interface Config {
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
@@ -150,7 +151,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     databaseUrl,
     port: get('PORT', 8080),
     host: get('HOST', '127.0.0.1'),
-    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    publicUrl: publicUrl && trimTrailing(publicUrl, '/'),
     logLevel: get('LOG_LEVEL', 'info'),
     deletedRetentionDays: get('DELETED_RETENTION_DAYS', 30),
     sweepIntervalSeconds: get('SWEEP_INTERVAL_SECONDS', 60),

@@ -6,6 +6,7 @@
 import type { Account } from '../accounts/account.js';
 import type { Clock } from '../common/clock.js';
 import { isTimeZone } from '../common/validate.js';
+import { trimTrailing } from '../common/text.js';
 import { MemberApiError } from '../client/index.js';
 import type { CachedLinks } from './cached-links.js';
 import { describeUpstreamError, upstreamBase, upstreamClient } from './upstream-api.js';
@@ -57,7 +58,7 @@ export class UpstreamLinksService {
     if (settings.key === '') return { kind: 'invalid', setting: '--upstream-key', reason: 'must not be empty' };
     const timeZone = settings.timeZone ?? account.settings.timeZone;
     if (!isTimeZone(timeZone)) return { kind: 'invalid', setting: '--time-zone', reason: 'not an IANA time zone (e.g. Europe/Paris)' };
-    const complete = { ...settings, url: url.href.replace(/\/+$/, ''), timeZone };
+    const complete = { ...settings, url: trimTrailing(url.href, '/'), timeZone };
     let upstreamMembers: number | null = null;
     if (options.check !== false) {
       try {

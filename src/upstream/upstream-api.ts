@@ -7,13 +7,14 @@ import { MemberApiClient, MemberApiError, MemberApiHttpError, MemberApiNetworkEr
 import { profileColumnName } from '../import-export/import-row.js';
 import { MEMBER_FIELDS } from '../members/member-fields.js';
 import type { UpstreamLinkSettings } from './upstream-link.js';
+import { trimTrailing } from '../common/text.js';
 
 /** An upstream that has not answered a login in this long answers FAIL (issue: ≤ 5 s). */
 export const UPSTREAM_LOGIN_TIMEOUT_MS = 4_500;
 
 /** The upstream's base as the client wants it: the URL an operator gives may end in `/api2`. */
 export function upstreamBase(url: string): string {
-  return url.replace(/\/+$/, '').replace(/\/api2$/, '');
+  return trimTrailing(url, '/').replace(/\/api2$/, '');
 }
 
 export function upstreamClient(link: Pick<UpstreamLinkSettings, 'url' | 'user' | 'key'>, timeoutMs?: number): MemberApiClient {
