@@ -1,6 +1,7 @@
 /**
  * The console's operators on the command line: `operator add | list | remove | reset`. `add`
- * and `reset` print a one-time link (valid 24 h) where the operator sets a password.
+ * (for an operator without a password) and `reset` print a one-time link (valid 24 h) where
+ * the operator sets a password; a new link ends the operator's earlier ones.
  */
 import { Option, type Command } from 'commander';
 import { ROLES, type Operator, type Role } from '../operators/operator.js';
@@ -21,7 +22,7 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
 
   operator
     .command('add <email>')
-    .description('give an operator (made when new) a role on an account; prints a one-time link (24 h) to set its password')
+    .description('give an operator (made when new) a role on an account; one without a password gets a one-time link (24 h) to set it')
     .requiredOption('--account <name>', 'the account it may see')
     .addOption(new Option('--role <role>', 'viewers read, editors change members, owners also settings and keys').choices([...ROLES]).default('editor'))
     .option('--json', 'print the outcome as JSON')
@@ -29,8 +30,12 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
       if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new CommandError(`email: not an e-mail address: "${email}"`);
       const outcome = await withServices((s) => s.operators.add(email, options.account, options.role));
       if ('kind' in outcome) throw new CommandError(`no account "${options.account}"`);
-      // An operator who already has a password keeps it: the link is for a new one only if wanted.
-      print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt) }, options.json);
+      // An operator who already has a password keeps it, and gets no link that could replace it.
+      if (outcome.link === undefined || outcome.expiresAt === undefined) {
+        print({ ...describe(outcome.operator), link: null, note: 'this operator has a password already and signs in with it; `operator reset` clears it and prints a new link' }, options.json);
+      } else {
+        print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt) }, options.json);
+      }
     });
 
   operator
@@ -45,7 +50,7 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
 
   operator
     .command('remove <email>')
-    .description('remove an operator (its sessions end), or only its access to one account')
+    .description('remove an operator (its sessions and set-up links end), or only its access to one account (its set-up links end)')
     .option('--account <name>', 'only this account')
     .action(async (email: string, options: { account?: string }) => {
       if (!(await withServices((s) => s.operators.remove(email, options.account)))) throw new CommandError(options.account ? `no operator "${email}" or no account "${options.account}"` : `no operator "${email}"`);
@@ -54,7 +59,7 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
 
   operator
     .command('reset <email>')
-    .description('clear an operator’s password and end its sessions; prints a new one-time link')
+    .description('clear an operator’s password and end its sessions and earlier links; prints a new one-time link')
     .option('--json', 'print the outcome as JSON')
     .action(async (email: string, options: { json?: boolean }) => {
       const outcome = await withServices((s) => s.operators.reset(email));

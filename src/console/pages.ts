@@ -51,7 +51,9 @@ export function signInPage(chrome: Chrome, email = ''): string {
 export function setupPage(chrome: Chrome, token: string, email: string): string {
   return layout('Set your password', chrome, html`<div class="narrow card"><h1>Set your password</h1>
 <p class="muted">For ${email}. At least 12 characters; this link works once.</p>
-<form method="post" action="/admin/setup/${token}">
+<form method="post" action="/admin/setup">
+<input type="hidden" name="token" value="${token}">
+<input type="text" name="username" value="${email}" autocomplete="username" hidden>
 <label>New password <input type="password" name="password" required minlength="12" autocomplete="new-password" autofocus></label>
 <label>Once more <input type="password" name="confirm" required minlength="12" autocomplete="new-password"></label>
 <button type="submit">Set password</button></form></div>`);

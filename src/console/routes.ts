@@ -16,7 +16,7 @@ import type { LoginService } from '../members/login-service.js';
 import type { MemberFilters, MemberPageQuery } from '../members/member-store.js';
 import type { MembersService } from '../members/members-service.js';
 import type { Operator, Role } from '../operators/operator.js';
-import { accessTo, type OperatorsService } from '../operators/operators-service.js';
+import { accessTo, SETUP_PATH, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
 import { WireParams } from '../http/params.js';
 import { fromOwnPages, registerPages } from '../http/page-security.js';
@@ -26,6 +26,7 @@ import { HashingBusy } from '../auth/hashing-gate.js';
 import type { Clock } from '../common/clock.js';
 import { accountsPage, layout, memberPage, memberPath, membersPage, membersPath, messagePage, newMemberPage, setupPage, signInPage, type Chrome } from './pages.js';
 import { html } from '../http/html.js';
+import { isProfileFieldName } from '../members/profile-fields.js';
 
 export interface ConsoleContext {
   readonly operators: OperatorsService;
@@ -39,6 +40,8 @@ export interface ConsoleContext {
 }
 
 const COOKIE = 'console_session';
+/** The sign-in and set-up forms are an e-mail and two passwords: as small a body as /login/'s page reads. */
+const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const PAGE_SIZE = 50;
 // Beside this module: in src/ (tsx) and in dist/ (the build copies it there).
 const CSS = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
@@ -163,32 +166,35 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     });
 
     scope.get('/admin/sign-in', async (_request, reply) => send(reply, 200, signInPage({})));
-    scope.post('/admin/sign-in', async (request, reply) => {
+    // An unknown e-mail, a wrong password and a locked operator: one answer (nothing tells which).
+    scope.post('/admin/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
       const form = formOf(request);
       const outcome = await context.operators.signIn(form.email ?? '', form.password ?? '');
       if (outcome.kind === 'signed-in') {
         setCookie(reply, outcome.token);
         return seeOther(reply, '/admin/');
       }
-      const text = outcome.kind === 'locked' ? 'Too many failed sign-ins: this operator is locked for a while. Try again later.' : 'The e-mail address or the password is wrong.';
-      return send(reply, outcome.kind === 'locked' ? 429 : 401, signInPage({ notice: { kind: 'error', text } }, form.email ?? ''));
+      return send(reply, 401, signInPage({ notice: { kind: 'error', text: 'The e-mail address or the password is wrong, or this operator is locked for a while after too many failed sign-ins.' } }, form.email ?? ''));
     });
 
-    scope.get('/admin/setup/:token', async (request, reply) => {
-      const { token } = request.params as { token: string };
+    // The link's token is in the query (masked in the log, left out of the shipped proxy's
+    // log), then in the form's body: never in a path, which logs keep whole.
+    const invalidLink = (reply: FastifyReply) => send(reply, 410, messagePage('Link not valid', 'This link was used already, was replaced by a newer one, has expired, or was never made. Ask for a new one (`member-api operator reset`).', {}));
+    scope.get(SETUP_PATH, async (request, reply) => {
+      const token = queryOf(request).token ?? '';
       const operator = await context.operators.linkFor(token);
-      if (!operator) return send(reply, 410, messagePage('Link not valid', 'This link was used already, has expired, or was never made. Ask for a new one (`member-api operator reset`).', {}));
+      if (!operator) return invalidLink(reply);
       return send(reply, 200, setupPage({}, token, operator.email));
     });
-    scope.post('/admin/setup/:token', async (request, reply) => {
-      const { token } = request.params as { token: string };
+    scope.post(SETUP_PATH, { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
       const form = formOf(request);
+      const token = form.token ?? '';
       const operator = await context.operators.linkFor(token);
-      if (!operator) return send(reply, 410, messagePage('Link not valid', 'This link was used already, has expired, or was never made.', {}));
+      if (!operator) return invalidLink(reply);
       if ((form.password ?? '') !== (form.confirm ?? '')) return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
       const outcome = await context.operators.setPassword(token, form.password ?? '');
       if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
-      if (outcome.kind === 'invalid-link') return send(reply, 410, messagePage('Link not valid', 'This link was used already, has expired, or was never made.', {}));
+      if (outcome.kind === 'invalid-link') return invalidLink(reply);
       return send(reply, 200, messagePage('Password set', 'Your password is set. You can sign in now.', {}, { href: '/admin/sign-in', text: 'Sign in' }));
     });
 
@@ -251,8 +257,9 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const chrome: Chrome = { operator, account: account.name };
       const pairs: Array<[string, string]> = [['_login', form.login ?? ''], ['_email', form.email ?? '']];
       if (form.password) pairs.push(['_password', form.password]);
-      if (form.new_field?.trim()) pairs.push([form.new_field.trim(), form.new_value ?? '']);
       try {
+        const added = newField(form);
+        if (added) pairs.push(added);
         const outcome = await context.members.create(account, decodeCreate(wire(pairs), account), { actor: 'operator', email: operator.email, requestId: request.id });
         if (outcome.kind !== 'created') return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: outcome.kind === 'login-taken' ? 'That login is taken.' : outcome.kind === 'over-quota' ? 'The account’s storage is full.' : 'The expiration is out of range.' } }, account.name, form));
         const generated = form.password ? '' : ` Its generated password: ${outcome.password} (shown this once).`;
@@ -322,7 +329,8 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           else pairs.push([name, sent]);
         }
         if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
-        if (form.new_field?.trim()) pairs.push([form.new_field.trim(), form.new_value ?? '']);
+        const added = newField(form);
+        if (added) pairs.push(added);
         return pairs;
       }, 'Saved.'),
     );
@@ -341,10 +349,26 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
   });
 }
 
+/**
+ * The API's parameters for a form's change. Every name is the console's own choice but a new
+ * profile field's (newField), and no name may come twice: a field named like a selector or a
+ * setting can never stand in for the real one.
+ */
 function wire(pairs: Array<[string, string]>): WireParams {
   const values = new Map<string, string[]>();
-  for (const [name, value] of pairs) values.set(name, [...(values.get(name) ?? []), value]);
+  for (const [name, value] of pairs) {
+    if (values.has(name)) throw ApiError.invalid(name, 'given twice');
+    values.set(name, [value]);
+  }
   return new WireParams(values);
+}
+
+/** The profile field a form adds (`new_field`, `new_value`): a profile field's name, never a built-in's or a selector's. */
+function newField(form: Params): [string, string] | undefined {
+  const name = form.new_field?.trim();
+  if (!name) return undefined;
+  if (!isProfileFieldName(name)) throw ApiError.invalid('new_field', `"${name}" is not a profile field's name: letters, digits, _ . - and not a built-in field's or a parameter's name`);
+  return [name, form.new_value ?? ''];
 }
 
 /** The API's messages name parameters (`invalid parameter: email: …`); the console's form says the same. */

@@ -49,7 +49,11 @@ export function recordAnswers(app: FastifyInstance): void {
 const SECRET_NAME = /pass|key|secret|token|session|code|auth/i;
 export const REDACTED = '[redacted]';
 
+/** Set-up links carried their token as a path segment before it moved to the query: one opened from an old mail is masked too. */
+const OLD_SETUP_PATH = '/admin/setup/';
+
 export function redactUrl(url: string): string {
+  if (url.startsWith(OLD_SETUP_PATH)) return `${OLD_SETUP_PATH}${REDACTED}`;
   const query = url.indexOf('?');
   if (query < 0) return url;
   const params = new URLSearchParams(url.slice(query + 1));

@@ -45,17 +45,25 @@ export interface OperatorStore {
   byEmail(email: string): Promise<Operator | undefined>;
   byId(id: number): Promise<Operator | undefined>;
   list(): Promise<Operator[]>;
-  /** Removes the operator, or only its access to one account. */
+  /** Removes the operator, or only its access to one account; either ends every set-up link it has. */
   remove(id: number, accountId?: number): Promise<void>;
   credentials(email: string): Promise<OperatorCredentials | undefined>;
   /** Counts a failed sign-in, atomically; answers the failures in a row, this one included. */
   countFailure(id: number, now: number, resetBefore: number): Promise<number>;
   setLockedUntil(id: number, until: number): Promise<void>;
   clearFailures(id: number): Promise<void>;
-  setPassword(id: number, passwordHash: string | null): Promise<void>;
+  /**
+   * Replaces the operator's password (null clears it), in one transaction with the end of
+   * every set-up link and every session it has: whoever held one of those holds nothing now.
+   */
+  replacePassword(id: number, passwordHash: string | null): Promise<void>;
+  /** Keeps a new set-up link, the operator's only one: any link handed out before ends with it. */
   addLink(digest: string, operatorId: number, expiresAt: number): Promise<void>;
-  /** Takes a link (it can be used once): its operator, or undefined when unknown or expired. */
-  takeLink(digest: string, now: number): Promise<number | undefined>;
+  /**
+   * Uses a link (once) to set the password, as replacePassword does, in one transaction: its
+   * operator, or undefined when the link is unknown, used or expired (then nothing changes).
+   */
+  setPasswordByLink(digest: string, passwordHash: string, now: number): Promise<number | undefined>;
   linkOperator(digest: string, now: number): Promise<number | undefined>;
   addSession(digest: string, operatorId: number, now: number): Promise<void>;
   session(digest: string): Promise<OperatorSession | undefined>;

@@ -9,7 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_LOCKOUT } from '../accounts/account.js';
 import type { AccountStore } from '../accounts/account-store.js';
 import { countResetBefore, lockedUntilAfter } from '../auth/lockout.js';
-import { isOverlongPassword, passwordLength, type PasswordHasher } from '../auth/passwords.js';
+import { checkChosenPassword } from '../auth/password-policy.js';
+import { isOverlongPassword, MAX_PASSWORD_LENGTH, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { roleAllows, type Operator, type OperatorStore, type Role } from './operator.js';
 
@@ -24,8 +25,13 @@ const TOUCH_EVERY_MS = 60_000;
 /** An operator's password: at least this many characters (NIST SP 800-63B asks 8; operators hold every member's data). */
 export const OPERATOR_MIN_PASSWORD = 12;
 
-export type SignInOutcome = { kind: 'signed-in'; token: string; operator: Operator } | { kind: 'refused' } | { kind: 'locked' };
+export type SignInOutcome = { kind: 'signed-in'; token: string; operator: Operator } | { kind: 'refused' };
 export type PasswordOutcome = { kind: 'set'; operator: Operator } | { kind: 'invalid-link' } | { kind: 'weak'; message: string };
+
+/** Where a set-up link opens: its token in the query, the form's page. */
+export const SETUP_PATH = '/admin/setup';
+/** The id no operator has: an unknown e-mail's failure is counted under it (a statement that changes nothing). */
+const NO_OPERATOR = 0;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const newToken = () => randomBytes(32).toString('base64url');
@@ -43,29 +49,34 @@ export class OperatorsService {
     private readonly consoleUrl: () => string,
   ) {}
 
-  /** Adds the operator (or a role on one more account), and answers a one-time link to set its password. */
-  async add(email: string, accountName: string, role: Role): Promise<{ operator: Operator; link: string; expiresAt: number } | { kind: 'no-account' }> {
+  /**
+   * Adds the operator (or a role on one more account). An operator without a password gets a
+   * one-time link to set one (the only live one: a link handed out before ends); one that has
+   * a password keeps it and gets no link, which could replace it (`reset` is for that).
+   */
+  async add(email: string, accountName: string, role: Role): Promise<{ operator: Operator; link?: string; expiresAt?: number } | { kind: 'no-account' }> {
     const account = await this.accounts.findAccountByName(accountName);
     if (!account) return { kind: 'no-account' };
     const id = await this.store.grant(email, account.id, role, this.clock());
     const operator = (await this.store.byId(id))!;
+    if (operator.hasPassword) return { operator };
     return { operator, ...(await this.link(id)) };
   }
 
-  /** A new one-time link; the password is cleared and every session ended (a reset after a leak). */
+  /** A new one-time link; the password is cleared, and every session and earlier link ended (a reset after a leak). */
   async reset(email: string): Promise<{ operator: Operator; link: string; expiresAt: number } | undefined> {
     const operator = await this.store.byEmail(email);
     if (!operator) return undefined;
-    await this.store.setPassword(operator.id, null);
-    await this.store.endSessions(operator.id);
+    await this.store.replacePassword(operator.id, null);
     return { operator: { ...operator, hasPassword: false }, ...(await this.link(operator.id)) };
   }
 
+  /** The link carries its token in the query (`token` is masked in every log), never in the path. */
   private async link(operatorId: number): Promise<{ link: string; expiresAt: number }> {
     const token = newToken();
     const expiresAt = this.clock() + LINK_LIFETIME_MS;
     await this.store.addLink(digest(token), operatorId, expiresAt);
-    return { link: `${this.consoleUrl()}/admin/setup/${token}`, expiresAt };
+    return { link: `${this.consoleUrl()}${SETUP_PATH}?${new URLSearchParams({ token })}`, expiresAt };
   }
 
   list(): Promise<Operator[]> {
@@ -96,32 +107,36 @@ export class OperatorsService {
     return id === undefined ? undefined : this.store.byId(id);
   }
 
-  /** Sets the password through a one-time link, which is used up. */
+  /** Sets the password through a one-time link, which is used up with every other link, and every session, of the operator. */
   async setPassword(token: string, password: string): Promise<PasswordOutcome> {
     const weak = passwordProblem(password);
     if (weak) return { kind: 'weak', message: weak };
-    const id = await this.store.takeLink(digest(token), this.clock());
+    // Hashed before the link is used up: a link is taken, and the password set, in one transaction.
+    const id = await this.store.setPasswordByLink(digest(token), await this.hasher.hash(password), this.clock());
     if (id === undefined) return { kind: 'invalid-link' };
-    await this.store.setPassword(id, await this.hasher.hash(password));
-    await this.store.endSessions(id);
     return { kind: 'set', operator: (await this.store.byId(id))! };
   }
 
-  /** Signs in; the same answer, after the same work, for an unknown e-mail and a wrong password. */
+  /**
+   * Signs in. An unknown e-mail, a wrong password and a locked operator get the same answer
+   * after the same work: one verification (against a decoy hash when there is no password)
+   * and one failure counted (under no operator, id 0, when there is none to count). A
+   * password longer than any can be is refused before it is normalised or hashed, alike for all.
+   */
   async signIn(email: string, password: string): Promise<SignInOutcome> {
+    if (isOverlongPassword(password)) return { kind: 'refused' };
     const now = this.clock();
     const credentials = await this.store.credentials(email);
-    if (!credentials || credentials.passwordHash === null) {
-      this.decoy ??= this.hasher.hash(newToken());
-      await this.hasher.verify(await this.decoy, password);
+    const hash = credentials?.passwordHash ?? (await (this.decoy ??= this.hasher.hash(newToken())));
+    const passwordOk = (await this.hasher.verify(hash, password)) && credentials?.passwordHash != null;
+    const locked = credentials !== undefined && credentials.lockedUntil > now;
+    if (!credentials || !passwordOk || locked) {
+      // A right password while locked is not a failure, but it costs the same.
+      const counted = credentials && !passwordOk ? credentials.id : NO_OPERATOR;
+      const failures = await this.store.countFailure(counted, now, countResetBefore(now, DEFAULT_LOCKOUT));
+      const until = counted === NO_OPERATOR ? 0 : lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
+      if (until > 0) await this.store.setLockedUntil(counted, until);
       return { kind: 'refused' };
-    }
-    if (credentials.lockedUntil > now) return { kind: 'locked' };
-    if (!(await this.hasher.verify(credentials.passwordHash, password))) {
-      const failures = await this.store.countFailure(credentials.id, now, countResetBefore(now, DEFAULT_LOCKOUT));
-      const until = lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
-      if (until > 0) await this.store.setLockedUntil(credentials.id, until);
-      return { kind: until > 0 ? 'locked' : 'refused' };
     }
     if (credentials.failures > 0) await this.store.clearFailures(credentials.id);
     const token = newToken();
@@ -159,8 +174,16 @@ export function accessTo(operator: Operator, accountName: string, needed: Role =
   return grant && roleAllows(grant.role, needed) ? { accountId: grant.accountId, role: grant.role } : undefined;
 }
 
+/** The members' rules for a chosen password (length, not a common one), with a higher minimum. */
 function passwordProblem(password: string): string | undefined {
-  if (passwordLength(password) < OPERATOR_MIN_PASSWORD) return `The password needs at least ${OPERATOR_MIN_PASSWORD} characters.`;
-  if (isOverlongPassword(password)) return 'The password is too long.';
-  return undefined;
+  switch (checkChosenPassword(password, OPERATOR_MIN_PASSWORD)) {
+    case 'too-short':
+      return `The password needs at least ${OPERATOR_MIN_PASSWORD} characters.`;
+    case 'too-long':
+      return `The password is too long: at most ${MAX_PASSWORD_LENGTH} characters.`;
+    case 'too-common':
+      return 'This password is one of the most common ones, which attackers try first: choose another.';
+    case 'ok':
+      return undefined;
+  }
 }

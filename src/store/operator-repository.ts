@@ -1,5 +1,5 @@
 /** Operators, their accounts, links and sessions in SQL. */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { foldKey } from '../members/member.js';
 import { isRole, type Operator, type OperatorCredentials, type OperatorSession, type OperatorStore, type Role } from '../operators/operator.js';
 import type { Database } from './schema.js';
@@ -56,15 +56,16 @@ export class OperatorRepository implements OperatorStore {
   }
 
   async remove(id: number, accountId?: number): Promise<void> {
-    if (accountId === undefined) {
-      await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async (trx) => {
+      if (accountId === undefined) {
         // Children first: SQLite enforces the foreign keys, and not every engine cascades alike.
         for (const table of ['operator_sessions', 'operator_links', 'operator_accounts'] as const) await trx.deleteFrom(table).where('operator_id', '=', id).execute();
         await trx.deleteFrom('operators').where('id', '=', id).execute();
-      });
-    } else {
-      await this.db.deleteFrom('operator_accounts').where('operator_id', '=', id).where('account_id', '=', accountId).execute();
-    }
+      } else {
+        await trx.deleteFrom('operator_accounts').where('operator_id', '=', id).where('account_id', '=', accountId).execute();
+        await trx.deleteFrom('operator_links').where('operator_id', '=', id).execute();
+      }
+    });
   }
 
   async credentials(email: string): Promise<OperatorCredentials | undefined> {
@@ -90,17 +91,25 @@ export class OperatorRepository implements OperatorStore {
     await this.db.updateTable('operators').set({ failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).execute();
   }
 
-  async setPassword(id: number, passwordHash: string | null): Promise<void> {
-    await this.db.updateTable('operators').set({ password_hash: passwordHash, failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).execute();
+  async replacePassword(id: number, passwordHash: string | null): Promise<void> {
+    await this.db.transaction().execute((trx) => replacePassword(trx, id, passwordHash));
   }
 
   async addLink(digest: string, operatorId: number, expiresAt: number): Promise<void> {
-    await this.db.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('operator_links').where('operator_id', '=', operatorId).execute();
+      await trx.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }).execute();
+    });
   }
 
-  async takeLink(digest: string, now: number): Promise<number | undefined> {
-    const row = await this.db.deleteFrom('operator_links').where('digest', '=', digest).returning(['operator_id', 'expires_at']).executeTakeFirst();
-    return row && Number(row.expires_at) > now ? Number(row.operator_id) : undefined;
+  async setPasswordByLink(digest: string, passwordHash: string, now: number): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.deleteFrom('operator_links').where('digest', '=', digest).returning(['operator_id', 'expires_at']).executeTakeFirst();
+      if (!row || Number(row.expires_at) <= now) return undefined;
+      const id = Number(row.operator_id);
+      await replacePassword(trx, id, passwordHash);
+      return id;
+    });
   }
 
   async linkOperator(digest: string, now: number): Promise<number | undefined> {
@@ -128,4 +137,11 @@ export class OperatorRepository implements OperatorStore {
   async endSessions(operatorId: number): Promise<void> {
     await this.db.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).execute();
   }
+}
+
+/** The new password (or none), failures cleared, and every link and session of the operator ended. */
+async function replacePassword(trx: Transaction<Database>, id: number, passwordHash: string | null): Promise<void> {
+  await trx.updateTable('operators').set({ password_hash: passwordHash, failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).execute();
+  await trx.deleteFrom('operator_links').where('operator_id', '=', id).execute();
+  await trx.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
 }

@@ -55,7 +55,7 @@ for (const engine of ENGINES) {
         dialogs.push(dialog.message());
         void dialog.dismiss();
       });
-      await page.goto(`${server.url}${link.pathname}`);
+      await page.goto(`${server.url}${link.pathname}${link.search}`);
       await page.fill('input[name=password]', PASSWORD);
       await page.fill('input[name=confirm]', PASSWORD);
       await page.click('button[type=submit]');
