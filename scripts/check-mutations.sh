@@ -80,6 +80,9 @@ mutate "request ids not passed on" src/app.ts \
   "s/    reply.header('x-request-id', request.id).header/    reply.header/" test/http/observability.test.ts "X-Request-Id"
 mutate "a route missing from the OpenAPI document" src/http/routes/update.ts \
   "s/    { schema: UPDATE_SCHEMA },/    { schema: { ...UPDATE_SCHEMA, hide: true } },/" test/http/openapi.test.ts "every route"
+# Audit round 3: mail, sessions, migrations (items 8, 13, 14 and the upstream ids).
+mutate "mail templates read by a backtracking pattern" src/mail/mail.ts \
+  's/body: templateParts(normalised.slice(lineEnd + 2))/body: normalised.slice(lineEnd + 2).split(\/(\\{\\{\\s*[^}]*?\\s*\\}\\})\/)/' test/http/mail.test.ts "hostile template"
 # Audit round 2 (issue 13): each defence removed in turn.
 mutate "a right key refused after others' wrong keys (limit checked before the key)" src/http/route-kit.ts \
   's/  const authenticated = await context.accounts.authenticate(user, apiKey);/  enforce(await context.keyGuard.admit(request.ip));\n  const authenticated = await context.accounts.authenticate(user, apiKey);/' test/http/limits.test.ts "wrong keys"

@@ -41,8 +41,13 @@ export interface MailRound {
   readonly failed: number;
 }
 
+/** Accounts' own templates kept read, by kind and text: an odd many only costs reading them again. */
+const MAX_PARSED_TEMPLATES = 256;
+
 export class MailSender {
   private readonly transports = new Map<string, Transporter>();
+  /** An account's own template, read at its first send (undefined: it cannot be used, the built-in one is). */
+  private readonly parsed = new Map<string, MailTemplate | undefined>();
   private running: Promise<MailRound> | undefined;
 
   constructor(
@@ -110,8 +115,7 @@ export class MailSender {
   }
 
   private render(mail: QueuedMail) {
-    const own = mail.template === undefined ? undefined : parseTemplate(mail.kind, mail.template);
-    const template = own?.ok ? own.template : BUILT_IN[mail.kind];
+    const template = (mail.template === undefined ? undefined : this.ownTemplate(mail.kind, mail.template)) ?? BUILT_IN[mail.kind];
     const dates = createDateFormatter(mail.account.timeZone);
     const values: Record<string, string> = {
       ...mail.vars,
@@ -126,6 +130,16 @@ export class MailSender {
       values.action = mail.member.expiryAction === 'D' ? 'deleted' : 'suspended';
     }
     return renderMail(template, values);
+  }
+
+  /** Read once (the command line checked it when it was set; one stored before is read at its first send). */
+  private ownTemplate(kind: MailKind, text: string): MailTemplate | undefined {
+    const key = `${kind}\u0000${text}`;
+    if (this.parsed.has(key)) return this.parsed.get(key);
+    const read = parseTemplate(kind, text);
+    if (this.parsed.size >= MAX_PARSED_TEMPLATES) this.parsed.clear();
+    this.parsed.set(key, read.ok ? read.template : undefined);
+    return read.ok ? read.template : undefined;
   }
 
   private transport(url: string): Transporter {

@@ -54,7 +54,17 @@ your membership ends on {{expires}}. Renew it before then to keep your access.
 `,
 };
 
+/** A piece of a template: text as it is, or a variable to put in its place. */
+export type TemplatePart = string | { readonly variable: string };
+
+/** A template read once (when it is set, or at its first send): what a send fills in. */
 export interface MailTemplate {
+  readonly subject: readonly TemplatePart[];
+  readonly body: readonly TemplatePart[];
+}
+
+/** A mail as it is sent. */
+export interface RenderedMail {
   readonly subject: string;
   readonly body: string;
 }
@@ -62,22 +72,58 @@ export interface MailTemplate {
 /** Most bytes of a template: a mail, not a newsletter. */
 export const MAX_TEMPLATE_BYTES = 64 * 1024;
 
-/** A template's text read, or why it cannot be used. */
+const SUBJECT = 'Subject:';
+
+/**
+ * A template's text read, or why it cannot be used. One pass over the text, whatever it
+ * holds: a backtracking pattern here took seconds on `{{` and a few thousand spaces, at every
+ * send.
+ */
 export function parseTemplate(kind: MailKind, text: string): { ok: true; template: MailTemplate } | { ok: false; reason: string } {
   if (Buffer.byteLength(text) > MAX_TEMPLATE_BYTES) return { ok: false, reason: `at most ${MAX_TEMPLATE_BYTES / 1024} KiB` };
-  const normalised = text.replace(/\r\n/g, '\n');
-  const match = /^Subject:[ \t]*([^\n]*)\n\n([\s\S]*)$/.exec(normalised);
-  if (!match || match[1]!.trim() === '') return { ok: false, reason: 'must start with a "Subject: …" line, then an empty line, then the body' };
-  const known = new Set(TEMPLATE_VARIABLES[kind]);
-  for (const [, name] of normalised.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
-    if (!known.has(name!)) return { ok: false, reason: `{{${name}}} is not a variable of the ${kind} mail (it has ${[...known].map((v) => `{{${v}}}`).join(', ')})` };
+  const normalised = text.replaceAll('\r\n', '\n');
+  const lineEnd = normalised.indexOf('\n');
+  const subject = lineEnd < 0 ? '' : normalised.slice(SUBJECT.length, lineEnd).trim();
+  if (!normalised.startsWith(SUBJECT) || subject === '' || normalised[lineEnd + 1] !== '\n') {
+    return { ok: false, reason: 'must start with a "Subject: …" line, then an empty line, then the body' };
   }
-  return { ok: true, template: { subject: match[1]!.trim(), body: match[2]! } };
+  const template = { subject: templateParts(subject), body: templateParts(normalised.slice(lineEnd + 2)) };
+  const known = new Set(TEMPLATE_VARIABLES[kind]);
+  for (const part of [...template.subject, ...template.body]) {
+    if (typeof part === 'string' || known.has(part.variable)) continue;
+    return { ok: false, reason: `{{${part.variable}}} is not a variable of the ${kind} mail (it has ${[...known].map((v) => `{{${v}}}`).join(', ')})` };
+  }
+  return { ok: true, template };
+}
+
+/**
+ * Text cut at its `{{name}}` variables (white space around the name ignored; a name holds no
+ * `}`). A `{{` that no `}}` closes is text. Each character is looked at a bounded number of
+ * times: every search starts after the last one's end.
+ */
+export function templateParts(text: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let textFrom = 0;
+  for (let open = text.indexOf('{{'); open >= 0; ) {
+    const close = text.indexOf('}', open + 2);
+    if (close < 0) break;
+    if (text[close + 1] !== '}') {
+      // Every `{{` before this `}` meets it first: none of them opens a variable.
+      open = text.indexOf('{{', close + 1);
+      continue;
+    }
+    if (open > textFrom) parts.push(text.slice(textFrom, open));
+    parts.push({ variable: text.slice(open + 2, close).trim() });
+    textFrom = close + 2;
+    open = text.indexOf('{{', textFrom);
+  }
+  if (textFrom < text.length) parts.push(text.slice(textFrom));
+  return parts;
 }
 
 /** The mail a template makes with these values (a missing value renders as ""). */
-export function renderMail(template: MailTemplate, values: Readonly<Record<string, string>>): MailTemplate {
-  const fill = (text: string) => text.replace(/\{\{\s*([^}]*?)\s*\}\}/g, (_, name: string) => values[name] ?? '');
+export function renderMail(template: MailTemplate, values: Readonly<Record<string, string>>): RenderedMail {
+  const fill = (parts: readonly TemplatePart[]) => parts.map((part) => (typeof part === 'string' ? part : (values[part.variable] ?? ''))).join('');
   // A subject is one header line, whatever a value holds.
   return { subject: fill(template.subject).replace(/[\r\n]+/g, ' '), body: fill(template.body) };
 }

@@ -83,6 +83,30 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     expect(parseTemplate('reset', 'no subject')).toMatchObject({ ok: false });
   });
 
+  it('reads a hostile template in one pass: an unclosed {{ before thousands of spaces is set at once and mailed as written', async () => {
+    const { create, mailsTo, account } = await setup();
+    const { parseTemplate } = await import('../../src/mail/mail.js');
+    const spaces = ' '.repeat(4000);
+    const hostile = `Subject: Hi {{ login }}\n\nHello {{login}} {{${spaces}`;
+    // A backtracking pattern took 12 s on the first (cubic) and 1.8 s on the second (quadratic).
+    const started = performance.now();
+    const parsed = parseTemplate('welcome', hostile);
+    const noBody = parseTemplate('welcome', `Subject:${' '.repeat(60_000)}x`);
+    const parseMs = performance.now() - started;
+    expect(parsed.ok).toBe(true);
+    expect(noBody).toMatchObject({ ok: false, reason: expect.stringContaining('Subject') });
+    expect(parseMs).toBeLessThan(2000);
+    // Stored as it is (a template set before this release is read at its first send).
+    await h().store.mail.setTemplate(account.id, 'welcome', hostile);
+    await create('hostile', { send_welcome: '1' });
+    const sendStarted = performance.now();
+    const [mail] = await mailsTo('hostile');
+    expect(performance.now() - sendStarted).toBeLessThan(5000);
+    expect(mail!.subject).toBe('Hi hostile');
+    // The unclosed `{{` is text: the body ends with it and its spaces, variables filled before it.
+    expect(mail!.text.replace(/\r\n/g, '\n').replace(/\n$/, '')).toBe(`Hello hostile {{${spaces}`);
+  });
+
   it('sends an expiry reminder with the member.expiring warning', async () => {
     const { create, mailsTo } = await setup({ expiryWarningSeconds: 7 * 86400 });
     h().clock.set('2026-11-23T10:00:00Z');
