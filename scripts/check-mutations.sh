@@ -83,6 +83,10 @@ mutate "a route missing from the OpenAPI document" src/http/routes/update.ts \
 # Audit round 3: mail, sessions, migrations (items 8, 13, 14 and the upstream ids).
 mutate "mail templates read by a backtracking pattern" src/mail/mail.ts \
   's/body: templateParts(normalised.slice(lineEnd + 2))/body: normalised.slice(lineEnd + 2).split(\/(\\{\\{\\s*[^}]*?\\s*\\}\\})\/)/' test/http/mail.test.ts "hostile template"
+mutate "e-mail addresses checked for one @ only (lists, names, comments pass)" src/members/fields.ts \
+  's/ || NOT_IN_EMAIL.test(value)) return false;/) return false;/; s/  return parsed.length === 1 \&\&/  return parsed.length > 0 ||/' test/http/mail.test.ts "mail library"
+mutate "mail sent to a stored address that reads as others" src/mail/mail-sender.ts \
+  's/      if (!isEmail(mail.member.email)) throw/      if (!isEmail) throw/' test/http/mail.test.ts "mails only the stored address"
 # Audit round 2 (issue 13): each defence removed in turn.
 mutate "a right key refused after others' wrong keys (limit checked before the key)" src/http/route-kit.ts \
   's/  const authenticated = await context.accounts.authenticate(user, apiKey);/  enforce(await context.keyGuard.admit(request.ip));\n  const authenticated = await context.accounts.authenticate(user, apiKey);/' test/http/limits.test.ts "wrong keys"

@@ -43,7 +43,7 @@ export const MESSAGES = {
 export const REASONS = {
   flag: 'must be 0 or 1',
   login: '1 to 64 characters, no white space or control characters',
-  email: 'at most 254 characters, one @ with text on both sides, no white space',
+  email: 'one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ]',
   tooShort: (min: number) => `too short: at least ${min} characters`,
   tooLong: (max: number) => `too long: at most ${max} characters`,
   tooCommon: 'too common: it is on lists of breached passwords',

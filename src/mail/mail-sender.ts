@@ -8,6 +8,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../common/clock.js';
 import { createDateFormatter } from '../members/date-format.js';
+import { isEmail } from '../members/fields.js';
 import { DEFAULT_TEMPLATES, MAIL_KINDS, parseTemplate, renderMail, type MailKind, type MailStore, type MailTemplate, type QueuedMail } from './mail.js';
 
 /** The built-in texts, read once. */
@@ -93,8 +94,13 @@ export class MailSender {
   private async send(mail: QueuedMail): Promise<'sent' | 'retry' | 'given-up'> {
     try {
       if (mail.account.smtpUrl === '') throw new Error('the account has no mail server (smtp-url) any more');
+      // An address stored before the rule of one plain address (`x,attacker@evil.test`) is
+      // never sent to: tried again later, it goes once the member's address is changed.
+      if (!isEmail(mail.member.email)) throw new Error('the member’s e-mail address is not one plain address: change it');
       const message = this.render(mail);
-      const sending = this.transport(mail.account.smtpUrl).sendMail({ from: mail.account.mailFrom, to: mail.member.email, subject: message.subject, text: message.body });
+      // An address object is taken as it is; a string would be parsed, as a list of addresses.
+      const to = { name: '', address: mail.member.email };
+      const sending = this.transport(mail.account.smtpUrl).sendMail({ from: mail.account.mailFrom, to, subject: message.subject, text: message.body });
       sending.catch(() => {}); // its failure is the race's (or, after the deadline, no one's)
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`)), ATTEMPT_MS)));

@@ -3,6 +3,7 @@
  * and one request, may hold or ask. Each check answers true/false; the HTTP layer names the
  * parameter in its error. Profile field names are profile-fields.ts's.
  */
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 
 export const MAX_PROFILE_VALUE_BYTES = 64 * 1024;
 export const MAX_PROFILE_FIELDS = 100;
@@ -33,9 +34,19 @@ export function isLogin(value: string): boolean {
   return length >= 1 && length <= MAX_LOGIN_LENGTH && !NOT_IN_LOGIN.test(value);
 }
 
-/** At most 254 characters, one `@` with text on both sides, no white space. */
+// What makes a text a list of addresses, a display name, a comment or a quoted part to a
+// mail library: `a,b@x`, `a<b@x>`, `"a"@x <b@y>`, `a(c)@x`, `a;b@x`, `g:b@x`.
+const NOT_IN_EMAIL = /[,;:<>()"\\[\]]/;
+
+/**
+ * At most 254 characters, one `@` with text on both sides, no white space, and one plain
+ * address as nodemailer reads it (its `addressparser` finds exactly this address, and
+ * nothing more): so that a mail to it goes to it, and only to it.
+ */
 export function isEmail(value: string): boolean {
-  if (value.length > MAX_EMAIL_LENGTH || NOT_IN_LOGIN.test(value)) return false;
+  if (value.length > MAX_EMAIL_LENGTH || NOT_IN_LOGIN.test(value) || NOT_IN_EMAIL.test(value)) return false;
   const at = value.indexOf('@');
-  return at > 0 && at === value.lastIndexOf('@') && at < value.length - 1;
+  if (!(at > 0 && at === value.lastIndexOf('@') && at < value.length - 1)) return false;
+  const parsed = addressparser(value, { flatten: false });
+  return parsed.length === 1 && !('group' in parsed[0]!) && parsed[0]!.name === '' && parsed[0]!.address === value;
 }

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { importCommand } from '../../src/import-export/commands.js';
 import { describeEachEngineApp, PUBLIC_URL } from '../support/app.js';
 import { startSmtp, type MailCatcher } from '../support/smtp.js';
 
@@ -105,6 +109,50 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     expect(mail!.subject).toBe('Hi hostile');
     // The unclosed `{{` is text: the body ends with it and its spaces, variables filled before it.
     expect(mail!.text.replace(/\r\n/g, '\n').replace(/\n$/, '')).toBe(`Hello hostile {{${spaces}`);
+  });
+
+  /** Addresses a mail library would read as others (a list, a display name, a comment, a group). */
+  const HOSTILE_EMAILS = ['x,attacker@evil.test', 'victim<attacker@evil.test>', '"a"@evil.test', 'a(b)@evil.test', 'a;attacker@evil.test', 'g:attacker@evil.test', 'victim@evil.test>'];
+
+  it('mails only the stored address: one stored before the rule that reads as other addresses is never sent to', async () => {
+    const { account, user, apiKey } = await setup();
+    // Members as an older release let them in: written by the store itself, past every check.
+    const logins = HOSTILE_EMAILS.map((_, i) => `old-address-${i}`);
+    await h().store.transfer.writeImport(account.id, {
+      inserts: HOSTILE_EMAILS.map((email, i) => ({ login: logins[i]!, email, passwordHash: '!upstream', profile: new Map() })),
+      updates: [],
+      now: h().clock.now(),
+      origin: { actor: 'import' },
+    });
+    for (const login of logins) expect((await h().post('/api2/reset/', { user, api_key: apiKey, find_member_login: login, send_mail: '1' })).json.result).toBe('OK');
+    const before = smtp.mails.length;
+    for (let round = 0; round < 3; round++) await h().services.mailer.run();
+    // Nothing was handed to the mail server; each mail waits, with the reason, to be tried again.
+    expect(smtp.mails.slice(before)).toEqual([]);
+    expect(smtp.mails.flatMap((mail) => mail.to).filter((to) => to.includes('evil.test'))).toEqual([]);
+    expect(await h().store.mail.counts(account.id)).toEqual({ pending: HOSTILE_EMAILS.length, sent: 0, failed: 0 });
+    // Its address changed to one plain address, the next try mails that address, and only it.
+    expect((await h().post('/api2/update/', { user, api_key: apiKey, find_member_login: logins[0]!, email: 'fixed@example.com' })).json.result).toBe('OK');
+    h().clock.advance(90_000);
+    await h().services.mailer.run();
+    expect(smtp.mails.slice(before)).toEqual([expect.objectContaining({ to: ['fixed@example.com'], subject: 'Choose a new password' })]);
+  });
+
+  it('refuses, naming the parameter, an e-mail address that a mail library would read as other addresses: /create/, /update/, an import', async () => {
+    const { user, apiKey, account, create } = await setup();
+    await create('plain');
+    const reason = 'one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ]';
+    for (const email of [...HOSTILE_EMAILS, 'a\\b@x.test', 'a@[127.0.0.1]']) {
+      expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'hostile', _email: email })).json, email).toEqual({ result: 'ERROR', message: `invalid parameter: _email (${reason})` });
+      expect((await h().post('/api2/update/', { user, api_key: apiKey, find_member_login: 'plain', email })).json, email).toEqual({ result: 'ERROR', message: `invalid parameter: email (${reason})` });
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'member-api-mail-'));
+    const file = join(dir, 'members.jsonl');
+    writeFileSync(file, [...HOSTILE_EMAILS.map((email, i) => ({ login: `imported-${i}`, email, password: 'imported-horse-1' })), { login: 'plain', email: 'a,b@evil.test' }].map((row) => JSON.stringify(row)).join('\n'));
+    const rejects = join(dir, 'rejects.jsonl');
+    const summary = await importCommand(h().services, file, { account: user, map: [], progress: false, rejects });
+    expect(summary).toMatchObject({ imported: 0, updated: 0, rejected: HOSTILE_EMAILS.length + 1, reasons: { 'invalid email': HOSTILE_EMAILS.length + 1 } });
+    expect((await h().store.members.findMemberByLogin(account.id, 'plain'))?.email).toBe('plain@example.com');
   });
 
   it('sends an expiry reminder with the member.expiring warning', async () => {

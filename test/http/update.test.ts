@@ -109,7 +109,7 @@ describeEachEngineApp('/api2/update/', (h) => {
     expect((await api.login('urls')).ok_url).toBe('https://example.com/ok');
     expect(await api.update({ find_member_login: 'urls', urlok: '' })).toEqual(OK(1));
     expect((await api.login('urls')).ok_url).toBe('/default-ok');
-    expect(await api.update({ find_member_login: 'urls', email: 'nope' })).toEqual(ERROR('invalid parameter: email (at most 254 characters, one @ with text on both sides, no white space)'));
+    expect(await api.update({ find_member_login: 'urls', email: 'nope' })).toEqual(ERROR('invalid parameter: email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'));
     expect(await api.update({ find_member_login: 'urls', urlfail: 'javascript:x' })).toEqual(ERROR('invalid parameter: urlfail (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)'));
   });
 

@@ -16,6 +16,14 @@ describe('member fields', () => {
     for (const bad of ['', 'a', '@b', 'a@', 'a@@b', 'a@b@c', 'a b@c', `${'x'.repeat(251)}@e.c`]) expect(isEmail(bad), bad).toBe(false);
   });
 
+  it('takes only an address that a mail library reads as itself, and as nothing more', () => {
+    for (const ok of ["o'brien@example.ie", 'ä@example.de', 'a+b=c@example.com', 'a/b!c#d@example.com']) expect(isEmail(ok), ok).toBe(true);
+    // A list, a display name, a quoted part, a comment, a group, an escape, a domain literal.
+    for (const bad of ['x,attacker@evil.test', 'victim<attacker@evil.test>', '"a"@x', 'a(b)@c', 'a;b@c', 'g:b@c', 'a\\b@c', 'a@[127.0.0.1]', 'a@b>', 'a<@b']) {
+      expect(isEmail(bad), bad).toBe(false);
+    }
+  });
+
   it('reserves built-in names, case-insensitively, and the _, set_ and find_member_ prefixes', () => {
     for (const name of ['login', 'LOGIN', 'email', 'password', 'status', 'reg_time', 'bill_subscr', 'exp_logins', 'user', 'api_key', 'IP', '_x', 'set_x', 'SET_X', 'find_member_login']) {
       expect(isReservedName(name), name).toBe(true);
