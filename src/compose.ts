@@ -130,7 +130,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     logins: new LoginService(store.members, store.logins, hasher, clock, upstreamLogins),
     sessions: new SessionsService(store.sessions, clock),
     resets: new PasswordResets(store.resets, members, (id) => accountsService.byId(id), clock, linkBase),
-    mailer: new MailSender(store.mail, (account, id, login) => verifyLinks.url(account, id, login), clock),
+    mailer: new MailSender(store.mail, (account, id, login, email) => verifyLinks.url(account, id, login, email), clock),
     sweeper: new Sweeper(store.housekeeping, clock, config),
     events: new EventsService(store.events),
     webhooks: {

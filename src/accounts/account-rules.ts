@@ -1,6 +1,8 @@
 import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
-import { isRedirectUrl, isTimeZone } from '../common/validate.js';
-import { isEmail } from '../members/fields.js';
+import { isTimeZone, redirectUrl } from '../common/validate.js';
+import { isEmail, MAX_RECORD_FIELDS } from '../members/fields.js';
+import { LIST_TOKENS } from '../members/member-fields.js';
+import { isProfileFieldName } from '../members/profile-fields.js';
 import type { AccountSettings, LockoutPolicy } from './account.js';
 
 export const ACCOUNT_NAME = /^[a-z0-9._-]{3,64}$/;
@@ -24,10 +26,13 @@ export function applySettingsPatch(
   current: AccountSettings,
   patch: SettingsPatch,
 ): { ok: true; settings: AccountSettings } | { ok: false; setting: string; reason: string } {
-  const next = { ...current, ...withoutUndefined(patch), lockout: { ...current.lockout, ...withoutUndefined(patch.lockout ?? {}) } };
-  for (const [setting, url] of [['ok-url', next.okUrl], ['fail-url', next.failUrl]] as const) {
-    if (url !== '' && !isRedirectUrl(url)) return { ok: false, setting, reason: 'must be an absolute http(s) URL or a path starting with /' };
+  const merged = { ...current, ...withoutUndefined(patch), lockout: { ...current.lockout, ...withoutUndefined(patch.lockout ?? {}) } };
+  // Kept header-safe, as the members' own URLs are.
+  const [okUrl, failUrl] = [merged.okUrl, merged.failUrl].map((url) => (url === '' ? '' : redirectUrl(url)));
+  for (const [setting, url] of [['ok-url', okUrl], ['fail-url', failUrl]] as const) {
+    if (url === undefined) return { ok: false, setting, reason: 'must be an absolute http(s) URL or a path starting with /' };
   }
+  const next = { ...merged, okUrl: okUrl!, failUrl: failUrl! };
   if (!isWholeNumberIn(next.minPasswordLength, 1, MAX_PASSWORD_LENGTH)) {
     return { ok: false, setting: 'min-password-length', reason: `must be a whole number from 1 to ${MAX_PASSWORD_LENGTH}` };
   }
@@ -70,7 +75,10 @@ export function applySettingsPatch(
     return { ok: false, setting: 'mail-from', reason: 'must be an e-mail address, or a name and one in angle brackets ("Site <no-reply@example.com>")' };
   }
   if (next.smtpUrl !== '' && next.mailFrom === '') return { ok: false, setting: 'mail-from', reason: 'is needed with smtp-url (the sender of the mails)' };
-  return { ok: true, settings: next };
+  const unknownField = next.sessionFields.find((name) => !LIST_TOKENS.has(name) && !isProfileFieldName(name));
+  if (unknownField !== undefined) return { ok: false, setting: 'session-fields', reason: `"${unknownField}" is neither a /list/ field nor a profile field name` };
+  if (next.sessionFields.length > MAX_RECORD_FIELDS) return { ok: false, setting: 'session-fields', reason: `at most ${MAX_RECORD_FIELDS} fields` };
+  return { ok: true, settings: { ...next, sessionFields: [...new Set(next.sessionFields)] } };
 }
 
 function isSmtpUrl(value: string): boolean {

@@ -18,6 +18,23 @@ export function isRedirectUrl(value: string): boolean {
   }
 }
 
+/**
+ * A redirect URL as it is kept: one isRedirectUrl accepts, with every character beyond ASCII
+ * percent-encoded as UTF-8 (`/accès` is `/acc%C3%A8s`, the same address to a browser), so that
+ * it can always go into a `Location` header; undefined when it is not one (or holds a lone
+ * surrogate, which no encoding can carry).
+ */
+export function redirectUrl(value: string): string | undefined {
+  if (!isRedirectUrl(value)) return undefined;
+  let encoded: string;
+  try {
+    encoded = value.replace(/[^\u0000-\u007f]+/gu, (run) => encodeURIComponent(run));
+  } catch {
+    return undefined;
+  }
+  return encoded.length <= MAX_URL_LENGTH ? encoded : undefined;
+}
+
 /** An IANA time zone name that this runtime knows. */
 export function isTimeZone(value: string): boolean {
   if (value.length === 0 || value.length > 64) return false;

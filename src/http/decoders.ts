@@ -2,7 +2,7 @@
  * Decoders from wire parameters to typed values, shared by the endpoints. Each names the
  * offending parameter in its error: `missing parameter: NAME`, `invalid parameter: NAME`.
  */
-import { isIpAddress, isRedirectUrl } from '../common/validate.js';
+import { isIpAddress, redirectUrl } from '../common/validate.js';
 import { isEmail, isLogin, MAX_PROFILE_FIELDS } from '../members/fields.js';
 import { isProfileFieldName, isProfileFieldValue, isReservedName } from '../members/profile-fields.js';
 import { isPeriodUnit, type PeriodUnit } from '../members/lifecycle.js';
@@ -48,8 +48,9 @@ export function decodeFlag(params: WireParams, name: string): true | undefined {
 export function decodeUrl(params: WireParams, name: string): string | null {
   const value = params.nonEmpty(name);
   if (value === undefined) return null;
-  if (!isRedirectUrl(value)) throw ApiError.invalid(name, REASONS.url);
-  return value;
+  const url = redirectUrl(value);
+  if (url === undefined) throw ApiError.invalid(name, REASONS.url);
+  return url;
 }
 
 /** A literal IPv4 or IPv6 address, in its canonical text (`2001:DB8:0::1` is `2001:db8::1`). */

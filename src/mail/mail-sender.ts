@@ -21,7 +21,7 @@ const BUILT_IN = Object.fromEntries(
 ) as Record<MailKind, MailTemplate>;
 
 /** How a welcome mail gets the member's verification link. */
-export type VerifyUrl = (accountName: string, memberId: number, login: string) => string;
+export type VerifyUrl = (accountName: string, memberId: number, login: string, email: string) => string;
 
 /** Mails looked at per round, and sent at once. */
 const ROUND_SIZE = 20;
@@ -130,7 +130,7 @@ export class MailSender {
       email: mail.member.email,
     };
     if (mail.vars.reset_expires_at) values.reset_expires = dates.dateTime(Number(mail.vars.reset_expires_at));
-    if (mail.kind === 'welcome') values.verify_url = this.verifyUrl(mail.account.name, mail.member.id, mail.member.login);
+    if (mail.kind === 'welcome') values.verify_url = this.verifyUrl(mail.account.name, mail.member.id, mail.member.login, mail.member.email);
     if (mail.kind === 'expiring' && mail.member.expiresAt !== null) {
       values.expires = dates.dateTime(mail.member.expiresAt);
       values.action = mail.member.expiryAction === 'D' ? 'deleted' : 'suspended';

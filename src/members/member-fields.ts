@@ -11,7 +11,7 @@
  * API is a decoder in the route, since each parameter has its own wire rules.
  */
 import { DateTime } from 'luxon';
-import { isIpAddress, isRedirectUrl } from '../common/validate.js';
+import { isIpAddress, redirectUrl } from '../common/validate.js';
 import { hashFormat } from '../auth/legacy-hashes.js';
 import { isEmail, isLogin } from './fields.js';
 
@@ -86,6 +86,9 @@ const text = (check: (value: string) => boolean): FieldType<string> => ({
   encode: (value) => value,
   decode: (value) => (check(value) ? value : undefined),
 });
+
+/** A URL to send a member's browser to: kept header-safe (redirectUrl). */
+const redirect: FieldType<string> = { encode: (value) => value, decode: redirectUrl };
 
 /** At most 1024 characters: what billing systems hand over (ids, items, quantities). */
 const billingText = text((value) => value.length <= 1024);
@@ -199,8 +202,8 @@ const FIELDS = [
   { column: 'last_login_ip', place: 'lastLoginIp', type: text(isIpAddress), file: { name: 'last_login_ip' } },
   { column: 'deleted_at', place: 'deletedAt', type: instant, numeric: true, file: { name: 'deleted_time' } },
   { column: 'email_verified_at', place: 'emailVerifiedAt', type: instant, numeric: true, file: { name: 'email_verified_time' } },
-  { column: 'url_ok', place: 'urlOk', type: text(isRedirectUrl), file: { name: 'url_ok', aliases: ['urlok'] }, create: ['set_urlok'], update: ['urlok'] },
-  { column: 'url_fail', place: 'urlFail', type: text(isRedirectUrl), file: { name: 'url_fail', aliases: ['urlfail'] }, create: ['set_urlwrong'], update: ['urlfail'] },
+  { column: 'url_ok', place: 'urlOk', type: redirect, file: { name: 'url_ok', aliases: ['urlok'] }, create: ['set_urlok'], update: ['urlok'] },
+  { column: 'url_fail', place: 'urlFail', type: redirect, file: { name: 'url_fail', aliases: ['urlfail'] }, create: ['set_urlwrong'], update: ['urlfail'] },
   { column: 'bill_pc', place: 'billPc', type: billingText, list: { bill_pc: 'text' }, file: { name: 'bill_pc' } },
   { column: 'bill_id', place: 'billId', type: billingText, list: { bill_id: 'text' }, file: { name: 'bill_id' } },
   { column: 'bill_item', place: 'billItem', type: billingText, list: { bill_item: 'when-present' }, file: { name: 'bill_item' } },

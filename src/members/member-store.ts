@@ -132,8 +132,11 @@ export interface MemberStore {
   findMemberById(accountId: number, memberId: number): Promise<Member | undefined>;
   /** A member's profile fields, by name. */
   findProfile(accountId: number, memberId: number): Promise<Map<string, string>>;
-  /** Marks the e-mail verified (once; the first instant is kept). False when there is no such member. */
-  markEmailVerified(accountId: number, memberId: number, at: number, origin: EventOrigin): Promise<boolean>;
+  /**
+   * Marks the member's address verified, if it is still `email` (compared folded; once: the
+   * first instant is kept). False when there is no such member, or its address changed.
+   */
+  markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean>;
 
   /**
    * Applies `changes` to every member `selector` finds, in one transaction: all change or

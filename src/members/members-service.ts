@@ -116,7 +116,7 @@ export class MembersService {
       if (error instanceof UniqueViolation) return { kind: 'login-taken' };
       throw error;
     }
-    return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login) };
+    return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login, command.email) };
   }
 
   async update(account: Account, command: UpdateMembersCommand, origin: EventOrigin): Promise<UpdateMembersOutcome> {
@@ -229,8 +229,11 @@ export class MembersService {
   }
 
   /**
-   * Opens a verify link: marks the member's e-mail verified when the link is right. The code
-   * is checked first, without the store: a forged link learns nothing about who exists.
+   * Opens a verify link: marks the member's e-mail verified when the link is right for the
+   * member as it is now (its login, and the address the link was made for). The code binds the
+   * address, so the member is read first; every bad link (a wrong code, an unknown account or
+   * member, a changed login or address, a Deleted member) is the same 'invalid', after the
+   * same MAC work.
    */
   async verifyEmail(
     accountName: string,
@@ -240,12 +243,12 @@ export class MembersService {
     findAccount: (name: string) => Promise<Account | undefined>,
     origin: EventOrigin,
   ): Promise<VerifyEmailOutcome> {
-    if (!this.verifyLinks.matches(accountName, memberId, login, code)) return 'invalid';
     const now = this.clock();
     const account = await findAccount(accountName);
     const member = account && (await this.store.findMemberById(account.id, memberId));
-    if (!account || !member || effectiveState(member, now).status === 'D' || member.login !== login) return 'invalid';
-    return (await this.store.markEmailVerified(account.id, memberId, now, origin)) ? 'verified' : 'invalid';
+    const matches = this.verifyLinks.matches(accountName, memberId, login, member?.email ?? '', code);
+    if (!matches || !account || !member || effectiveState(member, now).status === 'D' || member.login !== login) return 'invalid';
+    return (await this.store.markEmailVerified(account.id, memberId, member.email, now, origin)) ? 'verified' : 'invalid';
   }
 }
 

@@ -4,6 +4,7 @@ import type { LoginFailures, LoginThrottle } from '../auth/lockout.js';
 import { ALL_ADDRESSES } from '../auth/client-address.js';
 import type { MemberStatus } from '../members/member.js';
 import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
+import { endResetLinksOf } from './reset-repository.js';
 import type { Database } from './schema.js';
 import type { EventOrigin, NewEvent } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
@@ -57,6 +58,8 @@ export class LoginRecordsRepository implements LoginRecords {
         .returning('status')
         .executeTakeFirst();
       if (!updated) return { kind: 'not-active' } as const;
+      // The last login its allowance gave suspended or deleted it: its reset links end.
+      if (updated.status !== 'A') await endResetLinksOf(trx, accountId, [memberId], at);
       await trx
         .insertInto('sessions')
         .values({ digest: login.sessionDigest, account_id: accountId, member_id: memberId, created_at: at, ip: login.ip })

@@ -92,10 +92,11 @@ export class MemberRepository implements MemberStore {
   }
 
 
-  async markEmailVerified(accountId: number, memberId: number, at: number, origin: EventOrigin): Promise<boolean> {
+  async markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom('members').select(['login', 'email', 'email_verified_at']).where('account_id', '=', accountId).where('id', '=', memberId).executeTakeFirst();
-      if (!before) return false;
+      const before = await trx.selectFrom('members').select(['login', 'email', 'email_key', 'email_verified_at']).where('account_id', '=', accountId).where('id', '=', memberId).executeTakeFirst();
+      // Changed since the link was checked: the link was for the address before.
+      if (!before || before.email_key !== foldKey(email)) return false;
       // The first verification counts (and is told); following the link again changes nothing.
       if (before.email_verified_at !== null) return true;
       await trx.updateTable('members').set({ email_verified_at: at, updated_at: at }).where('account_id', '=', accountId).where('id', '=', memberId).execute();

@@ -10,6 +10,7 @@ import { builtInValues, changeEvents, type EventOrigin, type NewEvent } from '..
 import { appendEvents } from './event-repository.js';
 import { deferredWrite } from './dialects/deferred-write.js';
 import { endSessionsOf } from './session-repository.js';
+import { endResetLinksOf } from './reset-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
 import type { Database, MemberTable } from './schema.js';
@@ -84,8 +85,11 @@ export async function expireDue(db: Kysely<Database>, now: number, accountId?: n
       .returning(['id', 'account_id', 'status'])
       .execute();
     // An expiry ends the member's sessions (a check would refuse them anyway; this keeps a
-    // later renewal from bringing them back).
-    if (rows.length > 0) await trx.deleteFrom('sessions').where('member_id', 'in', rows.map((row) => row.id)).execute();
+    // later renewal from bringing them back), and its reset links.
+    if (rows.length > 0) {
+      await trx.deleteFrom('sessions').where('member_id', 'in', rows.map((row) => row.id)).execute();
+      await endResetLinksOf(trx, accountId, rows.map((row) => row.id), now);
+    }
     if (options.events && rows.length > 0) {
       const counts = new Map<string, { accountId: number; status: string; count: number }>();
       for (const row of rows) {
@@ -261,7 +265,7 @@ async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: 
   // update of profile fields alone is then an index-only scan (the (account, id) index carries
   // the login: migration 013), not a visit to the member's row.
   const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
-  const given = status === undefined ? Object.keys(columnsOf(values as Partial<Member>)) : undefined;
+  const given = status === undefined ? Object.keys(columnsOf({ ...values, ...(values.email !== undefined ? { emailVerifiedAt: null } : {}) } as Partial<Member>)) : undefined;
   const members = trx.selectFrom('members');
   // (Typed as the whole row: toMember leaves the columns not read null, and they are not compared.)
   const columns = given === undefined ? members.selectAll() : (members.select(['id', 'login', ...(given as Array<keyof MemberTable & string>)]) as unknown as ReturnType<typeof members.selectAll>);
@@ -301,12 +305,16 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
   const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
   // (An update of profile fields alone leaves each member as it was: no copy.)
   const unchanged = Object.keys(given).length === 0;
+  // A new address is not verified (memberColumnChanges).
+  const newEmail = values.email === undefined ? undefined : foldKey(values.email);
+  const afterOf = (member: Member): Member =>
+    newEmail === undefined ? ({ ...member, ...given } as Member) : ({ ...member, ...given, emailVerifiedAt: foldKey(member.email) === newEmail ? member.emailVerifiedAt : null } as Member);
   const after =
     status === undefined
-      ? new Map(before.members.map((member) => [member.id, unchanged ? member : ({ ...member, ...given } as Member)]))
+      ? new Map(before.members.map((member) => [member.id, unchanged ? member : afterOf(member)]))
       : new Map((await trx.selectFrom('members').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, toMember(row)]));
   // Without a status change only the values given can differ: only they are compared.
-  const compared = status === undefined ? new Set(Object.keys(given)) : undefined;
+  const compared = status === undefined ? new Set([...Object.keys(given), ...(newEmail === undefined ? [] : ['emailVerifiedAt'])]) : undefined;
   const profileAfter = new Map<string, string | null>([...changes.deleteFields.map((name) => [name, null] as const), ...changes.setFields]);
   return before.members.flatMap((member) =>
     changeEvents(member, after.get(member.id)!, { before: before.profiles.get(member.id) ?? new Map(), after: profileAfter }, now, origin, compared),
@@ -347,6 +355,9 @@ async function changeChunk(trx: Transaction<Database>, accountId: number, matche
       .execute();
   }
   if (endsSessions(changes)) await endSessionsOf(trx, accountId, trx.selectFrom('members').select('id').where(matches));
+  // Reset links end with the sessions, and when the address they were mailed to changes.
+  if (endsSessions(changes)) await endResetLinksOf(trx, accountId, trx.selectFrom('members').select('id').where(matches), now);
+  else if (changes.email !== undefined) await endResetLinksOf(trx, accountId, trx.selectFrom('members').select('id').where(matches).where('email_key', '!=', foldKey(changes.email)), now);
   const set = memberColumnChanges(changes, now);
   if (Object.keys(set).length > 0) {
     await trx
@@ -422,6 +433,8 @@ async function changeProfiles(trx: Transaction<Database>, accountId: number, mat
 function memberColumnChanges(changes: MemberChanges, now: number): Record<string, unknown> {
   const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
   const set = columnsOf(values as Partial<Member>);
+  // A verification is of an address: a new one is not verified (the same one, in another case, stays).
+  if (values.email !== undefined) set.email_verified_at = sql`case when email_key = ${foldKey(values.email)} then email_verified_at else null end`;
   switch (status) {
     case 'D':
       // A member already deleted keeps its first deletion time.

@@ -1,5 +1,5 @@
 /** Password reset links (digests), and the mail that carries one, queued with it. */
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { MailRequest } from '../mail/mail.js';
 import type { ResetLink, ResetLinkStore } from '../members/password-resets.js';
 import { queueMail } from './mail-repository.js';
@@ -31,4 +31,22 @@ export class ResetRepository implements ResetLinkStore {
     const result = await this.db.updateTable('reset_links').set({ used_at: at }).where('digest', '=', digest).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+}
+
+/**
+ * Ends the reset links of the members `memberIds` finds (a subquery or a list), inside the
+ * transaction of the change that ends them (a new password or e-mail address, sessions
+ * revoked, a suspension or deletion): each expires now, so that its page says it no longer
+ * holds and its form changes nothing. Of one account, or, for the expiry sweep, of any.
+ */
+export async function endResetLinksOf(
+  trx: Kysely<Database>,
+  accountId: number | undefined,
+  memberIds: readonly number[] | SelectQueryBuilder<Database, 'members', { id: number }>,
+  now: number,
+): Promise<void> {
+  if (Array.isArray(memberIds) && memberIds.length === 0) return;
+  let links = trx.updateTable('reset_links').set({ expires_at: now }).where('member_id', 'in', memberIds).where('expires_at', '>', now);
+  if (accountId !== undefined) links = links.where('account_id', '=', accountId);
+  await links.execute();
 }

@@ -142,4 +142,21 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
     // Without a mail server, send_mail=1 only answers the link.
     expect((await reset({ find_member_login: 'g1', send_mail: '1' })).result).toBe('OK');
   });
+
+  it('keeps ok URLs header-safe, and answers a changed password as changed whatever URL was kept', async () => {
+    const { create, reset, submit, user, apiKey, account } = await setup({ okUrl: 'https://site.example/accès' });
+    // Kept with what lies beyond ASCII percent-encoded, the same address to a browser.
+    const settings = (await h().services.accounts.find(user))!.settings;
+    expect(settings.okUrl).toBe('https://site.example/acc%C3%A8s');
+    await create('ines', { set_urlok: 'https://site.example/bienvenue?nom=Inès' });
+    expect((await h().store.members.findMemberByLogin(account.id, 'ines'))!.urlOk).toBe('https://site.example/bienvenue?nom=In%C3%A8s');
+    // A lone surrogate (JSON can carry one; a form cannot) has no encoding: refused.
+    const loneSurrogate = await h().request({ url: '/api2/update/', headers: { 'content-type': 'application/json' }, payload: `{"user":"${user}","api_key":"${apiKey}","find_member_login":"ines","urlok":"https://site.example/\\ud800"}` });
+    expect(loneSurrogate.json).toEqual({ result: 'ERROR', message: 'invalid parameter: urlok (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)' });
+    // A URL kept before URLs were made header-safe: the change is answered, with an ASCII Location.
+    const id = await h().store.members.insertMember(account.id, { login: 'olaf', email: 'olaf@example.com', passwordHash: 'x', status: 'A', regType: 'A', regAt: Date.now(), regIp: null, urlOk: 'https://site.example/velkommen/Ålesund', urlFail: null, timeExpiry: null, loginExpiry: null, profile: new Map() }, { actor: 'api' });
+    expect(id).toBeGreaterThan(0);
+    const done = await submit((await reset({ find_member_login: 'olaf' })).reset_url, 'a-brand-new-horse');
+    expect([done.status, done.headers.location]).toEqual([303, 'https://site.example/velkommen/%C3%85lesund']);
+  });
 });

@@ -163,12 +163,14 @@ describeEachEngine('member store', (context) => {
     expect((await store.members.findMemberById(account.id, id))?.passwordHash).toBe('new');
   });
 
-  it('marks an e-mail verified once, keeping the first instant', async () => {
+  it('marks an e-mail verified once, keeping the first instant, and only while it is the address asked', async () => {
     const { store } = context();
     const account = await insertAccount(store);
-    const id = await insertMember(store, account.id);
-    expect(await store.members.markEmailVerified(account.id, id, NOW, { actor: 'api' })).toBe(true);
-    expect(await store.members.markEmailVerified(account.id, id, NOW + 5, { actor: 'api' })).toBe(true);
+    const id = await insertMember(store, account.id, { email: 'first@example.com' });
+    expect(await store.members.markEmailVerified(account.id, id, 'someone-else@example.com', NOW, { actor: 'api' })).toBe(false);
+    expect((await store.members.findMemberById(account.id, id))?.emailVerifiedAt).toBeNull();
+    expect(await store.members.markEmailVerified(account.id, id, 'First@Example.com', NOW, { actor: 'api' })).toBe(true);
+    expect(await store.members.markEmailVerified(account.id, id, 'first@example.com', NOW + 5, { actor: 'api' })).toBe(true);
     expect((await store.members.findMemberById(account.id, id))?.emailVerifiedAt).toBe(NOW);
   });
 
@@ -211,7 +213,7 @@ describeEachEngine('member store', (context) => {
     expect(await store.logins.recordLogin(other.id, id, { login: 'private', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleScope: '' })).toEqual({ kind: 'not-active' });
     await store.logins.recordLoginFailure(other.id, id, '', { at: NOW, resetBefore: 0, counted: true, lockUntil: () => NOW + 1000 });
     await store.logins.replacePasswordHash(other.id, id, 'h', 'stolen');
-    expect(await m.markEmailVerified(other.id, id, NOW, { actor: 'api' })).toBe(false);
+    expect(await m.markEmailVerified(other.id, id, (await m.findMemberById(owner.id, id))!.email, NOW, { actor: 'api' })).toBe(false);
     await store.logins.recordLoginEvent(other.id, { memberId: id, login: 'private', ip: '192.0.2.1', at: NOW, outcome: 'ok' });
 
     const untouched = await m.findMemberById(owner.id, id);

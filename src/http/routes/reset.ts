@@ -6,6 +6,7 @@
  * forged link shows a page that says so and changes nothing.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { redirectUrl } from '../../common/validate.js';
 import { RESET_PAGE_PATH, type PasswordResets } from '../../members/password-resets.js';
 import { decodeFlag, decodePassword } from '../decoders.js';
 import { ApiError, errorBody, MESSAGES } from '../errors.js';
@@ -39,7 +40,7 @@ export const RESET_SCHEMA = {
 
 const LINK_PAGES = {
   used: { status: 410, title: 'Link already used', text: 'This link was already used to choose a password. If you need another one, ask for a new link.' },
-  expired: { status: 410, title: 'Link expired', text: 'This link has expired. Ask for a new link to choose your password.' },
+  expired: { status: 410, title: 'Link no longer valid', text: 'This link has expired, or your account changed since it was sent (a new password or e-mail address, a suspension). Ask for a new link to choose your password.' },
   invalid: { status: 404, title: 'Link not valid', text: 'This link is not valid: it may have been copied in part. Ask for a new link to choose your password.' },
 } as const;
 
@@ -55,11 +56,14 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 </form>`;
 }
 
-/** Where the browser goes once the password is set: the member's ok URL, else the account's, when absolute. */
+/**
+ * Where the browser goes once the password is set: the member's ok URL, else the account's,
+ * when absolute, made header-safe (a URL kept before they were: `Location` takes ASCII only).
+ */
 function okUrlOf(state: { member: { urlOk: string | null }; account: { settings: { okUrl: string } } }): string | undefined {
   const okUrl = state.member.urlOk || state.account.settings.okUrl;
   // A path is the integrator's site's, which this server does not know: a page then.
-  return /^https?:\/\//i.test(okUrl) ? okUrl : undefined;
+  return /^https?:\/\//i.test(okUrl) ? redirectUrl(okUrl) : undefined;
 }
 
 /**
