@@ -180,5 +180,40 @@ mutate "CSV formulas: a quote-led value not quoted again (its quote lost on impo
 mutate "CSV formulas: the import keeps the quote" src/import-export/files.ts \
   's/    const record = cells.map(fromSpreadsheetCell);/    const record = cells;/' test/import-export/import-export.test.ts "formulas"
 
+# Audit round 3: files with secrets (item 12).
+mutate "private files: made with the umask's mode" src/common/private-file.ts \
+  's/^const OWNER_ONLY = 0o600;/const OWNER_ONLY = 0o666;/' test/cli/import-export.test.ts "only their owner"
+mutate "private files: exports and rejects written over a file or through a link" src/common/private-file.ts \
+  's/  return createWriteStream(path, { fd: createPrivateFile(path, what, choose) });/  return createWriteStream(path, { mode: 0o600 });/' test/cli/import-export.test.ts "only their owner"
+mutate "private files: an import begins with its rejects file taken" src/import-export/commands.ts \
+  's/  if (keepRejects) refuseTakenPath(.*//' test/cli/import-export.test.ts "only their owner"
+mutate "private files: a backup made by SQLite (the umask's mode)" src/import-export/commands.ts \
+  "s/  closeSync(createPrivateFile(path, 'the backup file'));//" test/cli/import-export.test.ts "only their owner"
+mutate "private files: the SQLite store made by better-sqlite3 (the umask's mode)" src/store/dialects/sqlite.ts \
+  's/    createPrivateFileIfMissing(path);//' test/cli/import-export.test.ts "SQLite store"
+
+mutate "an operator with a password handed a link" src/operators/operators-service.ts \
+  "s/    if (operator.hasPassword) return { operator };//" test/store/operators.test.ts "outstanding link"
+mutate "an operator's earlier link outlives a new one" src/store/operator-repository.ts \
+  "s/      await trx.deleteFrom('operator_links').where('operator_id', '=', operatorId).execute();//" test/store/operators.test.ts "outstanding link"
+mutate "removal from one account leaves the operator's links" src/store/operator-repository.ts \
+  "s/^        await trx.deleteFrom('operator_links').where('operator_id', '=', id).execute();//" test/store/operators.test.ts "outstanding link"
+mutate "an unknown operator e-mail skips the verification" src/operators/operators-service.ts \
+  "s/    const credentials = await this.store.credentials(email);/    const credentials = await this.store.credentials(email);\n    if (!credentials) return { kind: 'refused' };/" test/store/operators.test.ts "alike after the same work"
+mutate "common operator passwords accepted" src/operators/operators-service.ts \
+  "s/      return 'This password is one of the most common ones.*/      return undefined;/" test/store/operators.test.ts "members’ rules"
+mutate "a console form's new field may name any parameter" src/console/routes.ts \
+  "s/  if (!isProfileFieldName(name)) throw ApiError.invalid('new_field'.*//" test/http/console.test.ts "edit form"
+mutate "console sign-in reads an 8 MiB body" src/console/routes.ts \
+  "s#    scope.post('/admin/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, #    scope.post('/admin/sign-in', #" test/http/console.test.ts "forms small"
+mutate "reset links outlive a credential change" src/store/member-updates.ts \
+  "s/  if (endsSessions(changes)) await endResetLinksOf(.*//" test/http/credential-changes.test.ts "every outstanding reset link"
+mutate "a new address keeps the old one's verification" src/store/member-updates.ts \
+  "s/  if (values.email !== undefined) set.email_verified_at = .*//" test/http/credential-changes.test.ts "clears a verification"
+mutate "verify codes not bound to the address" src/members/verify-link.ts \
+  "s/JSON.stringify(\[accountName, memberId, login, foldKey(email)\])/JSON.stringify([accountName, memberId, login, foldKey(email).slice(0, 0)])/" test/http/credential-changes.test.ts "clears a verification"
+mutate "redirect URLs kept as given" src/common/validate.ts \
+  "s/  return encoded.length <= MAX_URL_LENGTH ? encoded : undefined;/  return value;/" test/http/password-reset.test.ts "header-safe"
+
 # The tests rebuilt dist/ from mutated sources: build it from the real ones.
 npm run build --silent
