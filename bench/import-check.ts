@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
 import { stringify } from 'csv-stringify/sync';
@@ -146,6 +146,8 @@ async function main(): Promise<void> {
       console.log(`${format.padEnd(16)}${`${counts.wrong}/${indexes.length}`.padStart(10)}${`${counts.right}/${indexes.length}`.padStart(10)}${`${counts.again}/${indexes.length}`.padStart(10)}`);
     }
     const exportFile = `${ROOT}.bench/import-export.jsonl`;
+    // An export never writes over a file: the last run's goes first.
+    rmSync(exportFile, { force: true });
     cli(['export', '--account', 'imported', '--output', exportFile], env);
     const exported = readFileSync(exportFile, 'utf8').trim().split('\n');
     const upgraded = exported.filter((line) => line.includes('"$argon2id$v=19$m=19456')).length;

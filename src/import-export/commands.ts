@@ -2,9 +2,10 @@
  * `member-api import`, `export` and `backup`: the files, the progress bar and the summary
  * around the importer and the store.
  */
-import { createWriteStream } from 'node:fs';
+import { closeSync, rmSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import type { Account } from '../accounts/account.js';
+import { createPrivateFile, privateWriteStream, refuseTakenPath } from '../common/private-file.js';
 import type { Services } from '../compose.js';
 import { formatOf, importFileSize, parseMapping, readImportFile, RejectsFile, writeExport, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary } from './importer.js';
@@ -44,10 +45,13 @@ export async function importCommand(services: Services, path: string, options: I
   const total = path === '-' ? 0 : importFileSize(path);
   const mapping = parseMapping(options.map);
   const account = await accountNamed(services, options.account);
-  const reader = readImportFile(path, format, mapping);
   const rejectsPath = options.rejects ?? (path === '-' ? `import-rejected.${format}` : `${path}.rejected.${format}`);
   // A dry run writes nothing, not even the rejects: its summary counts them by reason.
   const keepRejects = !options.dryRun;
+  // The rejects file is made at the first reject, new (never over a file or through a link):
+  // one already there stops the import now, not after it has written members.
+  if (keepRejects) refuseTakenPath(rejectsPath, 'the rejects file', 'another name with --rejects FILE');
+  const reader = readImportFile(path, format, mapping);
   let rejects: RejectsFile | undefined;
 
   const bar = options.progress && err.isTTY && total > 0
@@ -100,7 +104,8 @@ export async function exportCommand(services: Services, options: { account: stri
   const account = await accountNamed(services, options.account);
   const output = options.output && options.output !== '-' ? options.output : undefined;
   const format = options.format ?? (output ? formatOf(output) : undefined) ?? 'csv';
-  const out = output ? createWriteStream(output) : process.stdout;
+  // Password hashes are in it: a new file only its owner may read, never over a file or through a link.
+  const out = output ? privateWriteStream(output, 'the export file', 'another name for --output') : process.stdout;
   let count = 0;
   await services.store.transfer.exportMembers(account.id, async (exported) => {
     count = await writeExport(exported, format, out);
@@ -112,5 +117,13 @@ export async function backupCommand(services: Services, path: string): Promise<v
   if (!services.store.backup) {
     throw new Error('this store is PostgreSQL: back it up with pg_dump (see the README), not with member-api backup');
   }
-  await services.store.backup(path);
+  // A new, empty file only its owner may read (never over a file or through a link), which
+  // SQLite's backup fills: it takes an empty file for an empty database.
+  closeSync(createPrivateFile(path, 'the backup file'));
+  try {
+    await services.store.backup(path);
+  } catch (error) {
+    rmSync(path, { force: true });
+    throw error;
+  }
 }

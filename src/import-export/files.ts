@@ -5,13 +5,14 @@
  * their own format with the line and the reason. A CSV cell that a spreadsheet would run as a
  * formula is written with a quote before it, taken away again on reading (spreadsheet-cells.ts).
  */
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pipeline as pipe } from 'node:stream';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
+import { privateWriteStream } from '../common/private-file.js';
 import type { MemberExport, PortableMember } from '../members/portable-member.js';
 import { MEMBER_FIELDS, valueOf } from '../members/member-fields.js';
 import { classifyColumn, MEMBER_COLUMNS, profileColumnName } from './import-row.js';
@@ -182,7 +183,10 @@ async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable
 /** CSV cells, the header's included, as a spreadsheet shows them without running them. */
 const SPREADSHEET_CAST = { string: toSpreadsheetCell };
 
-/** Writes rejected rows as they came, plus `_line` and `_reason`, in the input's format. */
+/**
+ * Writes rejected rows as they came, plus `_line` and `_reason`, in the input's format, into
+ * a new file only its owner may read (the plain passwords of the rows are in it).
+ */
 export class RejectsFile {
   private readonly out: Writable;
   private csv: ReturnType<typeof stringify> | undefined;
@@ -193,7 +197,7 @@ export class RejectsFile {
     private readonly format: FileFormat,
     private readonly header: () => readonly string[] | undefined,
   ) {
-    this.out = createWriteStream(path);
+    this.out = privateWriteStream(path, 'the rejects file', 'another name with --rejects FILE');
   }
 
   async write(row: ReadRow, reason: string): Promise<void> {

@@ -1,12 +1,23 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, hasScript, runCli } from '../support/cli.js';
+import { BIN, exitOf, hasScript, runCli, type CliResult } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'member-api-cli-transfer-'));
+
+/** `member-api ARGS` under umask 022, as a login shell usually has it (files it makes would be 644). */
+function runUnderUmask(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', 'umask 022 && exec "$@"', 'sh', process.execPath, BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
 
 for (const engine of ENGINES) {
   describe.skipIf(!engineAvailable(engine))(`member-api import, export, backup [${engine}]`, () => {
@@ -63,8 +74,95 @@ for (const engine of ENGINES) {
         await database.drop();
       }
     });
+
+    it('writes exports, rejects files and backups as new files only their owner reads, never over a file or through a link', async () => {
+      const database = await createTestDatabase(engine);
+      const env = { DATABASE_URL: database.url };
+      const here = mkdtempSync(join(dir, `${engine}-private-`));
+      const victim = join(here, 'victim.txt');
+      writeFileSync(victim, 'untouched\n');
+      const link = (name: string) => {
+        symlinkSync(victim, join(here, name));
+        return join(here, name);
+      };
+      const refusal = (what: string, path: string, choose: string) =>
+        `member-api: ${what} "${path}" already exists (a file or a link): remove it or choose ${choose}; it is never written over\n`;
+      try {
+        expect((await runUnderUmask(['account', 'create', 'files', '--json'], env)).code).toBe(0);
+        // The rejects file holds the plain passwords of the rows it rejects.
+        const csv = join(here, 'members.csv');
+        writeFileSync(csv, 'login,email,password\nann,ann@example.com,ann-password\nno-email,,plain-secret-password\n');
+        expect(await runUnderUmask(['import', csv, '--account', 'files'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/imported +1 /) });
+        expect(readFileSync(`${csv}.rejected.csv`, 'utf8')).toContain('plain-secret-password');
+        expect(modeOf(`${csv}.rejected.csv`)).toBe(0o600);
+        // A rejects file already there, or a link in its place, stops the import before it writes anything.
+        const again = join(here, 'again.csv');
+        writeFileSync(again, 'login,email,password\nbea,bea@example.com,bea-password\nno-email,,plain-secret-password\n');
+        const linked = link('rejects.csv');
+        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', linked], env)).toMatchObject({ code: 1, stderr: refusal('the rejects file', linked, 'another name with --rejects FILE') });
+        expect(await runUnderUmask(['import', csv, '--account', 'files'], env)).toMatchObject({ code: 1, stderr: refusal('the rejects file', `${csv}.rejected.csv`, 'another name with --rejects FILE') });
+        expect(JSON.parse((await runCli(['member', 'find', 'bea', '--account', 'files', '--json'], env)).stdout)).toEqual([]);
+
+        // The export holds the password hashes.
+        const exported = join(here, 'export.csv');
+        expect((await runUnderUmask(['export', '--account', 'files', '--output', exported], env)).code).toBe(0);
+        expect(readFileSync(exported, 'utf8')).toContain('$argon2id$');
+        expect(modeOf(exported)).toBe(0o600);
+        const before = readFileSync(exported, 'utf8');
+        expect(await runUnderUmask(['export', '--account', 'files', '--output', exported], env)).toMatchObject({ code: 1, stderr: refusal('the export file', exported, 'another name for --output') });
+        expect(readFileSync(exported, 'utf8')).toBe(before);
+        const exportLink = link('export-link.csv');
+        expect(await runUnderUmask(['export', '--account', 'files', '--output', exportLink], env)).toMatchObject({ code: 1, stderr: refusal('the export file', exportLink, 'another name for --output') });
+        // A link to nowhere is refused too: nothing is made where it points.
+        const nowhere = join(here, 'nowhere.csv');
+        symlinkSync(join(here, 'made-through-a-link.csv'), nowhere);
+        expect((await runUnderUmask(['export', '--account', 'files', '--output', nowhere], env)).code).toBe(1);
+        expect(existsSync(join(here, 'made-through-a-link.csv'))).toBe(false);
+
+        if (engine === 'sqlite') {
+          expect(modeOf(database.url)).toBe(0o600);
+          const backup = join(here, 'backup.db');
+          expect(await runUnderUmask(['backup', backup], env)).toMatchObject({ code: 0, stdout: `backed up to ${backup}\n` });
+          expect(modeOf(backup)).toBe(0o600);
+          expect((await runCli(['account', 'list'], { DATABASE_URL: backup })).stdout).toBe('files\n');
+          expect(await runUnderUmask(['backup', backup], env)).toMatchObject({ code: 1, stderr: refusal('the backup file', backup, 'another name') });
+          const backupLink = link('backup-link.db');
+          expect(await runUnderUmask(['backup', backupLink], env)).toMatchObject({ code: 1, stderr: refusal('the backup file', backupLink, 'another name') });
+          expect(lstatSync(backupLink).isSymbolicLink()).toBe(true);
+        }
+        expect(readFileSync(victim, 'utf8')).toBe('untouched\n');
+        expect(modeOf(victim)).toBe(0o644);
+      } finally {
+        await database.drop();
+      }
+    });
   });
 }
+
+// The store's file is SQLite's alone.
+it('makes a new SQLite store, and the -wal and -shm files SQLite adds beside it, only their owner reads', async () => {
+  const database = await createTestDatabase('sqlite');
+  // `serve` keeps the store open, so its -wal and -shm files are there to look at.
+  const child = spawn('sh', ['-c', 'umask 022 && exec "$@"', 'sh', process.execPath, BIN, 'serve'], {
+    env: { ...process.env, DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'warn', DEMO_KEY_FILE: join(dir, 'private-store-demo-key') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!/listening on/.test(output)) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect([database.url, `${database.url}-wal`, `${database.url}-shm`].map(modeOf)).toEqual([0o600, 0o600, 0o600]);
+  } finally {
+    child.kill('SIGTERM');
+    await exitOf(child);
+    await database.drop();
+  }
+});
 
 // The bar is the command line's, the same on either engine.
 it.skipIf(!hasScript())('shows a progress bar on a terminal, and none when the output is not one', async () => {

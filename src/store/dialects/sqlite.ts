@@ -26,6 +26,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import { createPrivateFileIfMissing } from '../../common/private-file.js';
 import { WorkerError, WorkerPool, type WorkerSession } from '../../common/worker-pool.js';
 import type { StoreErrorKind } from '../errors.js';
 import type { Database } from '../schema.js';
@@ -53,6 +54,13 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     mkdirSync(dirname(path), { recursive: true });
   } catch (error) {
     throw new Error(`cannot create the folder of the SQLite file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  // A new store is made here, empty and only its owner's (better-sqlite3 would make it with the
+  // umask's mode, 644 under 022): SQLite gives its -wal and -shm files the database file's mode.
+  try {
+    createPrivateFileIfMissing(path);
+  } catch (error) {
+    throw new Error(`cannot create the SQLite file ${path}: ${(error as Error).message} (may this user write to its folder?)`, { cause: error });
   }
   const connections = new WorkerPool<SqliteRequest, unknown>(workerUrl(), 1);
   const readers = new WorkerPool<SqliteRequest, unknown>(workerUrl(), options.maxReaders ?? DEFAULT_MAX_READERS);

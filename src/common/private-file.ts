@@ -1,0 +1,66 @@
+/**
+ * Files that hold secrets (an export with its password hashes, an import's rejected rows with
+ * their plain passwords, a backup, the SQLite store): made new, readable by their owner only,
+ * and never through what is already at the path. A link planted there (to another user's
+ * file, or to one that others can read) or an older file is refused, not written through.
+ */
+import { closeSync, constants, createWriteStream, lstatSync, openSync, type WriteStream } from 'node:fs';
+
+/** Only the owner may read or write (the umask can only take bits away). */
+const OWNER_ONLY = 0o600;
+/** Create, and fail if anything is at the path: a file, or a link (followed by nothing). */
+const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** A path where something is already (EEXIST). */
+export class PathTaken extends Error {
+  constructor(path: string, what: string, choose: string, options?: ErrorOptions) {
+    super(`${what} "${path}" already exists (a file or a link): remove it or choose ${choose}; it is never written over`, options);
+  }
+}
+
+/**
+ * Creates `path`, empty, with mode 600, and answers its descriptor. `what` names the file in
+ * the refusal when something is already there (`the export file`), `choose` how to name
+ * another (`--output FILE`).
+ */
+export function createPrivateFile(path: string, what: string, choose = 'another name'): number {
+  try {
+    return openSync(path, NEW_FILE, OWNER_ONLY);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new PathTaken(path, what, choose, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** A write stream over a file made by createPrivateFile. */
+export function privateWriteStream(path: string, what: string, choose?: string): WriteStream {
+  return createWriteStream(path, { fd: createPrivateFile(path, what, choose) });
+}
+
+/**
+ * Refuses at once a path that createPrivateFile would refuse later: for a file made only when
+ * there is something to write in it, after work that should not begin at all.
+ */
+export function refuseTakenPath(path: string, what: string, choose = 'another name'): void {
+  try {
+    lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  throw new PathTaken(path, what, choose);
+}
+
+/**
+ * Makes `path` an empty file only its owner may read when nothing is there yet, and leaves
+ * whatever is there (a store that exists is opened as it is).
+ */
+export function createPrivateFileIfMissing(path: string): void {
+  try {
+    closeSync(openSync(path, NEW_FILE, OWNER_ONLY));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
