@@ -103,6 +103,10 @@ mutate "e-mail addresses checked for one @ only (lists, names, comments pass)" s
   's/ || NOT_IN_EMAIL.test(value)) return false;/) return false;/; s/  return parsed.length === 1 \&\&/  return parsed.length > 0 ||/' test/http/mail.test.ts "mail library"
 mutate "mail sent to a stored address that reads as others" src/mail/mail-sender.ts \
   's/      if (!isEmail(mail.member.email)) throw/      if (!isEmail) throw/' test/http/mail.test.ts "mails only the stored address"
+mutate "a session alone reads any field of its member (no --session-fields)" src/http/routes/session.ts \
+  's/      if (unreadable !== undefined) {/      if (unreadable === "any") {/' test/http/sessions.test.ts "the session alone"
+mutate "/session/ drops record fields named like Object.prototype members" src/http/routes/session.ts \
+  's/          if (!Object.hasOwn(answer, name)) /          if (!(name in answer)) /' test/http/sessions.test.ts "Object.prototype"
 # Audit round 2 (issue 13): each defence removed in turn.
 mutate "a right key refused after others' wrong keys (limit checked before the key)" src/http/route-kit.ts \
   's/  const authenticated = await context.accounts.authenticate(user, apiKey);/  enforce(await context.keyGuard.admit(request.ip));\n  const authenticated = await context.accounts.authenticate(user, apiKey);/' test/http/limits.test.ts "wrong keys"

@@ -45,7 +45,20 @@ function withSettingOptions(command: Command): Command {
     .addOption(new Option('--session-lifetime <period>', 'a /login/ session ends this long after the login (default 30D)').argParser((value) => period(value)))
     .addOption(new Option('--reset-lifetime <period>', 'a /reset/ link works this long (default 1h)').argParser((value) => period(value)))
     .addOption(new Option('--smtp-url <url>', 'the account’s mail server, smtp://user:password@host:port or smtps://…; "" sends no mail (default "")'))
-    .addOption(new Option('--mail-from <address>', 'the sender of the account’s mails, e.g. "Site <no-reply@example.com>"'));
+    .addOption(new Option('--mail-from <address>', 'the sender of the account’s mails, e.g. "Site <no-reply@example.com>"'))
+    .addOption(
+      new Option('--session-fields <names>', '/session/ record fields readable with the session id alone, comma-separated: /list/ fields and profile fields; "" for none (default reg_type,reg_date,reg_time,exp_date,exp_time,last_login_date,last_login_time)').argParser(
+        fieldNames,
+      ),
+    );
+}
+
+/** `reg_date,city` (white space around a name ignored); "" for none. */
+function fieldNames(value: string): string[] {
+  return value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 }
 
 interface SettingOptions {
@@ -67,6 +80,7 @@ interface SettingOptions {
   resetLifetime?: number;
   smtpUrl?: string;
   mailFrom?: string;
+  sessionFields?: string[];
 }
 
 /** A warning period (`7D`, `12h`, `30m`, `2W`, or 0) in seconds. */
@@ -98,6 +112,7 @@ function settingsPatch(options: SettingOptions): SettingsPatch {
     resetLifetimeSeconds: options.resetLifetime,
     smtpUrl: options.smtpUrl,
     mailFrom: options.mailFrom,
+    sessionFields: options.sessionFields,
     lockout: {
       threshold: options.lockoutThreshold,
       stepSeconds: options.lockoutStep,
@@ -131,6 +146,7 @@ function describeAccount(account: Account, members?: Record<string, number>) {
     // The mail server's password is never printed back.
     smtp_url: withoutPassword(settings.smtpUrl),
     mail_from: settings.mailFrom,
+    session_fields: settings.sessionFields.join(','),
     ...(members ? { members: { active: members.A ?? 0, suspended: members.S ?? 0, deleted: members.D ?? 0 } } : {}),
   };
 }

@@ -38,6 +38,12 @@ export interface AccountSettings {
   readonly smtpUrl: string;
   /** The sender of the account's mails ("Site <no-reply@example.com>"). */
   readonly mailFrom: string;
+  /**
+   * The `record` fields a /session/ check may read with the session id alone (a member's
+   * cookie), beyond the id, login, e-mail and status every check answers: built-in /list/
+   * tokens and profile field names. A check with a key that may read reads any field.
+   */
+  readonly sessionFields: readonly string[];
 }
 
 /**
@@ -60,6 +66,16 @@ export const DEFAULT_LOCKOUT: LockoutPolicy = Object.freeze({
   resetSeconds: 12 * 3600,
 });
 
+/** What every valid /session/ check answers, whatever it is allowed to read besides. */
+export const SESSION_ANSWER_FIELDS: readonly string[] = ['id', 'login', 'email', 'status'];
+
+/**
+ * What a keyless /session/ check may read by default: the member's own dates and kind of
+ * registration. Not the billing references (a payment provider's ids) nor any profile field:
+ * an account names those it wants (`--session-fields`).
+ */
+export const DEFAULT_SESSION_FIELDS: readonly string[] = Object.freeze(['reg_type', 'reg_date', 'reg_time', 'exp_date', 'exp_time', 'last_login_date', 'last_login_time']);
+
 export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   okUrl: '',
   failUrl: '',
@@ -76,6 +92,7 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   resetLifetimeSeconds: 3600,
   smtpUrl: '',
   mailFrom: '',
+  sessionFields: DEFAULT_SESSION_FIELDS,
 });
 
 /**

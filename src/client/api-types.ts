@@ -1886,10 +1886,12 @@ export interface paths {
                         /** @description the session id /login/ answered */
                         session: string;
                         /**
-                         * @description more fields of the member, as a /list/ record: a run of {name} tokens
-                         * @example {reg_date}{city}
+                         * @description more fields of the member, as a /list/ record: a run of {name} tokens. Without api_key, only the fields the account lets a session read (account set NAME --session-fields; by default the dates and reg_type, no profile field)
+                         * @example {reg_date}{reg_type}
                          */
                         record?: string;
+                        /** @description a key of the account that may read (scope all or read): the record may then name any field */
+                        api_key?: string;
                     };
                     "multipart/form-data": {
                         /**
@@ -1900,10 +1902,12 @@ export interface paths {
                         /** @description the session id /login/ answered */
                         session: string;
                         /**
-                         * @description more fields of the member, as a /list/ record: a run of {name} tokens
-                         * @example {reg_date}{city}
+                         * @description more fields of the member, as a /list/ record: a run of {name} tokens. Without api_key, only the fields the account lets a session read (account set NAME --session-fields; by default the dates and reg_type, no profile field)
+                         * @example {reg_date}{reg_type}
                          */
                         record?: string;
+                        /** @description a key of the account that may read (scope all or read): the record may then name any field */
+                        api_key?: string;
                     };
                     "application/json": {
                         /**
@@ -1914,10 +1918,12 @@ export interface paths {
                         /** @description the session id /login/ answered */
                         session: string;
                         /**
-                         * @description more fields of the member, as a /list/ record: a run of {name} tokens
-                         * @example {reg_date}{city}
+                         * @description more fields of the member, as a /list/ record: a run of {name} tokens. Without api_key, only the fields the account lets a session read (account set NAME --session-fields; by default the dates and reg_type, no profile field)
+                         * @example {reg_date}{reg_type}
                          */
                         record?: string;
+                        /** @description a key of the account that may read (scope all or read): the record may then name any field */
+                        api_key?: string;
                     };
                 };
             };

@@ -30,6 +30,7 @@ export function toAccount(row: Selectable<AccountTable>): Account {
       resetLifetimeSeconds: Number(row.reset_lifetime_seconds),
       smtpUrl: row.smtp_url,
       mailFrom: row.mail_from,
+      sessionFields: row.session_fields === '' ? [] : row.session_fields.split(','),
     },
   };
 }
@@ -67,6 +68,7 @@ function settingsRow(settings: AccountSettings) {
     reset_lifetime_seconds: settings.resetLifetimeSeconds,
     smtp_url: settings.smtpUrl,
     mail_from: settings.mailFrom,
+    session_fields: settings.sessionFields.join(','),
   };
 }
 
@@ -78,6 +80,7 @@ const ACCOUNT_COLUMNS = [
   'id', 'name', 'ok_url', 'fail_url', 'min_password_length', 'time_zone', 'lockout_threshold', 'lockout_step_seconds',
   'lockout_max_seconds', 'lockout_reset_seconds', 'rate_limit_per_minute', 'login_rate_limit_per_minute', 'storage_quota_mb', 'created_at',
   'emit_login_events', 'expiry_warning_seconds', 'session_idle_seconds', 'session_lifetime_seconds', 'reset_lifetime_seconds', 'smtp_url', 'mail_from',
+  'session_fields',
 ] as const;
 
 export class AccountRepository implements AccountStore {

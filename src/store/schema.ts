@@ -59,6 +59,8 @@ export interface AccountTable {
   reset_lifetime_seconds: Generated<number>;
   smtp_url: Generated<string>;
   mail_from: Generated<string>;
+  /** The `record` fields a keyless /session/ check may read, comma-separated. */
+  session_fields: Generated<string>;
 }
 
 /** An account's API keys: SHA-256 digests only (a key is 256 random bits). */

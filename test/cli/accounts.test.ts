@@ -26,6 +26,11 @@ for (const engine of ENGINES) {
         const changed = await runCli(['account', 'set', 'shop', '--min-password-length', '12', '--ok-url', '', '--lockout-threshold', '10', '--json'], env);
         expect(changed.code).toBe(0);
         expect(JSON.parse(changed.stdout)).toMatchObject({ min_password_length: 12, ok_url: '', lockout_threshold: 10, time_zone: 'Europe/Berlin' });
+        // What a /session/ check may read without a key: the dates by default, what the account names.
+        expect(JSON.parse(shown.stdout).session_fields).toBe('reg_type,reg_date,reg_time,exp_date,exp_time,last_login_date,last_login_time');
+        const sessionFields = await runCli(['account', 'set', 'shop', '--session-fields', 'reg_date, city', '--json'], env);
+        expect(JSON.parse(sessionFields.stdout)).toMatchObject({ session_fields: 'reg_date,city', min_password_length: 12 });
+        expect(JSON.parse((await runCli(['account', 'set', 'shop', '--session-fields', '', '--json'], env)).stdout).session_fields).toBe('');
 
         const listed = await runCli(['account', 'list'], env);
         expect(listed.stdout.split('\n')).toContain('shop');
@@ -68,6 +73,7 @@ for (const engine of ENGINES) {
           [['account', 'create', 'ok-name', '--min-password-length', 'eight'], /must be a whole number/],
           [['account', 'show', 'missing'], /no account "missing"/],
           [['account', 'set', 'missing', '--time-zone', 'UTC'], /no account "missing"/],
+          [['account', 'create', 'ok-name', '--session-fields', 'reg_date,first name'], /invalid session-fields: "first name" is neither a \/list\/ field nor a profile field name/],
           [['account', 'rotate-key', 'missing'], /no account "missing"/],
         ];
         for (const [args, reason] of cases) {

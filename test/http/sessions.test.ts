@@ -33,13 +33,15 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
   }
 
   it('answers the member of a valid session, with the fields of a record as /list/ renders them', async () => {
-    const { create, login, check } = await setup({ timeZone: 'Europe/Paris' });
+    const { create, login, check, apiKey } = await setup({ timeZone: 'Europe/Paris' });
     h().clock.set('2026-11-23T10:00:00Z');
     const { id } = await create({ _login: 'alice', _email: 'alice@example.com', city: 'Lyon' });
     const session = await login('alice');
     const answer = await check(session);
     expect(answer).toEqual({ result: 'OK', message: '', id: String(id), login: 'alice', email: 'alice@example.com', status: 'Active', expires: '2026-11-23 13:00:00' });
-    const withRecord = await check(session, { record: '{reg_date}{city}{missing}{reg_type}{result}' });
+    expect(await check(session, { record: '{reg_date}{reg_type}{login}' })).toEqual({ ...answer, reg_date: '2026-11-23', reg_type: 'API' });
+    // Profile fields need a key (or the account's --session-fields).
+    const withRecord = await check(session, { record: '{reg_date}{city}{missing}{reg_type}{result}', api_key: apiKey });
     expect(withRecord).toMatchObject({ result: 'OK', id: String(id), reg_date: '2026-11-23', city: 'Lyon', missing: '', reg_type: 'API' });
     // `result` first, as in every answer; a record's field never takes the place of the answer's own.
     expect(Object.keys(withRecord).slice(0, 2)).toEqual(['result', 'message']);
@@ -48,6 +50,61 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     expect(await check('never-existed')).toEqual(NOT_FOUND);
     expect((await h().post('/api2/session/', { user: 'no-such-account', session })).json).toEqual(NOT_FOUND);
     expect((await h().post('/api2/session/', { user: 'x' })).json).toEqual({ result: 'ERROR', message: 'missing parameter: session' });
+  });
+
+  it('reads with the session alone only the fields the account allows (dates by default), and any field with a key that may read', async () => {
+    const { user, apiKey, account, create, login, check } = await setup();
+    await create({ _login: 'fiona', city: 'Oslo', plan: 'gold' });
+    const session = await login('fiona');
+    const refused = (field: string) => ({
+      result: 'ERROR',
+      message: `invalid parameter: record ({${field}} is not readable with the session alone: send api_key, or name it in the account's --session-fields)`,
+    });
+    expect(await check(session, { record: '{id}{login}{email}{status}{reg_type}{reg_date}{reg_time}{exp_date}{exp_time}{last_login_date}{last_login_time}' })).toMatchObject({
+      result: 'OK',
+      reg_type: 'API',
+      last_login_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    // Neither a profile field nor a billing reference, and never silently left out.
+    expect(await check(session, { record: '{reg_date}{city}' })).toEqual(refused('city'));
+    expect(await check(session, { record: '{bill_id}' })).toEqual(refused('bill_id'));
+    // An unknown account is judged by the default settings: no answer tells it apart.
+    expect((await h().post('/api2/session/', { user: 'no-such-account', session, record: '{city}' })).json).toEqual(refused('city'));
+    expect((await h().post('/api2/session/', { user: 'no-such-account', session, record: '{reg_date}' })).json).toEqual(NOT_FOUND);
+
+    // A key that may read reads any field; a wrong one, or one that may not read, is refused.
+    const issue = async (scope: 'read' | 'login') => {
+      const issued = await h().services.accounts.addKey(user, `${scope}-key`, { scope });
+      if (issued.kind !== 'issued') throw new Error(issued.kind);
+      return issued.apiKey;
+    };
+    const reader = await issue('read');
+    expect(await check(session, { record: '{city}{plan}{bill_id}', api_key: apiKey })).toMatchObject({ result: 'OK', city: 'Oslo', plan: 'gold', bill_id: '' });
+    expect(await check(session, { record: '{city}', api_key: reader })).toMatchObject({ result: 'OK', city: 'Oslo' });
+    expect(await check(session, { record: '{city}', api_key: await issue('login') })).toEqual({ result: 'ERROR', message: 'api key not allowed for this call' });
+    expect(await check(session, { record: '{reg_date}', api_key: 'not-the-key-at-all-0123456789' })).toEqual({ result: 'ERROR', message: 'wrong api key' });
+
+    // The account's own list replaces the default.
+    expect(await h().services.accounts.change(account.name, { sessionFields: ['reg_date', 'city'] })).toMatchObject({ kind: 'ok' });
+    expect(await check(session, { record: '{reg_date}{city}' })).toMatchObject({ result: 'OK', city: 'Oslo' });
+    expect(await check(session, { record: '{plan}' })).toEqual(refused('plan'));
+    expect(await check(session, { record: '{reg_type}' })).toEqual(refused('reg_type'));
+    expect(await h().services.accounts.change(account.name, { sessionFields: ['city', 'not a field'] })).toEqual({
+      kind: 'invalid',
+      setting: 'session-fields',
+      reason: '"not a field" is neither a /list/ field nor a profile field name',
+    });
+  });
+
+  it('answers profile fields named like the members of Object.prototype (constructor, toString, valueOf)', async () => {
+    const { apiKey, account, create, login, check } = await setup();
+    await create({ _login: 'proto', constructor: 'built', toString: 'said', valueOf: 'worth', hasOwnProperty: 'yes' });
+    const session = await login('proto');
+    const record = '{constructor}{toString}{valueOf}{hasOwnProperty}';
+    const fields = { constructor: 'built', toString: 'said', valueOf: 'worth', hasOwnProperty: 'yes' };
+    expect(await check(session, { record, api_key: apiKey })).toMatchObject({ result: 'OK', login: 'proto', ...fields });
+    await h().services.accounts.change(account.name, { sessionFields: Object.keys(fields) });
+    expect(await check(session, { record })).toMatchObject({ result: 'OK', ...fields });
   });
 
   it('ends after the idle lifetime unless checked, and after the absolute lifetime whatever the checks', async () => {

@@ -24,6 +24,7 @@ describeEachEngine('account store', (context) => {
       resetLifetimeSeconds: 600,
       smtpUrl: 'smtp://mailer:secret@127.0.0.1:2525',
       mailFrom: 'Site <no-reply@example.com>',
+      sessionFields: ['reg_date', 'city'],
     };
     const key = { name: 'default', digest: 'cd'.repeat(32), scope: 'all', createdAt: 1_700_000_000_000, expiresAt: null } as const;
     const created = await store.accounts.insertAccount({ name, settings, createdAt: 1_700_000_000_000 }, key);

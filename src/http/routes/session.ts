@@ -1,16 +1,19 @@
 /**
  * POST /api2/session/: is this /login/ session still valid? And POST /api2/logout/: end it.
- * Neither takes an API key: the session id (192 random bits) is the credential, as a
- * member's browser would hold it.
+ * Neither needs an API key: the session id (192 random bits) is the credential, as a
+ * member's browser would hold it. So a check without a key reads only the fields the account
+ * lets a session read (`--session-fields`); one that sends a key that may read reads any.
  */
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_SETTINGS, SESSION_ANSWER_FIELDS, type Account } from '../../accounts/account.js';
 import { MAX_RECORD_FIELDS } from '../../members/fields.js';
 import { parseRecordTemplate } from '../../members/record-template.js';
 import { STATUS } from '../../members/member-fields.js';
+import type { RecordField } from '../../members/record-template.js';
 import type { SessionRecord, SessionsService } from '../../members/sessions.js';
 import { ApiError, MESSAGES, REASONS } from '../errors.js';
 import { okReply } from '../replies.js';
-import { apiHandler, type RouteContext } from '../route-kit.js';
+import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
 import { apiResponses, CONSUMES, okAnswer, parametersSchema, STRING } from '../schemas.js';
 
 const SESSION_PARAMETERS = {
@@ -35,7 +38,12 @@ export const SESSION_SCHEMA = {
   body: parametersSchema(
     {
       ...SESSION_PARAMETERS,
-      record: { description: 'more fields of the member, as a /list/ record: a run of {name} tokens', example: '{reg_date}{city}' },
+      record: {
+        description:
+          'more fields of the member, as a /list/ record: a run of {name} tokens. Without api_key, only the fields the account lets a session read (account set NAME --session-fields; by default the dates and reg_type, no profile field)',
+        example: '{reg_date}{reg_type}',
+      },
+      api_key: { description: 'a key of the account that may read (scope all or read): the record may then name any field' },
     },
     { required: ['user', 'session'], profileFields: false, description: 'the session to check' },
   ),
@@ -72,15 +80,26 @@ export const LOGOUT_SCHEMA = {
 /** Longer than any id /login/ hands out: refused before it is hashed. */
 const MAX_SESSION_LENGTH = 256;
 
+/**
+ * The first field of the record that a check without a key may not read. An unknown account
+ * is judged by the default settings: its answer is then the same as a real account's.
+ */
+function unreadableField(fields: readonly RecordField[], account: Account | undefined): string | undefined {
+  const allowed = (account?.settings ?? DEFAULT_SETTINGS).sessionFields;
+  return fields.find((field) => !SESSION_ANSWER_FIELDS.includes(field.name) && !allowed.includes(field.name))?.name;
+}
+
 export function registerSessionRoutes(app: FastifyInstance, context: RouteContext & { sessions: SessionsService }): void {
   const { sessions } = context;
   app.post(
     '/api2/session/',
     { schema: SESSION_SCHEMA, bodyLimit: context.limits.bodyLimitBytes },
-    apiHandler(context, async (params) => {
+    apiHandler(context, async (params, request) => {
       const user = params.required('user');
       const session = params.required('session');
       if (session.length > MAX_SESSION_LENGTH) throw ApiError.invalid('session', `at most ${MAX_SESSION_LENGTH} characters`);
+      // A key is checked as on /list/: wrong, it is `wrong api key`, whatever the session.
+      const keyed = params.nonEmpty('api_key') === undefined ? undefined : await authenticate(context, params, request, 'read');
       const template = params.nonEmpty('record');
       let record: SessionRecord | undefined;
       if (template !== undefined) {
@@ -89,8 +108,12 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         if (fields.length > MAX_RECORD_FIELDS) throw ApiError.invalid('record', `at most ${MAX_RECORD_FIELDS} fields`);
         record = { template, fields };
       }
-      const recent = context.accounts.findRecent(user);
+      const recent = keyed ?? context.accounts.findRecent(user);
       const account = recent instanceof Promise ? await recent : recent;
+      const unreadable = record && !keyed ? unreadableField(record.fields, account) : undefined;
+      if (unreadable !== undefined) {
+        throw ApiError.invalid('record', `{${unreadable}} is not readable with the session alone: send api_key, or name it in the account's --session-fields`);
+      }
       const checking = account ? sessions.check(account, session, record) : ({ kind: 'not-found' } as const);
       const checked = checking instanceof Promise ? await checking : checking;
       if (checked.kind === 'not-found' || !account) return { result: 'FAIL', message: MESSAGES.sessionNotFound };
@@ -104,7 +127,12 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       });
       // The record's fields after the answer's own (`result` first, as every answer), never
       // in their place (a profile field named `result` cannot change the outcome).
-      if (checked.record) for (const [name, value] of Object.entries(JSON.parse(checked.record) as Record<string, string>)) if (!(name in answer)) answer[name] = value;
+      // Own properties only: a profile field named `constructor` or `toString` is the member's.
+      if (checked.record) {
+        for (const [name, value] of Object.entries(JSON.parse(checked.record) as Record<string, string>)) {
+          if (!Object.hasOwn(answer, name)) Object.defineProperty(answer, name, { value, enumerable: true, writable: true, configurable: true });
+        }
+      }
       return answer;
     }),
   );

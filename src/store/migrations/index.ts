@@ -14,6 +14,7 @@ import * as sessionsAndMail from './012-sessions-and-mail.js';
 import * as operators from './011-operators.js';
 import * as eventOutbox from './013-event-outbox.js';
 import * as outboxWithoutAccountLock from './014-outbox-without-account-lock.js';
+import * as sessionFields from './015-session-fields.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '012-sessions-and-mail': sessionsAndMail,
   '013-event-outbox': eventOutbox,
   '014-outbox-without-account-lock': outboxWithoutAccountLock,
+  '015-session-fields': sessionFields,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
