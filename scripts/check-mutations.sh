@@ -211,6 +211,13 @@ mutate "private files: a backup made by SQLite (the umask's mode)" src/import-ex
   "s/  closeSync(createPrivateFile(path, 'the backup file'));//" test/cli/import-export.test.ts "only their owner"
 mutate "private files: the SQLite store made by better-sqlite3 (the umask's mode)" src/store/dialects/sqlite.ts \
   's/    createPrivateFileIfMissing(path);//' test/cli/import-export.test.ts "SQLite store"
+# Audit round 3: member data at the terminal (item 11).
+mutate "terminal: control characters in member data written raw" src/common/terminal-text.ts \
+  's/  return text.replace(TERMINAL_CONTROLS, .*/  return text;/' test/cli/member-commands.test.ts "escape sequences"
+mutate "terminal: JSON leaves DEL, C1 and bidi controls raw" src/common/terminal-text.ts \
+  's/  return JSON.stringify(value).replace(TERMINAL_CONTROLS, .*/  return JSON.stringify(value);/' test/cli/member-commands.test.ts "escape sequences"
+mutate "terminal: the command line's errors written raw" src/main.ts \
+  's/    writeLines(process.stderr, \[`member-api: \(.*\)`\]);/    process.stderr.write(`member-api: \1\\n`);/' test/cli/import-export.test.ts "control characters"
 
 mutate "an operator with a password handed a link" src/operators/operators-service.ts \
   "s/    if (operator.hasPassword) return { operator };//" test/store/operators.test.ts "outstanding link"

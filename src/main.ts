@@ -17,6 +17,7 @@ import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
 import { packageVersion } from './version.js';
+import { writeJson, writeLines } from './common/terminal-text.js';
 
 class CliError extends Error {}
 
@@ -158,14 +159,13 @@ function withoutPassword(smtpUrl: string): string {
   return url.toString();
 }
 
+/** Every line for people and every JSON document goes out through common/terminal-text.ts, which escapes what a terminal would obey. */
 function print(value: unknown, json: boolean | undefined): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(value)}\n`);
+    writeJson(process.stdout, value);
     return;
   }
-  for (const [key, item] of Object.entries(value as object)) {
-    process.stdout.write(`${key.padEnd(22)} ${typeof item === 'object' ? JSON.stringify(item) : String(item)}\n`);
-  }
+  writeLines(process.stdout, Object.entries(value as object).map(([key, item]) => `${key.padEnd(22)} ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`));
 }
 
 /** Runs `work` with the services over the configured store, closing the store afterwards. */
@@ -217,7 +217,7 @@ export function buildCli(): Command {
       const store = openStore(loadConfig().databaseUrl);
       try {
         const applied = await store.migrate();
-        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
+        writeLines(process.stdout, [applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date']);
       } finally {
         await store.close();
       }
@@ -232,7 +232,7 @@ export function buildCli(): Command {
       if (created.kind === 'name-taken') throw new CliError(`account "${name}" already exists`);
       if (created.kind === 'invalid') throw new CliError(`invalid ${created.setting}: ${created.reason}`);
       if (options.json) print({ user: created.account.name, api_key: created.apiKey }, true);
-      else process.stdout.write(`created account "${created.account.name}"\napi_key: ${created.apiKey}\n(the key is shown only now; \`account rotate-key\` makes a new one)\n`);
+      else writeLines(process.stdout, [`created account "${created.account.name}"`, `api_key: ${created.apiKey}`, '(the key is shown only now; `account rotate-key` makes a new one)']);
     });
 
   account
@@ -242,7 +242,7 @@ export function buildCli(): Command {
     .action(async (options: { json?: boolean }) => {
       const accounts = await withServices((s) => s.accounts.list());
       if (options.json) print(accounts.map((a) => describeAccount(a)), true);
-      else for (const a of accounts) process.stdout.write(`${a.name}\n`);
+      else writeLines(process.stdout, accounts.map((a) => a.name));
     });
 
   account
@@ -277,7 +277,7 @@ export function buildCli(): Command {
       const rotated = await withServices((s) => s.accounts.rotateKey(name, { keyName: options.key, grace: options.grace }));
       const key = issuedKey(name, rotated);
       if (options.json) print({ user: name, api_key: key.apiKey, key: key.key.name }, true);
-      else process.stdout.write(`new api_key "${key.key.name}" for "${name}": ${key.apiKey}\n${options.grace ? `(the old key keeps working for ${options.grace})` : '(the old key stopped working)'}\n`);
+      else writeLines(process.stdout, [`new api_key "${key.key.name}" for "${name}": ${key.apiKey}`, options.grace ? `(the old key keeps working for ${options.grace})` : '(the old key stopped working)']);
     });
 
   const keys = account.command('key').description('an account’s named API keys: several at once, scoped, expiring');
@@ -292,7 +292,7 @@ export function buildCli(): Command {
       const added = issuedKey(name, await withServices((s) => s.accounts.addKey(name, keyName, { scope: options.scope, expires: options.expires })));
       const shown = { user: name, key: added.key.name, api_key: added.apiKey, scope: added.key.scope, expires: isoOrNull(added.key.expiresAt) };
       if (options.json) print(shown, true);
-      else process.stdout.write(`api_key "${keyName}" (${added.key.scope}) for "${name}": ${added.apiKey}\n(shown only now)\n`);
+      else writeLines(process.stdout, [`api_key "${keyName}" (${added.key.scope}) for "${name}": ${added.apiKey}`, '(shown only now)']);
     });
 
   keys
@@ -310,7 +310,7 @@ export function buildCli(): Command {
         last_used: isoOrNull(key.lastUsedAt),
       }));
       if (options.json) print(rows, true);
-      else for (const row of rows) process.stdout.write(`${row.key.padEnd(28)} ${row.scope.padEnd(6)} created ${row.created}  expires ${row.expires ?? 'never'}  last used ${row.last_used ?? 'never'}\n`);
+      else writeLines(process.stdout, rows.map((row) => `${row.key.padEnd(28)} ${row.scope.padEnd(6)} created ${row.created}  expires ${row.expires ?? 'never'}  last used ${row.last_used ?? 'never'}`));
     });
 
   keys
@@ -320,7 +320,7 @@ export function buildCli(): Command {
       const revoked = await withServices((s) => s.accounts.revokeKey(name, keyName));
       if (revoked.kind === 'not-found') throw new CliError(`no account "${name}"`);
       if (revoked.kind === 'no-such-key') throw new CliError(`account "${name}" has no key named "${keyName}"`);
-      process.stdout.write(`revoked key "${keyName}" of "${name}"\n`);
+      writeLines(process.stdout, [`revoked key "${keyName}" of "${name}"`]);
     });
 
   account
@@ -330,7 +330,7 @@ export function buildCli(): Command {
     .action(async (name: string, options: { yes?: boolean }) => {
       if (!options.yes) throw new CliError(`refusing to delete "${name}" without --yes`);
       if (!(await withServices((s) => s.accounts.delete(name)))) throw new CliError(`no account "${name}"`);
-      process.stdout.write(`deleted account "${name}"\n`);
+      writeLines(process.stdout, [`deleted account "${name}"`]);
     });
 
   program
@@ -348,7 +348,7 @@ export function buildCli(): Command {
       const { importCommand, describeImport } = await import('./import-export/commands.js');
       const report = await withServices((s) => importCommand(s, file, options));
       if (options.json) print(report, true);
-      else process.stdout.write(describeImport(report));
+      else writeLines(process.stdout, describeImport(report));
     });
 
   program
@@ -360,7 +360,7 @@ export function buildCli(): Command {
     .action(async (options: { account: string; format?: 'csv' | 'jsonl'; output?: string }) => {
       const { exportCommand } = await import('./import-export/commands.js');
       const count = await withServices((s) => exportCommand(s, options));
-      if (options.output && options.output !== '-') process.stderr.write(`exported ${count} members to ${options.output}\n`);
+      if (options.output && options.output !== '-') writeLines(process.stderr, [`exported ${count} members to ${options.output}`]);
     });
 
   registerMemberCommands(program, withServices);
@@ -375,7 +375,7 @@ export function buildCli(): Command {
     .action(async (file: string) => {
       const { backupCommand } = await import('./import-export/commands.js');
       await withServices((s) => backupCommand(s, file));
-      process.stdout.write(`backed up to ${file}\n`);
+      writeLines(process.stdout, [`backed up to ${file}`]);
     });
 
   return program;
@@ -385,8 +385,9 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildCli().parseAsync(argv);
   } catch (error) {
-    // One line, whatever went wrong: a bad argument, a bad setting, an unreachable store.
-    process.stderr.write(`member-api: ${error instanceof Error ? error.message : String(error)}\n`);
+    // One line, whatever went wrong: a bad argument, a bad setting, an unreachable store, a
+    // file's header (its text escaped like every other line: it may come from anywhere).
+    writeLines(process.stderr, [`member-api: ${error instanceof Error ? error.message : String(error)}`]);
     process.exitCode = 1;
   }
 }

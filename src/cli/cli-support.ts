@@ -5,6 +5,7 @@
  */
 import type { Account } from '../accounts/account.js';
 import type { Services } from '../compose.js';
+import { writeJson, writeLines } from '../common/terminal-text.js';
 
 /** Runs `work` with the services over the configured store, closing it afterwards (main.ts's). */
 export type WithServices = <T>(work: (services: Services) => Promise<T>) => Promise<T>;
@@ -18,21 +19,22 @@ export async function accountNamed(services: Services, name: string): Promise<Ac
   return account;
 }
 
-/** Text for people, JSON with --json: an object's keys line up, a nested object is indented, a list is one line per item. */
-export function print(value: unknown, json: boolean | undefined, indent = ''): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(value)}\n`);
-    return;
-  }
-  for (const [key, item] of Object.entries(value as object)) {
+/**
+ * Text for people, JSON with --json: an object's keys line up, a nested object is indented, a
+ * list is one line per item. Either way through common/terminal-text.ts, as every line the
+ * command line writes: members', upstreams' and receivers' data is shown, never obeyed.
+ */
+export function print(value: unknown, json: boolean | undefined): void {
+  if (json) writeJson(process.stdout, value);
+  else writeLines(process.stdout, textLines(value, ''));
+}
+
+function textLines(value: unknown, indent: string): string[] {
+  return Object.entries(value as object).flatMap(([key, item]) => {
     if (Array.isArray(item)) {
-      process.stdout.write(`${indent}${key}:${item.length === 0 ? ' (none)' : ''}\n`);
-      for (const entry of item) process.stdout.write(`${indent}  ${Object.values(entry as object).map((v) => v ?? '-').join('  ')}\n`);
-    } else if (item !== null && typeof item === 'object') {
-      process.stdout.write(`${indent}${key}:\n`);
-      print(item, false, `${indent}  `);
-    } else {
-      process.stdout.write(`${indent}${key.padEnd(20)} ${item ?? '-'}\n`);
+      return [`${indent}${key}:${item.length === 0 ? ' (none)' : ''}`, ...item.map((entry) => `${indent}  ${Object.values(entry as object).map((v) => v ?? '-').join('  ')}`)];
     }
-  }
+    if (item !== null && typeof item === 'object') return [`${indent}${key}:`, ...textLines(item, `${indent}  `)];
+    return [`${indent}${key.padEnd(20)} ${item ?? '-'}`];
+  });
 }

@@ -10,6 +10,7 @@ import { text } from 'node:stream/consumers';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { LinkStatus } from '../upstream/links-service.js';
+import { writeLines } from '../common/terminal-text.js';
 import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
 import { MigrationError, type MigrationSummary } from '../upstream/member-migration.js';
 
@@ -37,12 +38,13 @@ export function describeStatus(status: LinkStatus) {
   };
 }
 
-function describeMigration(summary: MigrationSummary, rejectsFile: string | null): string {
+function describeMigration(summary: MigrationSummary, rejectsFile: string | null): string[] {
   const n = (value: number) => String(value).padStart(9);
   const lines = [
     `${summary.dryRun ? 'dry run (nothing written): ' : ''}${summary.mode === 'full' ? 'every member' : 'changes since the last run'}: ${summary.read} read from the upstream in ${summary.seconds.toFixed(1)} s (${Math.round(summary.membersPerSecond)} members/s)`,
     ...(summary.resumedAfter === null ? [] : [`  went on after upstream id ${summary.resumedAfter} (an interrupted run had written those before it)`]),
     `  new      ${n(summary.imported)}   (each waits for its first login to bring its password)`,
+    ...(summary.renumbered === 0 ? [] : [`           ${n(summary.renumbered)}   of them numbered here: their upstream id is another member's in this store`]),
     `  updated  ${n(summary.updated)}`,
     `  deleted  ${n(summary.deletions)}   (deleted at the upstream since the last run)`,
     `  rejected ${n(summary.rejected)}${rejectsFile ? `   members written to ${rejectsFile}, with _reason` : ''}`,
@@ -50,7 +52,7 @@ function describeMigration(summary: MigrationSummary, rejectsFile: string | null
       .sort(([, a], [, b]) => b - a)
       .map(([reason, count]) => `    ${n(count)}  ${reason}`),
   ];
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 interface LinkOptions {
@@ -101,7 +103,7 @@ export function registerLinkCommands(program: Command, account: Command, withSer
       if (outcome.kind === 'invalid') throw new CommandError(`invalid ${outcome.setting}: ${outcome.reason}`);
       if (outcome.kind === 'unreachable') throw new CommandError(`the upstream did not answer its /list/ with these credentials (${outcome.reason}); nothing changed`);
       if (options.json) print({ account: name, linked: true, upstream_members: outcome.upstreamMembers }, true);
-      else process.stdout.write(`linked account "${name}" to ${options.upstreamUrl}${outcome.upstreamMembers === null ? ' (not checked)' : ` (${outcome.upstreamMembers} members there)`}\nnext: member-api migrate-members ${name} --fields <the profile fields to bring>\n`);
+      else writeLines(process.stdout, [`linked account "${name}" to ${options.upstreamUrl}${outcome.upstreamMembers === null ? ' (not checked)' : ` (${outcome.upstreamMembers} members there)`}`, `next: member-api migrate-members ${name} --fields <the profile fields to bring>`]);
     });
 
   account
@@ -112,7 +114,7 @@ export function registerLinkCommands(program: Command, account: Command, withSer
       const waiting = await withServices(async (s) => s.upstream.links.unlink(await accountNamed(s, name)));
       if (waiting === undefined) throw new CommandError(`account "${name}" is not linked`);
       if (options.json) print({ account: name, unlinked: true, members_without_password: waiting }, true);
-      else process.stdout.write(`unlinked account "${name}"; ${waiting} member${waiting === 1 ? '' : 's'} never logged in since the move and need a password reset\n`);
+      else writeLines(process.stdout, [`unlinked account "${name}"; ${waiting} member${waiting === 1 ? '' : 's'} never logged in since the move and need a password reset`]);
     });
 
   account
@@ -170,6 +172,6 @@ export function registerLinkCommands(program: Command, account: Command, withSer
       }
       const rejectsFile = rejects ? rejectsPath : null;
       if (options.json) print({ ...summary, rejectsFile }, true);
-      else process.stdout.write(describeMigration(summary, rejectsFile));
+      else writeLines(process.stdout, describeMigration(summary, rejectsFile));
     });
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Argument, type Command, Option } from 'commander';
 import { DEFAULT_TEMPLATES, MAIL_KINDS, parseTemplate, TEMPLATE_VARIABLES, type MailKind } from '../mail/mail.js';
+import { writeLines } from '../common/terminal-text.js';
 import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
 
 export function registerMailCommands(account: Command, withServices: WithServices): void {
@@ -22,12 +23,14 @@ export function registerMailCommands(account: Command, withServices: WithService
       await withServices(async (services) => {
         const found = await accountNamed(services, name);
         if (options.show) {
-          process.stdout.write((await services.store.mail.template(found.id, kind)) ?? DEFAULT_TEMPLATES[kind]);
+          // Line by line: a control character in the text is shown, its line breaks are kept.
+          const text = (await services.store.mail.template(found.id, kind)) ?? DEFAULT_TEMPLATES[kind];
+          writeLines(process.stdout, text.replace(/\r?\n$/, '').split(/\r?\n/));
           return;
         }
         if (options.default) {
           await services.store.mail.setTemplate(found.id, kind, undefined);
-          process.stdout.write(`the ${kind} mail of "${name}" uses the built-in text\n`);
+          writeLines(process.stdout, [`the ${kind} mail of "${name}" uses the built-in text`]);
           return;
         }
         let text: string;
@@ -39,7 +42,7 @@ export function registerMailCommands(account: Command, withServices: WithService
         const parsed = parseTemplate(kind, text);
         if (!parsed.ok) throw new CommandError(`invalid template: ${parsed.reason}`);
         await services.store.mail.setTemplate(found.id, kind, text);
-        process.stdout.write(`the ${kind} mail of "${name}" is set (variables: ${TEMPLATE_VARIABLES[kind].map((v) => `{{${v}}}`).join(' ')})\n`);
+        writeLines(process.stdout, [`the ${kind} mail of "${name}" is set (variables: ${TEMPLATE_VARIABLES[kind].map((v) => `{{${v}}}`).join(' ')})`]);
       });
     });
 

@@ -9,6 +9,7 @@ import type { Account } from '../accounts/account.js';
 import { hashFormat } from '../auth/legacy-hashes.js';
 import { generatePassword } from '../auth/passwords.js';
 import type { Services } from '../compose.js';
+import { writeLines } from '../common/terminal-text.js';
 import type { LoginEvent } from '../members/login-records.js';
 import { MEMBER_FIELDS, STATUS, valueOf } from '../members/member-fields.js';
 import type { Member, MemberStatus } from '../members/member.js';
@@ -87,8 +88,8 @@ export function registerMemberCommands(program: Command, withServices: WithServi
         return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
       });
       if (options.json) print(found, true);
-      else if (found.length === 0) process.stdout.write(`no member's login or e-mail contains "${text}"\n`);
-      else for (const row of found) process.stdout.write(`${row.id!.padStart(8)}  ${row.login}  ${row.email}  ${row.status}  registered ${row.reg_time}\n`);
+      else if (found.length === 0) writeLines(process.stdout, [`no member's login or e-mail contains "${text}"`]);
+      else writeLines(process.stdout, found.map((row) => `${row.id!.padStart(8)}  ${row.login}  ${row.email}  ${row.status}  registered ${row.reg_time}`));
     });
 
   command('show <login>', 'every field of a member, its state, its lock and its last logins')
@@ -125,8 +126,8 @@ export function registerMemberCommands(program: Command, withServices: WithServi
         return (await s.logins.recentLogins(account, member.id, options.limit)).map(describeLogin);
       });
       if (options.json) print(events, true);
-      else if (events.length === 0) process.stdout.write(`no recorded login attempts for "${login}" (attempts are recorded when the integrator sends IP)\n`);
-      else for (const event of events) process.stdout.write(`${event.at}  ${event.outcome.padEnd(17)}  ${event.ip}\n`);
+      else if (events.length === 0) writeLines(process.stdout, [`no recorded login attempts for "${login}" (attempts are recorded when the integrator sends IP)`]);
+      else writeLines(process.stdout, events.map((event) => `${event.at}  ${event.outcome.padEnd(17)}  ${event.ip}`));
     });
 
   command('unlock <login>', 'end a member’s lockout (forget its failed logins)').action(async (login: string, options: Common) => {

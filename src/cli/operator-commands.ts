@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { ROLES, type Operator, type Role } from '../operators/operator.js';
+import { writeLines } from '../common/terminal-text.js';
 import { CommandError, print, type WithServices } from './cli-support.js';
 
 const iso = (instant: number) => new Date(instant).toISOString();
@@ -54,7 +55,7 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .option('--account <name>', 'only this account')
     .action(async (email: string, options: { account?: string }) => {
       if (!(await withServices((s) => s.operators.remove(email, options.account)))) throw new CommandError(options.account ? `no operator "${email}" or no account "${options.account}"` : `no operator "${email}"`);
-      process.stdout.write(`removed ${email}${options.account ? ` from ${options.account}` : ''}\n`);
+      writeLines(process.stdout, [`removed ${email}${options.account ? ` from ${options.account}` : ''}`]);
     });
 
   operator

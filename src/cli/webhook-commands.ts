@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.js';
 import type { Account } from '../accounts/account.js';
 import type { Services } from '../compose.js';
+import { writeLines } from '../common/terminal-text.js';
 import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
 
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
@@ -66,7 +67,7 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
       const outcome = await withServices(async (s) => s.webhooks.endpoints.add(await accountNamed(s, options.account), options.url, types));
       if (outcome.kind === 'refused') throw new CommandError(`--${outcome.parameter}: ${outcome.reason}`);
       print({ id: outcome.endpoint.id, secret: outcome.endpoint.secret, url: outcome.endpoint.url, events: outcome.endpoint.types?.join(',') ?? 'all' }, options.json);
-      if (!options.json) process.stderr.write('keep the secret: it is shown only now (receivers verify each delivery with it)\n');
+      if (!options.json) writeLines(process.stderr, ['keep the secret: it is shown only now (receivers verify each delivery with it)']);
     });
 
   webhook
@@ -85,7 +86,7 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .requiredOption('--account <name>', 'the account')
     .action(async (id: string, options: { account: string }) => {
       await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.remove(account, endpoint));
-      process.stdout.write(`removed webhook ${id}\n`);
+      writeLines(process.stdout, [`removed webhook ${id}`]);
     });
 
   webhook
@@ -94,7 +95,7 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .requiredOption('--account <name>', 'the account')
     .action(async (id: string, options: { account: string }) => {
       await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.enable(account, endpoint));
-      process.stdout.write(`enabled webhook ${id}\n`);
+      writeLines(process.stdout, [`enabled webhook ${id}`]);
     });
 
   webhook
@@ -133,6 +134,6 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .action(async (delivery: string, options: { account: string }) => {
       const done = await withServices(async (s) => s.webhooks.endpoints.redeliver(await accountNamed(s, options.account), whole('delivery')(delivery)));
       if (!done) throw new CommandError(`no delivery ${delivery} in account "${options.account}"`);
-      process.stdout.write(`delivery ${delivery} will be sent again by the running server\n`);
+      writeLines(process.stdout, [`delivery ${delivery} will be sent again by the running server`]);
     });
 }

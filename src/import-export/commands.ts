@@ -85,7 +85,8 @@ export async function importCommand(services: Services, path: string, options: I
   return { ...summary, seconds, rowsPerSecond: summary.read / seconds, rejectsFile: rejects ? rejectsPath : null, dryRun: Boolean(options.dryRun) };
 }
 
-export function describeImport(report: ImportReport): string {
+/** The summary's lines, for people (main.ts writes them through common/terminal-text.ts: a reason may quote the file). */
+export function describeImport(report: ImportReport): string[] {
   const n = (value: number) => String(value).padStart(9);
   const lines = [
     `${report.dryRun ? 'dry run (nothing written): ' : ''}${report.read} rows read in ${report.seconds.toFixed(1)} s (${Math.round(report.rowsPerSecond)} rows/s)`,
@@ -97,7 +98,7 @@ export function describeImport(report: ImportReport): string {
       .map(([reason, count]) => `    ${n(count)}  ${reason}`),
   ];
   if (report.hashed > 0) lines.push(`  (${report.hashed} plain password${report.hashed === 1 ? '' : 's'} hashed with argon2id)`);
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 export async function exportCommand(services: Services, options: { account: string; format?: FileFormat; output?: string }): Promise<number> {

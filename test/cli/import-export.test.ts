@@ -75,6 +75,31 @@ for (const engine of ENGINES) {
       }
     });
 
+    it("shows a file's control characters as visible escapes in the import's errors and summary, never to the terminal", async () => {
+      const database = await createTestDatabase(engine);
+      const env = { DATABASE_URL: database.url };
+      const here = mkdtempSync(join(dir, `${engine}-terminal-`));
+      const CONTROLS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+      try {
+        expect((await runCli(['account', 'create', 'shop', '--json'], env)).code).toBe(0);
+        // A header naming no column: the error quotes it.
+        const header = join(here, 'header.csv');
+        writeFileSync(header, 'login,email,\x1b]0;pwned\x07\u202ecity\nann,ann@example.com,Paris\n');
+        const refused = await runCli(['import', header, '--account', 'shop'], env);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toBe('member-api: column "\\x1b]0;pwned\\x07\\u202ecity" is neither a member column nor a valid profile field name (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")\n');
+        // A record the parser cannot split: its reason quotes the character after the quote.
+        const broken = join(here, 'broken.csv');
+        writeFileSync(broken, 'login,email,password\nann,ann@example.com,ann-password\n"bob"\x1b[2K,bob@example.com,bob-password\n');
+        const summary = await runCli(['import', broken, '--account', 'shop'], env);
+        expect(summary.code).toBe(0);
+        expect(summary.stdout).not.toMatch(CONTROLS);
+        expect(summary.stdout).toMatch(/ {2}unreadable CSV: Invalid Closing Quote: got "\\x1b" at line 3/);
+      } finally {
+        await database.drop();
+      }
+    });
+
     it('writes exports, rejects files and backups as new files only their owner reads, never over a file or through a link', async () => {
       const database = await createTestDatabase(engine);
       const env = { DATABASE_URL: database.url };

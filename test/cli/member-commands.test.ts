@@ -57,4 +57,48 @@ describeEachEngineApp('member-api member', (h) => {
     expect(await member(['show', 'nobody'])).toMatchObject({ code: 1, stderr: `member-api: no member "nobody" in account "${account.user}"\n` });
     expect(await runCli(['member', 'show', 'alice', '--account', 'no-such-account'], env)).toMatchObject({ code: 1, stderr: 'member-api: no account "no-such-account"\n' });
   }, 60_000);
+
+  it('shows escape sequences, C1 controls and bidi overrides in member data as visible escapes, never to the terminal, in text and in JSON', async () => {
+    const account = await h().newAccount();
+    const env = { DATABASE_URL: h().database.url };
+    const member = (args: string[]) => runCli(['member', ...args, '--account', account.user], env);
+    const hostile = {
+      title: '\x1b]0;pwned\x07',
+      note: 'fine\x1b[2K\rroot logged in\nsecond line',
+      csi: '\x9b31mred',
+      bidi: 'invoice\u202efdp.exe',
+      more: 'a\x7fb\u2066c\x01d',
+    };
+    expect((await h().post('/api2/create/', { user: account.user, api_key: account.apiKey, _login: 'mallory', _email: 'mallory@example.com', _password: 'correct-horse', ...hostile })).json.result).toBe('OK');
+    // What a terminal would act on: every C0 control but the newlines that end the program's lines, DEL, C1, bidi controls.
+    const CONTROLS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+    const text = await member(['show', 'mallory']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toMatch(CONTROLS);
+    const lines = text.stdout.split('\n');
+    const profileLine = (name: string, shown: string) => `  ${name.padEnd(20)} ${shown}`;
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        profileLine('title', '\\x1b]0;pwned\\x07'),
+        profileLine('note', 'fine\\x1b[2K\\x0droot logged in\\x0asecond line'),
+        profileLine('csi', '\\x9b31mred'),
+        profileLine('bidi', 'invoice\\u202efdp.exe'),
+        profileLine('more', 'a\\x7fb\\u2066c\\x01d'),
+      ]),
+    );
+    // A newline in a value makes no line of its own.
+    expect(lines.filter((line) => line.includes('second line'))).toHaveLength(1);
+
+    // JSON: still JSON, the same values once parsed, and nothing raw a terminal would act on.
+    const json = await member(['show', 'mallory', '--json']);
+    expect(json.stdout).not.toMatch(CONTROLS);
+    expect(json.stdout).toContain('"csi":"\\u009b31mred"');
+    expect(json.stdout).toContain('"bidi":"invoice\\u202efdp.exe"');
+    expect(JSON.parse(json.stdout).profile).toEqual(hostile);
+
+    // Whatever the program writes goes the same way: its answers and its errors.
+    expect((await member(['find', '\x1b]0;pwned\x07'])).stdout).toBe('no member\'s login or e-mail contains "\\x1b]0;pwned\\x07"\n');
+    expect(await member(['show', '\x1b[2K\rnobody'])).toMatchObject({ code: 1, stderr: `member-api: no member "\\x1b[2K\\x0dnobody" in account "${account.user}"\n` });
+  });
 });
