@@ -241,5 +241,7 @@ mutate "verify codes not bound to the address" src/members/verify-link.ts \
   "s/JSON.stringify(\[accountName, memberId, login, foldKey(email)\])/JSON.stringify([accountName, memberId, login, foldKey(email).slice(0, 0)])/" test/http/credential-changes.test.ts "clears a verification"
 mutate "redirect URLs kept as given" src/common/validate.ts \
   "s/  return encoded.length <= MAX_URL_LENGTH ? encoded : undefined;/  return value;/" test/http/password-reset.test.ts "header-safe"
+mutate "the server's terminal log shows client data raw" src/http/logging.ts \
+  "s/prettify(shown(JSON.parse(line)) as Record<string, unknown>)/prettify(JSON.parse(line) as Record<string, unknown>)/" test/unit/terminal-log.test.ts
 
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

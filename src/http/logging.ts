@@ -10,7 +10,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
+import { terminalText } from '../common/terminal-text.js';
 
 /** What the access line says of a request besides its method, URL and status. */
 interface LoggedOutcome {
@@ -69,7 +70,8 @@ export function redactUrl(url: string): string {
 
 /**
  * The server's logger: JSON lines on standard output, or, when that is a terminal, the same
- * lines made readable by pino-pretty (a person is watching; no collector reads a terminal).
+ * lines made readable by pino-pretty (a person is watching; no collector reads a terminal),
+ * with what a terminal would obey shown as visible escapes (terminalLogDestination).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
   const options: pino.LoggerOptions = {
@@ -89,8 +91,24 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
   };
   if (destination) return pino(options, destination);
-  if (process.stdout.isTTY) return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  if (process.stdout.isTTY) return pino(options, terminalLogDestination(process.stdout));
   return pino(options);
+}
+
+/**
+ * Log lines for a person at a terminal: pino-pretty's, with every string of the line (keys
+ * too) as terminalText shows it, since lines carry what clients sent (a login, a parameter's
+ * name) and a terminal obeys the escape sequences it is given. A stack keeps its own newlines.
+ */
+export function terminalLogDestination(out: NodeJS.WritableStream, colorize = true): pino.DestinationStream {
+  const prettify = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  const shown = (value: unknown, key = ''): unknown => {
+    if (typeof value === 'string') return key === 'stack' ? value.split('\n').map(terminalText).join('\n') : terminalText(value);
+    if (Array.isArray(value)) return value.map((item) => shown(item));
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [terminalText(name), shown(item, name)]));
+    return value;
+  };
+  return { write: (line: string) => void out.write(prettify(shown(JSON.parse(line)) as Record<string, unknown>)) };
 }
 
 /** The request is logged once, when it completes; its arrival only at debug level. */
