@@ -117,7 +117,6 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
   for await (const { record: cells, info, raw } of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number }; raw: string }>) {
     offset = info.bytes;
     const record = cells.map(fromSpreadsheetCell);
-    yield* skipped.splice(0);
     if (!names) {
       original = record;
       onHeader(original);
@@ -132,6 +131,8 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
       }
       continue;
     }
+    // Records skipped before this one, once the header is known (the rejects file takes its columns from it).
+    yield* skipped.splice(0);
     if (record.length !== names.length) {
       yield { line: info.lines, values: new Map(), original: raw, offset, unreadable: `expected ${names.length} fields, found ${record.length}` };
       continue;

@@ -217,6 +217,24 @@ it.skipIf(!hasScript())('shows a progress bar on a terminal, and none when the o
   }
 });
 
+describe('member-api import: its rejects file', () => {
+  it('keeps the file’s own columns when the first record after the header cannot be read', async () => {
+    const database = await createTestDatabase('sqlite');
+    const env = { DATABASE_URL: database.url };
+    try {
+      expect((await runCli(['account', 'create', 'early', '--json'], env)).code).toBe(0);
+      const file = join(dir, 'early-error.csv');
+      writeFileSync(file, 'login,email,password,city\n"a"b,a@example.com,a-password-1,Oslo\nok,ok@example.com,ok-password-1,Rome\n');
+      expect((await runCli(['import', file, '--account', 'early'], env)).stdout).toMatch(/rejected +2 /);
+      const rejects = readFileSync(`${file}.rejected.csv`, 'utf8').split('\n');
+      expect(rejects[0]).toBe('login,email,password,city,_line,_reason,_text');
+      expect(rejects[1]).toMatch(/^,,,,2,"unreadable CSV: Invalid Closing Quote/);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
 describe('member-api import: what stops it before it starts', () => {
   it('names a missing file, a folder and a header without logins in one line, and a dry run writes no rejects file', async () => {
     const database = await createTestDatabase('sqlite');
