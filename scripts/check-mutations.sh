@@ -107,6 +107,10 @@ mutate "a session alone reads any field of its member (no --session-fields)" src
   's/      if (unreadable !== undefined) {/      if (unreadable === "any") {/' test/http/sessions.test.ts "the session alone"
 mutate "/session/ drops record fields named like Object.prototype members" src/http/routes/session.ts \
   's/          if (!Object.hasOwn(answer, name)) /          if (!(name in answer)) /' test/http/sessions.test.ts "Object.prototype"
+mutate "a migration stopped by an upstream id another account's member holds here" src/import-export/importer.ts \
+  's/      const renumbered = options.keepIds \&\& options.renumberTaken ? /      const renumbered = false ? /' test/http/upstream-move.test.ts "links only|migrates 5,000|numbers here"
+mutate "a member brought over at a login looked up by its upstream id" src/upstream/upstream-logins.ts \
+  's/      return await this.members.findMemberByLogin(account.id, login);/      return await this.members.findMemberByLogin(account.id, String(answer.members[0]!.id));/' test/http/upstream-move.test.ts "links only|migrates 5,000|numbers here"
 # Audit round 2 (issue 13): each defence removed in turn.
 mutate "a right key refused after others' wrong keys (limit checked before the key)" src/http/route-kit.ts \
   's/  const authenticated = await context.accounts.authenticate(user, apiKey);/  enforce(await context.keyGuard.admit(request.ip));\n  const authenticated = await context.accounts.authenticate(user, apiKey);/' test/http/limits.test.ts "wrong keys"

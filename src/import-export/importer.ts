@@ -27,6 +27,12 @@ export interface ImportOptions {
   readonly dryRun: boolean;
   /** Give new members the file's `id` (moving a store: ids that integrators keep stay right). */
   readonly keepIds: boolean;
+  /**
+   * With keepIds: a new member whose id another member of this store holds already (ids are
+   * one sequence for every account) is numbered here, rather than the batch failing. For a
+   * migration, which finds its members by login, never by id.
+   */
+  readonly renumberTaken?: boolean;
   /** The zone dates without one are read in; the account's by default. */
   readonly timeZone?: string;
   /**
@@ -57,6 +63,8 @@ export interface ImportEvents {
   progress?(handled: number, row: SourceRow): void;
   /** A batch is written (committed): its last row, and how many of its rows were written. */
   batchWritten?(last: SourceRow, written: number): Promise<void>;
+  /** A new member numbered here, its id being taken (renumberTaken): told once its batch is written (decided, in a dry run). */
+  renumbered?(row: SourceRow): void;
 }
 
 /** Rows decided and written together. */
@@ -99,7 +107,7 @@ export class MemberImporter {
       if (inFlight.length >= this.store.writesInFlight) await inFlight.shift();
       const before = handled();
       let hashed = 0;
-      const written = this.writeBatch(account, accepted, options, summary, reject, (row) => events.progress?.(before + ++hashed, row));
+      const written = this.writeBatch(account, accepted, options, summary, reject, (row) => events.progress?.(before + ++hashed, row), (row) => events.renumbered?.(row));
       const previous = told;
       told = (async () => {
         const count = await written;
@@ -148,12 +156,13 @@ export class MemberImporter {
     summary: ImportSummary,
     reject: (row: SourceRow, reason: string) => Promise<void>,
     hashed: (row: SourceRow) => void,
+    told: (renumbered: SourceRow) => void = () => {},
   ): Promise<number> {
     // Hashes made for a row are kept across a second attempt: hashing is the costly part.
     const hashes = new Map<SourceRow, string>();
     for (let attempt = 1; ; attempt++) {
       const existing = await this.store.findLoginIds(account.id, batch.map((a) => a.decoded.member.login));
-      const inserts: Accepted[] = [];
+      let inserts: Accepted[] = [];
       const updates: Array<Accepted & { id: number }> = [];
       const refused: Array<[SourceRow, string]> = [];
       for (const accepted of batch) {
@@ -165,6 +174,8 @@ export class MemberImporter {
           refused.push([accepted.row, 'missing password or password_hash (needed for a new member)']);
         } else inserts.push(accepted);
       }
+      const renumbered = options.keepIds && options.renumberTaken ? await this.takenIds(inserts) : new Set<Accepted>();
+      if (renumbered.size > 0) inserts = inserts.map((a) => (renumbered.has(a) ? { ...a, decoded: { ...a.decoded, member: withoutId(a.decoded.member) } } : a));
       const withPasswords = [...inserts, ...updates].filter((a) => a.decoded.password !== undefined);
       if (!options.dryRun) {
         await this.hashPasswords(withPasswords, hashes, hashed);
@@ -193,10 +204,18 @@ export class MemberImporter {
         summary.hashed += withPasswords.length;
       }
       for (const [row, reason] of refused) await reject(row, reason);
+      for (const a of renumbered) told(a.row);
       summary.imported += inserts.length;
       summary.updated += updates.length;
       return inserts.length + updates.length;
     }
+  }
+
+  /** The new members whose given id a member of this store holds already. */
+  private async takenIds(inserts: readonly Accepted[]): Promise<Set<Accepted>> {
+    const given = inserts.flatMap((a) => (a.decoded.member.id === undefined ? [] : [a.decoded.member.id]));
+    const taken = given.length === 0 ? new Set<number>() : await this.store.findTakenIds(given);
+    return new Set(inserts.filter((a) => a.decoded.member.id !== undefined && taken.has(a.decoded.member.id)));
   }
 
   /**

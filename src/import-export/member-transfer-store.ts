@@ -13,6 +13,8 @@ export interface MemberTransferStore {
   readonly writesInFlight: number;
   /** The ids of the members holding these logins (case-insensitively), by folded login. */
   findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>>;
+  /** Which of these ids a member holds, in any account: ids are one sequence for the whole store. */
+  findTakenIds(ids: readonly number[]): Promise<Set<number>>;
   /** Writes one batch of an import in one transaction: all of it, or none. A login or id taken meanwhile fails with UniqueViolation. */
   writeImport(accountId: number, write: ImportWrite): Promise<void>;
   /** The account's members, whole, in id order, from one read snapshot, handed to `consume`. */

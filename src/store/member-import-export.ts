@@ -39,6 +39,21 @@ export async function findLoginIds(db: Kysely<Database>, accountId: number, logi
   return found;
 }
 
+/**
+ * Which of these ids a member holds, in any account: member ids are one sequence for the
+ * whole store (README, "Member ids are global"), so an id given from elsewhere (an upstream's)
+ * may be another tenant's member's here.
+ */
+export async function findTakenIds(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
+  const taken = new Set<number>();
+  const unique = [...new Set(ids)];
+  for (let start = 0; start < unique.length; start += MEMBERS_PER_STATEMENT) {
+    const rows = await db.selectFrom('members').select('id').where('id', 'in', unique.slice(start, start + MEMBERS_PER_STATEMENT)).execute();
+    for (const row of rows) taken.add(Number(row.id));
+  }
+  return taken;
+}
+
 async function setFields(trx: Transaction<Database>, accountId: number, fields: Array<{ memberId: number; profile: ReadonlyMap<string, string> }>): Promise<void> {
   const rows = fields.flatMap(({ memberId, profile }) =>
     [...profile].map(([name, value]) => ({ member_id: memberId, account_id: accountId, name, value, value_key: valueKeyOf(value) })),
@@ -229,6 +244,10 @@ export class MemberTransferRepository implements MemberTransferStore {
 
   findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
     return findLoginIds(this.connection.reads, accountId, logins);
+  }
+
+  findTakenIds(ids: readonly number[]): Promise<Set<number>> {
+    return findTakenIds(this.connection.reads, ids);
   }
 
   writeImport(accountId: number, write: ImportWrite): Promise<void> {

@@ -1,7 +1,10 @@
 /**
  * `migrate-members`: the upstream's members, read from its /list/ (every built-in field the
  * list gives, and the profile fields named), written here through the importer (upsert by
- * login, ids kept), each new one marked "password at upstream". The list is read as it
+ * login, ids kept where no member of this store holds them: ids are global here, across
+ * accounts, so another tenant's member may have one), each new one marked "password at
+ * upstream". Members are matched by login (here, and by the link's mirrored writes), never by
+ * id; the run's place is an upstream id. The list is read as it
  * streams; the run's place (the last upstream id written) is kept after every batch, so an
  * interrupted run goes on from there when run again.
  *
@@ -45,6 +48,8 @@ export interface MigrationSummary extends ImportSummary {
   deletions: number;
   /** Rows skipped because an interrupted run had written them already. */
   resumedAfter: number | null;
+  /** New members given an id of this store, their upstream id being another member's here. */
+  renumbered: number;
   seconds: number;
   membersPerSecond: number;
 }
@@ -81,7 +86,8 @@ export class MemberMigration {
     // An interrupted full run goes on where it stopped: rows it wrote are skipped.
     const resumeAfter = !options.sinceLast && link.syncStartedAt !== null ? link.syncCursor : null;
     const runStartedAt = resumeAfter !== null ? link.syncStartedAt! : started;
-    const importOptions = { dryRun: Boolean(options.dryRun), keepIds: !options.newIds, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM };
+    const importOptions = { dryRun: Boolean(options.dryRun), keepIds: !options.newIds, renumberTaken: true, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM };
+    let renumbered = 0;
     let read = 0;
     const links = this.links;
     // What the upstream listed for each row, for the report of rows rejected.
@@ -101,6 +107,9 @@ export class MemberMigration {
     const rejected = async (row: SourceRow, reason: string) => progress.rejected?.(listed.get(row) ?? {}, reason);
     const events = {
       rejected,
+      renumbered: () => {
+        renumbered++;
+      },
       batchWritten: async (last: SourceRow, written: number) => {
         if (!options.sinceLast) await links.recordSyncProgress(account.id, runStartedAt, last.line, written);
       },
@@ -129,7 +138,7 @@ export class MemberMigration {
       await this.links.finishSync(account.id, runStartedAt);
     }
     const seconds = (this.clock() - started) / 1000;
-    return { ...summary, mode: options.sinceLast ? 'since-last' : 'full', dryRun: Boolean(options.dryRun), deletions, resumedAfter: resumeAfter, seconds, membersPerSecond: seconds > 0 ? read / seconds : read };
+    return { ...summary, mode: options.sinceLast ? 'since-last' : 'full', dryRun: Boolean(options.dryRun), deletions, resumedAfter: resumeAfter, renumbered, seconds, membersPerSecond: seconds > 0 ? read / seconds : read };
   }
 
   /** How many members the upstream will send (members_total of a one-member list). */

@@ -23,7 +23,7 @@ export class UpstreamLogins implements UpstreamPasswords {
   constructor(
     private readonly links: UpstreamLinkStore,
     private readonly cached: CachedLinks,
-    private readonly members: Pick<MemberStore, 'findMemberById'>,
+    private readonly members: Pick<MemberStore, 'findMemberByLogin'>,
     private readonly importer: MemberImporter,
     private readonly clock: Clock,
     /** Told each call's outcome (for the metrics). */
@@ -64,7 +64,8 @@ export class UpstreamLogins implements UpstreamPasswords {
 
   /**
    * Brings one member over from the upstream (`login_full`), marked "password at upstream",
-   * and answers it as stored here; undefined when the upstream does not list it.
+   * and answers it as stored here (found by its login: its upstream id may be another
+   * member's here, and then it is numbered here); undefined when the upstream does not list it.
    */
   async bringOver(account: Account, login: string): Promise<Member | undefined> {
     const link = await this.cached.find(account.id);
@@ -77,9 +78,9 @@ export class UpstreamLogins implements UpstreamPasswords {
       const rows = (async function* () {
         yield { line: 1, values };
       })();
-      const summary = await this.importer.run(account, rows, { dryRun: false, keepIds: true, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM });
+      const summary = await this.importer.run(account, rows, { dryRun: false, keepIds: true, renumberTaken: true, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM });
       if (summary.imported !== 1) return undefined;
-      return await this.members.findMemberById(account.id, Number(answer.members[0]!.id));
+      return await this.members.findMemberByLogin(account.id, login);
     } catch (error) {
       await this.links.recordUpstreamError(account.id, `bring over: ${describeUpstreamError(error)}`, this.clock()).catch(() => {});
       return undefined;

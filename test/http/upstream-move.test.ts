@@ -240,6 +240,37 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
     expect((await localList({ login_full: 'newcomer' })).map(withoutLastLogin)).toEqual((await upstreamList({ login_full: 'newcomer' })).map(withoutLastLogin));
   });
 
+  it('numbers here a member whose upstream id another member of this store holds (ids are global), in a run and at a login', async () => {
+    // Another tenant's members hold the ids the upstream gives two of its members.
+    const other = await apiAccount(h);
+    const first = Number((await other.create('holder-one')).id);
+    const second = Number((await other.create('holder-two')).id);
+    await upstream.importRows([{ id: String(first), login: 'clash-run', email: 'clash-run@example.org', password_hash: cheapHash('pw-clash-run') }]);
+    const run = await migrate();
+    expect(run).toMatchObject({ rejected: 0, renumbered: 1 });
+    const moved = (await site.member('clash-run'))!;
+    expect(moved.id).not.toBe(first);
+    expect(moved.passwordHash).toBe(PASSWORD_AT_UPSTREAM);
+    expect(await other.member('holder-one')).toMatchObject({ id: first, email: 'holder-one@example.com' });
+    expect(await site.login('clash-run', 'pw-clash-run')).toMatchObject({ result: 'OK' });
+    // Found by its login from then on: a rerun updates it, and a write here reaches it there.
+    expect(await migrate()).toMatchObject({ rejected: 0, renumbered: 0 });
+    expect(await site.logins({ login_full: 'clash-run' })).toEqual(['clash-run']);
+    await link({ captureUnknown: true, mirrorWrites: true });
+    expect(await site.update({ find_member_id: String(moved.id), plan: 'renumbered' })).toMatchObject({ result: 'OK', updated: 1 });
+    expect(await h.services.upstream.mirror.drain()).toBe(1);
+    expect(await upstreamList({ login_full: 'clash-run' })).toEqual([expect.objectContaining({ id: String(first), plan: 'renumbered' })]);
+
+    // Brought over at its first login (--capture-unknown) the same way.
+    await upstream.importRows([{ id: String(second), login: 'clash-login', email: 'clash-login@example.org', password_hash: cheapHash('pw-clash-login') }]);
+    expect(await site.login('clash-login', 'pw-clash-login')).toMatchObject({ result: 'OK' });
+    const brought = (await site.member('clash-login'))!;
+    expect(brought.id).not.toBe(second);
+    expect(brought.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await other.member('holder-two')).toMatchObject({ id: second, email: 'holder-two@example.com' });
+    expect((await status()).mirrorPending).toBe(0);
+  }, 60_000);
+
   it('mirrors writes made here to the upstream, in order, after the local answer', async () => {
     await link({ mirrorWrites: true });
     const created = await site.create('mirrored', { _password: 'pw-mirrored', first_name: 'Mira' });
