@@ -2,7 +2,8 @@
  * The running server: builds the app over the services, listens, and stops cleanly on
  * SIGTERM/SIGINT (in-flight requests finish, then the store is closed).
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { replaceWithPrivateFile } from './common/private-file.js';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -98,8 +99,8 @@ function showDemoKey(key: string, file: string): void {
     return;
   }
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `user=demo api_key=${key}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  // A new file (a link or an older file there is replaced, never written through).
+  replaceWithPrivateFile(file, `user=demo api_key=${key}\n`);
   process.stderr.write(`Created account "demo" on this empty store. Its API key is in ${file} (readable by its owner only); delete the file once the key is kept elsewhere.\n`);
 }
 

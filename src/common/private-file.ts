@@ -4,7 +4,7 @@
  * and never through what is already at the path. A link planted there (to another user's
  * file, or to one that others can read) or an older file is refused, not written through.
  */
-import { closeSync, constants, createWriteStream, lstatSync, openSync, type WriteStream } from 'node:fs';
+import { closeSync, constants, createWriteStream, lstatSync, openSync, unlinkSync, writeSync, type WriteStream } from 'node:fs';
 
 /** Only the owner may read or write (the umask can only take bits away). */
 const OWNER_ONLY = 0o600;
@@ -62,5 +62,23 @@ export function createPrivateFileIfMissing(path: string): void {
     closeSync(openSync(path, NEW_FILE, OWNER_ONLY));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * Writes `text` to `path` as a new file only its owner may read, in place of whatever was
+ * there: an older file is removed first, and so is a link (never followed to its target).
+ */
+export function replaceWithPrivateFile(path: string, text: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const fd = createPrivateFile(path, 'the file');
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
 }

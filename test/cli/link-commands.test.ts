@@ -3,7 +3,7 @@
  * `account link-status`, `account unlink`, against a second server of this project as the
  * upstream. The upstream's key is never printed back.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,6 +84,11 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
       const rejects = join(mkdtempSync(join(tmpdir(), 'member-api-rejects-')), 'rejected.jsonl');
       const run = await runCli(['migrate-members', user, '--rejects', rejects], env);
       expect(run.stdout).toContain(`  rejected         1   members written to ${rejects}, with _reason`);
+      expect(readFileSync(rejects, 'utf8')).toBe(`${JSON.stringify({ ...listed[1], _reason: 'invalid login' })}\n`);
+      // Only its owner may read it (it holds what the upstream listed); a rerun keeps it, and says so.
+      expect(statSync(rejects).mode & 0o777).toBe(0o600);
+      const again = await runCli(['migrate-members', user, '--rejects', rejects], env);
+      expect(again).toMatchObject({ code: 1, stderr: `member-api: the rejects file "${rejects}" already exists (a file or a link): remove it or choose another name with --rejects FILE; it is never written over\n` });
       expect(readFileSync(rejects, 'utf8')).toBe(`${JSON.stringify({ ...listed[1], _reason: 'invalid login' })}\n`);
       expect((await harness().post('/api2/login/', { user, login: 'fine', password: 'anything' })).json.result).toBe('FAIL');
     } finally {

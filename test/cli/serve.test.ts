@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,26 @@ for (const engine of ENGINES) {
         expect(existsSync(second.demoKeyFile)).toBe(false);
         second.child.kill('SIGINT');
         expect(await exitOf(second.child)).toBe(0);
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it('writes the demo key in a new file, replacing a link there without writing through it', async () => {
+      const database = await createTestDatabase(engine);
+      const folder = mkdtempSync(join(tmpdir(), 'member-api-demo-link-'));
+      const victim = join(folder, 'victim');
+      writeFileSync(victim, 'not yours\n', { mode: 0o644 });
+      const keyFile = join(folder, 'demo-api-key');
+      symlinkSync(victim, keyFile);
+      try {
+        const server = await startServe({ DATABASE_URL: database.url, DEMO_KEY_FILE: keyFile });
+        server.child.kill('SIGTERM');
+        expect(await exitOf(server.child)).toBe(0);
+        expect(readFileSync(victim, 'utf8')).toBe('not yours\n');
+        expect(lstatSync(keyFile).isFile()).toBe(true);
+        expect(lstatSync(keyFile).mode & 0o777).toBe(0o600);
+        expect(readFileSync(keyFile, 'utf8')).toMatch(/^user=demo api_key=[A-Za-z0-9_-]{43}\n$/);
       } finally {
         await database.drop();
       }
