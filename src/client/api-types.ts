@@ -268,7 +268,7 @@ export interface paths {
                         _login: string;
                         /**
                          * Format: email
-                         * @description e-mail address: at most 254 characters, one @
+                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to
                          */
                         _email: string;
                         /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
@@ -333,7 +333,7 @@ export interface paths {
                         _login: string;
                         /**
                          * Format: email
-                         * @description e-mail address: at most 254 characters, one @
+                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to
                          */
                         _email: string;
                         /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
@@ -398,7 +398,7 @@ export interface paths {
                         _login: string;
                         /**
                          * Format: email
-                         * @description e-mail address: at most 254 characters, one @
+                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to
                          */
                         _email: string;
                         /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
@@ -646,7 +646,7 @@ export interface paths {
                         login?: string;
                         /**
                          * Format: email
-                         * @description new e-mail address
+                         * @description new e-mail address: one plain address, as _email on /create/ (a new address is not verified)
                          */
                         email?: string;
                         /** @description new password */
@@ -709,7 +709,7 @@ export interface paths {
                         login?: string;
                         /**
                          * Format: email
-                         * @description new e-mail address
+                         * @description new e-mail address: one plain address, as _email on /create/ (a new address is not verified)
                          */
                         email?: string;
                         /** @description new password */
@@ -772,7 +772,7 @@ export interface paths {
                         login?: string;
                         /**
                          * Format: email
-                         * @description new e-mail address
+                         * @description new e-mail address: one plain address, as _email on /create/ (a new address is not verified)
                          */
                         email?: string;
                         /** @description new password */

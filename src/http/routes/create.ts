@@ -39,7 +39,7 @@ export const CREATE_SCHEMA = {
   body: parametersSchema(
     withAccount({
       _login: { description: 'login: 1 to 64 characters, no white space; unique in the account, compared case-insensitively' },
-      _email: { description: 'e-mail address: at most 254 characters, one @', format: 'email' },
+      _email: { description: 'e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \\ [ ]), the only one mail goes to', format: 'email' },
       _password: { description: 'password (account minimum, default 8, to 1024 characters); generated when empty or left out' },
       set_urlok: { description: 'URL handed out after a successful login: absolute http(s) or a path starting with /' },
       set_urlwrong: { description: 'URL handed out after a failed login: absolute http(s) or a path starting with /' },

@@ -43,7 +43,7 @@ export const UPDATE_SCHEMA = {
     withAccount({
       ...SELECTOR_PARAMETERS,
       login: { description: 'new login (only when one member matches)' },
-      email: { description: 'new e-mail address', format: 'email' },
+      email: { description: 'new e-mail address: one plain address, as _email on /create/ (a new address is not verified)', format: 'email' },
       password: { description: 'new password' },
       urlok: { description: 'URL after a successful login; empty clears it' },
       urlfail: { description: 'URL after a failed login; empty clears it' },
