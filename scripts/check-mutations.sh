@@ -209,8 +209,10 @@ mutate "private files: made with the umask's mode" src/common/private-file.ts \
   's/^const OWNER_ONLY = 0o600;/const OWNER_ONLY = 0o666;/' test/cli/import-export.test.ts "only their owner"
 mutate "private files: exports and rejects written over a file or through a link" src/common/private-file.ts \
   's/  return createWriteStream(path, { fd: createPrivateFile(path, what, choose) });/  return createWriteStream(path, { mode: 0o600 });/' test/cli/import-export.test.ts "only their owner"
-mutate "private files: an import begins with its rejects file taken" src/import-export/commands.ts \
-  's/  if (keepRejects) refuseTakenPath(.*//' test/cli/import-export.test.ts "only their owner"
+mutate "private files: an import begins with its named rejects file taken" src/import-export/files.ts \
+  's/  refuseTakenPath(named, REJECTS_FILE.what, REJECTS_FILE.choose);//' test/cli/import-export.test.ts "only their owner"
+mutate "private files: a rerun's rejects written over the earlier run's" src/import-export/files.ts \
+  's/  if (named === undefined) return freePath(byDefault);/  if (named === undefined) return byDefault;/' test/cli/import-export.test.ts "only their owner"
 mutate "private files: a backup made by SQLite (the umask's mode)" src/import-export/commands.ts \
   "s/  closeSync(createPrivateFile(path, 'the backup file'));//" test/cli/import-export.test.ts "only their owner"
 mutate "private files: the SQLite store made by better-sqlite3 (the umask's mode)" src/store/dialects/sqlite.ts \

@@ -6,7 +6,8 @@
  */
 import { once } from 'node:events';
 import type { WriteStream } from 'node:fs';
-import { privateWriteStream, refuseTakenPath } from '../common/private-file.js';
+import { privateWriteStream } from '../common/private-file.js';
+import { REJECTS_FILE, rejectsPathFor } from '../import-export/files.js';
 import { text } from 'node:stream/consumers';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -17,9 +18,6 @@ import { MigrationError, type MigrationSummary } from '../upstream/member-migrat
 
 
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
-
-const REJECTS = 'the rejects file';
-const REJECTS_ELSEWHERE = 'another name with --rejects FILE';
 
 export function describeStatus(status: LinkStatus) {
   return {
@@ -146,10 +144,10 @@ export function registerLinkCommands(program: Command, account: Command, withSer
       const err = process.stderr;
       const bar = options.progress && err.isTTY ? new SingleBar({ format: 'migrating [{bar}] {percentage}% | {value}/{total} members | {rate} members/s | ETA {eta_formatted}', stream: err, hideCursor: true }) : undefined;
       const started = performance.now();
-      const rejectsPath = options.rejects ?? `${name}-migration.rejected.jsonl`;
       // Made at the first reject, new and readable by its owner only (never over an earlier
       // run's rejects, whose members a rerun does not try again, nor through a link).
-      if (!options.dryRun) refuseTakenPath(rejectsPath, REJECTS, REJECTS_ELSEWHERE);
+      const byDefault = `${name}-migration.rejected.jsonl`;
+      const rejectsPath = options.dryRun ? (options.rejects ?? byDefault) : rejectsPathFor(options.rejects, byDefault);
       let rejects: WriteStream | undefined;
       let summary: MigrationSummary;
       try {
@@ -164,7 +162,7 @@ export function registerLinkCommands(program: Command, account: Command, withSer
               },
               rejected: async (member, reason) => {
                 if (options.dryRun) return;
-                rejects ??= privateWriteStream(rejectsPath, REJECTS, REJECTS_ELSEWHERE);
+                rejects ??= privateWriteStream(rejectsPath, REJECTS_FILE.what, REJECTS_FILE.choose);
                 if (!rejects.write(`${JSON.stringify({ ...member, _reason: reason })}\n`)) await once(rejects, 'drain');
               },
             },

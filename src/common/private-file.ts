@@ -4,6 +4,7 @@
  * and never through what is already at the path. A link planted there (to another user's
  * file, or to one that others can read) or an older file is refused, not written through.
  */
+import { extname } from 'node:path';
 import { closeSync, constants, createWriteStream, lstatSync, openSync, unlinkSync, writeSync, type WriteStream } from 'node:fs';
 
 /** Only the owner may read or write (the umask can only take bits away). */
@@ -28,8 +29,43 @@ export function createPrivateFile(path: string, what: string, choose = 'another 
     return openSync(path, NEW_FILE, OWNER_ONLY);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      // A device (`--rejects /dev/null`) keeps nothing: written to as it is.
+      if (isDevice(path)) return openSync(path, 'w');
       throw new PathTaken(path, what, choose, { cause: error });
     }
+    throw error;
+  }
+}
+
+function isDevice(path: string): boolean {
+  try {
+    return lstatSync(path).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `path` when nothing is there, else the first free one of `STEM.1.EXT`, `STEM.2.EXT`, …: a
+ * file made by default beside an earlier run's (whose rejects are kept) takes the next name.
+ * (The file is still made by createPrivateFile: one taken meanwhile is refused, not opened.)
+ */
+export function freePath(path: string): string {
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length);
+  for (let n = 0; n < 10_000; n++) {
+    const candidate = n === 0 ? path : `${stem}.${n}${ext}`;
+    if (!exists(candidate)) return candidate;
+  }
+  return path;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
 }
@@ -44,13 +80,7 @@ export function privateWriteStream(path: string, what: string, choose?: string):
  * there is something to write in it, after work that should not begin at all.
  */
 export function refuseTakenPath(path: string, what: string, choose = 'another name'): void {
-  try {
-    lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  throw new PathTaken(path, what, choose);
+  if (exists(path) && !isDevice(path)) throw new PathTaken(path, what, choose);
 }
 
 /**

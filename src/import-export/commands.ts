@@ -5,9 +5,9 @@
 import { closeSync, rmSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import type { Account } from '../accounts/account.js';
-import { createPrivateFile, privateWriteStream, refuseTakenPath } from '../common/private-file.js';
+import { createPrivateFile, privateWriteStream } from '../common/private-file.js';
 import type { Services } from '../compose.js';
-import { formatOf, importFileSize, parseMapping, readImportFile, RejectsFile, writeExport, type FileFormat, type ReadRow } from './files.js';
+import { formatOf, importFileSize, parseMapping, readImportFile, RejectsFile, rejectsPathFor, writeExport, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary } from './importer.js';
 
 export interface ImportCommandOptions {
@@ -45,12 +45,11 @@ export async function importCommand(services: Services, path: string, options: I
   const total = path === '-' ? 0 : importFileSize(path);
   const mapping = parseMapping(options.map);
   const account = await accountNamed(services, options.account);
-  const rejectsPath = options.rejects ?? (path === '-' ? `import-rejected.${format}` : `${path}.rejected.${format}`);
   // A dry run writes nothing, not even the rejects: its summary counts them by reason.
   const keepRejects = !options.dryRun;
-  // The rejects file is made at the first reject, new (never over a file or through a link):
-  // one already there stops the import now, not after it has written members.
-  if (keepRejects) refuseTakenPath(rejectsPath, 'the rejects file', 'another name with --rejects FILE');
+  // The rejects file is made at the first reject, new (never over a file or through a link).
+  const byDefault = path === '-' ? `import-rejected.${format}` : `${path}.rejected.${format}`;
+  const rejectsPath = keepRejects ? rejectsPathFor(options.rejects, byDefault) : (options.rejects ?? byDefault);
   const reader = readImportFile(path, format, mapping);
   let rejects: RejectsFile | undefined;
 

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { pipeline as pipe } from 'node:stream';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
-import { privateWriteStream } from '../common/private-file.js';
+import { freePath, privateWriteStream, refuseTakenPath } from '../common/private-file.js';
 import type { MemberExport, PortableMember } from '../members/portable-member.js';
 import { MEMBER_FIELDS, valueOf } from '../members/member-fields.js';
 import { classifyColumn, MEMBER_COLUMNS, profileColumnName } from './import-row.js';
@@ -184,6 +184,20 @@ async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable
 /** CSV cells, the header's included, as a spreadsheet shows them without running them. */
 const SPREADSHEET_CAST = { string: toSpreadsheetCell };
 
+/** How a refusal names a rejects file, and how to name another. */
+export const REJECTS_FILE = { what: 'the rejects file', choose: 'another name with --rejects FILE' } as const;
+
+/**
+ * Where a run's rejects go: the file named with `--rejects`, which must not exist yet (it is
+ * refused now, before the run writes anything); else `byDefault`, or, when an earlier run's
+ * rejects are there (kept: a rerun does not read them), the next free `….1.csv`, `….2.csv`.
+ */
+export function rejectsPathFor(named: string | undefined, byDefault: string): string {
+  if (named === undefined) return freePath(byDefault);
+  refuseTakenPath(named, REJECTS_FILE.what, REJECTS_FILE.choose);
+  return named;
+}
+
 /**
  * Writes rejected rows as they came, plus `_line` and `_reason`, in the input's format, into
  * a new file only its owner may read (the plain passwords of the rows are in it).
@@ -198,7 +212,7 @@ export class RejectsFile {
     private readonly format: FileFormat,
     private readonly header: () => readonly string[] | undefined,
   ) {
-    this.out = privateWriteStream(path, 'the rejects file', 'another name with --rejects FILE');
+    this.out = privateWriteStream(path, REJECTS_FILE.what, REJECTS_FILE.choose);
   }
 
   async write(row: ReadRow, reason: string): Promise<void> {

@@ -120,13 +120,21 @@ for (const engine of ENGINES) {
         expect(await runUnderUmask(['import', csv, '--account', 'files'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/imported +1 /) });
         expect(readFileSync(`${csv}.rejected.csv`, 'utf8')).toContain('plain-secret-password');
         expect(modeOf(`${csv}.rejected.csv`)).toBe(0o600);
-        // A rejects file already there, or a link in its place, stops the import before it writes anything.
+        // A rejects file named with --rejects that is already there, or a link in its place,
+        // stops the import before it writes anything.
         const again = join(here, 'again.csv');
         writeFileSync(again, 'login,email,password\nbea,bea@example.com,bea-password\nno-email,,plain-secret-password\n');
         const linked = link('rejects.csv');
         expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', linked], env)).toMatchObject({ code: 1, stderr: refusal('the rejects file', linked, 'another name with --rejects FILE') });
-        expect(await runUnderUmask(['import', csv, '--account', 'files'], env)).toMatchObject({ code: 1, stderr: refusal('the rejects file', `${csv}.rejected.csv`, 'another name with --rejects FILE') });
+        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', `${csv}.rejected.csv`], env)).toMatchObject({ code: 1, stderr: refusal('the rejects file', `${csv}.rejected.csv`, 'another name with --rejects FILE') });
         expect(JSON.parse((await runCli(['member', 'find', 'bea', '--account', 'files', '--json'], env)).stdout)).toEqual([]);
+        // The same file run again: the earlier run's rejects are kept, the new ones go beside them.
+        const rerun = await runUnderUmask(['import', csv, '--account', 'files'], env);
+        expect(rerun).toMatchObject({ code: 0, stdout: expect.stringContaining(`rows written to ${csv}.rejected.1.csv`) });
+        expect(readFileSync(`${csv}.rejected.csv`, 'utf8')).toContain('plain-secret-password');
+        expect(modeOf(`${csv}.rejected.1.csv`)).toBe(0o600);
+        // A device keeps nothing, and is written to as it is.
+        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', '/dev/null'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/imported +1 /) });
 
         // The export holds the password hashes.
         const exported = join(here, 'export.csv');
