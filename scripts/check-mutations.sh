@@ -249,5 +249,7 @@ mutate "redirect URLs kept as given" src/common/validate.ts \
   "s/  return encoded.length <= MAX_URL_LENGTH ? encoded : undefined;/  return value;/" test/http/password-reset.test.ts "header-safe"
 mutate "the server's terminal log shows client data raw" src/http/logging.ts \
   "s/prettify(shown(JSON.parse(line)) as Record<string, unknown>)/prettify(JSON.parse(line) as Record<string, unknown>)/" test/unit/terminal-log.test.ts
+mutate "the server's JSON log leaves C1 and bidi controls raw" src/http/logging.ts \
+  "s/  return { write: (line: string) => void out.write(escapeJsonText(line)) };/  return { write: (line: string) => void out.write(line) };/" test/unit/terminal-log.test.ts "JSON log"
 
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

@@ -23,7 +23,19 @@ export function terminalText(text: string): string {
  * they are; they become `\uXXXX` here, which is still JSON, and parses back to the same value.
  */
 export function terminalJson(value: unknown): string {
-  return JSON.stringify(value).replace(TERMINAL_CONTROLS, (char) => `\\u${hex(char, 4)}`);
+  return escapeJsonText(JSON.stringify(value));
+}
+
+/** What JSON.stringify leaves raw that a terminal acts on: DEL, C1, the bidi controls. */
+const RAW_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text (one document, or lines of them: its own newlines are kept) with DEL, C1 and the
+ * bidi controls as `\uXXXX`: the same values, safe to show on a terminal.
+ */
+export function escapeJsonText(json: string): string {
+  RAW_IN_JSON.lastIndex = 0;
+  return RAW_IN_JSON.test(json) ? json.replace(RAW_IN_JSON, (char) => `\\u${hex(char, 4)}`) : json;
 }
 
 /** Writes lines, each made safe by terminalText; the newlines between them are the program's own. */

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import pino from 'pino';
 import { prettyFactory } from 'pino-pretty';
-import { terminalText } from '../common/terminal-text.js';
+import { escapeJsonText, terminalText } from '../common/terminal-text.js';
 
 /** What the access line says of a request besides its method, URL and status. */
 interface LoggedOutcome {
@@ -90,9 +90,17 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       err: pino.stdSerializers.err,
     },
   };
-  if (destination) return pino(options, destination);
-  if (process.stdout.isTTY) return pino(options, terminalLogDestination(process.stdout));
-  return pino(options);
+  if (process.stdout.isTTY && !destination) return pino(options, terminalLogDestination(process.stdout));
+  // JSON lines: a collector's, but also what `docker logs` or `journalctl` show on a terminal.
+  return pino(options, escapedJsonLines(destination ?? pino.destination(1)));
+}
+
+/**
+ * pino's JSON escapes C0 but leaves DEL, C1 and the bidi controls from what clients sent (a
+ * login, a parameter's name) raw: each line is written with them as `\uXXXX`, the same JSON.
+ */
+function escapedJsonLines(out: pino.DestinationStream): pino.DestinationStream {
+  return { write: (line: string) => void out.write(escapeJsonText(line)) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { expect, it } from 'vitest';
-import { terminalLogDestination } from '../../src/http/logging.js';
+import { createLogger, terminalLogDestination } from '../../src/http/logging.js';
 
 it('writes escape sequences, C1 controls, bidi overrides and newlines from a log line as visible escapes', async () => {
   const out = new PassThrough();
@@ -21,4 +21,16 @@ it('writes escape sequences, C1 controls, bidi overrides and newlines from a log
   expect(written).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
   // A stack keeps its own lines.
   expect(written).toMatch(/Error: a failure\n\s+at /);
+});
+
+it('writes the JSON log with DEL, C1 and bidi controls as \\u escapes, the same values when parsed', async () => {
+  const out = new PassThrough();
+  let written = '';
+  out.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  const hostile = 'demo\u009b2J\u202eevil\u007f\u001b]0;x\u0007';
+  createLogger('info', out).info({ account: hostile }, 'request completed');
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(written).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  expect(written).toContain('demo\\u009b2J\\u202eevil\\u007f\\u001b]0;x\\u0007');
+  expect(JSON.parse(written).account).toBe(hostile);
 });
