@@ -23,9 +23,12 @@ export function registerMailCommands(account: Command, withServices: WithService
       await withServices(async (services) => {
         const found = await accountNamed(services, name);
         if (options.show) {
-          // Line by line: a control character in the text is shown, its line breaks are kept.
           const text = (await services.store.mail.template(found.id, kind)) ?? DEFAULT_TEMPLATES[kind];
-          writeLines(process.stdout, text.replace(/\r?\n$/, '').split(/\r?\n/));
+          // Into a file or a pipe, the text as it is, so that `--show > t.txt`, an edit and
+          // `--file t.txt` keep it (tabs too); on a terminal, line by line, a control
+          // character shown and its line breaks kept.
+          if (process.stdout.isTTY) writeLines(process.stdout, text.replace(/\r?\n$/, '').split(/\r?\n/));
+          else process.stdout.write(text);
           return;
         }
         if (options.default) {

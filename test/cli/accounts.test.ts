@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccountsService } from '../../src/accounts/accounts-service.js';
 import { openStore } from '../../src/store/store.js';
@@ -92,6 +95,27 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('member-api account mail-template', () => {
+  it('prints a template into a file as it is, so that it can be edited and set again', async () => {
+    const database = await createTestDatabase('sqlite');
+    const env = { DATABASE_URL: database.url };
+    const file = join(mkdtempSync(join(tmpdir(), 'member-api-template-')), 'welcome.txt');
+    try {
+      expect((await runCli(['account', 'create', 'mails', '--json'], env)).code).toBe(0);
+      const text = 'Subject: Welcome, {{login}}\n\nHello\t{{login}},\r\nyour link: {{verify_url}}\n';
+      writeFileSync(file, text);
+      expect((await runCli(['account', 'mail-template', 'mails', 'welcome', '--file', file], env)).code).toBe(0);
+      const shown = await runCli(['account', 'mail-template', 'mails', 'welcome', '--show'], env);
+      expect(shown.stdout).toBe(text);
+      writeFileSync(file, shown.stdout.replace('Hello', 'Hi'));
+      expect((await runCli(['account', 'mail-template', 'mails', 'welcome', '--file', file], env)).code).toBe(0);
+      expect((await runCli(['account', 'mail-template', 'mails', 'welcome', '--show'], env)).stdout).toBe(text.replace('Hello', 'Hi'));
+    } finally {
+      await database.drop();
+    }
+  });
+});
 
 describe('member-api --help', () => {
   it('documents every command', async () => {
