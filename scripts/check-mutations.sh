@@ -233,6 +233,8 @@ mutate "removal from one account leaves the operator's links" src/store/operator
   "s/^        await trx.deleteFrom('operator_links').where('operator_id', '=', id).execute();//" test/store/operators.test.ts "outstanding link"
 mutate "an unknown operator e-mail skips the verification" src/operators/operators-service.ts \
   "s/    const credentials = await this.store.credentials(email);/    const credentials = await this.store.credentials(email);\n    if (!credentials) return { kind: 'refused' };/" test/store/operators.test.ts "alike after the same work"
+mutate "overlong operator passwords hashed at sign-in" src/operators/operators-service.ts \
+  "s/    if (isOverlongPassword(password)) return { kind: 'refused' };//" test/store/operators.test.ts "alike after the same work"
 mutate "common operator passwords accepted" src/operators/operators-service.ts \
   "s/      return 'This password is one of the most common ones.*/      return undefined;/" test/store/operators.test.ts "members’ rules"
 mutate "a console form's new field may name any parameter" src/console/routes.ts \

@@ -330,6 +330,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         }
         if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
         const added = newField(form);
+        if (added && member.profile.has(added[0])) throw ApiError.invalid('new_field', `${added[0]} is a field this member has already: change it in its own box`);
         if (added) pairs.push(added);
         return pairs;
       }, 'Saved.'),

@@ -97,7 +97,11 @@ describeEachEngine('operators', (context) => {
     // Locked now: even the right password is refused, with the same answer, after a verification.
     expect((await counting.signIn(email, PASSWORD)).kind).toBe('refused');
     expect((await store.operators.credentials(email))!.lockedUntil).toBeGreaterThan(Date.parse('2026-11-23T10:00:00Z'));
-    // One verification per attempt, whichever the case (the unknown one against a decoy).
+    // One verification per attempt, whichever the case (the unknown one against a decoy)…
+    expect(verified).toHaveLength(32);
+    // …but none for a password longer than any can be: refused before it is normalised or hashed.
+    expect((await counting.signIn(email, 'y'.repeat(1025))).kind).toBe('refused');
+    expect((await counting.signIn('nobody@example.com', 'y'.repeat(1025))).kind).toBe('refused');
     expect(verified).toHaveLength(32);
   });
 
