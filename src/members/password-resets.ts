@@ -86,6 +86,8 @@ export class PasswordResets {
     const account = await this.accountById(link.accountId);
     const member = account && (await this.members.byId(account, link.memberId));
     if (!account || !member || effectiveState(member, now).status === 'D') return { kind: 'invalid' };
+    // An expiration that fell due and is not written down yet: as the sweep will end the link.
+    if (effectiveState(member, now).status !== member.status) return { kind: 'expired' };
     return { kind: 'valid', account, member, expiresAt: link.expiresAt };
   }
 

@@ -59,7 +59,7 @@ export class LoginRecordsRepository implements LoginRecords {
         .executeTakeFirst();
       if (!updated) return { kind: 'not-active' } as const;
       // The last login its allowance gave suspended or deleted it: its reset links end.
-      if (updated.status !== 'A') await endResetLinksOf(trx, accountId, [memberId], at);
+      if (updated.status !== 'A') await endResetLinksOf(trx, accountId, [memberId]);
       await trx
         .insertInto('sessions')
         .values({ digest: login.sessionDigest, account_id: accountId, member_id: memberId, created_at: at, ip: login.ip })

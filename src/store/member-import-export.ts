@@ -101,13 +101,13 @@ async function updateMembersSetBased(
 }
 
 /** The members of `updates` whose address changes (compared as folded), by id. */
-async function withNewAddress(trx: Transaction<Database>, updates: ReadonlyArray<{ id: number; columns: Updateable<MemberTable> }>): Promise<number[]> {
+async function withNewAddress(trx: Transaction<Database>, updates: ReadonlyArray<{ id: number; columns: Updateable<MemberTable> }>): Promise<Set<number>> {
   const given = new Map(updates.filter(({ columns }) => columns.email_key !== undefined).map(({ id, columns }) => [id, columns.email_key]));
   const ids = [...given.keys()];
-  const changed: number[] = [];
+  const changed = new Set<number>();
   for (let start = 0; start < ids.length; start += MEMBERS_PER_STATEMENT) {
     const rows = await trx.selectFrom('members').select(['id', 'email_key']).where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT)).execute();
-    for (const row of rows) if (row.email_key !== given.get(row.id)) changed.push(row.id);
+    for (const row of rows) if (row.email_key !== given.get(row.id)) changed.add(row.id);
   }
   return changed;
 }
@@ -161,13 +161,13 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
     const updates = write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) }));
     // A new address is not verified (unless the file says it is), as through /update/.
     const newAddress = await withNewAddress(trx, updates);
-    for (const update of updates) if (newAddress.includes(update.id) && update.columns.email_verified_at === undefined) update.columns.email_verified_at = null;
+    for (const update of updates) if (newAddress.has(update.id) && update.columns.email_verified_at === undefined) update.columns.email_verified_at = null;
     await updateMembersSetBased(trx, accountId, updates);
     // A new password, a suspension or a deletion ends the member's sessions, as through /update/;
     // those and a new address end its reset links.
     const ending = updates.filter(({ columns }) => columns.password_hash !== undefined || columns.status === 'S' || columns.status === 'D').map(({ id }) => id);
     await endSessionsOf(trx, accountId, ending);
-    await endResetLinksOf(trx, accountId, [...new Set([...ending, ...newAddress])], write.now);
+    await endResetLinksOf(trx, accountId, [...new Set([...ending, ...newAddress])]);
     for (const { id, member } of write.updates) profiles.push({ memberId: id, profile: member.profile });
     await setFields(trx, accountId, profiles);
     if (before) {

@@ -88,7 +88,7 @@ export async function expireDue(db: Kysely<Database>, now: number, accountId?: n
     // later renewal from bringing them back), and its reset links.
     if (rows.length > 0) {
       await trx.deleteFrom('sessions').where('member_id', 'in', rows.map((row) => row.id)).execute();
-      await endResetLinksOf(trx, accountId, rows.map((row) => row.id), now);
+      await endResetLinksOf(trx, accountId, rows.map((row) => row.id));
     }
     if (options.events && rows.length > 0) {
       const counts = new Map<string, { accountId: number; status: string; count: number }>();
@@ -354,10 +354,15 @@ async function changeChunk(trx: Transaction<Database>, accountId: number, matche
       .where('member_id', 'in', trx.selectFrom('members').select('id').where(matches))
       .execute();
   }
-  if (endsSessions(changes)) await endSessionsOf(trx, accountId, trx.selectFrom('members').select('id').where(matches));
-  // Reset links end with the sessions, and when the address they were mailed to changes.
-  if (endsSessions(changes)) await endResetLinksOf(trx, accountId, trx.selectFrom('members').select('id').where(matches), now);
-  else if (changes.email !== undefined) await endResetLinksOf(trx, accountId, trx.selectFrom('members').select('id').where(matches).where('email_key', '!=', foldKey(changes.email)), now);
+  const matched = trx.selectFrom('members').select('id').where(matches);
+  if (endsSessions(changes)) {
+    await endSessionsOf(trx, accountId, matched);
+    // Reset links end with the sessions…
+    await endResetLinksOf(trx, accountId, matched);
+  } else if (changes.email !== undefined) {
+    // …and when the address they were mailed to changes.
+    await endResetLinksOf(trx, accountId, matched.where('email_key', '!=', foldKey(changes.email)));
+  }
   const set = memberColumnChanges(changes, now);
   if (Object.keys(set).length > 0) {
     await trx

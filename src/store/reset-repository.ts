@@ -36,17 +36,20 @@ export class ResetRepository implements ResetLinkStore {
 /**
  * Ends the reset links of the members `memberIds` finds (a subquery or a list), inside the
  * transaction of the change that ends them (a new password or e-mail address, sessions
- * revoked, a suspension or deletion): each expires now, so that its page says it no longer
- * holds and its form changes nothing. Of one account, or, for the expiry sweep, of any.
+ * revoked, a suspension or deletion): each is marked expired for good (expiry 0, whatever any
+ * server's clock says), so that its page says it no longer holds and its form changes
+ * nothing. Of one account, or, for the expiry sweep, of any.
  */
 export async function endResetLinksOf(
   trx: Kysely<Database>,
   accountId: number | undefined,
   memberIds: readonly number[] | SelectQueryBuilder<Database, 'members', { id: number }>,
-  now: number,
 ): Promise<void> {
   if (Array.isArray(memberIds) && memberIds.length === 0) return;
-  let links = trx.updateTable('reset_links').set({ expires_at: now }).where('member_id', 'in', memberIds).where('expires_at', '>', now);
+  let links = trx.updateTable('reset_links').set({ expires_at: ENDED }).where('member_id', 'in', memberIds).where('expires_at', '>', ENDED);
   if (accountId !== undefined) links = links.where('account_id', '=', accountId);
   await links.execute();
 }
+
+/** The expiry of a link a change ended: before any instant. */
+const ENDED = 0;

@@ -41,7 +41,7 @@ export const RESET_SCHEMA = {
 const LINK_PAGES = {
   used: { status: 410, title: 'Link already used', text: 'This link was already used to choose a password. If you need another one, ask for a new link.' },
   expired: { status: 410, title: 'Link no longer valid', text: 'This link has expired, or your account changed since it was sent (a new password or e-mail address, a suspension). Ask for a new link to choose your password.' },
-  invalid: { status: 404, title: 'Link not valid', text: 'This link is not valid: it may have been copied in part. Ask for a new link to choose your password.' },
+  invalid: { status: 404, title: 'Link not valid', text: 'This link is not valid: it may have been copied in part, or be an old one. Ask for a new link to choose your password.' },
 } as const;
 
 function form(token: string, login: string, error?: string): Html {
