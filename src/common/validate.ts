@@ -19,20 +19,28 @@ export function isRedirectUrl(value: string): boolean {
 }
 
 /**
- * A redirect URL as it is kept: one isRedirectUrl accepts, with every character beyond ASCII
- * percent-encoded as UTF-8 (`/accès` is `/acc%C3%A8s`, the same address to a browser), so that
- * it can always go into a `Location` header; undefined when it is not one (or holds a lone
- * surrogate, which no encoding can carry).
+ * A redirect URL as it is kept: one isRedirectUrl accepts, its host in ASCII (punycode) and
+ * every other character beyond ASCII percent-encoded as UTF-8 (`/accès` is `/acc%C3%A8s`, the
+ * same address to a browser), so that it can always go into a `Location` header; undefined
+ * when it is not one (or holds a lone surrogate, which no encoding can carry).
  */
 export function redirectUrl(value: string): string | undefined {
   if (!isRedirectUrl(value)) return undefined;
   let encoded: string;
   try {
-    encoded = value.replace(/[^\u0000-\u007f]+/gu, (run) => encodeURIComponent(run));
+    encoded = withAsciiHost(value).replace(/[^\u0000-\u007f]+/gu, (run) => encodeURIComponent(run));
   } catch {
     return undefined;
   }
   return encoded.length <= MAX_URL_LENGTH ? encoded : undefined;
+}
+
+/** An absolute URL with its host in ASCII: an international name as punycode (`bücher.example` is `xn--bcher-kva.example`). */
+function withAsciiHost(value: string): string {
+  const authority = /^(https?:\/\/)([^/?#]*)/i.exec(value);
+  if (!authority || /^[\u0000-\u007f]*$/.test(authority[2]!)) return value;
+  const at = authority[2]!.lastIndexOf('@');
+  return `${authority[1]}${authority[2]!.slice(0, at + 1)}${new URL(value).host}${value.slice(authority[0].length)}`;
 }
 
 /** An IANA time zone name that this runtime knows. */
