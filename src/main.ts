@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Account, KeyScope } from './accounts/account.js';
+import { DEFAULT_SESSION_FIELDS, type Account, type KeyScope } from './accounts/account.js';
 import type { KeyIssue } from './accounts/accounts-service.js';
 import type { SettingsPatch } from './accounts/account-rules.js';
 import type { Services } from './compose.js';
@@ -48,7 +48,7 @@ function withSettingOptions(command: Command): Command {
     .addOption(new Option('--smtp-url <url>', 'the account’s mail server, smtp://user:password@host:port or smtps://…; "" sends no mail (default "")'))
     .addOption(new Option('--mail-from <address>', 'the sender of the account’s mails, e.g. "Site <no-reply@example.com>"'))
     .addOption(
-      new Option('--session-fields <names>', '/session/ record fields readable with the session id alone, comma-separated: /list/ fields and profile fields; "" for none (default reg_type,reg_date,reg_time,exp_date,exp_time,last_login_date,last_login_time)').argParser(
+      new Option('--session-fields <names>', `/session/ record fields readable with the session id alone, comma-separated: /list/ fields and profile fields; "" for none (default ${DEFAULT_SESSION_FIELDS.join(',')})`).argParser(
         fieldNames,
       ),
     );

@@ -18,6 +18,8 @@ export const MAX_KEYS_PER_ACCOUNT = 20;
 
 export type SettingsPatch = Partial<Omit<AccountSettings, 'lockout'>> & { lockout?: Partial<LockoutPolicy> };
 
+const URL_REASON = 'must be an absolute http(s) URL or a path starting with /';
+
 /**
  * Applies a patch to settings, checking every value. Returns the new settings or the name of
  * the first setting that is wrong, with the reason.
@@ -28,11 +30,11 @@ export function applySettingsPatch(
 ): { ok: true; settings: AccountSettings } | { ok: false; setting: string; reason: string } {
   const merged = { ...current, ...withoutUndefined(patch), lockout: { ...current.lockout, ...withoutUndefined(patch.lockout ?? {}) } };
   // Kept header-safe, as the members' own URLs are.
-  const [okUrl, failUrl] = [merged.okUrl, merged.failUrl].map((url) => (url === '' ? '' : redirectUrl(url)));
-  for (const [setting, url] of [['ok-url', okUrl], ['fail-url', failUrl]] as const) {
-    if (url === undefined) return { ok: false, setting, reason: 'must be an absolute http(s) URL or a path starting with /' };
-  }
-  const next = { ...merged, okUrl: okUrl!, failUrl: failUrl! };
+  const okUrl = merged.okUrl === '' ? '' : redirectUrl(merged.okUrl);
+  if (okUrl === undefined) return { ok: false, setting: 'ok-url', reason: URL_REASON };
+  const failUrl = merged.failUrl === '' ? '' : redirectUrl(merged.failUrl);
+  if (failUrl === undefined) return { ok: false, setting: 'fail-url', reason: URL_REASON };
+  const next = { ...merged, okUrl, failUrl };
   if (!isWholeNumberIn(next.minPasswordLength, 1, MAX_PASSWORD_LENGTH)) {
     return { ok: false, setting: 'min-password-length', reason: `must be a whole number from 1 to ${MAX_PASSWORD_LENGTH}` };
   }

@@ -120,7 +120,10 @@ export class MemberApiClient {
   constructor(private readonly options: MemberApiClientOptions) {
     this.fetch = options.fetch ?? globalThis.fetch;
     // new URL('/api2/…', base) would drop the base's path: the prefix is kept instead.
-    this.base = options.baseUrl.replace(/\/+$/, '');
+    // Trailing slashes off, in a loop (an end-anchored /\/+$/ is quadratic on a long run of them).
+    let end = options.baseUrl.length;
+    while (end > 0 && options.baseUrl[end - 1] === '/') end--;
+    this.base = options.baseUrl.slice(0, end);
   }
 
   /** Checks a member's login and password. `api_key` is sent only with `IP`, which needs it. */

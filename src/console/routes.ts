@@ -19,7 +19,7 @@ import type { Operator, Role } from '../operators/operator.js';
 import { accessTo, SETUP_PATH, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
 import { WireParams } from '../http/params.js';
-import { fromOwnPages, registerPages } from '../http/page-security.js';
+import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../http/page-security.js';
 import { decodeCreate } from '../http/routes/create.js';
 import { decodeUpdate, UPDATE_REFUSALS } from '../http/routes/update.js';
 import { HashingBusy } from '../auth/hashing-gate.js';
@@ -40,8 +40,6 @@ export interface ConsoleContext {
 }
 
 const COOKIE = 'console_session';
-/** The sign-in and set-up forms are an e-mail and two passwords: as small a body as /login/'s page reads. */
-const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const PAGE_SIZE = 50;
 // Beside this module: in src/ (tsx) and in dist/ (the build copies it there).
 const CSS = readFileSync(new URL('./console.css', import.meta.url), 'utf8');

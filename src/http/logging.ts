@@ -12,6 +12,7 @@ import { LogController } from 'fastify';
 import pino from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { escapeJsonText, terminalText } from '../common/terminal-text.js';
+import { SETUP_PATH } from '../operators/operators-service.js';
 
 /** What the access line says of a request besides its method, URL and status. */
 interface LoggedOutcome {
@@ -50,8 +51,12 @@ export function recordAnswers(app: FastifyInstance): void {
 const SECRET_NAME = /pass|key|secret|token|session|code|auth/i;
 export const REDACTED = '[redacted]';
 
-/** Set-up links carried their token as a path segment before it moved to the query: one opened from an old mail is masked too. */
-const OLD_SETUP_PATH = '/admin/setup/';
+/**
+ * Set-up links carried their token as a path segment before it moved to the query: one
+ * opened from an old message is masked too. (Those links lived 24 hours: this can go once no
+ * installation runs a release older than the move.)
+ */
+const OLD_SETUP_PATH = `${SETUP_PATH}/`;
 
 export function redactUrl(url: string): string {
   if (url.startsWith(OLD_SETUP_PATH)) return `${OLD_SETUP_PATH}${REDACTED}`;

@@ -9,6 +9,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export type CspDirectives = Record<string, string[]>;
 
+/**
+ * The body a page's own small form is read up to (a password twice, a token, an e-mail):
+ * whatever the server's body limit, a form that takes no key is not an 8 MiB read.
+ */
+export const FORM_BODY_LIMIT_BYTES = 16 * 1024;
+
 /** What every page's policy says, whatever else it allows. */
 const BASE_DIRECTIVES: CspDirectives = {
   'default-src': ["'none'"],

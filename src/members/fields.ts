@@ -3,6 +3,8 @@
  * and one request, may hold or ask. Each check answers true/false; the HTTP layer names the
  * parameter in its error. Profile field names are profile-fields.ts's.
  */
+// The parser nodemailer reads a recipient with (its module path: nodemailer declares no
+// "exports", and this parser is the one it uses); what it reads is what a mail would go to.
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 
 export const MAX_PROFILE_VALUE_BYTES = 64 * 1024;

@@ -12,7 +12,7 @@ import { decodeFlag, decodePassword } from '../decoders.js';
 import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import { html, type Html } from '../html.js';
 import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
-import { fromOwnPages, registerPages } from '../page-security.js';
+import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../page-security.js';
 import { readParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
@@ -112,7 +112,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       return sendMemberPage(allowRedirect(reply, okUrlOf(state)), 200, memberPage('Choose a new password', form(token, state.member.login)));
     });
 
-    pages.post(RESET_PAGE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    pages.post(RESET_PAGE_PATH, { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
       if (!fromOwnPages(request, context.publicUrl)) {
         return sendMemberPage(reply, 403, memberPage('Refused', html`<p>This form did not come from this site’s own page, so nothing was changed.</p>`));
       }

@@ -7,9 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SETTINGS, SESSION_ANSWER_FIELDS, type Account } from '../../accounts/account.js';
 import { MAX_RECORD_FIELDS } from '../../members/fields.js';
-import { parseRecordTemplate } from '../../members/record-template.js';
+import { parseRecordTemplate, type RecordField } from '../../members/record-template.js';
 import { STATUS } from '../../members/member-fields.js';
-import type { RecordField } from '../../members/record-template.js';
 import type { SessionRecord, SessionsService } from '../../members/sessions.js';
 import { ApiError, MESSAGES, REASONS } from '../errors.js';
 import { okReply } from '../replies.js';
@@ -128,6 +127,8 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       // The record's fields after the answer's own (`result` first, as every answer), never
       // in their place (a profile field named `result` cannot change the outcome).
       // Own properties only: a profile field named `constructor` or `toString` is the member's.
+      // Defined, not assigned: a record may name `__proto__` (answered empty, as no profile
+      // field can be called that), which an assignment would take for the prototype.
       if (checked.record) {
         for (const [name, value] of Object.entries(JSON.parse(checked.record) as Record<string, string>)) {
           if (!Object.hasOwn(answer, name)) Object.defineProperty(answer, name, { value, enumerable: true, writable: true, configurable: true });
