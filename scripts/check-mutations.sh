@@ -243,6 +243,12 @@ mutate "console sign-in reads an 8 MiB body" src/console/routes.ts \
   "s#    scope.post('/admin/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, #    scope.post('/admin/sign-in', #" test/http/console.test.ts "forms small"
 mutate "reset links outlive a credential change" src/store/member-updates.ts \
   "s/    await endResetLinksOf(trx, accountId, matched);//" test/http/credential-changes.test.ts "every outstanding reset link"
+mutate "reset links outlive an expiry the sweep writes down" src/store/member-updates.ts \
+  "s/      await endResetLinksOf(trx, accountId, rows.map((row) => row.id));//" test/http/credential-changes.test.ts "through an import, an expiry"
+mutate "reset links outlive the login that used up an allowance" src/store/login-records-repository.ts \
+  "s/      if (updated.status !== 'A') await endResetLinksOf(trx, accountId, \[memberId\]);//" test/http/credential-changes.test.ts "through an import, an expiry"
+mutate "reset links outlive an import's new address" src/store/member-import-export.ts \
+  "s/    await endResetLinksOf(trx, accountId, \[...new Set(\[...ending, ...newAddress\])\]);//" test/http/credential-changes.test.ts "through an import, an expiry"
 mutate "a reset link used while an expiration is due, before the sweep" src/members/password-resets.ts \
   "s/    if (effectiveState(member, now).status !== member.status) return { kind: 'expired' };//" test/http/credential-changes.test.ts "through an import, an expiry"
 mutate "a new address keeps the old one's verification" src/store/member-updates.ts \

@@ -87,9 +87,10 @@ describeEachEngineApp('what ends with a credential change', (h) => {
     await ended(movedLink, 'moved');
     expect(await page(stayedLink)).toBe(200);
     // A time expiration that falls due, written down by the sweep.
-    await api.create('expiring', { set_isexptime: '1', set_exptime: '1', set_exptimet: 'h' });
+    // (A minute: the link itself lives an hour.)
+    await api.create('expiring', { set_isexptime: '1', set_exptime: '1', set_exptimet: 'm' });
     const expiringLink = await linkFor('expiring');
-    h().clock.advance(2 * 3600_000);
+    h().clock.advance(2 * 60_000);
     // Due, not yet written down by the sweep: the link already no longer holds.
     expect(await page(expiringLink)).toBe(410);
     expect(await submit(expiringLink, 'taken-over-horse')).toBe(410);
