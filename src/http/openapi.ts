@@ -116,10 +116,19 @@ export function forTryingOut(document: Record<string, unknown>): Record<string, 
  * not ("Send empty value" starts ticked, and its CSS hides that box here): an empty input is
  * dropped, so that only what the user filled in is sent; `(empty)` sends an empty value (to clear
  * `urlok`, say); and `profile_fields=a=1&b=2` becomes `a=1&b=2`.
+ *
+ * The form body is also written so that the page's Curl box quotes it. That box quotes a word
+ * unless it begins with `_`, `-` or `/` (which it takes for an option or a path), and Swagger
+ * UI orders a body by its own map's hashing, not as the form lists it: /create/'s began with
+ * `_login=` often, was shown unquoted, and a pasted command split at its first `&`. So `user`
+ * and `api_key` go first, as in every example, and a body that still begins with one of those
+ * characters has it percent-encoded (`%5Flogin=…`: the same parameter to any form parser).
  */
-function sendOnlyWhatWasFilledIn(request: { body?: unknown }): { body?: unknown } {
+export function sendOnlyWhatWasFilledIn(request: { body?: unknown }): { body?: unknown } {
   const expand = 'profile_fields';
   const empty = '(empty)';
+  const leading = ['user', 'api_key'];
+  const rank = (key: string) => (leading.includes(key) ? leading.indexOf(key) : leading.length);
   const kept = (entries: Iterable<[string, unknown]>): Array<[string, unknown]> => {
     const out: Array<[string, unknown]> = [];
     for (const [key, value] of entries) {
@@ -130,13 +139,15 @@ function sendOnlyWhatWasFilledIn(request: { body?: unknown }): { body?: unknown 
         out.push([key, value === empty ? '' : value]);
       }
     }
-    return out;
+    // A stable sort: the rest keep their order.
+    return out.sort(([a], [b]) => rank(a) - rank(b));
   };
   const body = request.body;
   if (typeof body === 'string') {
     const form = new URLSearchParams();
     for (const [key, value] of kept(new URLSearchParams(body))) form.append(key, String(value));
-    request.body = form.toString();
+    const text = form.toString();
+    request.body = /^[-_/]/.test(text) ? `%${text.charCodeAt(0).toString(16).toUpperCase()}${text.slice(1)}` : text;
   } else if (typeof FormData !== 'undefined' && body instanceof FormData) {
     const form = new FormData();
     for (const [key, value] of kept(body.entries())) form.append(key, value as string | Blob);

@@ -3,9 +3,11 @@
  * fields, log it in, change one field of a member that has a status and a login allowance,
  * and list it. The page must send exactly what was filled in, nothing else.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
@@ -95,6 +97,18 @@ describe.skipIf(!canRun)('/docs: trying the API out in a browser', () => {
     expect(listed.sent).toEqual({ user: 'demo', api_key: key(), record: '{login}{email}{status}{city}', login_full: 'alice' });
     expect(listed.answer).toEqual({ members: [{ login: 'alice', email: 'alice@new.example.com', status: 'Suspended', city: 'Paris' }], members_total: 1 });
     await page.screenshot({ path: join(tmpdir(), 'member-api-docs-try-out.png'), fullPage: false });
+  }, 60_000);
+
+  it('shows /create/ in its Curl box as a command that, pasted into a shell, sends every parameter', async () => {
+    const inputs = { user: 'demo', api_key: key(), _login: 'pasted', _email: 'pasted@example.com', _password: 'pasted-password' };
+    expect((await tryOut('post_api2_create_', '/api2/create/', inputs)).answer).toMatchObject({ result: 'OK', login: 'pasted' });
+    const command = await page.locator('#operations-members-post_api2_create_ .curl-command pre.curl').innerText();
+    // The same create again, from a shell: all of it arrives (an unquoted body split at its
+    // first &, and curl sent `_login=pasted` alone: "missing parameter: user").
+    const pasted = await promisify(execFile)('bash', ['-c', command]);
+    expect(JSON.parse(pasted.stdout)).toEqual({ result: 'ERROR', message: 'login already taken' });
+    // The account's parameters first, as in every example.
+    expect(command).toContain(`-d 'user=demo&api_key=${key()}&`);
   }, 60_000);
 
   it('sends an empty value only when asked to, with (empty)', async () => {

@@ -1,5 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { expect, it } from 'vitest';
+import { sendOnlyWhatWasFilledIn } from '../../src/http/openapi.js';
 import { describeEachEngineApp } from '../support/app.js';
 
 /**
@@ -92,4 +93,16 @@ describeEachEngineApp('OpenAPI description', (h) => {
     expect(api.headers['x-content-type-options']).toBe('nosniff');
     expect(api.headers['content-security-policy']).toBeUndefined();
   });
+});
+
+it('the /docs page sends a form body its Curl box quotes: the account first, never a leading _, - or /', () => {
+  const sent = (body: string) => sendOnlyWhatWasFilledIn({ body }).body as string;
+  expect(sent('_login=alice&user=demo&_email=a%40example.com&api_key=K&_password=')).toBe('user=demo&api_key=K&_login=alice&_email=a%40example.com');
+  // Without the account's parameters (a call that fails, but its box still pastes whole).
+  const bare = sent('_login=alice&_email=a%40example.com');
+  expect(bare).not.toMatch(/^[-_/]/);
+  expect([...new URLSearchParams(bare)]).toEqual([
+    ['_login', 'alice'],
+    ['_email', 'a@example.com'],
+  ]);
 });
