@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { isIpAddress, isRedirectUrl, isTimeZone } from '../../src/common/validate.js';
@@ -84,6 +85,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ HASH_CONCURRENCY: '5' }).hashQueue).toBe(160);
     expect(loadConfig({}).hashConcurrency).toBeGreaterThanOrEqual(1);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+  });
+
+  it('writes its secrets only where git does not look: the .env it reads and the demo key file of either engine', () => {
+    const files = ['.env', loadConfig({}).demoKeyFile, loadConfig({ DATABASE_URL: 'postgres://db/x' }).demoKeyFile];
+    // --no-index: by the patterns alone, whether or not such a file is there.
+    const ignored = execFileSync('git', ['check-ignore', '--no-index', ...files], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(ignored).toEqual(files);
   });
 
   it('refuses bad values with one line naming the variable, what it must be, and what it was', () => {
