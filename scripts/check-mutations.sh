@@ -111,6 +111,15 @@ mutate "a migration stopped by an upstream id another account's member holds her
   's/      const renumbered = options.keepIds \&\& options.renumberTaken ? /      const renumbered = false ? /' test/http/upstream-move.test.ts "links only|migrates 5,000|numbers here"
 mutate "a member brought over at a login looked up by its upstream id" src/upstream/upstream-logins.ts \
   's/      return await this.members.findMemberByLogin(account.id, login);/      return await this.members.findMemberByLogin(account.id, String(answer.members[0]!.id));/' test/http/upstream-move.test.ts "links only|migrates 5,000|numbers here"
+# Issue 31: members Deleted at the upstream come over Deleted; the /docs Curl box pastes whole.
+mutate "a rerun of the migration moves a Deleted member's deletion time" src/store/member-import-export.ts \
+  's/^    if (write.keepDeletionTimes) {$/    if (false) {/' test/http/upstream-deleted.test.ts "rerun changes nothing"
+mutate "members Deleted upstream stamped with the run's time, however long ago" src/upstream/member-migration.ts \
+  's/^        if (latest !== undefined) values.set(DELETED_TIME_COLUMN, new Date(latest).toISOString());$//' test/http/upstream-deleted.test.ts "latest time"
+mutate "a member here deleted upstream in a gap longer than the retention left Active" src/upstream/member-migration.ts \
+  's/^      if (older !== null) {$/      if (false) {/' test/http/upstream-deleted.test.ts "gap longer"
+mutate "the /docs Curl box shows a body beginning with _ unquoted" src/http/openapi.ts \
+  's/^    request.body = \/^\[-_\/\]\/.test(text) ? .*$/    request.body = text;/' test/http/openapi.test.ts "Curl box quotes"
 # Audit round 2 (issue 13): each defence removed in turn.
 mutate "a right key refused after others' wrong keys (limit checked before the key)" src/http/route-kit.ts \
   's/  const authenticated = await context.accounts.authenticate(user, apiKey);/  enforce(await context.keyGuard.admit(request.ip));\n  const authenticated = await context.accounts.authenticate(user, apiKey);/' test/http/limits.test.ts "wrong keys"

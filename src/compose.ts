@@ -144,7 +144,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     importer,
     upstream: {
       links: new UpstreamLinksService(store.upstream, links, clock),
-      migration: new MemberMigration(store.upstream, importer, clock),
+      migration: new MemberMigration(store.upstream, importer, clock, config.deletedRetentionDays),
       mirror: new WriteMirror(store.upstream, links, store.members, clock, (outcome) => observers.mirror(outcome)),
       observers,
     },

@@ -40,6 +40,11 @@ export interface ImportOptions {
    * the mark of a password still at the upstream (a migration: see upstream/).
    */
   readonly passwordForNew?: string;
+  /**
+   * A member Deleted already keeps its deletion time, whatever a row gives: for rows whose
+   * deletion times are bounds rather than facts (a migration's), so that a rerun changes nothing.
+   */
+  readonly keepDeletionTimes?: boolean;
 }
 
 export interface ImportSummary {
@@ -193,6 +198,7 @@ export class MemberImporter {
             updates: updates.map((a) => ({ id: a.id, member: memberOf(a) })),
             now: this.clock(),
             origin: { actor: 'import' },
+            keepDeletionTimes: options.keepDeletionTimes,
           });
         } catch (error) {
           // A login taken between the look-up and the write (an API client creating members

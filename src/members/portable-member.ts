@@ -29,6 +29,8 @@ export interface ImportWrite {
   readonly now: number;
   /** Who writes it: the events of the batch (member.created, member.updated…) say so. */
   readonly origin: EventOrigin;
+  /** A member Deleted already keeps its deletion time, whatever the batch gives (see ImportOptions). */
+  readonly keepDeletionTimes?: boolean;
 }
 
 export interface MemberExport {

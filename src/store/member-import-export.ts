@@ -112,6 +112,16 @@ async function withNewAddress(trx: Transaction<Database>, updates: ReadonlyArray
   return changed;
 }
 
+/** The members of `ids` whose status is Deleted. */
+async function deletedAmong(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>> {
+  const deleted = new Set<number>();
+  for (let start = 0; start < ids.length; start += MEMBERS_PER_STATEMENT) {
+    const rows = await trx.selectFrom('members').select('id').where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT)).where('status', '=', 'D').execute();
+    for (const row of rows) deleted.add(row.id);
+  }
+  return deleted;
+}
+
 /** Members by id, with the profile fields of theirs an import sets (a batch's worth). */
 async function membersNow(
   trx: Transaction<Database>,
@@ -159,6 +169,10 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
     }
     const before = withEvents && write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
     const updates = write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) }));
+    if (write.keepDeletionTimes) {
+      const deleted = await deletedAmong(trx, updates.filter(({ columns }) => columns.status === 'D').map(({ id }) => id));
+      for (const update of updates) if (deleted.has(update.id)) delete update.columns.deleted_at;
+    }
     // A new address is not verified (unless the file says it is), as through /update/.
     const newAddress = await withNewAddress(trx, updates);
     for (const update of updates) if (newAddress.has(update.id) && update.columns.email_verified_at === undefined) update.columns.email_verified_at = null;

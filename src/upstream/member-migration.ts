@@ -9,9 +9,16 @@
  * interrupted run goes on from there when run again.
  *
  * Runs: the first reads every member. A later run reads every member again (updating what
- * changed, adding what is new) and asks `limitd=NNNs` for the members deleted since the last
- * run began; `sinceLast` instead asks only `limit=NNNs` (registered since) and `limitd=NNNs`,
- * which is quick but misses changes to members that already were here.
+ * changed, adding what is new); `sinceLast` instead asks only `limit=NNNs` (registered since)
+ * and `limitd=NNNs` (deleted since the last run began), which is quick but misses changes to
+ * members that already were here.
+ *
+ * Members Deleted at the upstream (which /list/ gives only with `limitd`) come over as Deleted,
+ * keeping their logins until this store's retention ends: those deleted within the retention
+ * (a `sinceLast` run: since the last run), new or here already, with the latest time their
+ * deletion can have been (deletion-times.ts); a member deleted longer ago is purged here
+ * already, so it comes over only to end a member here (a rerun after a gap longer than the
+ * retention). A member Deleted here already keeps its deletion time, so a rerun changes nothing.
  */
 import type { Account } from '../accounts/account.js';
 import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
@@ -19,7 +26,8 @@ import type { Clock } from '../common/clock.js';
 import type { MemberImporter, SourceRow, ImportSummary } from '../import-export/importer.js';
 import { MAX_RECORD_FIELDS } from '../members/fields.js';
 import { isProfileFieldName } from '../members/profile-fields.js';
-import { describeUpstreamError, importValues, isUpstreamError, migrationRecord, upstreamClient } from './upstream-api.js';
+import { DELETION_WINDOWS_SECONDS, DeletionTimes } from './deletion-times.js';
+import { DELETED_TIME_COLUMN, describeUpstreamError, importValues, isUpstreamError, migrationRecord, upstreamClient } from './upstream-api.js';
 import type { UpstreamLinkStore } from './upstream-link.js';
 
 export interface MigrationOptions {
@@ -44,7 +52,11 @@ export interface MigrationSummary extends ImportSummary {
   /** What was asked: every member, or only the changes since the last run. */
   readonly mode: 'full' | 'since-last';
   readonly dryRun: boolean;
-  /** Members the upstream says were deleted since the last run (written as Deleted here). */
+  /**
+   * Members the upstream lists as Deleted, written as Deleted here: those deleted within the
+   * retention (new ones too, their logins kept), and members here deleted longer ago. A rerun
+   * writes them again (changing nothing), as it does every member.
+   */
   deletions: number;
   /** Rows skipped because an interrupted run had written them already. */
   resumedAfter: number | null;
@@ -55,6 +67,7 @@ export interface MigrationSummary extends ImportSummary {
 }
 
 const BUILT_IN_COUNT = migrationRecord([]).split('{').length - 1;
+const DAY_SECONDS = 86_400;
 
 /** A cause the command line shows as it is. */
 export class MigrationError extends Error {}
@@ -69,6 +82,8 @@ export class MemberMigration {
     private readonly links: UpstreamLinkStore,
     private readonly importer: MemberImporter,
     private readonly clock: Clock,
+    /** DELETED_RETENTION_DAYS: a Deleted member is kept (and keeps its login) this long here. */
+    private readonly deletedRetentionDays: number,
   ) {}
 
   async run(account: Account, options: MigrationOptions, progress: MigrationProgress = {}): Promise<MigrationSummary> {
@@ -92,14 +107,16 @@ export class MemberMigration {
     const links = this.links;
     // What the upstream listed for each row, for the report of rows rejected.
     const listed = new WeakMap<SourceRow, Readonly<Record<string, string>>>();
-    async function* rows(params: Record<string, string>, skipUpTo: number | null): AsyncIterable<SourceRow> {
+    /** The listed members as rows; `take` leaves a member out (false), or adds to its values. */
+    async function* rows(params: Record<string, string>, take: (id: number, values: Map<string, string>) => boolean = () => true): AsyncIterable<SourceRow> {
       const members = client.members({ record, ...params });
       for await (const member of members) {
         read++;
         progress.progress?.(read);
         const id = Number(member.id);
-        if (skipUpTo !== null && id <= skipUpTo) continue;
-        const row = { line: id, values: importValues(member, options.fields) };
+        const values = importValues(member, options.fields);
+        if (!take(id, values)) continue;
+        const row = { line: id, values };
         listed.set(row, member);
         yield row;
       }
@@ -115,16 +132,51 @@ export class MemberMigration {
       },
     };
 
-    const since = link.lastSyncAt === null ? null : `${secondsSince(link.lastSyncAt, started)}s`;
+    const sinceSeconds = link.lastSyncAt === null ? null : secondsSince(link.lastSyncAt, started);
+    const since = sinceSeconds === null ? null : `${sinceSeconds}s`;
+    // Deleted members: those within `kept` seconds come over whole; those deleted since the
+    // last run but longer ago (`older`) only to end members here (they are past the retention).
+    const retention = this.deletedRetentionDays * DAY_SECONDS;
+    const kept = options.sinceLast ? Math.min(sinceSeconds!, retention) : retention;
+    const older = sinceSeconds !== null && sinceSeconds > kept ? sinceSeconds : null;
     let summary: ImportSummary;
     let deletions = 0;
     try {
-      progress.started?.(await this.expected(client, options.sinceLast ? { limit: since! } : {}));
-      summary = await this.importer.run(account, rows(options.sinceLast ? { limit: since! } : {}, resumeAfter), importOptions, events);
-      if (since !== null) {
-        // A member deleted upstream that never came here is no news: only those here are written.
-        const deleted = await this.importer.run(account, rows({ limitd: since }, null), { ...importOptions, passwordForNew: undefined }, {});
-        deletions = deleted.updated;
+      const largest = older ?? kept;
+      const windows = [largest, kept, ...DELETION_WINDOWS_SECONDS, ...(sinceSeconds === null ? [] : [sinceSeconds])].filter((seconds) => seconds <= largest);
+      const deletedWithin = (seconds: number) => ({ status: 'D' as const, limitd: `${seconds}s` });
+      const deletedAt = await DeletionTimes.ask((seconds) => client.members({ record: '{id}', ...deletedWithin(seconds) }), windows, this.clock);
+      progress.started?.((await this.expected(client, options.sinceLast ? { limit: since! } : {})) + deletedAt.count);
+      summary = await this.importer.run(
+        account,
+        rows(options.sinceLast ? { limit: since! } : {}, (id) => resumeAfter === null || id > resumeAfter),
+        importOptions,
+        events,
+      );
+      // The deletion time is a bound, not a fact: a member Deleted here already keeps its own.
+      const deletedOptions = { ...importOptions, keepDeletionTimes: true };
+      const boundTime = (id: number, values: Map<string, string>) => {
+        const latest = deletedAt.latest(id);
+        if (latest !== undefined) values.set(DELETED_TIME_COLUMN, new Date(latest).toISOString());
+        return true;
+      };
+      const written = new Set<number>();
+      if (kept > 0) {
+        const takeKept = (id: number, values: Map<string, string>) => {
+          written.add(id);
+          return boundTime(id, values);
+        };
+        const deleted = await this.importer.run(account, rows(deletedWithin(kept), takeKept), deletedOptions, { rejected, renumbered: events.renumbered });
+        deletions += deleted.imported + deleted.updated;
+        summary.read += deleted.read;
+        summary.rejected += deleted.rejected;
+        for (const [reason, count] of Object.entries(deleted.reasons)) summary.reasons[reason] = (summary.reasons[reason] ?? 0) + count;
+      }
+      if (older !== null) {
+        // Past the retention: a member that never came here is no news (refused, unreported).
+        const takeOlder = (id: number, values: Map<string, string>) => !written.has(id) && boundTime(id, values);
+        const deleted = await this.importer.run(account, rows(deletedWithin(older), takeOlder), { ...deletedOptions, passwordForNew: undefined }, {});
+        deletions += deleted.updated;
         summary.read += deleted.read;
       }
     } catch (error) {

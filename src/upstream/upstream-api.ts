@@ -51,6 +51,9 @@ const CARRIED: ReadonlyArray<{ readonly token: string; readonly column: string }
   return fullest && field.file ? [{ token: fullest[0], column: field.file.name }] : [];
 });
 
+/** The import column of the deletion time, which /list/ does not give (the migration bounds it: deletion-times.ts). */
+export const DELETED_TIME_COLUMN = MEMBER_FIELDS.find((field) => field.place === 'deletedAt')!.file!.name;
+
 /** The `record` that asks the upstream for every built-in field and these profile fields. */
 export function migrationRecord(profileFields: readonly string[]): string {
   return [...CARRIED.map((c) => c.token), ...profileFields].map((name) => `{${name}}`).join('');
