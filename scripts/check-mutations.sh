@@ -271,4 +271,7 @@ mutate "the server's terminal log shows client data raw" src/http/logging.ts \
 mutate "the server's JSON log leaves C1 and bidi controls raw" src/http/logging.ts \
   "s/  return { write: (line: string) => void out.write(escapeJsonText(line)) };/  return { write: (line: string) => void out.write(line) };/" test/unit/terminal-log.test.ts "JSON log"
 
+mutate "a misspelt option refused as a missing required one" src/main.ts \
+  "s/^  reportUnknownOptionsFirst(program);$//" test/cli/command-line.test.ts "misspelt"
+
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

@@ -16,6 +16,7 @@ import { registerMailCommands } from './cli/mail-commands.js';
 import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
+import { reportUnknownOptionsFirst } from './cli/cli-support.js';
 import { packageVersion } from './version.js';
 import { writeJson, writeLines } from './common/terminal-text.js';
 
@@ -378,6 +379,7 @@ export function buildCli(): Command {
       writeLines(process.stdout, [`backed up to ${file}`]);
     });
 
+  reportUnknownOptionsFirst(program);
   return program;
 }
 

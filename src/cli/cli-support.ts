@@ -3,6 +3,7 @@
  * services they run over, the account a command names, and the printing of a result as text
  * for people or JSON for scripts.
  */
+import type { Command, Option } from 'commander';
 import type { Account } from '../accounts/account.js';
 import type { Services } from '../compose.js';
 import { writeJson, writeLines } from '../common/terminal-text.js';
@@ -17,6 +18,29 @@ export async function accountNamed(services: Services, name: string): Promise<Ac
   const account = await services.accounts.find(name);
   if (!account) throw new CommandError(`no account "${name}"`);
   return account;
+}
+
+/**
+ * Commander checks a command's required options before its unknown ones, so a misspelt
+ * `--acount demo` was refused as "required option '--account <name>' not specified". Here the
+ * required options are checked in a preAction hook instead, which runs after commander has
+ * refused an unknown option (with its "Did you mean" suggestion); the message is commander's.
+ * Call it once every command is declared.
+ */
+export function reportUnknownOptionsFirst(program: Command): void {
+  const required = new Map<Command, Option[]>();
+  const visit = (command: Command) => {
+    const mandatory = command.options.filter((option) => option.mandatory);
+    for (const option of mandatory) option.makeOptionMandatory(false);
+    if (mandatory.length > 0) required.set(command, mandatory);
+    for (const sub of command.commands) visit(sub);
+  };
+  visit(program);
+  program.hook('preAction', (_program, action) => {
+    for (const option of required.get(action) ?? []) {
+      if (action.getOptionValue(option.attributeName()) === undefined) action.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+    }
+  });
 }
 
 /**

@@ -69,7 +69,7 @@ export function registerMemberCommands(program: Command, withServices: WithServi
     member.command(spec).description(description).requiredOption('--account <name>', 'the account the member belongs to').option('--json', 'print JSON');
 
   command('find <text>', 'members whose login or e-mail contains TEXT (case-insensitive; Deleted ones too)')
-    .option('--limit <n>', 'at most this many of each (default 20)', positive, 20)
+    .option('--limit <n>', 'at most this many of each', positive, 20)
     .action(async (text: string, options: Common & { limit: number }) => {
       const found = await withServices(async (s) => {
         const account = await accountNamed(s, options.account);
@@ -118,7 +118,7 @@ export function registerMemberCommands(program: Command, withServices: WithServi
     });
 
   command('logins <login>', 'the recorded login attempts of a member (those sent with an IP), newest first')
-    .option('--limit <n>', 'at most this many (default 20)', positive, 20)
+    .option('--limit <n>', 'at most this many', positive, 20)
     .action(async (login: string, options: Common & { limit: number }) => {
       const events = await withServices(async (s) => {
         const account = await accountNamed(s, options.account);

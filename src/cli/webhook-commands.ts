@@ -120,7 +120,7 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .command('deliveries <id>')
     .description('a receiver’s latest deliveries, newest first, with every attempt')
     .requiredOption('--account <name>', 'the account')
-    .option('--limit <n>', 'how many (default 20)', whole('--limit'), 20)
+    .option('--limit <n>', 'how many', whole('--limit'), 20)
     .option('--json', 'print them as JSON')
     .action(async (id: string, options: { account: string; limit: number; json?: boolean }) => {
       const deliveries = await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.deliveries(account, endpoint, options.limit));
