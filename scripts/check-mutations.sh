@@ -273,5 +273,11 @@ mutate "the server's JSON log leaves C1 and bidi controls raw" src/http/logging.
 
 mutate "a misspelt option refused as a missing required one" src/main.ts \
   "s/^  reportUnknownOptionsFirst(program);$//" test/cli/command-line.test.ts "misspelt"
+mutate "a command run in the wrong folder makes a stray store" src/cli/cli-support.ts \
+  "s/createStore: options.createStore ?? false/createStore: true/" test/cli/command-line.test.ts "makes none"
+mutate "a missing account's store not named" src/cli/cli-support.ts \
+  's/`no account "${name}" in the store ${describeStore(loadConfig().databaseUrl)}`/`no account "${name}"`/' test/cli/command-line.test.ts "is named"
+mutate "a set-up link's assumed address not said" src/cli/operator-commands.ts \
+  "s/, ...(note ? { note } : {})//g" test/cli/command-line.test.ts "set-up links"
 
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

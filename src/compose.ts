@@ -87,12 +87,14 @@ export interface ServiceOptions {
   readonly hasher?: PasswordHasher;
   /** How long /login/ waits for an upstream (tests shorten it). */
   readonly upstreamTimeoutMs?: number;
+  /** Whether a store that is not there is made (default true); false: StoreNotFound (the command line's commands but a few). */
+  readonly createStore?: boolean;
 }
 
 /** Opens the store the configuration names, brings its schema up to date and builds the services on it. */
 export async function createServices(config: Config, options: Omit<ServiceOptions, 'config'> = {}): Promise<Services> {
   // A reader for every list that may run, and two to spare (an export, a count).
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, maxReaders: config.maxConcurrentLists + 2, events: config.events });
+  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, maxReaders: config.maxConcurrentLists + 2, events: config.events, create: options.createStore });
   try {
     await store.migrate();
     return await servicesOver(store, { ...options, config });

@@ -8,7 +8,6 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SESSION_FIELDS, type Account, type KeyScope } from './accounts/account.js';
 import type { KeyIssue } from './accounts/accounts-service.js';
 import type { SettingsPatch } from './accounts/account-rules.js';
-import type { Services } from './compose.js';
 import { loadConfig, type Config } from './config.js';
 import type { ImportCommandOptions } from './import-export/commands.js';
 import { registerLinkCommands } from './cli/link-commands.js';
@@ -16,7 +15,7 @@ import { registerMailCommands } from './cli/mail-commands.js';
 import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
-import { reportUnknownOptionsFirst } from './cli/cli-support.js';
+import { noAccount, reportUnknownOptionsFirst, withServices } from './cli/cli-support.js';
 import { packageVersion } from './version.js';
 import { writeJson, writeLines } from './common/terminal-text.js';
 
@@ -169,22 +168,8 @@ function print(value: unknown, json: boolean | undefined): void {
   writeLines(process.stdout, Object.entries(value as object).map(([key, item]) => `${key.padEnd(22)} ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`));
 }
 
-/** Runs `work` with the services over the configured store, closing the store afterwards. */
-async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const { createServices } = await import('./compose.js');
-  // Links made here (an operator's set-up link) point at the server this configuration runs.
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const services = await createServices(config, { publicUrl: config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.port}` });
-  try {
-    return await work(services);
-  } finally {
-    await services.store.close();
-  }
-}
-
 function issuedKey(name: string, issued: KeyIssue): Extract<KeyIssue, { kind: 'issued' }> {
-  if (issued.kind === 'not-found') throw new CliError(`no account "${name}"`);
+  if (issued.kind === 'not-found') throw noAccount(name);
   if (issued.kind === 'invalid') throw new CliError(`invalid ${issued.setting}: ${issued.reason}`);
   return issued;
 }
@@ -229,7 +214,8 @@ export function buildCli(): Command {
   withSettingOptions(account.command('create <name>').description('create an account and print its API key (shown once)'))
     .option('--json', 'print {"user","api_key"} as JSON')
     .action(async (name: string, options: SettingOptions & { json?: boolean }) => {
-      const created = await withServices((s) => s.accounts.create(name, settingsPatch(options)));
+      // The one command besides serve and migrate that may make a new store.
+      const created = await withServices((s) => s.accounts.create(name, settingsPatch(options)), { createStore: true });
       if (created.kind === 'name-taken') throw new CliError(`account "${name}" already exists`);
       if (created.kind === 'invalid') throw new CliError(`invalid ${created.setting}: ${created.reason}`);
       if (options.json) print({ user: created.account.name, api_key: created.apiKey }, true);
@@ -255,7 +241,7 @@ export function buildCli(): Command {
         const found = await s.accounts.find(name);
         return found && describeAccount(found, await s.accounts.countMembers(found));
       });
-      if (!shown) throw new CliError(`no account "${name}"`);
+      if (!shown) throw noAccount(name);
       print(shown, options.json);
     });
 
@@ -263,7 +249,7 @@ export function buildCli(): Command {
     .option('--json', 'print JSON')
     .action(async (name: string, options: SettingOptions & { json?: boolean }) => {
       const changed = await withServices((s) => s.accounts.change(name, settingsPatch(options)));
-      if (changed.kind === 'not-found') throw new CliError(`no account "${name}"`);
+      if (changed.kind === 'not-found') throw noAccount(name);
       if (changed.kind === 'invalid') throw new CliError(`invalid ${changed.setting}: ${changed.reason}`);
       print(describeAccount(changed.account), options.json);
     });
@@ -302,7 +288,7 @@ export function buildCli(): Command {
     .option('--json', 'print JSON')
     .action(async (name: string, options: { json?: boolean }) => {
       const found = await withServices((s) => s.accounts.keys(name));
-      if (!found) throw new CliError(`no account "${name}"`);
+      if (!found) throw noAccount(name);
       const rows = found.keys.map((key) => ({
         key: key.name,
         scope: key.scope,
@@ -319,7 +305,7 @@ export function buildCli(): Command {
     .description('revoke a key: it stops working at once')
     .action(async (name: string, keyName: string) => {
       const revoked = await withServices((s) => s.accounts.revokeKey(name, keyName));
-      if (revoked.kind === 'not-found') throw new CliError(`no account "${name}"`);
+      if (revoked.kind === 'not-found') throw noAccount(name);
       if (revoked.kind === 'no-such-key') throw new CliError(`account "${name}" has no key named "${keyName}"`);
       writeLines(process.stdout, [`revoked key "${keyName}" of "${name}"`]);
     });
@@ -330,7 +316,7 @@ export function buildCli(): Command {
     .option('--yes', 'confirm: the account and its members are gone for good')
     .action(async (name: string, options: { yes?: boolean }) => {
       if (!options.yes) throw new CliError(`refusing to delete "${name}" without --yes`);
-      if (!(await withServices((s) => s.accounts.delete(name)))) throw new CliError(`no account "${name}"`);
+      if (!(await withServices((s) => s.accounts.delete(name)))) throw noAccount(name);
       writeLines(process.stdout, [`deleted account "${name}"`]);
     });
 

@@ -1,12 +1,13 @@
 /**
  * The console's operators on the command line: `operator add | list | remove | reset`. `add`
  * (for an operator without a password) and `reset` print a one-time link (valid 24 h) where
- * the operator sets a password; a new link ends the operator's earlier ones.
+ * the operator sets a password; a new link ends the operator's earlier ones. The link is on
+ * PUBLIC_URL; without it, on HOST and PORT as this command sees them, with a note that says so.
  */
 import { Option, type Command } from 'commander';
 import { ROLES, type Operator, type Role } from '../operators/operator.js';
 import { writeLines } from '../common/terminal-text.js';
-import { CommandError, print, type WithServices } from './cli-support.js';
+import { CommandError, linkBase, noAccount, print, type WithServices } from './cli-support.js';
 
 const iso = (instant: number) => new Date(instant).toISOString();
 
@@ -29,13 +30,13 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .option('--json', 'print the outcome as JSON')
     .action(async (email: string, options: { account: string; role: Role; json?: boolean }) => {
       if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new CommandError(`email: not an e-mail address: "${email}"`);
-      const outcome = await withServices((s) => s.operators.add(email, options.account, options.role));
-      if ('kind' in outcome) throw new CommandError(`no account "${options.account}"`);
+      const { outcome, note } = await withServices(async (s, config) => ({ outcome: await s.operators.add(email, options.account, options.role), note: linkBase(config).assumed }));
+      if ('kind' in outcome) throw noAccount(options.account);
       // An operator who already has a password keeps it, and gets no link that could replace it.
       if (outcome.link === undefined || outcome.expiresAt === undefined) {
         print({ ...describe(outcome.operator), link: null, note: 'this operator has a password already and signs in with it; `operator reset` clears it and prints a new link' }, options.json);
       } else {
-        print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt) }, options.json);
+        print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt), ...(note ? { note } : {}) }, options.json);
       }
     });
 
@@ -63,8 +64,8 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .description('clear an operator’s password and end its sessions and earlier links; prints a new one-time link')
     .option('--json', 'print the outcome as JSON')
     .action(async (email: string, options: { json?: boolean }) => {
-      const outcome = await withServices((s) => s.operators.reset(email));
+      const { outcome, note } = await withServices(async (s, config) => ({ outcome: await s.operators.reset(email), note: linkBase(config).assumed }));
       if (!outcome) throw new CommandError(`no operator "${email}"`);
-      print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt) }, options.json);
+      print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt), ...(note ? { note } : {}) }, options.json);
     });
 }

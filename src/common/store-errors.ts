@@ -13,3 +13,15 @@ export class UniqueViolation extends Error {
 export class StoreUnavailable extends Error {
   override readonly name = 'StoreUnavailable';
 }
+
+/**
+ * The store to open is not there, and the caller asked not to make one (a command other than
+ * `serve`, `migrate` and `account create`, run where the server's store is not). `location`
+ * says which store was looked for (a SQLite file's absolute path).
+ */
+export class StoreNotFound extends Error {
+  override readonly name = 'StoreNotFound';
+  constructor(readonly location: string) {
+    super(`no store at ${location}`);
+  }
+}

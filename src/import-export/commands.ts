@@ -4,9 +4,9 @@
  */
 import { closeSync, rmSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
-import type { Account } from '../accounts/account.js';
 import { createPrivateFile, privateWriteStream } from '../common/private-file.js';
 import type { Services } from '../compose.js';
+import { accountNamed } from '../cli/cli-support.js';
 import { formatOf, importFileSize, parseMapping, readImportFile, RejectsFile, rejectsPathFor, writeExport, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary } from './importer.js';
 
@@ -26,12 +26,6 @@ export interface ImportReport extends ImportSummary {
   rowsPerSecond: number;
   rejectsFile: string | null;
   dryRun: boolean;
-}
-
-async function accountNamed(services: Services, name: string): Promise<Account> {
-  const account = await services.accounts.find(name);
-  if (!account) throw new Error(`no account "${name}" (create it first: member-api account create ${name})`);
-  return account;
 }
 
 function chosenFormat(path: string, format: FileFormat | undefined): FileFormat {

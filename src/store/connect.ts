@@ -1,4 +1,5 @@
 import type { EngineConnection } from './dialects/dialect.js';
+import { isPostgresUrl, sqlitePathOf } from './dialects/location.js';
 import { openPostgres } from './dialects/postgres.js';
 import { openSqlite } from './dialects/sqlite.js';
 
@@ -9,10 +10,16 @@ export interface ConnectOptions {
   readonly maxReaders?: number;
   /** Whether member changes write their events (EVENTS; on unless false). */
   readonly events?: boolean;
+  /**
+   * Whether a store that is not there is made (a new SQLite file; default true). False: a
+   * missing one is StoreNotFound, so that a command run in the wrong folder makes no stray
+   * store. (A PostgreSQL database is made by its own tools either way.)
+   */
+  readonly create?: boolean;
 }
 
 /** A `postgres://` (or `postgresql://`) URL selects PostgreSQL; anything else is a SQLite file. */
 export function connect(databaseUrl: string, options: ConnectOptions = {}): EngineConnection {
-  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) return openPostgres(databaseUrl, { poolSize: options.poolSize });
-  return openSqlite(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''), { maxReaders: options.maxReaders });
+  if (isPostgresUrl(databaseUrl)) return openPostgres(databaseUrl, { poolSize: options.poolSize });
+  return openSqlite(sqlitePathOf(databaseUrl), { maxReaders: options.maxReaders, create: options.create });
 }

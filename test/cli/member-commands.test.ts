@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { describeEachEngineApp } from '../support/app.js';
+import { storeShown } from '../support/stores.js';
 
 describeEachEngineApp('member-api member', (h) => {
   it('finds, shows, unlocks, resets, suspends and activates a member, through the same rules as the API', async () => {
@@ -55,7 +56,7 @@ describeEachEngineApp('member-api member', (h) => {
 
     // Errors are one line naming what is missing.
     expect(await member(['show', 'nobody'])).toMatchObject({ code: 1, stderr: `member-api: no member "nobody" in account "${account.user}"\n` });
-    expect(await runCli(['member', 'show', 'alice', '--account', 'no-such-account'], env)).toMatchObject({ code: 1, stderr: 'member-api: no account "no-such-account"\n' });
+    expect(await runCli(['member', 'show', 'alice', '--account', 'no-such-account'], env)).toMatchObject({ code: 1, stderr: `member-api: no account "no-such-account" in the store ${storeShown(h().database.url)}\n` });
   }, 60_000);
 
   it('shows escape sequences, C1 controls and bidi overrides in member data as visible escapes, never to the terminal, in text and in JSON', async () => {

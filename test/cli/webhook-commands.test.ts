@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { describeEachEngineApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { storeShown } from '../support/stores.js';
 
 describeEachEngineApp('member-api webhook', (harness) => {
   let receiver: Receiver;
@@ -28,7 +29,7 @@ describeEachEngineApp('member-api webhook', (harness) => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe('member-api: --url: 127.0.0.1: 127.0.0.1 is a loopback address; webhooks go to public addresses only\n');
     expect((await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--events', 'member.nope'])).stderr).toMatch(/--events: member.nope is not an event type/);
-    expect((await cli(['webhook', 'add', '--account', 'no-such-account', '--url', receiver.url])).stderr).toBe('member-api: no account "no-such-account"\n');
+    expect((await cli(['webhook', 'add', '--account', 'no-such-account', '--url', receiver.url])).stderr).toBe(`member-api: no account "no-such-account" in the store ${storeShown(harness().database.url)}\n`);
 
     const added = await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--events', 'member.created,member.deleted', '--json']);
     expect(added.code, added.stderr).toBe(0);

@@ -8,7 +8,7 @@
  * on while the writer is held by a long transaction), and a pool of readers for snapshots
  * (long lists and exports), which WAL lets run beside the writer.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import BetterSqlite3 from 'better-sqlite3';
@@ -27,6 +27,8 @@ import {
   type QueryResult,
 } from 'kysely';
 import { createPrivateFileIfMissing } from '../../common/private-file.js';
+import { StoreNotFound } from '../../common/store-errors.js';
+import { describeSqliteStore } from './location.js';
 import { WorkerError, WorkerPool, type WorkerSession } from '../../common/worker-pool.js';
 import type { StoreErrorKind } from '../errors.js';
 import type { Database } from '../schema.js';
@@ -38,6 +40,8 @@ import type { ProcedureCall, ProcedureOutcome, SqliteChunk, SqliteRequest, Sqlit
 export interface SqliteOptions {
   /** Snapshots read at once, each in a worker thread of its own (more wait for one). */
   maxReaders?: number;
+  /** Whether a missing file is made (a new store; default true), or is StoreNotFound. */
+  create?: boolean;
 }
 
 const DEFAULT_MAX_READERS = 16;
@@ -50,6 +54,8 @@ function workerUrl(): URL {
 
 export function openSqlite(path: string, options: SqliteOptions = {}): EngineConnection {
   if (path === ':memory:') throw new Error('SQLite needs a file: its connections live in worker threads of their own');
+  // Neither the file nor its folder is made for a caller that only uses a store that exists.
+  if (options.create === false && !existsSync(path)) throw new StoreNotFound(describeSqliteStore(path));
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (error) {

@@ -1,0 +1,34 @@
+/**
+ * Which engine a DATABASE_URL selects, and which store it names, for people. Kept apart from
+ * the dialects themselves, so that a command that only needs to say where its store is (the
+ * command line's messages) does not load the drivers.
+ */
+import { resolve } from 'node:path';
+
+/** A `postgres://` (or `postgresql://`) URL selects PostgreSQL; anything else is a SQLite file. */
+export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl);
+
+/** The SQLite file a DATABASE_URL names (`sqlite:` and `file:` prefixes dropped). */
+export const sqlitePathOf = (databaseUrl: string): string => databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, '');
+
+/** A SQLite file's absolute path: a relative DATABASE_URL is taken from the folder the program runs in. */
+export function describeSqliteStore(path: string): string {
+  return resolve(path);
+}
+
+/** `postgres://USER@HOST:PORT/DATABASE`: the server and the database, never the password (nor the query, which may hold one). */
+export function describePostgresStore(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';
+    const user = parsed.username ? `${parsed.username}@` : '';
+    return `postgres://${user}${host}:${parsed.port || '5432'}${parsed.pathname}`;
+  } catch {
+    return 'a PostgreSQL database (DATABASE_URL is not a URL this can show)';
+  }
+}
+
+/** Which store a DATABASE_URL names: a SQLite file's absolute path, or a PostgreSQL server and database. */
+export function describeStore(databaseUrl: string): string {
+  return isPostgresUrl(databaseUrl) ? describePostgresStore(databaseUrl) : describeSqliteStore(sqlitePathOf(databaseUrl));
+}
