@@ -279,5 +279,9 @@ mutate "a missing account's store not named" src/cli/cli-support.ts \
   's/`no account "${name}" in the store ${describeStore(loadConfig().databaseUrl)}`/`no account "${name}"`/' test/cli/command-line.test.ts "is named"
 mutate "a set-up link's assumed address not said" src/cli/operator-commands.ts \
   "s/, ...(note ? { note } : {})//g" test/cli/command-line.test.ts "set-up links"
+mutate "webhook deliveries' attempts printed as [object Object]" src/cli/webhook-commands.ts \
+  "s/^      writeLines(process.stdout, \[...deliveryLines(deliveries), ...(cut ? \['', cut\] : \[\])\]);$/      print({ deliveries }, false);/" test/cli/webhook-commands.test.ts "tables"
+mutate "a cut member list not said" src/cli/member-commands.ts \
+  "s/cut: cutNote(rows.length, total, 'members', { which: 'first', maxLimit: MAX_LIMIT })/cut: undefined/" test/cli/member-commands.test.ts "tables"
 
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

@@ -15,7 +15,7 @@ import { registerMailCommands } from './cli/mail-commands.js';
 import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
-import { noAccount, reportUnknownOptionsFirst, withServices } from './cli/cli-support.js';
+import { noAccount, reportUnknownOptionsFirst, tableLines, withServices } from './cli/cli-support.js';
 import { packageVersion } from './version.js';
 import { writeJson, writeLines } from './common/terminal-text.js';
 
@@ -159,13 +159,20 @@ function withoutPassword(smtpUrl: string): string {
   return url.toString();
 }
 
-/** Every line for people and every JSON document goes out through common/terminal-text.ts, which escapes what a terminal would obey. */
+/**
+ * Every line for people and every JSON document goes out through common/terminal-text.ts,
+ * which escapes what a terminal would obey. An account's settings, for people, are a table
+ * (a nested record's keys joined to its own: `members.active`).
+ */
 function print(value: unknown, json: boolean | undefined): void {
   if (json) {
     writeJson(process.stdout, value);
     return;
   }
-  writeLines(process.stdout, Object.entries(value as object).map(([key, item]) => `${key.padEnd(22)} ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`));
+  const rows = Object.entries(value as object).flatMap(([key, item]) =>
+    item !== null && typeof item === 'object' ? Object.entries(item as object).map(([inner, innerItem]) => ({ setting: `${key}.${inner}`, value: innerItem })) : [{ setting: key, value: item }],
+  );
+  writeLines(process.stdout, tableLines(rows));
 }
 
 function issuedKey(name: string, issued: KeyIssue): Extract<KeyIssue, { kind: 'issued' }> {
@@ -229,7 +236,7 @@ export function buildCli(): Command {
     .action(async (options: { json?: boolean }) => {
       const accounts = await withServices((s) => s.accounts.list());
       if (options.json) print(accounts.map((a) => describeAccount(a)), true);
-      else writeLines(process.stdout, accounts.map((a) => a.name));
+      else writeLines(process.stdout, accounts.length === 0 ? ['no accounts (`member-api account create NAME` makes one)'] : tableLines(accounts.map((a) => ({ user: a.name, created: new Date(a.createdAt).toISOString() }))));
     });
 
   account
@@ -297,7 +304,7 @@ export function buildCli(): Command {
         last_used: isoOrNull(key.lastUsedAt),
       }));
       if (options.json) print(rows, true);
-      else writeLines(process.stdout, rows.map((row) => `${row.key.padEnd(28)} ${row.scope.padEnd(6)} created ${row.created}  expires ${row.expires ?? 'never'}  last used ${row.last_used ?? 'never'}`));
+      else writeLines(process.stdout, tableLines(rows.map((row) => ({ ...row, expires: row.expires ?? 'never', last_used: row.last_used ?? 'never' }))));
     });
 
   keys

@@ -1,14 +1,14 @@
 /**
  * What the command families share (`member …`, `account link …`, `migrate-members`): the
  * services they run over, the account a command names, and the printing of a result as text
- * for people or JSON for scripts.
+ * for people (records, and lists as tables) or JSON for scripts.
  */
 import type { Command, Option } from 'commander';
 import type { Account } from '../accounts/account.js';
 import type { Services } from '../compose.js';
 import { DEFAULT_DATABASE_PATH, loadConfig, type Config } from '../config.js';
 import { StoreNotFound } from '../common/store-errors.js';
-import { writeJson, writeLines } from '../common/terminal-text.js';
+import { terminalText, writeJson, writeLines } from '../common/terminal-text.js';
 import { describeStore } from '../store/dialects/location.js';
 
 /**
@@ -100,21 +100,75 @@ export function reportUnknownOptionsFirst(program: Command): void {
 }
 
 /**
- * Text for people, JSON with --json: an object's keys line up, a nested object is indented, a
- * list is one line per item. Either way through common/terminal-text.ts, as every line the
+ * Text for people, JSON with --json: a record's keys line up, a nested record is indented, a
+ * nested list is a table. Either way through common/terminal-text.ts, as every line the
  * command line writes: members', upstreams' and receivers' data is shown, never obeyed.
  */
 export function print(value: unknown, json: boolean | undefined): void {
   if (json) writeJson(process.stdout, value);
-  else writeLines(process.stdout, textLines(value, ''));
+  else writeLines(process.stdout, recordLines(value as object, ''));
 }
 
-function textLines(value: unknown, indent: string): string[] {
-  return Object.entries(value as object).flatMap(([key, item]) => {
-    if (Array.isArray(item)) {
-      return [`${indent}${key}:${item.length === 0 ? ' (none)' : ''}`, ...item.map((entry) => `${indent}  ${Object.values(entry as object).map((v) => v ?? '-').join('  ')}`)];
+/** Keys this wide at least, so that the records of one command line up with each other. */
+const KEY_WIDTH = 20;
+
+function recordLines(record: object, indent: string): string[] {
+  const width = Math.max(KEY_WIDTH, ...Object.keys(record).map((key) => key.length));
+  return Object.entries(record).flatMap(([key, item]) => {
+    if (Array.isArray(item) && item.some((entry) => entry !== null && typeof entry === 'object')) {
+      return [`${indent}${key}:`, ...tableLines(item as Array<Record<string, unknown>>).map((line) => `${indent}  ${line}`)];
     }
-    if (item !== null && typeof item === 'object') return [`${indent}${key}:`, ...textLines(item, `${indent}  `)];
-    return [`${indent}${key.padEnd(20)} ${item ?? '-'}`];
+    if (Array.isArray(item) && item.length === 0) return [`${indent}${key}: (none)`];
+    if (item !== null && typeof item === 'object') return [`${indent}${key}:`, ...recordLines(item, `${indent}  `)];
+    return [`${indent}${key.padEnd(width)} ${cell(item)}`];
   });
+}
+
+/** A value in a table or a record: `-` for none; made safe for a terminal before it is measured. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return cell(value.join(','));
+  if (typeof value === 'object') return terminalText(JSON.stringify(value));
+  return terminalText(String(value));
+}
+
+/** Characters a cell takes on a terminal (wide East Asian characters count as one, a known limit). */
+const widthOf = (text: string) => [...text].length;
+
+/**
+ * A table: a header of the column names (the keys of the JSON output), then a row per item;
+ * each column as wide as its widest cell, two spaces between columns. The columns are the
+ * first row's keys unless given.
+ */
+export function tableLines(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly string[] = Object.keys(rows[0] ?? {})): string[] {
+  const cells = [columns.map((column) => column), ...rows.map((row) => columns.map((column) => cell(row[column])))];
+  const widths = columns.map((_, index) => Math.max(...cells.map((line) => widthOf(line[index]!))));
+  return cells.map((line) => line.map((text, index) => (index === line.length - 1 ? text : text + ' '.repeat(widths[index]! - widthOf(text)))).join('  '));
+}
+
+/**
+ * A list for people: its table (or `empty` when it has no rows), and, when it was cut, a last
+ * line that says so. With --json the list alone goes to standard output (its shape is the
+ * scripts'), and the cut is said on standard error.
+ */
+export function printList(rows: ReadonlyArray<Record<string, unknown>>, options: { json?: boolean; jsonValue?: unknown; empty: string; cut?: string }): void {
+  if (options.json) {
+    writeJson(process.stdout, options.jsonValue ?? rows);
+    if (options.cut) writeLines(process.stderr, [options.cut]);
+    return;
+  }
+  writeLines(process.stdout, [...(rows.length === 0 ? [options.empty] : tableLines(rows)), ...(options.cut ? [options.cut] : [])]);
+}
+
+/**
+ * What a cut list says: which it shows (`the first 20`, `the newest 20`), of how many (`more`
+ * when the total is not counted), and the --limit that shows more (at most `maxLimit`).
+ * Undefined when nothing was left out.
+ */
+export function cutNote(shown: number, total: number | 'more', what: string, options: { readonly which: string; readonly maxLimit?: number }): string | undefined {
+  const maxLimit = options.maxLimit ?? Number.MAX_SAFE_INTEGER;
+  if (total === 'more') return `showing the ${options.which} ${shown}; there are more ${what} (--limit ${Math.min(shown * 2, maxLimit)} to see more)`;
+  if (total <= shown) return undefined;
+  return `showing the ${options.which} ${shown} of ${total} ${what}; --limit ${Math.min(total, maxLimit)} to see ${total <= maxLimit ? 'them all' : 'more'}`;
 }

@@ -9,13 +9,13 @@ import type { Account } from '../accounts/account.js';
 import { hashFormat } from '../auth/legacy-hashes.js';
 import { generatePassword } from '../auth/passwords.js';
 import type { Services } from '../compose.js';
-import { writeLines } from '../common/terminal-text.js';
 import type { LoginEvent } from '../members/login-records.js';
 import { MEMBER_FIELDS, STATUS, valueOf } from '../members/member-fields.js';
 import type { Member, MemberStatus } from '../members/member.js';
 import type { UpdateMembersOutcome } from '../members/members-service.js';
+import type { MemberFilters } from '../members/member-store.js';
 import { parseRecordTemplate } from '../members/record-template.js';
-import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
+import { accountNamed, CommandError, cutNote, print, printList, type WithServices } from './cli-support.js';
 
 
 interface Common {
@@ -23,8 +23,11 @@ interface Common {
   readonly json?: boolean;
 }
 
+/** The most a --limit may ask for. */
+const MAX_LIMIT = 9999;
+
 function positive(value: string): number {
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number from 1 to 9999');
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_LIMIT}`);
   return Number(value);
 }
 
@@ -68,28 +71,37 @@ export function registerMemberCommands(program: Command, withServices: WithServi
   const command = (spec: string, description: string) =>
     member.command(spec).description(description).requiredOption('--account <name>', 'the account the member belongs to').option('--json', 'print JSON');
 
-  command('find <text>', 'members whose login or e-mail contains TEXT (case-insensitive; Deleted ones too)')
-    .option('--limit <n>', 'at most this many of each', positive, 20)
+  command('find <text>', 'members whose login or e-mail contains TEXT (case-insensitive; Deleted ones too), by id')
+    .option('--limit <n>', 'at most this many', positive, 20)
     .action(async (text: string, options: Common & { limit: number }) => {
-      const found = await withServices(async (s) => {
+      const { rows, total } = await withServices(async (s) => {
         const account = await accountNamed(s, options.account);
         const record = parseRecordTemplate('{id}{login}{email}{status}{reg_time}')!;
         const byId = new Map<string, Record<string, string>>();
-        // The /list/ filters, by login and by e-mail, each in every state: without a status a
-        // list leaves Deleted members out, so they are asked for apart.
-        for (const filters of [{ loginContains: text }, { emailContains: text }]) {
+        /** The /list/ filters, in every state: without a status a list leaves Deleted members out, so they are asked for apart. Answers how many match. */
+        const read = async (filters: MemberFilters, limit: number | null) => {
+          let matching = 0;
           for (const status of [undefined, 'D'] as const) {
-            const listing = s.members.list(account, { record, filters: status ? { ...filters, status } : filters, limit: options.limit });
+            const listing = s.members.list(account, { record, filters: status ? { ...filters, status } : filters, limit });
             const chunks: string[] = [];
             for await (const chunk of listing) chunks.push(chunk);
             for (const row of JSON.parse(`[${chunks.filter((c) => c !== '').join(',')}]`) as Array<Record<string, string>>) byId.set(row.id!, row);
+            matching += listing.total;
           }
-        }
-        return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
+          return matching;
+        };
+        // The first N by id of either list are among the first N by id of each; the members
+        // both match are counted once (a list of them alone, whose rows are not read).
+        const byLogin = await read({ loginContains: text }, options.limit);
+        const byEmail = await read({ emailContains: text }, options.limit);
+        const both = await read({ loginContains: text, emailContains: text }, 0);
+        const sorted = [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
+        return { rows: sorted.slice(0, options.limit), total: byLogin + byEmail - both };
       });
-      if (options.json) print(found, true);
-      else if (found.length === 0) writeLines(process.stdout, [`no member's login or e-mail contains "${text}"`]);
-      else writeLines(process.stdout, found.map((row) => `${row.id!.padStart(8)}  ${row.login}  ${row.email}  ${row.status}  registered ${row.reg_time}`));
+      printList(
+        rows.map((row) => ({ id: row.id, login: row.login, email: row.email, status: row.status, registered: row.reg_time })),
+        { json: options.json, jsonValue: rows, empty: `no member's login or e-mail contains "${text}"`, cut: cutNote(rows.length, total, 'members', { which: 'first', maxLimit: MAX_LIMIT }) },
+      );
     });
 
   command('show <login>', 'every field of a member, its state, its lock and its last logins')
@@ -120,14 +132,19 @@ export function registerMemberCommands(program: Command, withServices: WithServi
   command('logins <login>', 'the recorded login attempts of a member (those sent with an IP), newest first')
     .option('--limit <n>', 'at most this many', positive, 20)
     .action(async (login: string, options: Common & { limit: number }) => {
-      const events = await withServices(async (s) => {
+      // One more than asked, to tell whether the list was cut.
+      const found = await withServices(async (s) => {
         const account = await accountNamed(s, options.account);
         const { member } = await memberNamed(s, account, login);
-        return (await s.logins.recentLogins(account, member.id, options.limit)).map(describeLogin);
+        return (await s.logins.recentLogins(account, member.id, options.limit + 1)).map(describeLogin);
       });
-      if (options.json) print(events, true);
-      else if (events.length === 0) writeLines(process.stdout, [`no recorded login attempts for "${login}" (attempts are recorded when the integrator sends IP)`]);
-      else writeLines(process.stdout, events.map((event) => `${event.at}  ${event.outcome.padEnd(17)}  ${event.ip}`));
+      const events = found.slice(0, options.limit);
+      printList(events.map(({ login: _login, ...event }) => event), {
+        json: options.json,
+        jsonValue: events,
+        empty: `no recorded login attempts for "${login}" (attempts are recorded when the integrator sends IP)`,
+        cut: found.length > options.limit ? cutNote(options.limit, 'more', 'login attempts', { which: 'newest', maxLimit: MAX_LIMIT }) : undefined,
+      });
     });
 
   command('unlock <login>', 'end a member’s lockout (forget its failed logins)').action(async (login: string, options: Common) => {

@@ -7,7 +7,7 @@
 import { Option, type Command } from 'commander';
 import { ROLES, type Operator, type Role } from '../operators/operator.js';
 import { writeLines } from '../common/terminal-text.js';
-import { CommandError, linkBase, noAccount, print, type WithServices } from './cli-support.js';
+import { CommandError, linkBase, noAccount, print, printList, type WithServices } from './cli-support.js';
 
 const iso = (instant: number) => new Date(instant).toISOString();
 
@@ -46,8 +46,10 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .option('--json', 'print them as JSON')
     .action(async (options: { json?: boolean }) => {
       const operators = await withServices((s) => s.operators.list());
-      if (options.json) print({ operators: operators.map(describe) }, true);
-      else print({ operators: operators.map((o) => ({ email: o.email, password: o.hasPassword ? 'set' : 'not set', accounts: o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-' })) }, false);
+      printList(
+        operators.map((o) => ({ email: o.email, password: o.hasPassword ? 'set' : 'not set', accounts: o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-' })),
+        { json: options.json, jsonValue: { operators: operators.map(describe) }, empty: 'no operators (`member-api operator add EMAIL --account NAME` makes one)' },
+      );
     });
 
   operator

@@ -7,7 +7,7 @@ import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhoo
 import type { Account } from '../accounts/account.js';
 import type { Services } from '../compose.js';
 import { writeLines } from '../common/terminal-text.js';
-import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
+import { accountNamed, CommandError, cutNote, print, printList, tableLines, type WithServices } from './cli-support.js';
 
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
 
@@ -38,6 +38,16 @@ function describeDelivery(delivery: WebhookDelivery & { attemptsMade: WebhookAtt
     last_error: delivery.lastError,
     attempt_log: delivery.attemptsMade.map(describeAttempt),
   };
+}
+
+/** The deliveries for people: one table of the deliveries, then one of every attempt, by delivery. */
+function deliveryLines(deliveries: ReadonlyArray<ReturnType<typeof describeDelivery>>): string[] {
+  const attempts = deliveries.flatMap((delivery) => delivery.attempt_log.map((attempt) => ({ delivery: delivery.id, ...attempt })));
+  return [
+    ...tableLines(deliveries.map(({ attempt_log: _log, ...delivery }) => delivery)),
+    '',
+    ...(attempts.length === 0 ? ['attempts: none yet'] : ['attempts:', ...tableLines(attempts).map((line) => `  ${line}`)]),
+  ];
 }
 
 const whole = (name: string) => (value: string) => {
@@ -76,8 +86,8 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .requiredOption('--account <name>', 'the account')
     .option('--json', 'print them as JSON')
     .action(async (options: { account: string; json?: boolean }) => {
-      const endpoints = await withServices(async (s) => s.webhooks.endpoints.list(await accountNamed(s, options.account)));
-      print({ webhooks: endpoints.map(describeEndpoint) }, options.json);
+      const endpoints = (await withServices(async (s) => s.webhooks.endpoints.list(await accountNamed(s, options.account)))).map(describeEndpoint);
+      printList(endpoints, { json: options.json, jsonValue: { webhooks: endpoints }, empty: `no webhooks in account "${options.account}"` });
     });
 
   webhook
@@ -123,8 +133,15 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .option('--limit <n>', 'how many', whole('--limit'), 20)
     .option('--json', 'print them as JSON')
     .action(async (id: string, options: { account: string; limit: number; json?: boolean }) => {
-      const deliveries = await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.deliveries(account, endpoint, options.limit));
-      print({ deliveries: deliveries.map(describeDelivery) }, options.json);
+      // One more than asked, to tell whether the list was cut.
+      const found = await onEndpoint(withServices, options.account, id, (s, account, endpoint) => s.webhooks.endpoints.deliveries(account, endpoint, options.limit + 1));
+      const deliveries = found.slice(0, options.limit).map(describeDelivery);
+      const cut = found.length > options.limit ? cutNote(options.limit, 'more', 'deliveries', { which: 'newest' }) : undefined;
+      if (options.json || deliveries.length === 0) {
+        printList(deliveries, { json: options.json, jsonValue: { deliveries }, empty: `no deliveries to webhook ${id} yet`, cut });
+        return;
+      }
+      writeLines(process.stdout, [...deliveryLines(deliveries), ...(cut ? ['', cut] : [])]);
     });
 
   webhook

@@ -36,7 +36,7 @@ for (const engine of ENGINES) {
         expect(JSON.parse((await runCli(['account', 'set', 'shop', '--session-fields', '', '--json'], env)).stdout).session_fields).toBe('');
 
         const listed = await runCli(['account', 'list'], env);
-        expect(listed.stdout.split('\n')).toContain('shop');
+        expect(listed.stdout).toMatch(/^user +created\nshop +\d{4}-\S+\n$/);
 
         const graced = await runCli(['account', 'rotate-key', 'shop', '--grace', '1h', '--json'], env);
         const { api_key: gracedKey } = JSON.parse(graced.stdout);

@@ -34,7 +34,7 @@ describe('member-api --help', () => {
     }
     expect(twice).toEqual([]);
     const find = commandsOf(buildCli()).find((entry) => entry.path === 'member find')!.command.helpInformation();
-    expect(find).toMatch(/--limit <n> +at most this many of each \(default: 20\)\n/);
+    expect(find).toMatch(/--limit <n> +at most this many \(default: 20\)\n/);
   });
 });
 
@@ -95,6 +95,24 @@ for (const engine of ENGINES) {
           expect(await runCli(args, { DATABASE_URL: url }), args.join(' ')).toMatchObject({ code: 1, stdout: '', stderr: expected });
         }
         if (engine === 'postgres') expect(expected).toMatch(/^member-api: no account "demo" in the store postgres:\/\/\w+@127\.0\.0\.1:5432\/member_api_test_\w+\n$/);
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it('shows an account as a table of settings under a header, every value in one column', async () => {
+      const database = await createTestDatabase(engine);
+      try {
+        expect((await runCli(['account', 'create', 'shop'], { DATABASE_URL: database.url })).code).toBe(0);
+        const lines = (await runCli(['account', 'show', 'shop'], { DATABASE_URL: database.url })).stdout.trimEnd().split('\n');
+        expect(lines[0]).toMatch(/^setting +value$/);
+        const valueAt = lines[0]!.indexOf('value');
+        const rows = new Map(lines.slice(1).map((line) => [line.slice(0, valueAt).trim(), line.slice(valueAt)]));
+        expect(lines.slice(1).every((line) => line[valueAt - 1] === ' ' && line[valueAt] !== ' ')).toBe(true);
+        expect(rows.get('user')).toBe('shop');
+        expect(rows.get('login_rate_limit_per_minute')).toBe('0');
+        expect(rows.get('members.active')).toBe('0');
+        expect((await runCli(['account', 'list'], { DATABASE_URL: database.url })).stdout).toMatch(/^user +created\nshop +\d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
       } finally {
         await database.drop();
       }

@@ -59,6 +59,39 @@ describeEachEngineApp('member-api member', (h) => {
     expect(await runCli(['member', 'show', 'alice', '--account', 'no-such-account'], env)).toMatchObject({ code: 1, stderr: `member-api: no account "no-such-account" in the store ${storeShown(h().database.url)}\n` });
   }, 60_000);
 
+  it('lists found members and login attempts as tables with headers, and says when --limit cut them', async () => {
+    const account = await h().newAccount();
+    const env = { DATABASE_URL: h().database.url };
+    const member = (args: string[]) => runCli(['member', ...args, '--account', account.user], env);
+    const key = { user: account.user, api_key: account.apiKey };
+    // Three match by login, one more by e-mail alone, one by both (counted once), one Deleted.
+    for (const [login, email] of [['cutter1', 'a@example.com'], ['cutter2', 'b@example.com'], ['other', 'cutter@example.com'], ['cutter3', 'cutter3@example.com'], ['cutter4', 'd@example.com']]) {
+      expect((await h().post('/api2/create/', { ...key, _login: login!, _email: email!, _password: 'correct-horse' })).json.result).toBe('OK');
+    }
+    expect((await h().post('/api2/update/', { ...key, find_member_login: 'cutter4', status: 'D' })).json.result).toBe('OK');
+
+    const all = await member(['find', 'cutter']);
+    const lines = all.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^id +login +email +status +registered$/);
+    expect(lines.slice(1).map((line) => line.split(/ +/)[1])).toEqual(['cutter1', 'cutter2', 'other', 'cutter3', 'cutter4']);
+    const statusAt = lines[0]!.indexOf('status');
+    expect(lines.slice(1).map((line) => line.slice(statusAt).split(' ')[0])).toEqual(['Active', 'Active', 'Active', 'Active', 'Deleted']);
+
+    const cut = await member(['find', 'cutter', '--limit', '2']);
+    expect(cut.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^id /), expect.stringMatching(/ cutter1 /), expect.stringMatching(/ cutter2 /), 'showing the first 2 of 5 members; --limit 5 to see them all']);
+    const cutJson = await member(['find', 'cutter', '--limit', '2', '--json']);
+    expect((JSON.parse(cutJson.stdout) as Array<{ login: string }>).map((m) => m.login)).toEqual(['cutter1', 'cutter2']);
+    expect(cutJson.stderr).toBe('showing the first 2 of 5 members; --limit 5 to see them all\n');
+    expect((await member(['find', 'cutter', '--limit', '5'])).stdout).not.toContain('showing');
+
+    for (const ip of ['203.0.113.7', '203.0.113.8', '203.0.113.9']) await h().post('/api2/login/', { ...key, login: 'cutter1', password: 'correct-horse', IP: ip });
+    const logins = (await member(['logins', 'cutter1', '--limit', '2'])).stdout.trimEnd().split('\n');
+    expect(logins[0]).toMatch(/^at +outcome +ip$/);
+    expect(logins.slice(1, 3).map((line) => line.split(/ +/).slice(1))).toEqual([['ok', '203.0.113.9'], ['ok', '203.0.113.8']]);
+    expect(logins[3]).toBe('showing the newest 2; there are more login attempts (--limit 4 to see more)');
+    expect((await member(['logins', 'cutter1'])).stdout).not.toContain('showing');
+  });
+
   it('shows escape sequences, C1 controls and bidi overrides in member data as visible escapes, never to the terminal, in text and in JSON', async () => {
     const account = await h().newAccount();
     const env = { DATABASE_URL: h().database.url };

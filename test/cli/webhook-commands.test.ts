@@ -10,6 +10,11 @@ import { runCli } from '../support/cli.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { storeShown } from '../support/stores.js';
 
+/** Where each of a table's columns starts, by its header. */
+function columnStarts(header: string): Map<string, number> {
+  return new Map([...header.matchAll(/\S+/g)].map((match) => [match[0], match.index]));
+}
+
 describeEachEngineApp('member-api webhook', (harness) => {
   let receiver: Receiver;
   beforeAll(async () => {
@@ -55,5 +60,49 @@ describeEachEngineApp('member-api webhook', (harness) => {
     expect((await cli(['webhook', 'remove', '99999', '--account', user])).stderr).toBe(`member-api: no webhook 99999 in account "${user}"\n`);
     expect((await cli(['webhook', 'remove', String(id), '--account', user])).stdout).toBe(`removed webhook ${id}\n`);
     expect(JSON.parse((await cli(['webhook', 'list', '--account', user, '--json'])).stdout)).toEqual({ webhooks: [] });
+  });
+
+  it('prints receivers and deliveries as tables with headers, every attempt readable, and says when the list was cut', async () => {
+    const { user, account } = await harness().newAccount();
+    const env = { DATABASE_URL: harness().database.url, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    const cli = (args: string[]) => runCli(args, env);
+    const added = await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--json']);
+    const { id } = JSON.parse(added.stdout) as { id: number };
+    const text = (await cli(['webhook', 'list', '--account', user])).stdout.split('\n');
+    expect([...columnStarts(text[0]!).keys()]).toEqual(['id', 'url', 'events', 'created_at', 'enabled', 'disabled_at', 'disabled_reason']);
+    expect(text[1]!.slice(0, columnStarts(text[0]!).get('url')).trim()).toBe(String(id));
+    for (const login of ['first', 'second']) {
+      await harness().services.members.create(account, { login, email: `${login}@example.com`, password: 'hooked-password', urlOk: null, urlFail: null, ip: null, timeExpiry: null, loginExpiry: null, profile: new Map() }, { actor: 'api' });
+    }
+    await harness().services.webhooks.dispatcher.run();
+
+    const all = await cli(['webhook', 'deliveries', String(id), '--account', user]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).not.toContain('[object Object]');
+    const lines = all.stdout.trimEnd().split('\n');
+    const starts = columnStarts(lines[0]!);
+    expect([...starts.keys()]).toEqual(['id', 'event', 'state', 'attempts', 'next_at', 'delivered_at', 'last_error']);
+    // Newest first; each cell under its header.
+    expect(lines.slice(1, 3).map((line) => line.slice(starts.get('event'), starts.get('state')).trim())).toEqual(['2', '1']);
+    expect(lines.slice(1, 3).map((line) => line.slice(starts.get('state'), starts.get('attempts')).trim())).toEqual(['delivered', 'delivered']);
+    expect(lines[3]).toBe('');
+    expect(lines[4]).toBe('attempts:');
+    const attemptStarts = columnStarts(lines[5]!);
+    expect([...attemptStarts.keys()]).toEqual(['delivery', 'at', 'status', 'duration_ms', 'error']);
+    expect(lines.slice(6)).toHaveLength(2);
+    for (const line of lines.slice(6)) {
+      expect(line.slice(attemptStarts.get('at'), attemptStarts.get('status')).trim()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      expect(line.slice(attemptStarts.get('status'), attemptStarts.get('duration_ms')).trim()).toBe('200');
+      expect(line.slice(attemptStarts.get('error')).trim()).toBe('-');
+    }
+    expect(all.stdout).not.toMatch(/showing/);
+
+    // Cut: said after the table (and, with --json, on standard error, the JSON as it was).
+    const cut = await cli(['webhook', 'deliveries', String(id), '--account', user, '--limit', '1']);
+    expect(cut.stdout.trimEnd().split('\n').at(-1)).toBe('showing the newest 1; there are more deliveries (--limit 2 to see more)');
+    expect(cut.stdout.split('\n').filter((line) => /^\d+ /.test(line))).toHaveLength(1);
+    const cutJson = await cli(['webhook', 'deliveries', String(id), '--account', user, '--limit', '1', '--json']);
+    expect((JSON.parse(cutJson.stdout) as { deliveries: unknown[] }).deliveries).toHaveLength(1);
+    expect(cutJson.stderr).toBe('showing the newest 1; there are more deliveries (--limit 2 to see more)\n');
   });
 }, { env: { WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' } });
