@@ -283,5 +283,9 @@ mutate "webhook deliveries' attempts printed as [object Object]" src/cli/webhook
   "s/^      writeLines(process.stdout, \[...deliveryLines(deliveries), ...(cut ? \['', cut\] : \[\])\]);$/      print({ deliveries }, false);/" test/cli/webhook-commands.test.ts "tables"
 mutate "a cut member list not said" src/cli/member-commands.ts \
   "s/cut: cutNote(rows.length, total, 'members', { which: 'first', maxLimit: MAX_LIMIT })/cut: undefined/" test/cli/member-commands.test.ts "tables"
+mutate "webhook names by number only" src/cli/webhook-commands.ts \
+  "s/^  return (await services.webhooks.endpoints.named(account, reference))?.id;$/  return undefined;/" test/cli/webhook-commands.test.ts "names a receiver"
+mutate "webhook names not checked" src/webhooks/webhooks-service.ts \
+  "s/^  if (ENDPOINT_NAME.test(name)) return undefined;$/  return undefined;/" test/cli/webhook-commands.test.ts "names a receiver"
 
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

@@ -253,6 +253,8 @@ export interface WebhookEndpointTable {
   disabled_reason: string | null;
   /** Until when one server has this endpoint's deliveries in hand. */
   lease_until: Generated<number>;
+  /** The operator's name for it, unique within the account; null for none. */
+  name: string | null;
 }
 
 /** One event to one endpoint: pending (retried), delivered, or failed (given up). */

@@ -9,6 +9,7 @@ function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpoint {
   return {
     id: Number(row.id),
     accountId: Number(row.account_id),
+    name: row.name,
     url: row.url,
     secret: row.secret,
     types: row.types === null ? undefined : row.types.split(','),
@@ -40,7 +41,7 @@ export class WebhookRepository implements WebhookStore {
     private readonly reads: Kysely<Database>,
   ) {}
 
-  async insertEndpoint(endpoint: { accountId: number; url: string; secret: string; types: readonly string[] | undefined; createdAt: number }): Promise<WebhookEndpoint> {
+  async insertEndpoint(endpoint: { accountId: number; name: string | null; url: string; secret: string; types: readonly string[] | undefined; createdAt: number }): Promise<WebhookEndpoint> {
     return this.db.transaction().execute(async (trx) => {
       // From the events written from now on: the last id committed is where it starts.
       const counter = await trx.selectFrom('event_counters').select('last_id').where('account_id', '=', endpoint.accountId).executeTakeFirst();
@@ -48,6 +49,7 @@ export class WebhookRepository implements WebhookStore {
         .insertInto('webhook_endpoints')
         .values({
           account_id: endpoint.accountId,
+          name: endpoint.name,
           url: endpoint.url,
           secret: endpoint.secret,
           types: endpoint.types === undefined ? null : endpoint.types.join(','),
@@ -68,6 +70,11 @@ export class WebhookRepository implements WebhookStore {
 
   async endpoint(id: number): Promise<WebhookEndpoint | undefined> {
     const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toEndpoint(row);
+  }
+
+  async endpointNamed(accountId: number, name: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
     return row && toEndpoint(row);
   }
 

@@ -3,6 +3,8 @@
 export interface WebhookEndpoint {
   readonly id: number;
   readonly accountId: number;
+  /** The operator's name for it (`webhook add --name`), unique within the account; null for none. */
+  readonly name: string | null;
   readonly url: string;
   /** `whsec_…`, the Standard Webhooks signing secret. */
   readonly secret: string;
@@ -48,10 +50,12 @@ export interface AttemptResult {
 
 /** What the webhooks need from storage. */
 export interface WebhookStore {
-  /** A new endpoint; it gets the events written from now on. */
-  insertEndpoint(endpoint: { accountId: number; url: string; secret: string; types: readonly string[] | undefined; createdAt: number }): Promise<WebhookEndpoint>;
+  /** A new endpoint; it gets the events written from now on. A name the account's other endpoint has: UniqueViolation. */
+  insertEndpoint(endpoint: { accountId: number; name: string | null; url: string; secret: string; types: readonly string[] | undefined; createdAt: number }): Promise<WebhookEndpoint>;
   endpoints(accountId: number): Promise<WebhookEndpoint[]>;
   endpoint(id: number): Promise<WebhookEndpoint | undefined>;
+  /** The account's endpoint of this name. */
+  endpointNamed(accountId: number, name: string): Promise<WebhookEndpoint | undefined>;
   /** Every enabled endpoint (of every account): the dispatcher's round. */
   enabledEndpoints(): Promise<WebhookEndpoint[]>;
   removeEndpoint(id: number): Promise<boolean>;

@@ -2,12 +2,26 @@
 import { randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import type { Clock } from '../common/clock.js';
+import { UniqueViolation } from '../common/store-errors.js';
 import { EVENT_TYPES } from '../events/event.js';
 import { checkReceiver } from './address-guard.js';
 import type { WebhookSender } from './sender.js';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookStore } from './webhook.js';
 
-export type AddOutcome = { kind: 'added'; endpoint: WebhookEndpoint } | { kind: 'refused'; parameter: 'url' | 'events'; reason: string };
+export type AddOutcome = { kind: 'added'; endpoint: WebhookEndpoint } | { kind: 'refused'; parameter: 'name' | 'url' | 'events'; reason: string };
+
+/**
+ * A receiver's name: a short label of letters, digits and `. _ -`, with at least one that is
+ * not a digit, since where a receiver is named on the command line an all-digit name is an id.
+ */
+const ENDPOINT_NAME = /^(?!\d+$)[A-Za-z0-9._-]{1,64}$/;
+
+/** Why a receiver cannot be named so, or undefined. */
+function endpointNameProblem(name: string): string | undefined {
+  if (ENDPOINT_NAME.test(name)) return undefined;
+  if (/^\d+$/.test(name)) return `"${name}" is all digits, which is how an id is written: give a name with a letter in it`;
+  return `"${name}" is not a name: 1 to 64 of letters, digits, . _ -`;
+}
 
 export class WebhooksService {
   constructor(
@@ -17,7 +31,10 @@ export class WebhooksService {
     private readonly allowPrivate: boolean,
   ) {}
 
-  async add(account: Account, url: string, types: readonly string[] | undefined): Promise<AddOutcome> {
+  async add(account: Account, url: string, types: readonly string[] | undefined, name?: string): Promise<AddOutcome> {
+    const badName = name === undefined ? undefined : endpointNameProblem(name);
+    if (badName) return { kind: 'refused', parameter: 'name', reason: badName };
+    if (name !== undefined && (await this.store.endpointNamed(account.id, name))) return { kind: 'refused', parameter: 'name', reason: nameTaken(name) };
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -31,12 +48,23 @@ export class WebhooksService {
     const refused = await checkReceiver(parsed, this.allowPrivate);
     if (refused) return { kind: 'refused', parameter: 'url', reason: refused };
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const endpoint = await this.store.insertEndpoint({ accountId: account.id, url: parsed.toString(), secret, types: types && types.length > 0 ? types : undefined, createdAt: this.clock() });
-    return { kind: 'added', endpoint };
+    try {
+      const endpoint = await this.store.insertEndpoint({ accountId: account.id, name: name ?? null, url: parsed.toString(), secret, types: types && types.length > 0 ? types : undefined, createdAt: this.clock() });
+      return { kind: 'added', endpoint };
+    } catch (error) {
+      // Taken meanwhile, by an add that ran beside this one (the index holds the rule).
+      if (error instanceof UniqueViolation && name !== undefined) return { kind: 'refused', parameter: 'name', reason: nameTaken(name) };
+      throw error;
+    }
   }
 
   list(account: Account): Promise<WebhookEndpoint[]> {
     return this.store.endpoints(account.id);
+  }
+
+  /** The account's endpoint of this name. */
+  named(account: Account, name: string): Promise<WebhookEndpoint | undefined> {
+    return this.store.endpointNamed(account.id, name);
   }
 
   /** The account's endpoint with this id, if it is the account's. */
@@ -77,3 +105,5 @@ export class WebhooksService {
     return true;
   }
 }
+
+const nameTaken = (name: string) => `"${name}" is the name of another webhook of this account`;

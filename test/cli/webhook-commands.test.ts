@@ -62,21 +62,65 @@ describeEachEngineApp('member-api webhook', (harness) => {
     expect(JSON.parse((await cli(['webhook', 'list', '--account', user, '--json'])).stdout)).toEqual({ webhooks: [] });
   });
 
+  it('names a receiver with --name, shows the name in list, and takes it wherever an id is taken', async () => {
+    const { user } = await harness().newAccount();
+    const other = await harness().newAccount();
+    const env = { DATABASE_URL: harness().database.url, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    const cli = (args: string[]) => runCli(args, env);
+
+    const added = await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--name', 'crm', '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    const { id, name } = JSON.parse(added.stdout) as { id: number; name: string };
+    expect(name).toBe('crm');
+    const unnamed = JSON.parse((await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--json'])).stdout) as { id: number; name: string | null };
+    expect(unnamed.name).toBeNull();
+
+    // A bad name or one taken in the account is refused, naming the option; another account may have it.
+    for (const [bad, reason] of [
+      ['crm', '"crm" is the name of another webhook of this account'],
+      ['42', '"42" is all digits, which is how an id is written: give a name with a letter in it'],
+      ['a b', '"a b" is not a name: 1 to 64 of letters, digits, . _ -'],
+      ['x'.repeat(65), `"${'x'.repeat(65)}" is not a name: 1 to 64 of letters, digits, . _ -`],
+    ]) {
+      expect(await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--name', bad!])).toMatchObject({ code: 1, stderr: `member-api: --name: ${reason}\n`, stdout: '' });
+    }
+    const elsewhere = await cli(['webhook', 'add', '--account', other.user, '--url', receiver.url, '--name', 'crm', '--json']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    const elsewhereId = (JSON.parse(elsewhere.stdout) as { id: number }).id;
+
+    const listed = JSON.parse((await cli(['webhook', 'list', '--account', user, '--json'])).stdout) as { webhooks: Array<{ id: number; name: string | null }> };
+    expect(listed.webhooks.map((w) => [w.id, w.name])).toEqual([[id, 'crm'], [unnamed.id, null]]);
+    const text = (await cli(['webhook', 'list', '--account', user])).stdout.split('\n');
+    const starts = columnStarts(text[0]!);
+    expect([...starts.keys()]).toEqual(['id', 'name', 'url', 'events', 'created_at', 'enabled', 'disabled_at', 'disabled_reason']);
+    expect(text[1]!.slice(starts.get('name'), starts.get('url')).trim()).toBe('crm');
+    expect(text[2]!.slice(starts.get('name'), starts.get('url')).trim()).toBe('-');
+
+    // By name: test, deliveries, enable, remove; each in its own account only.
+    receiver.received.length = 0;
+    expect(JSON.parse((await cli(['webhook', 'test', 'crm', '--account', user, '--json'])).stdout)).toMatchObject({ status: 200 });
+    expect(JSON.parse((await cli(['webhook', 'deliveries', 'crm', '--account', user, '--json'])).stdout)).toEqual({ deliveries: [] });
+    expect((await cli(['webhook', 'enable', 'crm', '--account', user])).stdout).toBe('enabled webhook crm\n');
+    expect(await cli(['webhook', 'remove', 'nope', '--account', user])).toMatchObject({ code: 1, stderr: `member-api: no webhook named "nope" in account "${user}"\n` });
+    expect((await cli(['webhook', 'remove', 'crm', '--account', user])).stdout).toBe('removed webhook crm\n');
+    expect(await cli(['webhook', 'remove', 'crm', '--account', user])).toMatchObject({ code: 1, stderr: `member-api: no webhook named "crm" in account "${user}"\n` });
+    expect((JSON.parse((await cli(['webhook', 'list', '--account', user, '--json'])).stdout) as { webhooks: Array<{ id: number }> }).webhooks.map((w) => w.id)).toEqual([unnamed.id]);
+    expect((JSON.parse((await cli(['webhook', 'list', '--account', other.user, '--json'])).stdout) as { webhooks: Array<{ id: number }> }).webhooks.map((w) => w.id)).toEqual([elsewhereId]);
+    // The name is free again once its receiver is gone.
+    expect((await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--name', 'crm'])).code).toBe(0);
+  });
+
   it('prints receivers and deliveries as tables with headers, every attempt readable, and says when the list was cut', async () => {
     const { user, account } = await harness().newAccount();
     const env = { DATABASE_URL: harness().database.url, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' };
     const cli = (args: string[]) => runCli(args, env);
-    const added = await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--json']);
-    const { id } = JSON.parse(added.stdout) as { id: number };
-    const text = (await cli(['webhook', 'list', '--account', user])).stdout.split('\n');
-    expect([...columnStarts(text[0]!).keys()]).toEqual(['id', 'url', 'events', 'created_at', 'enabled', 'disabled_at', 'disabled_reason']);
-    expect(text[1]!.slice(0, columnStarts(text[0]!).get('url')).trim()).toBe(String(id));
+    expect((await cli(['webhook', 'add', '--account', user, '--url', receiver.url, '--name', 'shop-crm'])).code).toBe(0);
     for (const login of ['first', 'second']) {
       await harness().services.members.create(account, { login, email: `${login}@example.com`, password: 'hooked-password', urlOk: null, urlFail: null, ip: null, timeExpiry: null, loginExpiry: null, profile: new Map() }, { actor: 'api' });
     }
     await harness().services.webhooks.dispatcher.run();
 
-    const all = await cli(['webhook', 'deliveries', String(id), '--account', user]);
+    const all = await cli(['webhook', 'deliveries', 'shop-crm', '--account', user]);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).not.toContain('[object Object]');
     const lines = all.stdout.trimEnd().split('\n');
@@ -98,10 +142,10 @@ describeEachEngineApp('member-api webhook', (harness) => {
     expect(all.stdout).not.toMatch(/showing/);
 
     // Cut: said after the table (and, with --json, on standard error, the JSON as it was).
-    const cut = await cli(['webhook', 'deliveries', String(id), '--account', user, '--limit', '1']);
+    const cut = await cli(['webhook', 'deliveries', 'shop-crm', '--account', user, '--limit', '1']);
     expect(cut.stdout.trimEnd().split('\n').at(-1)).toBe('showing the newest 1; there are more deliveries (--limit 2 to see more)');
     expect(cut.stdout.split('\n').filter((line) => /^\d+ /.test(line))).toHaveLength(1);
-    const cutJson = await cli(['webhook', 'deliveries', String(id), '--account', user, '--limit', '1', '--json']);
+    const cutJson = await cli(['webhook', 'deliveries', 'shop-crm', '--account', user, '--limit', '1', '--json']);
     expect((JSON.parse(cutJson.stdout) as { deliveries: unknown[] }).deliveries).toHaveLength(1);
     expect(cutJson.stderr).toBe('showing the newest 1; there are more deliveries (--limit 2 to see more)\n');
   });

@@ -15,6 +15,7 @@ import * as operators from './011-operators.js';
 import * as eventOutbox from './013-event-outbox.js';
 import * as outboxWithoutAccountLock from './014-outbox-without-account-lock.js';
 import * as sessionFields from './015-session-fields.js';
+import * as webhookNames from './016-webhook-names.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '013-event-outbox': eventOutbox,
   '014-outbox-without-account-lock': outboxWithoutAccountLock,
   '015-session-fields': sessionFields,
+  '016-webhook-names': webhookNames,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
