@@ -50,7 +50,7 @@ mutate "per-member lockout off" src/auth/lockout.ts \
 mutate "100-failure cap (NIST) off" src/auth/lockout.ts \
   's/  if (failures >= MAX_CONSECUTIVE_FAILURES) return now + policy.resetSeconds \* 1000;//' test/unit/auth.test.ts
 mutate "locked member answered differently" src/http/routes/login.ts \
-  's/  locked: MESSAGES.wrongLoginOrPassword,/  locked: "too many failed attempts",/' test/http/enumeration.test.ts
+  "s/  if (reason === 'suspended') return MESSAGES.memberSuspended;/  if (reason === 'locked') return 'too many failed attempts';\n  if (reason === 'suspended') return MESSAGES.memberSuspended;/" test/http/enumeration.test.ts
 mutate "no dummy verification for unknown logins" src/members/login-service.ts \
   's/    const localOk = await this.passwords.verify(member \&\& !atUpstream ? member.passwordHash : await this.dummyHash, command.password);/    const localOk = member \&\& !atUpstream ? await this.passwords.verify(member.passwordHash, command.password) : false;/' \
   test/http/enumeration.test.ts
@@ -59,7 +59,7 @@ mutate "unknown user answered differently from a wrong key" src/http/route-kit.t
 mutate "wrong keys not counted per address" src/auth/request-limits.ts \
   's/    await this.failures.consume(address).catch(() => {});//' test/http/limits.test.ts
 mutate "common passwords accepted" src/auth/password-policy.ts \
-  "s/  if (isCommonPassword(password)) return 'too-common';//" test/http/create.test.ts common
+  "s/  if (rules.refuseCommon && isCommonPassword(password)) return 'too-common';//" test/http/create.test.ts common
 mutate "login allowance not spent atomically (no guard in the counting statement)" src/store/login-records-repository.ts \
   "s/        .where((eb) => eb.or(\[eb('exp_logins_mode', 'is', null), eb('exp_logins_left', '>', 0)\]))//; s/        .where('status', '=', 'A')$//" test/http/login.test.ts "exactly K"
 mutate "query strings logged unredacted" src/http/logging.ts \
@@ -95,7 +95,7 @@ mutate "a dry run writes" src/import-export/importer.ts \
 mutate "request ids not passed on" src/app.ts \
   "s/    reply.header('x-request-id', request.id).header/    reply.header/" test/http/observability.test.ts "X-Request-Id"
 mutate "a route missing from the OpenAPI document" src/http/routes/update.ts \
-  "s/    { schema: UPDATE_SCHEMA },/    { schema: { ...UPDATE_SCHEMA, hide: true } },/" test/http/openapi.test.ts "every route"
+  "s/    getAndPost(UPDATE_SCHEMA),/    { GET: { ...getAndPost(UPDATE_SCHEMA).GET, hide: true }, POST: { ...UPDATE_SCHEMA, hide: true } },/" test/http/openapi.test.ts "every route"
 # Audit round 3: mail, sessions, migrations (items 8, 13, 14 and the upstream ids).
 mutate "mail templates read by a backtracking pattern" src/mail/mail.ts \
   's/body: templateParts(normalised.slice(lineEnd + 2))/body: normalised.slice(lineEnd + 2).split(\/(\\{\\{\\s*[^}]*?\\s*\\}\\})\/)/' test/http/mail.test.ts "hostile template"
@@ -287,5 +287,27 @@ mutate "webhook names by number only" src/cli/webhook-commands.ts \
   "s/^  return (await services.webhooks.endpoints.named(account, reference))?.id;$/  return undefined;/" test/cli/webhook-commands.test.ts "names a receiver"
 mutate "webhook names not checked" src/webhooks/webhooks-service.ts \
   "s/^  if (ENDPOINT_NAME.test(name)) return undefined;$/  return undefined;/" test/cli/webhook-commands.test.ts "names a receiver"
+
+# Code written for the hosted original runs unchanged (GET, codes in either case, aliases).
+mutate "GET refused on every endpoint but /list/" src/http/route-kit.ts \
+  "s/  for (const method of \['GET', 'POST'\] as const) app.route(/  for (const method of (url === '\/api2\/list\/' ? ['GET', 'POST'] as const : ['POST'] as const)) app.route(/" test/http/hosted-code.test.ts "by GET"
+mutate "an account's --get-writes off ignored" src/http/route-kit.ts \
+  "s/  if (request.method !== 'GET' || !account || account.settings.getWrites) return;/  return;/" test/http/hosted-code.test.ts "refuses GET"
+mutate "credentials in URLs not counted" src/app.ts \
+  "s/    if (hasSecretInQuery(request.url)) metrics.countCredentialsInUrl(endpoint);//" test/http/hosted-code.test.ts "by GET"
+mutate "one-letter codes read only in upper case" src/http/decoders.ts \
+  "s/  const code = value.toUpperCase();/  const code = value;/" test/http/hosted-code.test.ts "one-letter codes"
+mutate "login, email and password not taken on /create/" src/http/routes/create.ts \
+  "s/  const alias = params.nonEmpty(plain);/  const alias = undefined as string | undefined;/" test/http/hosted-code.test.ts "takes login, email and password"
+mutate "two different values of one create parameter, one silently kept" src/http/routes/create.ts \
+  "s/  if (documented !== undefined \&\& alias !== undefined \&\& documented !== alias) throw/  if (false) throw/" test/http/hosted-code.test.ts "takes login, email and password"
+mutate "a password-like profile field kept in clear" src/http/decoders.ts \
+  "s/    if (looksLikePassword(name)) throw ApiError.invalid(name, REASONS.passwordLike(.*//" test/http/hosted-code.test.ts "takes login, email and password"
+mutate "a forwarded IP list refused" src/http/decoders.ts \
+  "s/  const address = value.includes(',') ? .*/  const address = value;/" test/http/hosted-code.test.ts "forwarded list"
+mutate "the original's FAIL text never answered" src/http/routes/login.ts \
+  "s/  return WRONG_LOGIN_OR_PASSWORD\[account?.settings.messages ?? 'short'\];/  return MESSAGES.wrongLoginOrPassword;/" test/http/hosted-code.test.ts "original’s words"
+mutate "--password-check off ignored" src/http/decoders.ts \
+  "s/refuseCommon: settings.passwordCheck === 'common'/refuseCommon: true/" test/http/hosted-code.test.ts "common password"
 
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

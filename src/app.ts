@@ -16,7 +16,7 @@ import type { MembersService } from './members/members-service.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js';
 import { errorBody, handleError, MESSAGES } from './http/errors.js';
-import { recordAnswers, RequestLogController } from './http/logging.js';
+import { hasSecretInQuery, recordAnswers, RequestLogController } from './http/logging.js';
 import { multipartOptions, type ParamLimits } from './http/params.js';
 import { registerConsole, type ConsoleContext } from './console/routes.js';
 import { registerCreateRoute } from './http/routes/create.js';
@@ -198,6 +198,7 @@ function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const endpoint = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(endpoint, outcomes.get(request) ?? outcomeOf(reply.statusCode, undefined), reply.elapsedTime / 1000);
+    if (hasSecretInQuery(request.url)) metrics.countCredentialsInUrl(endpoint);
     done();
   });
 }

@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_SESSION_FIELDS, type Account, type KeyScope } from './accounts/account.js';
+import { DEFAULT_SESSION_FIELDS, MESSAGE_STYLES, PASSWORD_CHECKS, type Account, type KeyScope, type MessageStyle, type PasswordCheck } from './accounts/account.js';
 import type { KeyIssue } from './accounts/accounts-service.js';
 import type { SettingsPatch } from './accounts/account-rules.js';
 import { loadConfig, type Config } from './config.js';
@@ -51,7 +51,10 @@ function withSettingOptions(command: Command): Command {
       new Option('--session-fields <names>', `/session/ record fields readable with the session id alone, comma-separated: /list/ fields and profile fields; "" for none (default ${DEFAULT_SESSION_FIELDS.join(',')})`).argParser(
         fieldNames,
       ),
-    );
+    )
+    .addOption(new Option('--get-writes <on|off>', '/login/, /create/ and /update/ answer GET with the parameters in the query string, as the hosted original does; off: 405, send POST (default on)').choices(['on', 'off']))
+    .addOption(new Option('--messages <style>', 'the FAIL text of a wrong login or password: short ("wrong login or password") or original (the hosted original\'s) (default short)').choices([...MESSAGE_STYLES]))
+    .addOption(new Option('--password-check <check>', 'common: refuse a chosen password on the ~49,000 most common ones; off: take it (default common)').choices([...PASSWORD_CHECKS]));
 }
 
 /** `reg_date,city` (white space around a name ignored); "" for none. */
@@ -82,6 +85,9 @@ interface SettingOptions {
   smtpUrl?: string;
   mailFrom?: string;
   sessionFields?: string[];
+  getWrites?: 'on' | 'off';
+  messages?: MessageStyle;
+  passwordCheck?: PasswordCheck;
 }
 
 /** A warning period (`7D`, `12h`, `30m`, `2W`, or 0) in seconds. */
@@ -114,6 +120,9 @@ function settingsPatch(options: SettingOptions): SettingsPatch {
     smtpUrl: options.smtpUrl,
     mailFrom: options.mailFrom,
     sessionFields: options.sessionFields,
+    getWrites: options.getWrites === undefined ? undefined : options.getWrites === 'on',
+    messages: options.messages,
+    passwordCheck: options.passwordCheck,
     lockout: {
       threshold: options.lockoutThreshold,
       stepSeconds: options.lockoutStep,
@@ -148,6 +157,9 @@ function describeAccount(account: Account, members?: Record<string, number>) {
     smtp_url: withoutPassword(settings.smtpUrl),
     mail_from: settings.mailFrom,
     session_fields: settings.sessionFields.join(','),
+    get_writes: settings.getWrites ? 'on' : 'off',
+    messages: settings.messages,
+    password_check: settings.passwordCheck,
     ...(members ? { members: { active: members.A ?? 0, suspended: members.S ?? 0, deleted: members.D ?? 0 } } : {}),
   };
 }

@@ -44,7 +44,21 @@ export interface AccountSettings {
    * tokens and profile field names. A check with a key that may read reads any field.
    */
   readonly sessionFields: readonly string[];
+  /**
+   * Whether /login/, /create/ and /update/ answer GET (parameters, key and password in the
+   * query string), as the hosted original does; off: 405, send POST.
+   */
+  readonly getWrites: boolean;
+  /** The FAIL text of a wrong login or password: ours (`short`) or the hosted original's (`original`). */
+  readonly messages: MessageStyle;
+  /** Whether a chosen password on the ~49,000 most common ones is refused (`common`) or taken (`off`). */
+  readonly passwordCheck: PasswordCheck;
 }
+
+export const MESSAGE_STYLES = ['short', 'original'] as const;
+export type MessageStyle = (typeof MESSAGE_STYLES)[number];
+export const PASSWORD_CHECKS = ['common', 'off'] as const;
+export type PasswordCheck = (typeof PASSWORD_CHECKS)[number];
 
 /**
  * Brute-force protection for member logins. After `threshold` failures in a row the member
@@ -93,6 +107,9 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   smtpUrl: '',
   mailFrom: '',
   sessionFields: DEFAULT_SESSION_FIELDS,
+  getWrites: true,
+  messages: 'short',
+  passwordCheck: 'common',
 });
 
 /**

@@ -16,11 +16,17 @@ export function isCommonPassword(password: string): boolean {
   return common.has(normalizePassword(password).toLowerCase());
 }
 
-export function checkChosenPassword(password: string, minLength: number): PasswordVerdict {
+/** The rules of one account (or the operators'): its minimum length, and whether common passwords are refused. */
+export interface PasswordRules {
+  readonly minLength: number;
+  readonly refuseCommon: boolean;
+}
+
+export function checkChosenPassword(password: string, rules: PasswordRules): PasswordVerdict {
   if (isOverlongPassword(password)) return 'too-long';
   const length = passwordLength(password);
-  if (length < minLength) return 'too-short';
+  if (length < rules.minLength) return 'too-short';
   if (length > MAX_PASSWORD_LENGTH) return 'too-long';
-  if (isCommonPassword(password)) return 'too-common';
+  if (rules.refuseCommon && isCommonPassword(password)) return 'too-common';
   return 'ok';
 }

@@ -10,7 +10,174 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Check a member’s login and password
+         * @description OK hands out a new session id; FAIL says why not. Unknown login, wrong password, a Deleted member and a locked member all answer "wrong login or password", in about the same time. GET takes the same parameters in the query string (a key or a password in a URL can reach logs on the way: prefer POST).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the account name */
+                    user: string;
+                    /** @description the account’s API key */
+                    api_key?: string;
+                    /** @description the member’s login, compared case-insensitively */
+                    login: string;
+                    /** @description the member’s password */
+                    password: string;
+                    /** @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key */
+                    IP?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, FAIL, or ERROR (bad parameters, or a wrong api_key with IP) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            /** @description an opaque random session id (at least 128 bits) */
+                            session: string;
+                            /** @description the member’s URL, else the account’s default, else "" */
+                            ok_url: string;
+                        } | {
+                            /** @enum {string} */
+                            result: "FAIL";
+                            /** @enum {string} */
+                            message: "wrong login or password" | "member suspended";
+                            /** @description the member’s failure URL, else the account’s default, else "" */
+                            fail_url: string;
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Check a member’s login and password
@@ -240,7 +407,208 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Create a member
+         * @description Any parameter that is not listed is a profile field. Periods are calendar periods from the moment of the call. Both spellings of time expiration are accepted (set_is_exp_time… and set_isexptime…). GET takes the same parameters in the query string (a key or a password in a URL can reach logs on the way: prefer POST).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the account name */
+                    user: string;
+                    /** @description the account’s API key */
+                    api_key: string;
+                    /** @description login: 1 to 64 characters, no white space; unique in the account, compared case-insensitively */
+                    _login: string;
+                    /** @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to */
+                    _email: string;
+                    /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
+                    _password?: string;
+                    /** @description URL handed out after a successful login: absolute http(s) or a path starting with / */
+                    set_urlok?: string;
+                    /** @description URL handed out after a failed login: absolute http(s) or a path starting with / */
+                    set_urlwrong?: string;
+                    /** @description login-count expiration: 0 none, 1 suspend, 2 delete when the allowance is used up */
+                    set_is_exp_logins?: "0" | "1" | "2";
+                    /** @description successful logins allowed (needed with mode 1 or 2) */
+                    set_exp_logins?: string;
+                    /** @description time expiration: 0 none, 1 suspend, 2 delete when the period ends */
+                    set_is_exp_time?: "0" | "1" | "2";
+                    /** @description length of the period, a positive whole number (needed with mode 1 or 2) */
+                    set_exp_time?: string;
+                    /** @description unit of the period: m minutes, h hours, D days, M months, Y years (case-sensitive) */
+                    set_exp_time_type?: "m" | "h" | "D" | "M" | "Y";
+                    /** @description time expiration: 0 none, 1 suspend, 2 delete when the period ends (other spelling) */
+                    set_isexptime?: "0" | "1" | "2";
+                    /** @description length of the period, a positive whole number (needed with mode 1 or 2) (other spelling) */
+                    set_exptime?: string;
+                    /** @description unit of the period: m minutes, h hours, D days, M months, Y years (case-sensitive) (other spelling) */
+                    set_exptimet?: "m" | "h" | "D" | "M" | "Y";
+                    /** @description the member’s IPv4 or IPv6 address at registration */
+                    IP?: string;
+                    /** @description 1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url) */
+                    send_welcome?: "0" | "1";
+                    /** @description the same as _login, when _login is not sent (as code written for the hosted original sends it) */
+                    login?: string;
+                    /** @description the same as _email, when _email is not sent (as code written for the hosted original sends it) */
+                    email?: string;
+                    /** @description the same as _password, when _password is not sent (as code written for the hosted original sends it) */
+                    password?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, or ERROR (bad parameters, wrong api key, login already taken) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            /** @description the member id */
+                            id: string;
+                            login: string;
+                            /** @description the password, as sent or as generated */
+                            password: string;
+                            /**
+                             * Format: uri
+                             * @description opening it (GET) marks the e-mail address verified
+                             */
+                            verify_url: string;
+                            /**
+                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)
+                             * @enum {string}
+                             */
+                            mail?: "not sent: no mail settings";
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Create a member
@@ -253,7 +621,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description the member to create */
+            /** @description the member to create (login, email and password stand for _login, _email and _password when those are not sent) */
             requestBody: {
                 content: {
                     "application/x-www-form-urlencoded": {
@@ -318,6 +686,12 @@ export interface paths {
                          * @enum {string}
                          */
                         send_welcome?: "0" | "1";
+                        /** @description the same as _login, when _login is not sent (as code written for the hosted original sends it) */
+                        login?: string;
+                        /** @description the same as _email, when _email is not sent (as code written for the hosted original sends it) */
+                        email?: string;
+                        /** @description the same as _password, when _password is not sent (as code written for the hosted original sends it) */
+                        password?: string;
                     } & {
                         [key: string]: string;
                     };
@@ -383,6 +757,12 @@ export interface paths {
                          * @enum {string}
                          */
                         send_welcome?: "0" | "1";
+                        /** @description the same as _login, when _login is not sent (as code written for the hosted original sends it) */
+                        login?: string;
+                        /** @description the same as _email, when _email is not sent (as code written for the hosted original sends it) */
+                        email?: string;
+                        /** @description the same as _password, when _password is not sent (as code written for the hosted original sends it) */
+                        password?: string;
                     } & {
                         [key: string]: string;
                     };
@@ -448,6 +828,12 @@ export interface paths {
                          * @enum {string}
                          */
                         send_welcome?: "0" | "1";
+                        /** @description the same as _login, when _login is not sent (as code written for the hosted original sends it) */
+                        login?: string;
+                        /** @description the same as _email, when _email is not sent (as code written for the hosted original sends it) */
+                        email?: string;
+                        /** @description the same as _password, when _password is not sent (as code written for the hosted original sends it) */
+                        password?: string;
                     } & {
                         [key: string]: string;
                     };
@@ -475,6 +861,11 @@ export interface paths {
                              * @description opening it (GET) marks the e-mail address verified
                              */
                             verify_url: string;
+                            /**
+                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)
+                             * @enum {string}
+                             */
+                            mail?: "not sent: no mail settings";
                         } | {
                             /** @enum {string} */
                             result: "ERROR";
@@ -610,7 +1001,193 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Change members
+         * @description Exactly one find_member_* selector. All matched members change in one transaction, or none does. Any parameter that is not listed sets a profile field. GET takes the same parameters in the query string (a key or a password in a URL can reach logs on the way: prefer POST).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the account name */
+                    user: string;
+                    /** @description the account’s API key */
+                    api_key: string;
+                    /** @description selects the member with this login (any state), case-insensitively */
+                    find_member_login?: string;
+                    /** @description selects every member with this e-mail address (any state), case-insensitively */
+                    find_member_email?: string;
+                    /** @description selects the paid members whose billing id or subscription id is this */
+                    find_member_ptrans?: string;
+                    /** @description selects the member with this id (any state), or * for every member that is not Deleted */
+                    find_member_id?: string;
+                    /** @description new login (only when one member matches) */
+                    login?: string;
+                    /** @description new e-mail address: one plain address, as _email on /create/ (a new address is not verified) */
+                    email?: string;
+                    /** @description new password */
+                    password?: string;
+                    /** @description URL after a successful login; empty clears it */
+                    urlok?: string;
+                    /** @description URL after a failed login; empty clears it */
+                    urlfail?: string;
+                    /** @description A active, S suspended, D deleted (A restores a Deleted member) */
+                    status?: "A" | "S" | "D";
+                    /** @description time expiration: N none, S suspend, D delete when the period ends; the period starts now */
+                    is_exp_time?: "N" | "S" | "D";
+                    /** @description length of the period (needed with S or D) */
+                    exp_time?: string;
+                    /** @description unit: m minutes, h hours, D days, M months, Y years */
+                    exp_time_type?: "m" | "h" | "D" | "M" | "Y";
+                    /** @description login-count expiration: N none, S suspend, D delete when used up; counts from now */
+                    is_exp_logins?: "N" | "S" | "D";
+                    /** @description successful logins allowed (needed with S or D) */
+                    exp_logins?: string;
+                    /** @description comma-separated profile field names to remove */
+                    pfdelete?: string;
+                    /** @description 1 ends every session of the matched members (a new password, S and D end them anyway) */
+                    revoke_sessions?: "0" | "1";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, or ERROR (bad parameters, wrong api key, member not found, login already taken, nothing to change) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            /** @description how many members changed */
+                            updated: number;
+                        } | {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unknown path */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description method not allowed on this path (with Allow) */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description body, a parameter or the parameter count too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description unsupported content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description rate limited (wrong API keys from this address, or the account’s request rate); with Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description internal error (never with internals) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+                /** @description store unavailable, or password hashing at capacity; with Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            result: "ERROR";
+                            /** @description short, lowercase, stable; names the parameter at fault, e.g. "missing parameter: _email", "invalid parameter: set_exp_time_type", "wrong api key" */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Change members
@@ -968,7 +1545,7 @@ export interface paths {
         };
         /**
          * List members
-         * @description Members in id order, streamed. Filters combine with AND; profile:<field>=text filters on one profile field. Parameters may come in the query string or (POST) the body.
+         * @description Members in id order, streamed. Filters combine with AND; profile:<field>=text filters on one profile field. Parameters may come in the query string or (POST) the body. GET takes the same parameters in the query string (a key or a password in a URL can reach logs on the way: prefer POST).
          */
         get: {
             parameters: {
@@ -2379,6 +2956,11 @@ export interface paths {
                             message: "";
                             /** @description the single-use link to the page that sets a new password */
                             reset_url: string;
+                            /**
+                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)
+                             * @enum {string}
+                             */
+                            mail?: "not sent: no mail settings";
                         } | {
                             /** @enum {string} */
                             result: "ERROR";

@@ -26,7 +26,7 @@ import { HashingBusy } from '../auth/hashing-gate.js';
 import type { Clock } from '../common/clock.js';
 import { accountsPage, layout, memberPage, memberPath, membersPage, membersPath, messagePage, newMemberPage, setupPage, signInPage, type Chrome } from './pages.js';
 import { html } from '../http/html.js';
-import { isProfileFieldName } from '../members/profile-fields.js';
+import { isProfileFieldName, looksLikePassword } from '../members/profile-fields.js';
 
 export interface ConsoleContext {
   readonly operators: OperatorsService;
@@ -367,6 +367,7 @@ function newField(form: Params): [string, string] | undefined {
   const name = form.new_field?.trim();
   if (!name) return undefined;
   if (!isProfileFieldName(name)) throw ApiError.invalid('new_field', `"${name}" is not a profile field's name: letters, digits, _ . - and not a built-in field's or a parameter's name`);
+  if (looksLikePassword(name)) throw ApiError.invalid('new_field', `"${name}" looks like a password, and profile fields are kept in clear: set the password in its own box`);
   return [name, form.new_value ?? ''];
 }
 

@@ -4,13 +4,14 @@
  */
 import { isIpAddress, redirectUrl } from '../common/validate.js';
 import { isEmail, isLogin, MAX_PROFILE_FIELDS } from '../members/fields.js';
-import { isProfileFieldName, isProfileFieldValue, isReservedName } from '../members/profile-fields.js';
+import { isProfileFieldName, isProfileFieldValue, isReservedName, looksLikePassword } from '../members/profile-fields.js';
 import { isPeriodUnit, type PeriodUnit } from '../members/lifecycle.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
 import { canonicalAddress } from '../auth/client-address.js';
 import { ApiError, MESSAGES, REASONS } from './errors.js';
 import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
 import type { WireParams } from './params.js';
+import type { AccountSettings } from '../accounts/account.js';
 
 export function decodeLogin(name: string, value: string): string {
   if (!isLogin(value)) throw ApiError.invalid(name, REASONS.login);
@@ -23,17 +24,31 @@ export function decodeEmail(name: string, value: string): string {
 }
 
 /** A chosen password: account minimum to 1024 characters, not a common one (auth/password-policy). */
-export function decodePassword(name: string, value: string, minLength: number): string {
-  switch (checkChosenPassword(value, minLength)) {
+/** A chosen password, by the account's rules (its minimum length; common passwords refused unless `--password-check off`). */
+export function decodePassword(name: string, value: string, settings: Pick<AccountSettings, 'minPasswordLength' | 'passwordCheck'>): string {
+  switch (checkChosenPassword(value, { minLength: settings.minPasswordLength, refuseCommon: settings.passwordCheck === 'common' })) {
     case 'ok':
       return value;
     case 'too-short':
-      throw ApiError.invalid(name, REASONS.tooShort(minLength));
+      throw ApiError.invalid(name, REASONS.tooShort(settings.minPasswordLength));
     case 'too-long':
       throw ApiError.invalid(name, REASONS.tooLong(MAX_PASSWORD_LENGTH));
     case 'too-common':
       throw ApiError.invalid(name, REASONS.tooCommon);
   }
+}
+
+/**
+ * One of the seed's one-letter codes (`A S D`, `N S D`, `F P A M`), in either case: code
+ * written against the hosted original sends `status=a`, which it took. (Not the period unit,
+ * where `m` and `M` are two units: decodePeriodUnit.)
+ */
+export function decodeCode<C extends string>(params: WireParams, name: string, codes: readonly C[], reason: string): C | undefined {
+  const value = params.nonEmpty(name);
+  if (value === undefined) return undefined;
+  const code = value.toUpperCase();
+  if (!(codes as readonly string[]).includes(code)) throw ApiError.invalid(name, reason);
+  return code as C;
 }
 
 /** A 0/1 flag: true for 1, undefined for 0 or absent. */
@@ -57,8 +72,11 @@ export function decodeUrl(params: WireParams, name: string): string | null {
 export function decodeIp(params: WireParams, name: string): string | null {
   const value = params.nonEmpty(name);
   if (value === undefined) return null;
-  if (!isIpAddress(value)) throw ApiError.invalid(name, REASONS.ip);
-  return canonicalAddress(value);
+  // A list, as an X-Forwarded-For header holds one (`203.0.113.5, 10.0.0.1`) and code that
+  // passes the header on sends it: its first address is the visitor's.
+  const address = value.includes(',') ? value.split(',').map((part) => part.trim()).find(isIpAddress) : value;
+  if (address === undefined || !isIpAddress(address)) throw ApiError.invalid(name, REASONS.ip);
+  return canonicalAddress(address);
 }
 
 const MAX_COUNT = 999_999_999;
@@ -99,12 +117,39 @@ export function decodeProfileFields(params: WireParams, builtIns: ReadonlySet<st
     if (builtIns.has(name)) continue;
     if (isReservedName(name)) throw ApiError.unknown(name, nearMiss(name, builtIns));
     if (!isProfileFieldName(name)) throw ApiError.invalid(name, REASONS.profileName);
+    if (looksLikePassword(name)) throw ApiError.invalid(name, REASONS.passwordLike(builtIns.has('_password') ? '_password' : 'password'));
     const value = params.get(name) ?? '';
     if (!isProfileFieldValue(value)) throw ApiError.invalid(name, REASONS.profileValue);
     profile.set(name, value);
   }
   if (profile.size > MAX_PROFILE_FIELDS) throw new ApiError(MESSAGES.tooManyProfileFields);
   return profile;
+}
+
+/**
+ * The built-in a name is a slip of the keyboard for (`stauts` for `status`): at most two
+ * letters changed, added, dropped or swapped, one for a name of four letters or fewer.
+ */
+export function typoOf(name: string, builtIns: ReadonlySet<string>): string | undefined {
+  const lower = name.toLowerCase();
+  for (const builtIn of builtIns) {
+    const allowed = builtIn.length <= 4 ? 1 : 2;
+    if (Math.abs(builtIn.length - lower.length) <= allowed && editDistance(lower, builtIn.toLowerCase()) <= allowed) return builtIn;
+  }
+  return undefined;
+}
+
+/** Changes, additions, removals and swaps of neighbours from `a` to `b` (both short: names). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i]![j] = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i]![j] = Math.min(rows[i]![j]!, rows[i - 2]![j - 2]! + 1);
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 /**

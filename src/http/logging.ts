@@ -58,6 +58,14 @@ export const REDACTED = '[redacted]';
  */
 const OLD_SETUP_PATH = `${SETUP_PATH}/`;
 
+/** Whether a URL's query string carries a parameter whose value must never be logged (a key, a password, a session). */
+export function hasSecretInQuery(url: string): boolean {
+  const query = url.indexOf('?');
+  if (query < 0) return false;
+  for (const name of new URLSearchParams(url.slice(query + 1)).keys()) if (SECRET_NAME.test(name)) return true;
+  return false;
+}
+
 export function redactUrl(url: string): string {
   if (url.startsWith(OLD_SETUP_PATH)) return `${OLD_SETUP_PATH}${REDACTED}`;
   const query = url.indexOf('?');

@@ -1,11 +1,11 @@
 /** What every API route shares: parameter reading, expected-failure answers, authentication. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account, KeyUse } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
 import type { AccountRateLimiter, Admission, AnonymousLoginLimiter, KeyGuessGuard } from '../auth/request-limits.js';
 import { foldKey } from '../members/member.js';
 import type { HashingGate } from '../auth/hashing-gate.js';
-import { ApiError, errorBody, MESSAGES, TooManyRequests } from './errors.js';
+import { ApiError, errorBody, HttpError, MESSAGES, TooManyRequests } from './errors.js';
 import { logAccount } from './logging.js';
 import { readParams, type ParamLimits, type WireParams } from './params.js';
 
@@ -42,6 +42,31 @@ export function apiHandler(context: RouteContext, handle: (params: WireParams, r
 }
 
 /**
+ * Registers an endpoint for POST and for GET, with and without the trailing slash (the
+ * router ignores it): the same handler, the schemas of getAndPost.
+ */
+export function apiRoute(
+  app: FastifyInstance,
+  url: string,
+  schemas: { readonly GET: object; readonly POST: object },
+  options: { bodyLimit?: number },
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
+  for (const method of ['GET', 'POST'] as const) app.route({ method, url, schema: schemas[method], ...options, handler });
+}
+
+/**
+ * A call that changes or checks a member (/login/, /create/, /update/) sent by GET, to an
+ * account that takes those by POST only (`account set --get-writes off`, once its
+ * integrators' code sends POST): 405, saying so.
+ */
+export function refuseGetWrite(request: FastifyRequest, account: Account | undefined): void {
+  if (request.method !== 'GET' || !account || account.settings.getWrites) return;
+  const path = request.routeOptions.url ?? '';
+  throw new HttpError(405, `method not allowed: this account takes ${path} by POST only (send the parameters in the body)`, { allow: 'POST' });
+}
+
+/**
  * The account named by `user` whose key is `api_key`, when that key may make this kind of
  * call. An unknown user, a wrong key and a missing key all answer `wrong api key`, byte for
  * byte; a right key of too narrow a scope says so.
@@ -71,6 +96,17 @@ export async function admitAnonymousLogin(context: RouteContext, account: Accoun
 /** The account's own request rate, when it has one. */
 export async function admitAccount(context: RouteContext, account: Account): Promise<void> {
   enforce(await context.accountRates.admit(account.id, account.settings.rateLimitPerMinute));
+}
+
+/**
+ * A mail asked for (`send_welcome=1`, `send_mail=1`) by an account without mail settings:
+ * the answer says it was not sent (`"mail":"not sent: no mail settings"`), and the log warns,
+ * rather than an OK that reads as if it went.
+ */
+export function mailNotSent(request: FastifyRequest, account: Account, params: WireParams, flag: string): { mail?: string } {
+  if (params.get(flag) !== '1' || account.settings.smtpUrl !== '') return {};
+  request.log.warn({ account: account.name }, `${flag}=1, but the account has no mail settings (account set --smtp-url): no mail sent`);
+  return { mail: 'not sent: no mail settings' };
 }
 
 /**

@@ -52,6 +52,16 @@ export function parametersSchema(
   };
 }
 
+/**
+ * An endpoint's schemas for POST (the parameters in the body) and for GET (the same
+ * parameters in the query string): code written for the hosted original sends both.
+ */
+export function getAndPost<S extends { description: string; body: JsonSchema; consumes?: readonly string[] }>(schema: S) {
+  const { body, consumes: _consumes, ...rest } = schema;
+  const get = { ...rest, description: `${schema.description} GET takes the same parameters in the query string (a key or a password in a URL can reach logs on the way: prefer POST).`, querystring: body };
+  return { GET: get, POST: schema } as const;
+}
+
 export function withAccount(parameters: Record<string, Parameter>): Record<string, Parameter> {
   return { ...ACCOUNT_PARAMETERS, ...parameters };
 }
@@ -76,15 +86,18 @@ export const ERROR_ANSWER = {
 };
 
 /** An OK answer with these fields beside `result` and `message`. */
-export function okAnswer(fields: Record<string, JsonSchema>, description: string): JsonSchema {
+export function okAnswer(fields: Record<string, JsonSchema>, description: string, optional: Record<string, JsonSchema> = {}): JsonSchema {
   return {
     type: 'object',
     description,
-    properties: { result: { type: 'string', const: 'OK' }, message: { type: 'string', const: '' }, ...fields },
+    properties: { result: { type: 'string', const: 'OK' }, message: { type: 'string', const: '' }, ...fields, ...optional },
     required: ['result', 'message', ...Object.keys(fields)],
     additionalProperties: false,
   };
 }
+
+/** The note of an answer whose mail was asked for and could not be: the account has no mail settings. */
+export const MAIL_NOT_SENT = { mail: { type: 'string', const: 'not sent: no mail settings', description: 'present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)' } };
 
 /** The transport errors every API endpoint may answer, with the seed's body shape. */
 const TRANSPORT_ERRORS: Record<string, string> = {

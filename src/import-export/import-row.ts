@@ -7,7 +7,7 @@
 import { excessiveCost } from '../auth/legacy-hashes.js';
 import { isOverlongPassword, MAX_PASSWORD_LENGTH, passwordLength } from '../auth/passwords.js';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
-import { isProfileFieldName, isProfileFieldValue } from '../members/profile-fields.js';
+import { isProfileFieldName, isProfileFieldValue, looksLikePassword } from '../members/profile-fields.js';
 import { MEMBER_FIELDS, type MemberField } from '../members/member-fields.js';
 import type { ImportedMember } from '../members/portable-member.js';
 
@@ -35,6 +35,9 @@ export const PROFILE_PREFIX = 'profile:';
 /** What a source column becomes: a member column, a profile field, or the reason it can be neither. */
 export function classifyColumn(name: string): { kind: 'member' } | { kind: 'profile'; field: string } | { kind: 'invalid'; reason: string } {
   const prefixed = name.startsWith(PROFILE_PREFIX) ? name.slice(PROFILE_PREFIX.length) : undefined;
+  if (looksLikePassword(prefixed ?? name) && !FIELD_BY_COLUMN.has(name)) {
+    return { kind: 'invalid', reason: `column "${name}" looks like a password, and profile fields are kept in clear: a plain password goes in the password column` };
+  }
   if (prefixed !== undefined && isProfileFieldName(prefixed)) return { kind: 'profile', field: prefixed };
   if (prefixed === undefined && FIELD_BY_COLUMN.has(name)) return { kind: 'member' };
   if (prefixed === undefined && isProfileFieldName(name)) return { kind: 'profile', field: name };

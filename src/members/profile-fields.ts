@@ -23,6 +23,16 @@ export function isProfileFieldName(name: string): boolean {
   return PROFILE_NAME.test(name) && !isReservedName(name);
 }
 
+/**
+ * A name that says its field holds a password (`passwd`, `pwd`, `user_password`, `Passwort`,
+ * `pin`…). Profile values are kept, listed and exported in clear: such a field is never
+ * written (a password is the member's own, hashed). Reading one kept before stays possible.
+ */
+export function looksLikePassword(name: string): boolean {
+  const folded = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return /^(pass|pwd|pw|pin)\d*$/.test(folded) || /pass(word|wort|wd|phrase)/.test(folded);
+}
+
 export function isProfileFieldValue(value: string): boolean {
   return Buffer.byteLength(value, 'utf8') <= MAX_PROFILE_VALUE_BYTES;
 }

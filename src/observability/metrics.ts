@@ -44,6 +44,7 @@ export class Metrics {
   private readonly requests: Histogram<'endpoint' | 'outcome'>;
   private readonly logins: Counter<'outcome'>;
   private readonly upstreamCalls: Counter<'call' | 'outcome'>;
+  private readonly credentialsInUrl: Counter<'endpoint'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -77,6 +78,12 @@ export class Metrics {
     gauge('member_api_store_waiting', 'requests waiting for a store connection', () => sources.store().waiting);
     gauge('member_api_hashing_running', 'password hashes running now', () => sources.hashing().running);
     gauge('member_api_hashing_waiting', 'password hashes waiting for a slot', () => sources.hashing().waiting);
+    this.credentialsInUrl = new Counter({
+      name: 'member_api_credentials_in_url_total',
+      help: 'requests that carried a key, a password or a session in the URL\'s query string (GET, as code written for the hosted original sends), by endpoint: the code to fix before `account set --get-writes off`',
+      labelNames: ['endpoint'],
+      registers,
+    });
     this.upstreamCalls = new Counter({
       name: 'member_api_upstream_calls_total',
       help: 'calls to linked upstreams: call login (ok, fail, error: no answer in time or a transport error, skipped: not called while paused after 3 errors in a row) or mirror (sent, retry, dropped)',
@@ -109,6 +116,10 @@ export class Metrics {
 
   observeRequest(endpoint: string, outcome: RequestOutcome, seconds: number): void {
     this.requests.observe({ endpoint, outcome }, seconds);
+  }
+
+  countCredentialsInUrl(endpoint: string): void {
+    this.credentialsInUrl.inc({ endpoint });
   }
 
   countUpstreamCall(call: 'login' | 'mirror', outcome: string): void {

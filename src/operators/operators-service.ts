@@ -176,7 +176,7 @@ export function accessTo(operator: Operator, accountName: string, needed: Role =
 
 /** The members' rules for a chosen password (length, not a common one), with a higher minimum. */
 function passwordProblem(password: string): string | undefined {
-  switch (checkChosenPassword(password, OPERATOR_MIN_PASSWORD)) {
+  switch (checkChosenPassword(password, { minLength: OPERATOR_MIN_PASSWORD, refuseCommon: true })) {
     case 'too-short':
       return `The password needs at least ${OPERATOR_MIN_PASSWORD} characters.`;
     case 'too-long':

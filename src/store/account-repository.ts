@@ -31,6 +31,9 @@ export function toAccount(row: Selectable<AccountTable>): Account {
       smtpUrl: row.smtp_url,
       mailFrom: row.mail_from,
       sessionFields: row.session_fields === '' ? [] : row.session_fields.split(','),
+      getWrites: Number(row.get_writes) === 1,
+      messages: row.messages === 'original' ? 'original' : 'short',
+      passwordCheck: row.password_check === 'off' ? 'off' : 'common',
     },
   };
 }
@@ -69,6 +72,9 @@ function settingsRow(settings: AccountSettings) {
     smtp_url: settings.smtpUrl,
     mail_from: settings.mailFrom,
     session_fields: settings.sessionFields.join(','),
+    get_writes: settings.getWrites ? 1 : 0,
+    messages: settings.messages,
+    password_check: settings.passwordCheck,
   };
 }
 
@@ -80,7 +86,7 @@ const ACCOUNT_COLUMNS = [
   'id', 'name', 'ok_url', 'fail_url', 'min_password_length', 'time_zone', 'lockout_threshold', 'lockout_step_seconds',
   'lockout_max_seconds', 'lockout_reset_seconds', 'rate_limit_per_minute', 'login_rate_limit_per_minute', 'storage_quota_mb', 'created_at',
   'emit_login_events', 'expiry_warning_seconds', 'session_idle_seconds', 'session_lifetime_seconds', 'reset_lifetime_seconds', 'smtp_url', 'mail_from',
-  'session_fields',
+  'session_fields', 'get_writes', 'messages', 'password_check',
 ] as const;
 
 export class AccountRepository implements AccountStore {

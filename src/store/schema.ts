@@ -61,6 +61,12 @@ export interface AccountTable {
   mail_from: Generated<string>;
   /** The `record` fields a keyless /session/ check may read, comma-separated. */
   session_fields: Generated<string>;
+  /** 1: /login/, /create/ and /update/ answer GET; 0: POST only. */
+  get_writes: Generated<number>;
+  /** `short` or `original`: the FAIL text of a wrong login or password. */
+  messages: Generated<string>;
+  /** `common` or `off`: whether common passwords are refused. */
+  password_check: Generated<string>;
 }
 
 /** An account's API keys: SHA-256 digests only (a key is 256 random bits). */

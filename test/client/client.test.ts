@@ -37,7 +37,7 @@ for (const engine of ENGINES) {
       expect(ok.result === 'OK' && ok.session.length).toBeGreaterThanOrEqual(22);
       const fail = await client.login({ login: 'alice', password: 'wrong-horse' });
       expect(fail).toEqual({ result: 'FAIL', message: 'wrong login or password', fail_url: '' });
-      expect(await client.login({ login: 'alice', password: 'correct-horse', IP: 'not-an-ip' })).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address)' });
+      expect(await client.login({ login: 'alice', password: 'correct-horse', IP: 'not-an-ip' })).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)' });
 
       expect(await client.create({ _login: 'ALICE', _email: 'a2@example.com' })).toEqual({ result: 'ERROR', message: 'login already taken' });
       expect(await client.update({ find_member_login: 'alice', city: 'Lyon', status: 'S' })).toEqual({ result: 'OK', message: '', updated: 1 });
@@ -45,7 +45,7 @@ for (const engine of ENGINES) {
 
       const listed = await client.list({ record: '{id}{login}{status}{city}', login_full: 'alice' });
       expect(listed).toEqual({ members: [{ id: created.id, login: 'alice', status: 'Suspended', city: 'Lyon' }], members_total: 1 });
-      expect(await client.list({ status: 'X' as 'A' })).toEqual({ result: 'ERROR', message: 'invalid parameter: status (one of A S D)' });
+      expect(await client.list({ status: 'X' as 'A' })).toEqual({ result: 'ERROR', message: 'invalid parameter: status (one of A S D, in either case)' });
     });
 
     it('checks and ends sessions, and makes reset links, typed', async () => {

@@ -155,7 +155,7 @@ describeEachEngineApp('/api2/list/', (h) => {
     expect(await api.logins({ status: 'A' })).toEqual(['a1']);
     expect(await api.logins({ status: 'S' })).toEqual(['s1']);
     expect(await api.logins({ status: 'D' })).toEqual(['d1']);
-    for (const bad of ['X', 'a', 'Active']) expect(await api.list({ status: bad })).toEqual(ERROR('invalid parameter: status (one of A S D)'));
+    for (const bad of ['X', 'Active']) expect(await api.list({ status: bad })).toEqual(ERROR('invalid parameter: status (one of A S D, in either case)'));
   });
 
   it('filters by registration type', async () => {
@@ -168,7 +168,7 @@ describeEachEngineApp('/api2/list/', (h) => {
     expect(await api.logins({ reg_type: 'P' })).toEqual(['p']);
     expect(await api.logins({ reg_type: 'A' })).toEqual(['a']);
     expect(await api.logins({ reg_type: 'M' })).toEqual(['m']);
-    expect(await api.list({ reg_type: 'Paid' })).toEqual(ERROR('invalid parameter: reg_type (one of F P A M)'));
+    expect(await api.list({ reg_type: 'Paid' })).toEqual(ERROR('invalid parameter: reg_type (one of F P A M, in either case)'));
   });
 
   it('filters by registration day, in the account’s time zone', async () => {
@@ -254,7 +254,10 @@ describeEachEngineApp('/api2/list/', (h) => {
 
   it('refuses unknown parameters, naming them, so that a misspelled filter never lists everyone', async () => {
     const api = await apiAccount(h());
-    expect(await api.list({ stauts: 'A' })).toEqual(ERROR('unknown parameter: stauts'));
+    expect(await api.list({ stauts: 'A' })).toEqual(ERROR('unknown parameter: stauts (did you mean status?)'));
+    expect(await api.list({ emial_full: 'a@example.com' })).toEqual(ERROR('unknown parameter: emial_full (did you mean email_full?)'));
+    // Any other name is likely a profile field, whose filter is profile:NAME.
+    expect(await api.list({ first_name: 'Alice' })).toEqual(ERROR('unknown parameter: first_name (did you mean profile:first_name?)'));
     expect(await api.list({ _login: 'x' })).toEqual(ERROR('unknown parameter: _login (did you mean login?)'));
   });
 

@@ -142,8 +142,8 @@ describeEachEngineApp('/api2/login/', (h) => {
     const wrongKey = { result: 'ERROR', message: 'wrong api key' };
     expect((await login('fay', 'correct-horse', { IP: '198.51.100.1' })).json).toEqual(wrongKey);
     expect((await login('fay', 'correct-horse', { IP: '198.51.100.1', api_key: 'nope' })).json).toEqual(wrongKey);
-    expect((await login('fay', 'correct-horse', { IP: 'localhost', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address)' });
-    expect((await login('fay', 'correct-horse', { IP: '1.2.3.4/24', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address)' });
+    expect((await login('fay', 'correct-horse', { IP: 'localhost', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)' });
+    expect((await login('fay', 'correct-horse', { IP: '1.2.3.4/24', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)' });
   });
 
   it('sets the last-login time and counts logins', async () => {

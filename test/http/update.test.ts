@@ -130,7 +130,7 @@ describeEachEngineApp('/api2/update/', (h) => {
     expect((await api.member('m-A-D'))?.deletedAt).toBe(Date.parse('2026-04-01T00:00:00Z'));
     expect((await api.member('m-D-D'))?.deletedAt).toBe(Date.parse('2026-03-01T00:00:00Z'));
     expect((await api.member('m-D-A'))?.deletedAt).toBeNull();
-    expect(await api.update({ find_member_login: 'm-A-A', status: 'X' })).toEqual(ERROR('invalid parameter: status (one of A S D)'));
+    expect(await api.update({ find_member_login: 'm-A-A', status: 'X' })).toEqual(ERROR('invalid parameter: status (one of A S D, in either case)'));
   });
 
   it('restores a Deleted member with status=A: it logs in again and keeps its login', async () => {
@@ -155,9 +155,9 @@ describeEachEngineApp('/api2/update/', (h) => {
     const cases: Array<[Record<string, string>, string]> = [
       [{ is_exp_time: 'S', exp_time_type: 'D' }, 'missing parameter: exp_time'],
       [{ is_exp_time: 'S', exp_time: '2' }, 'missing parameter: exp_time_type'],
-      [{ is_exp_time: 'S', exp_time: '2', exp_time_type: 'd' }, 'invalid parameter: exp_time_type (one of m h D M Y)'],
+      [{ is_exp_time: 'S', exp_time: '2', exp_time_type: 'd' }, 'invalid parameter: exp_time_type (one of m h D M Y, in this case: m is minutes, M months)'],
       [{ is_exp_time: 'S', exp_time: 'x', exp_time_type: 'D' }, 'invalid parameter: exp_time (a whole number from 1 to 999999999)'],
-      [{ is_exp_time: '1', exp_time: '2', exp_time_type: 'D' }, 'invalid parameter: is_exp_time (one of N S D)'],
+      [{ is_exp_time: '1', exp_time: '2', exp_time_type: 'D' }, 'invalid parameter: is_exp_time (one of N S D, in either case)'],
       [{ is_exp_time: 'D', exp_time: '99999', exp_time_type: 'Y' }, 'invalid parameter: exp_time (the period ends after the year 9999)'],
     ];
     for (const [params, message] of cases) {
@@ -202,7 +202,7 @@ describeEachEngineApp('/api2/update/', (h) => {
     for (let i = 0; i < 3; i++) expect((await api.login('ln')).result).toBe('OK');
     expect(await api.update({ find_member_login: 'ln', is_exp_logins: 'S' })).toEqual(ERROR('missing parameter: exp_logins'));
     expect(await api.update({ find_member_login: 'ln', is_exp_logins: 'S', exp_logins: '0' })).toEqual(ERROR('invalid parameter: exp_logins (a whole number from 1 to 999999999)'));
-    expect(await api.update({ find_member_login: 'ln', is_exp_logins: '2', exp_logins: '3' })).toEqual(ERROR('invalid parameter: is_exp_logins (one of N S D)'));
+    expect(await api.update({ find_member_login: 'ln', is_exp_logins: '2', exp_logins: '3' })).toEqual(ERROR('invalid parameter: is_exp_logins (one of N S D, in either case)'));
   });
 
   it('re-activates a member whose time or allowance ran out when status=A is set', async () => {

@@ -146,7 +146,7 @@ describeEachEngineApp('wire', (h) => {
     expect(notFound.status).toBe(404);
     expect(notFound.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(notFound.json).toEqual({ result: 'ERROR', message: 'not found' });
-    for (const [method, url] of [['GET', '/api2/login/'], ['PUT', '/api2/create'], ['DELETE', '/api2/create/'], ['POST', '/api2/verify/']]) {
+    for (const [method, url] of [['PATCH', '/api2/login/'], ['PUT', '/api2/create'], ['DELETE', '/api2/create/'], ['POST', '/api2/verify/']]) {
       const reply = await h().request({ method: method!, url: url! });
       expect(reply.status, `${method} ${url}`).toBe(405);
       expect(reply.json).toEqual({ result: 'ERROR', message: 'method not allowed' });

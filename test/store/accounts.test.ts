@@ -25,6 +25,9 @@ describeEachEngine('account store', (context) => {
       smtpUrl: 'smtp://mailer:secret@127.0.0.1:2525',
       mailFrom: 'Site <no-reply@example.com>',
       sessionFields: ['reg_date', 'city'],
+      getWrites: false,
+      messages: 'original' as const,
+      passwordCheck: 'off' as const,
     };
     const key = { name: 'default', digest: 'cd'.repeat(32), scope: 'all', createdAt: 1_700_000_000_000, expiresAt: null } as const;
     const created = await store.accounts.insertAccount({ name, settings, createdAt: 1_700_000_000_000 }, key);

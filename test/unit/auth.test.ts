@@ -82,11 +82,15 @@ describe('passwords', () => {
 
 describe('password policy', () => {
   it('refuses short, over-long and common passwords', () => {
-    expect(checkChosenPassword('abc', 8)).toBe('too-short');
-    expect(checkChosenPassword('x'.repeat(1025), 8)).toBe('too-long');
-    expect(checkChosenPassword('iloveyou', 8)).toBe('too-common');
-    expect(checkChosenPassword('ILoveYou', 8)).toBe('too-common');
-    expect(checkChosenPassword('correct-horse', 8)).toBe('ok');
+    const rules = { minLength: 8, refuseCommon: true };
+    expect(checkChosenPassword('abc', rules)).toBe('too-short');
+    expect(checkChosenPassword('x'.repeat(1025), rules)).toBe('too-long');
+    expect(checkChosenPassword('iloveyou', rules)).toBe('too-common');
+    expect(checkChosenPassword('ILoveYou', rules)).toBe('too-common');
+    expect(checkChosenPassword('correct-horse', rules)).toBe('ok');
+    // An account with --password-check off takes a common one (its length still counts).
+    expect(checkChosenPassword('iloveyou', { ...rules, refuseCommon: false })).toBe('ok');
+    expect(checkChosenPassword('abc', { ...rules, refuseCommon: false })).toBe('too-short');
     expect(isCommonPassword('trustno1')).toBe(true);
     expect(isCommonPassword('generated-looking-Xk3pQ9')).toBe(false);
   });

@@ -16,9 +16,15 @@ import {
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
-import { apiHandler, authenticate, mirrorWrite, type RouteContext } from '../route-kit.js';
+import { apiHandler, apiRoute, authenticate, mailNotSent, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import type { WriteMirror } from '../../upstream/write-mirror.js';
-import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, STRING, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, getAndPost, MAIL_NOT_SENT, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, STRING, withAccount } from '../schemas.js';
+
+/** The seed's names of /create/'s member values, and the plain names code written for the hosted original sends for them. */
+const ALIAS_OF = { _login: 'login', _email: 'email', _password: 'password' } as const;
+const ALIASES = Object.fromEntries(
+  Object.entries(ALIAS_OF).map(([name, plain]) => [plain, { description: `the same as ${name}, when ${name} is not sent (as code written for the hosted original sends it)` }]),
+);
 
 /** Time expiration has two spellings; the documented (underscored) one is listed first. */
 const TIME_MODE = ['set_is_exp_time', 'set_isexptime'] as const;
@@ -53,8 +59,9 @@ export const CREATE_SCHEMA = {
       set_exptimet: { ...timeUnit, description: `${timeUnit.description} (other spelling)` },
       IP: { description: 'the member’s IPv4 or IPv6 address at registration', format: 'ip' },
       send_welcome: { description: '1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)', enum: ['0', '1'] },
+      ...ALIASES,
     }),
-    { required: ['user', 'api_key', '_login', '_email'], profileFields: true, description: 'the member to create' },
+    { required: ['user', 'api_key', '_login', '_email'], profileFields: true, description: 'the member to create (login, email and password stand for _login, _email and _password when those are not sent)' },
   ),
   response: apiResponses(
     [
@@ -66,6 +73,7 @@ export const CREATE_SCHEMA = {
           verify_url: { type: 'string', format: 'uri', description: 'opening it (GET) marks the e-mail address verified' },
         },
         'the member is created',
+        MAIL_NOT_SENT,
       ),
     ],
     'OK, or ERROR (bad parameters, wrong api key, login already taken)',
@@ -74,16 +82,35 @@ export const CREATE_SCHEMA = {
 
 const BUILT_INS = parameterNames(CREATE_SCHEMA.body);
 
+/**
+ * `_login`, `_email`, `_password`, or, when it is absent, the plain name (`login`) that code
+ * written against the hosted original sends, and it took. Both, with different values: an
+ * ERROR naming both. Answers the name the client used (errors name it) and the value.
+ */
+function aliased(params: WireParams, name: keyof typeof ALIAS_OF): { name: string; value: string | undefined } {
+  const plain = ALIAS_OF[name];
+  const documented = params.nonEmpty(name);
+  const alias = params.nonEmpty(plain);
+  if (documented !== undefined && alias !== undefined && documented !== alias) throw new ApiError(`conflicting parameters: ${name} and ${plain} differ (send one of them)`);
+  return documented !== undefined || alias === undefined ? { name, value: documented } : { name: plain, value: alias };
+}
+
+function requiredAliased(params: WireParams, name: keyof typeof ALIAS_OF): { name: string; value: string } {
+  const { name: sent, value } = aliased(params, name);
+  if (value === undefined) throw ApiError.missing(name);
+  return { name: sent, value };
+}
+
 export function decodeCreate(params: WireParams, account: Account): CreateMemberCommand {
   // Unknown names first: `login` sent for `_login` says so, rather than `missing parameter: _login`.
   const profile = decodeProfileFields(params, BUILT_INS);
-  const login = decodeLogin('_login', params.required('_login'));
-  const email = decodeEmail('_email', params.required('_email'));
-  const password = params.nonEmpty('_password');
+  const login = requiredAliased(params, '_login');
+  const email = requiredAliased(params, '_email');
+  const password = aliased(params, '_password');
   return {
-    login,
-    email,
-    password: password === undefined ? null : decodePassword('_password', password, account.settings.minPasswordLength),
+    login: decodeLogin(login.name, login.value),
+    email: decodeEmail(email.name, email.value),
+    password: password.value === undefined ? null : decodePassword(password.name, password.value, account.settings),
     urlOk: decodeUrl(params, 'set_urlok'),
     urlFail: decodeUrl(params, 'set_urlwrong'),
     loginExpiry: decodeLoginExpiry(params),
@@ -122,18 +149,21 @@ function decodeTimeExpiry(params: WireParams): CreateMemberCommand['timeExpiry']
 }
 
 export function registerCreateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService; mirror?: WriteMirror }): void {
-  app.post(
+  apiRoute(
+    app,
     '/api2/create/',
-    { schema: CREATE_SCHEMA },
+    getAndPost(CREATE_SCHEMA),
+    {},
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request, 'write');
+      refuseGetWrite(request, account);
       context.hashing.assertRoom();
       const outcome = await context.members.create(account, decodeCreate(params, account), { actor: 'api', requestId: request.id });
       switch (outcome.kind) {
         case 'created':
           // The upstream gets the password this member has here, generated or given.
-          await mirrorWrite(request, () => context.mirror?.record(account, 'create', [...params.pairs().filter(([name]) => name !== '_password'), ['_password', outcome.password]]));
-          return okReply({ id: String(outcome.id), login: outcome.login, password: outcome.password, verify_url: outcome.verifyUrl });
+          await mirrorWrite(request, () => context.mirror?.record(account, 'create', [...params.pairs().filter(([name]) => name !== '_password' && name !== 'password'), ['_password', outcome.password]]));
+          return okReply({ id: String(outcome.id), login: outcome.login, password: outcome.password, verify_url: outcome.verifyUrl, ...mailNotSent(request, account, params, 'send_welcome') });
         case 'login-taken':
           return errorBody(MESSAGES.loginTaken);
         case 'over-quota':

@@ -12,10 +12,10 @@ import type { ListMembersCommand, MembersService } from '../../members/members-s
 import { DEFAULT_RECORD, parseRecordTemplate } from '../../members/record-template.js';
 import { ApiError, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
-import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
-import { nearMiss } from '../decoders.js';
+import { apiHandler, apiRoute, authenticate, type RouteContext } from '../route-kit.js';
+import { decodeCode, nearMiss, typoOf } from '../decoders.js';
 import type { ConcurrencySlots } from '../concurrency.js';
-import { apiResponses, CONSUMES, parameterNames, parametersSchema, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, getAndPost, parameterNames, parametersSchema, withAccount } from '../schemas.js';
 
 const LIST_PARAMETERS = withAccount({
   record: { description: 'the fields of each member as a run of {name} tokens: built-in fields and profile fields; default {id}{login}{email}{status}', example: '{id}{login}{email}{reg_date}{city}' },
@@ -53,10 +53,7 @@ const LIST_RESPONSES = apiResponses(
 
 const listParameters = parametersSchema(LIST_PARAMETERS, { required: ['user', 'api_key'], profileFields: false, description: 'filters and the record' });
 
-export const LIST_SCHEMAS = {
-  GET: { summary: 'List members', description: LIST_DESCRIPTION, tags: ['members'], querystring: listParameters, response: LIST_RESPONSES },
-  POST: { summary: 'List members', description: LIST_DESCRIPTION, tags: ['members'], consumes: CONSUMES, body: listParameters, response: LIST_RESPONSES },
-};
+export const LIST_SCHEMAS = getAndPost({ summary: 'List members', description: LIST_DESCRIPTION, tags: ['members'], consumes: CONSUMES, body: listParameters, response: LIST_RESPONSES });
 
 const KNOWN = parameterNames(listParameters);
 const PROFILE_FIELD_FILTER = 'profile:';
@@ -73,13 +70,6 @@ function searchText(params: WireParams, name: string, kind: keyof typeof MAX_SEA
   return value;
 }
 
-function oneOf<T extends string>(params: WireParams, name: string, allowed: readonly T[], reason: string): T | undefined {
-  const value = params.nonEmpty(name);
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw ApiError.invalid(name, reason);
-  return value as T;
-}
-
 function day(params: WireParams, name: string): CalendarDay | undefined {
   const value = params.nonEmpty(name);
   if (value === undefined) return undefined;
@@ -91,7 +81,9 @@ function day(params: WireParams, name: string): CalendarDay | undefined {
 export function decodeList(params: WireParams): ListMembersCommand {
   for (const name of params.names()) {
     if (KNOWN.has(name)) continue;
-    if (!name.startsWith(PROFILE_FIELD_FILTER)) throw ApiError.unknown(name, nearMiss(name, KNOWN));
+    // A slip for a filter says which; any other profile field's name was likely meant as
+    // `profile:NAME`, the filter on that field.
+    if (!name.startsWith(PROFILE_FIELD_FILTER)) throw ApiError.unknown(name, nearMiss(name, KNOWN) ?? typoOf(name, KNOWN) ?? (isProfileFieldName(name) ? `${PROFILE_FIELD_FILTER}${name}` : undefined));
     if (!isProfileFieldName(name.slice(PROFILE_FIELD_FILTER.length))) throw ApiError.invalid(name, REASONS.profileName);
   }
   const record = parseRecordTemplate(params.nonEmpty('record') ?? DEFAULT_RECORD);
@@ -122,8 +114,8 @@ export function decodeList(params: WireParams): ListMembersCommand {
       login: searchText(params, 'login_full', 'login'),
       emailContains: searchText(params, 'email', 'email'),
       email: searchText(params, 'email_full', 'email'),
-      status: oneOf<MemberStatus>(params, 'status', ['A', 'S', 'D'], REASONS.status),
-      regType: oneOf<RegType>(params, 'reg_type', ['F', 'P', 'A', 'M'], REASONS.regType),
+      status: decodeCode<MemberStatus>(params, 'status', ['A', 'S', 'D'], REASONS.status),
+      regType: decodeCode<RegType>(params, 'reg_type', ['F', 'P', 'A', 'M'], REASONS.regType),
       profileContains: searchText(params, 'profile', 'profile'),
       profileFieldContains,
     },
@@ -233,5 +225,5 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       throw error;
     }
   });
-  for (const method of ['GET', 'POST'] as const) app.route({ method, url: '/api2/list/', schema: LIST_SCHEMAS[method], bodyLimit: context.limits.bodyLimitBytes, handler });
+  apiRoute(app, '/api2/list/', LIST_SCHEMAS, { bodyLimit: context.limits.bodyLimitBytes }, handler);
 }

@@ -1,4 +1,5 @@
 /** POST /api2/login/: verify a member's login and password (seed 4.1). */
+import type { Account, MessageStyle } from '../../accounts/account.js';
 import type { FastifyInstance } from 'fastify';
 import type { LoginService } from '../../members/login-service.js';
 import type { LoginOutcome } from '../../observability/metrics.js';
@@ -6,8 +7,8 @@ import { decodeIp, nearMiss } from '../decoders.js';
 import { ApiError, MESSAGES, REASONS } from '../errors.js';
 import { isOverlongPassword, MAX_PASSWORD_LENGTH } from '../../auth/passwords.js';
 import { failReply, okReply } from '../replies.js';
-import { admitAnonymousLogin, apiHandler, authenticate, type RouteContext } from '../route-kit.js';
-import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
+import { admitAnonymousLogin, apiHandler, apiRoute, authenticate, refuseGetWrite, type RouteContext } from '../route-kit.js';
+import { apiResponses, CONSUMES, getAndPost, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
 import type { WireParams } from '../params.js';
 
 export const LOGIN_SCHEMA = {
@@ -47,14 +48,22 @@ export const LOGIN_SCHEMA = {
 };
 
 /**
+ * The FAIL text of a wrong login or password: ours, or, for an account that shows `message`
+ * to its members as the hosted original worded it (`account set --messages original`), its.
+ */
+const WRONG_LOGIN_OR_PASSWORD: Record<MessageStyle, string> = {
+  short: MESSAGES.wrongLoginOrPassword,
+  original: 'You have entered incorrect login or password. Please try again',
+};
+
+/**
  * A locked member is told exactly what a wrong password is told: a distinct answer would
  * show an attacker which logins exist (and that guessing has locked them).
  */
-const FAIL_MESSAGES = {
-  'wrong-credentials': MESSAGES.wrongLoginOrPassword,
-  suspended: MESSAGES.memberSuspended,
-  locked: MESSAGES.wrongLoginOrPassword,
-} as const;
+function failMessage(reason: 'wrong-credentials' | 'suspended' | 'locked', account: Account | undefined): string {
+  if (reason === 'suspended') return MESSAGES.memberSuspended;
+  return WRONG_LOGIN_OR_PASSWORD[account?.settings.messages ?? 'short'];
+}
 
 const COUNTED_AS = { 'wrong-credentials': 'fail', suspended: 'suspended', locked: 'locked' } as const satisfies Record<string, LoginOutcome>;
 
@@ -80,9 +89,11 @@ function refuseNearMisses(params: WireParams): void {
 }
 
 export function registerLoginRoute(app: FastifyInstance, context: LoginRouteContext): void {
-  app.post(
+  apiRoute(
+    app,
     '/api2/login/',
-    { schema: LOGIN_SCHEMA, bodyLimit: context.limits.bodyLimitBytes },
+    getAndPost(LOGIN_SCHEMA),
+    { bodyLimit: context.limits.bodyLimitBytes },
     apiHandler(context, async (params, request) => {
       const user = params.required('user');
       const login = params.required('login');
@@ -96,6 +107,7 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
       // Recording the member's address is the account's business: it takes the API key.
       const sendsIp = params.nonEmpty('IP') !== undefined;
       const account = sendsIp ? await authenticate(context, params, request, 'login') : await context.accounts.find(user);
+      refuseGetWrite(request, account);
       // Without a key, a login spends budgets of its own (per member, per address), never
       // the account's: anyone can send one, and the account name is public.
       if (account && !sendsIp) await admitAnonymousLogin(context, account, login, request.ip);
@@ -103,7 +115,7 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
       const outcome = await context.logins.login(account, { login, password, ip, origin: { actor: 'api', requestId: request.id } });
       context.countLogin(outcome.kind === 'ok' ? 'ok' : COUNTED_AS[outcome.reason]);
       if (outcome.kind === 'ok') return okReply({ session: outcome.session, ok_url: outcome.okUrl });
-      return failReply(FAIL_MESSAGES[outcome.reason], outcome.failUrl);
+      return failReply(failMessage(outcome.reason, account), outcome.failUrl);
     }),
   );
 }

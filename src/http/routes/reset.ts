@@ -15,8 +15,8 @@ import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../page-security.js';
 import { readParams } from '../params.js';
 import { okReply } from '../replies.js';
-import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
-import { apiResponses, CONSUMES, okAnswer, parametersSchema, STRING, withAccount } from '../schemas.js';
+import { apiHandler, authenticate, mailNotSent, type RouteContext } from '../route-kit.js';
+import { apiResponses, CONSUMES, MAIL_NOT_SENT, okAnswer, parametersSchema, STRING, withAccount } from '../schemas.js';
 import { decodeSelector, SELECTOR_PARAMETERS } from './update.js';
 
 export const RESET_SCHEMA = {
@@ -33,7 +33,7 @@ export const RESET_SCHEMA = {
     { required: ['user', 'api_key'], profileFields: false, description: 'a selector' },
   ),
   response: apiResponses(
-    [okAnswer({ reset_url: { ...STRING, description: 'the single-use link to the page that sets a new password' } }, 'the link is made')],
+    [okAnswer({ reset_url: { ...STRING, description: 'the single-use link to the page that sets a new password' } }, 'the link is made', MAIL_NOT_SENT)],
     'OK, or ERROR (bad parameters, wrong api key, member not found, several members found)',
   ),
 };
@@ -95,7 +95,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       const issued = await resets.issue(account, selector, sendMail);
       if (issued.kind === 'not-found') return errorBody(MESSAGES.memberNotFound);
       if (issued.kind === 'several') return errorBody(MESSAGES.severalMembers);
-      return okReply({ reset_url: issued.url });
+      return okReply({ reset_url: issued.url, ...mailNotSent(request, account, params, 'send_mail') });
     }),
   );
 
@@ -124,7 +124,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       const again = (error: string) => sendMemberPage(allowRedirect(reply, okUrlOf(state)), 400, memberPage('Choose a new password', form(token, state.member.login, error)));
       if (password !== (params.get('confirm') ?? '')) return again('The two passwords are not the same.');
       try {
-        decodePassword('password', password, state.account.settings.minPasswordLength);
+        decodePassword('password', password, state.account.settings);
       } catch (error) {
         if (error instanceof ApiError) return again(`This password cannot be used: ${error.message.replace(/^invalid parameter: password \((.*)\)$/, '$1')}.`);
         throw error;

@@ -7,6 +7,7 @@ import { MAX_PFDELETE_NAMES, MAX_UPDATE_PROFILE_BYTES } from '../../members/fiel
 import type { MemberSelector } from '../../members/member-store.js';
 import type { MembersService, UpdateMembersCommand } from '../../members/members-service.js';
 import {
+  decodeCode,
   decodeEmail,
   decodeFlag,
   decodeLogin,
@@ -19,9 +20,9 @@ import {
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
-import { apiHandler, authenticate, mirrorWrite, type RouteContext } from '../route-kit.js';
+import { apiHandler, apiRoute, authenticate, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import type { WriteMirror } from '../../upstream/write-mirror.js';
-import { apiResponses, CONSUMES, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, getAndPost, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, withAccount } from '../schemas.js';
 
 const ACTION = ['N', 'S', 'D'];
 
@@ -67,11 +68,10 @@ export const UPDATE_SCHEMA = {
 const SELECTORS = ['find_member_login', 'find_member_email', 'find_member_ptrans', 'find_member_id'] as const;
 const BUILT_INS = parameterNames(UPDATE_SCHEMA.body);
 
-/** N none, S suspend, D delete. */
-function decodeAction(name: string, value: string): 'S' | 'D' | null {
-  if (value === 'N') return null;
-  if (value === 'S' || value === 'D') return value;
-  throw ApiError.invalid(name, REASONS.updateMode);
+/** N none (null), S suspend, D delete, in either case; undefined when not sent. */
+function decodeAction(params: WireParams, name: string): 'S' | 'D' | null | undefined {
+  const code = decodeCode(params, name, ['N', 'S', 'D'], REASONS.updateMode);
+  return code === 'N' ? null : code;
 }
 
 export function decodeSelector(params: WireParams): MemberSelector {
@@ -123,22 +123,18 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
   const login = params.nonEmpty('login');
   const email = params.nonEmpty('email');
   const password = params.nonEmpty('password');
-  const status = params.nonEmpty('status');
-  if (status !== undefined && !['A', 'S', 'D'].includes(status)) throw ApiError.invalid('status', REASONS.status);
-
-  const timeMode = params.nonEmpty('is_exp_time');
-  const timeAction = timeMode === undefined ? undefined : decodeAction('is_exp_time', timeMode);
-  const loginsMode = params.nonEmpty('is_exp_logins');
-  const loginsAction = loginsMode === undefined ? undefined : decodeAction('is_exp_logins', loginsMode);
+  const status = decodeCode<MemberStatus>(params, 'status', ['A', 'S', 'D'], REASONS.status);
+  const timeAction = decodeAction(params, 'is_exp_time');
+  const loginsAction = decodeAction(params, 'is_exp_logins');
 
   const command: UpdateMembersCommand = {
     selector,
     login: login === undefined ? undefined : decodeLogin('login', login),
     email: email === undefined ? undefined : decodeEmail('email', email),
-    password: password === undefined ? undefined : decodePassword('password', password, account.settings.minPasswordLength),
+    password: password === undefined ? undefined : decodePassword('password', password, account.settings),
     urlOk: decodeUrlChange(params, 'urlok'),
     urlFail: decodeUrlChange(params, 'urlfail'),
-    status: status as MemberStatus | undefined,
+    status,
     timeExpiry:
       timeAction === undefined || timeAction === null
         ? timeAction
@@ -175,11 +171,14 @@ export const UPDATE_REFUSALS = {
 } as const;
 
 export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService; mirror?: WriteMirror }): void {
-  app.post(
+  apiRoute(
+    app,
     '/api2/update/',
-    { schema: UPDATE_SCHEMA },
+    getAndPost(UPDATE_SCHEMA),
+    {},
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request, 'write');
+      refuseGetWrite(request, account);
       const command = decodeUpdate(params, account);
       const mirrored = await mirrorWrite(request, () => context.mirror?.prepareUpdate(account, params.pairs()));
       const outcome = await context.members.update(account, command, { actor: 'api', requestId: request.id });

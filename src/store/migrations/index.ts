@@ -16,6 +16,7 @@ import * as eventOutbox from './013-event-outbox.js';
 import * as outboxWithoutAccountLock from './014-outbox-without-account-lock.js';
 import * as sessionFields from './015-session-fields.js';
 import * as webhookNames from './016-webhook-names.js';
+import * as hostedTolerances from './017-hosted-tolerances.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '014-outbox-without-account-lock': outboxWithoutAccountLock,
   '015-session-fields': sessionFields,
   '016-webhook-names': webhookNames,
+  '017-hosted-tolerances': hostedTolerances,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
