@@ -48,7 +48,7 @@ function describeMigration(summary: MigrationSummary, rejectsFile: string | null
     `  new      ${n(summary.imported)}   (each waits for its first login to bring its password)`,
     ...(summary.renumbered === 0 ? [] : [`           ${n(summary.renumbered)}   of them numbered here: their upstream id is another member's in this store`]),
     `  updated  ${n(summary.updated)}`,
-    `  deleted  ${n(summary.deletions)}   (deleted at the upstream since the last run)`,
+    `  deleted  ${n(summary.deletions)}   (Deleted at the upstream, kept Deleted here until the retention ends)`,
     `  rejected ${n(summary.rejected)}${rejectsFile ? `   members written to ${rejectsFile}, with _reason` : ''}`,
     ...Object.entries(summary.reasons)
       .sort(([, a], [, b]) => b - a)

@@ -71,9 +71,15 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
       { id: '3000001', login: 'fine', email: 'fine@example.org', status: 'Active', reg_type: 'Paid', reg_time: '2025-01-02 03:04:05' },
       { id: '3000002', login: 'has space', email: 'space@example.org', status: 'Active', reg_type: 'Free', reg_time: '2025-01-02 03:04:05' },
     ];
+    // It lists its members as the original does: none when asked for Deleted ones (status=D).
     const hosted = createServer((request, response) => {
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ members_total: listed.length, members: listed }));
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        const members = new URLSearchParams(body).get('status') === 'D' ? [] : listed;
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ members_total: members.length, members }));
+      });
     });
     await new Promise<void>((resolve) => hosted.listen(0, '127.0.0.1', resolve));
     try {
