@@ -38,7 +38,7 @@ export const MESSAGES = {
 
 /**
  * Why a value is refused, after `invalid parameter: NAME`: what it must be, said so that the
- * member (or the integrator) can fix it. The error table of the README lists them.
+ * member (or the integrator) can fix it. The error table of docs/api.md lists them.
  */
 export const REASONS = {
   flag: 'must be 0 or 1',

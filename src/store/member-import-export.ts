@@ -41,7 +41,7 @@ export async function findLoginIds(db: Kysely<Database>, accountId: number, logi
 
 /**
  * Which of these ids a member holds, in any account: member ids are one sequence for the
- * whole store (README, "Member ids are global"), so an id given from elsewhere (an upstream's)
+ * whole store (docs/security.md, "Member ids are global"), so an id given from elsewhere (an upstream's)
  * may be another tenant's member's here.
  */
 export async function findTakenIds(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {

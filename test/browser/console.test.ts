@@ -4,7 +4,7 @@
  * unlocks it, suspends and restores it, creates one, and signs out. Hostile member data
  * renders as text (a dialog fails the test); a form posted from another site and a forged
  * fetch change nothing; a viewer is refused a change; an operator of another account gets
- * nothing by URL. Screenshots of each page go to docs/images/ (the README shows them).
+ * nothing by URL. Screenshots of each page go to docs/images/ (docs/console.md shows them).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -3,7 +3,7 @@
  * server (a real SMTP server started here) is opened, the page refuses a short password and
  * says why, then sets a new one and sends the browser to the account's ok URL; the member
  * logs in with it, and a session from before the reset is over. The used link then says so.
- * Screenshots of the page go to docs/images/ (the README shows them).
+ * Screenshots of the page go to docs/images/ (docs/api.md shows them, under /api2/reset/).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -11,7 +11,7 @@ describeEachEngineApp('/api2/list/', (h) => {
     const a = await api.create('first');
     const b = await api.create('second');
     const reply = await api.list();
-    // The total follows the members, so that a list starts at once (README: /api2/list/).
+    // The total follows the members, so that a list starts at once (docs/api.md: /api2/list/).
     expect(Object.keys(reply)).toEqual(['members', 'members_total']);
     expect(reply).toEqual({
       members_total: 2,
