@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the performance figures of BENCHMARKS.md, on SQLite and PostgreSQL, each
+ * `npm run bench`: the performance figures of docs/performance.md, on SQLite and PostgreSQL, each
  * beside a baseline measured in the same run on the same machine.
  *
  *   npm run bench [-- --count 1000000] [--engines sqlite,postgres] [--seconds 8] [--reseed]
