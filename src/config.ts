@@ -2,7 +2,7 @@
  * Configuration is read once from the environment (and a `.env` file beside the program, if
  * there is one), validated against one JSON schema with env-schema (ajv), and frozen. Every
  * refusal names the variable and says what it must be. Every variable is documented in the
- * README's configuration table.
+ * table of docs/configuration.md (test/docs/configuration-table.test.ts holds them together).
  */
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -122,7 +122,7 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   LIST_SLOT_WAIT_MS: whole(0, 60_000),
 };
 
-const SCHEMA = {
+export const SCHEMA = {
   type: 'object',
   properties: Object.fromEntries(Object.entries(VARIABLES).map(([name, { why: _why, ...rule }]) => [name, rule])),
 };
