@@ -11,8 +11,8 @@ const EVENTS_PER_INSERT = 500;
 
 /**
  * Appends events to the outbox, in the caller's transaction: one insert into a table with no
- * index but its key, no lock (the change pays for its events and nothing more), sent with the
- * transaction's next statement (deferredWrite: on SQLite no round trip of its own). The
+ * index but its key, no lock (the change pays for its events and nothing more), on SQLite
+ * sent with the transaction's next statement (deferredWrite: no message of its own). The
  * sequencer (sequenceEvents) moves them into the trail with their feed ids once their
  * transaction has committed; a rollback leaves nothing.
  */

@@ -8,7 +8,6 @@ import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
 import { builtInValues, changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
-import { deferredWrite } from './dialects/deferred-write.js';
 import { endSessionsOf } from './session-repository.js';
 import { endResetLinksOf } from './reset-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
@@ -229,8 +228,8 @@ const MEMBER_UPDATES = 7_245_011;
  * The next chunk of the members an update finds, as they are before the change, each with the
  * profile fields the update touches as one JSON object: one statement.
  *
- * With `lock` (PostgreSQL), the chunk's members are locked first, by a statement of its own,
- * sent with the read in one round trip (deferredWrite): two updates of one member then run one
+ * With `lock` (PostgreSQL), the chunk's members are locked first, by a statement of its own:
+ * two updates of one member then run one
  * after the other, and the second reads (a new statement, a new snapshot under READ
  * COMMITTED) what the first left, so that the old values of their events chain (without it
  * both read the member as it was before either, and the second's event told an old value
@@ -257,7 +256,7 @@ async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: 
           .limit(chunkSize)
           .compile()
       : sql`select pg_advisory_xact_lock(${ACCOUNT_UPDATES}, ${account})`.compile(trx);
-    await trx.executeQuery(deferredWrite(locking));
+    await trx.executeQuery(locking);
   }
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
   // Without a status change the events compare only the values given (memberEvents): the

@@ -5,7 +5,6 @@ import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
 import type { EngineConnection, SearchSql, SnapshotReader } from './dialect.js';
-import { deferringPool } from './postgres-deferred-writes.js';
 
 export interface PostgresOptions {
   /** Most connections the pool opens. */
@@ -36,8 +35,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   // connection. It then fails its next query (503 to the caller) and the pool drops it.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  // Kysely's connections defer a transaction's deferred writes to its COMMIT (deferringPool).
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: deferringPool(pool) }) });
+  // Every statement is sent as it comes, with its parameters bound by the server (a deferred
+  // write, deferred-write.ts, is an ordinary statement here).
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine: 'postgres',
     db,
