@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { createLogger } from './http/logging.js';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.js';
 import { packageVersion } from './version.js';
+import { startJobs, type BackgroundJob } from './upkeep/background-jobs.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -52,11 +53,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throw listenError(error, 'METRICS_PORT', config.metricsPort ?? 0, 'METRICS_HOST', config.metricsHost);
   }
   listeningAt = address;
-  const stopSweeping = scheduleSweeps(services, config, app.log);
-  const stopMirroring = scheduleMirroring(services, app.log);
-  const stopWebhooks = scheduleWebhooks(services, app.log);
-  const stopMail = scheduleMail(services, app.log);
-  const stopFolding = scheduleFolding(services, app.log);
+  const stopJobs = startJobs(backgroundJobs(services, config), {
+    log: app.log,
+    exclusively: (name, work) => services.store.housekeeping.exclusively(name, work),
+    observe: metrics && ((job, outcome, seconds) => metrics.observeJobRound(job, outcome, seconds)),
+  });
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
   if (metricsServer) out(`metrics at ${metricsServer.address}`);
 
@@ -64,11 +65,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stop = () =>
     (stopping ??= (async () => {
       // In-flight requests get this long to finish; then their connections are cut.
-      stopSweeping();
-      await stopMirroring();
-      await stopWebhooks();
-      await stopMail();
-      await stopFolding();
+      await stopJobs();
       const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       try {
         await app.close();
@@ -105,113 +102,83 @@ function showDemoKey(key: string, file: string): void {
 }
 
 
-/** Runs the sweep now and every SWEEP_INTERVAL_SECONDS; returns how to stop it. */
-function scheduleSweeps(services: Services, config: Config, log: FastifyInstance['log']): () => void {
-  if (config.sweepIntervalSeconds === 0) return () => {};
-  const run = () =>
-    services.sweeper.sweep().then(
-      (report) => {
-        if (report && Object.values(report).some((n) => n > 0)) log.info({ sweep: report }, 'sweep');
-      },
-      (error: unknown) => log.warn({ err: error }, 'sweep failed; will try again'),
-    );
-  void run();
-  const timer = setInterval(run, config.sweepIntervalSeconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
-}
 
-/** How often each server looks for writes to mirror to upstreams (one short query when there are none). */
-const MIRROR_INTERVAL_MS = 1_000;
-
-/** Sends the writes queued for upstreams, now and then; returns how to stop (waiting for a send in progress). */
-function scheduleMirroring(services: Services, log: FastifyInstance['log']): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= services.upstream.mirror
-      .drain()
-      .then(
-        (sent) => {
-          if (sent > 0) log.info({ mirrored: sent }, 'writes mirrored to upstreams');
-        },
-        (error: unknown) => log.warn({ err: error }, 'mirroring writes failed; will try again'),
-      )
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(run, MIRROR_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-}
+/** How often each server looks for writes to mirror, counter deltas to fold and mails to send (one short query when there are none). */
+const EVERY_SECOND_MS = 1_000;
+/** How often due webhook deliveries are looked for. */
+const WEBHOOK_INTERVAL_MS = 500;
 
 /**
- * Sends webhooks every WEBHOOK_INTERVAL_MS: one round at a time (the dispatcher shares a round
- * asked for while one runs); the deliveries are rows, so a restart goes on where it stopped.
+ * The server's background jobs, all of them. The queues they drain are rows, so a restart goes
+ * on where a stop left off.
  */
-function scheduleWebhooks(services: Services, log: FastifyInstance['log']): () => Promise<void> {
-  const run = () => {
-    services.webhooks.dispatcher.run().then(
-      ({ delivered, failed }) => {
-        if (failed > 0) log.warn({ delivered, failed }, 'webhook deliveries given up');
+export function backgroundJobs(services: Services, config: Config): BackgroundJob[] {
+  const jobs: BackgroundJob[] = [
+    {
+      // Due time expirations written down, what outlived its retention purged.
+      name: 'sweep',
+      intervalMs: config.sweepIntervalSeconds * 1000,
+      runsOn: 'one server',
+      atStart: true,
+      run: async () => {
+        const report = await services.sweeper.sweep();
+        return Object.values(report).some((n) => n > 0) ? { level: 'info', fields: { sweep: report }, message: 'sweep' } : undefined;
       },
-      (error: unknown) => log.warn({ err: error }, 'webhook round failed; will try again'),
-    );
-  };
-  const timer = setInterval(run, WEBHOOK_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await services.webhooks.dispatcher.idle();
-    services.webhooks.sender.close();
-  };
-}
-
-/** How often the count and usage deltas are folded (one short query when there are none). */
-const FOLD_INTERVAL_MS = 1_000;
-
-/** Folds the deltas of PostgreSQL's counters every FOLD_INTERVAL_MS (Sweeper.fold); returns how to stop. */
-function scheduleFolding(services: Services, log: FastifyInstance['log']): () => Promise<void> {
-  const run = () => {
-    services.sweeper.fold().catch((error: unknown) => log.warn({ err: error }, 'folding counters failed; will try again'));
-  };
-  const timer = setInterval(run, FOLD_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await services.sweeper.idle();
-  };
-}
-
-/** How often queued mails are looked for. */
-const MAIL_INTERVAL_MS = 1_000;
-
-/** Sends the queued mails every MAIL_INTERVAL_MS; they are rows, so a restart goes on where it stopped. */
-function scheduleMail(services: Services, log: FastifyInstance['log']): () => Promise<void> {
-  const run = () => {
-    services.mailer.run().then(
-      ({ sent, failed }) => {
-        if (sent > 0) log.info({ sent }, 'mails sent');
-        if (failed > 0) log.warn({ failed }, 'mails given up');
+    },
+    {
+      // PostgreSQL's counter deltas folded into their totals (Sweeper.fold), so that the reads of them stay short.
+      name: 'fold',
+      intervalMs: EVERY_SECOND_MS,
+      runsOn: 'every server',
+      run: async () => {
+        await services.sweeper.fold();
+        return undefined;
       },
-      (error: unknown) => log.warn({ err: error }, 'mail round failed; will try again'),
-    );
-  };
-  const timer = setInterval(run, MAIL_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await services.mailer.idle();
-    services.mailer.close();
-  };
+      close: () => services.sweeper.idle(),
+    },
+    {
+      name: 'mirror',
+      intervalMs: EVERY_SECOND_MS,
+      runsOn: 'every server',
+      run: async () => {
+        const sent = await services.upstream.mirror.drain();
+        return sent > 0 ? { level: 'info', fields: { mirrored: sent }, message: 'writes mirrored to upstreams' } : undefined;
+      },
+    },
+    {
+      name: 'webhooks',
+      intervalMs: WEBHOOK_INTERVAL_MS,
+      runsOn: 'every server',
+      run: async () => {
+        const { delivered, failed } = await services.webhooks.dispatcher.run();
+        return failed > 0 ? { level: 'warn', fields: { delivered, failed }, message: 'webhook deliveries given up' } : undefined;
+      },
+      close: async () => {
+        await services.webhooks.dispatcher.idle();
+        services.webhooks.sender.close();
+      },
+    },
+    {
+      name: 'mail',
+      intervalMs: EVERY_SECOND_MS,
+      runsOn: 'every server',
+      run: async () => {
+        const { sent, failed } = await services.mailer.run();
+        if (failed > 0) return { level: 'warn', fields: { sent, failed }, message: 'mails given up' };
+        return sent > 0 ? { level: 'info', fields: { sent }, message: 'mails sent' } : undefined;
+      },
+      close: async () => {
+        await services.mailer.idle();
+        services.mailer.close();
+      },
+    },
+  ];
+  // SWEEP_INTERVAL_SECONDS=0 turns the sweep off.
+  return jobs.filter((job) => job.intervalMs > 0);
 }
 
 /** After this long a stop that has not finished (a store that does not answer) exits anyway. */
 const STOP_DEADLINE_MS = 30_000;
-/** How often due webhook deliveries are looked for. */
-const WEBHOOK_INTERVAL_MS = 500;
-
 /** Stops the server on the first SIGTERM or SIGINT; a second one exits at once. */
 export function stopOnSignals(server: RunningServer): void {
   let signalled = false;

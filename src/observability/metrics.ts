@@ -45,6 +45,7 @@ export class Metrics {
   private readonly logins: Counter<'outcome'>;
   private readonly upstreamCalls: Counter<'call' | 'outcome'>;
   private readonly credentialsInUrl: Counter<'endpoint'>;
+  private readonly jobRounds: Histogram<'job' | 'outcome'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -90,6 +91,13 @@ export class Metrics {
       labelNames: ['call', 'outcome'],
       registers,
     });
+    this.jobRounds = new Histogram({
+      name: 'member_api_job_round_seconds',
+      help: 'rounds of the background jobs (sweep, fold, mirror, webhooks, mail) by outcome: ok, failed (logged; tried again at the next interval), skipped (another server held the job\'s lock)',
+      labelNames: ['job', 'outcome'],
+      buckets: [0.001, 0.01, 0.1, 1, 10, 60],
+      registers,
+    });
     if (sources.links) this.linkGauges(sources.links, registers);
     const counter = (name: string, help: string, read: () => number) =>
       new Counter({
@@ -120,6 +128,10 @@ export class Metrics {
 
   countCredentialsInUrl(endpoint: string): void {
     this.credentialsInUrl.inc({ endpoint });
+  }
+
+  observeJobRound(job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number): void {
+    this.jobRounds.observe({ job, outcome }, seconds);
   }
 
   countUpstreamCall(call: 'login' | 'mirror', outcome: string): void {

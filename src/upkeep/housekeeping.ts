@@ -36,7 +36,7 @@ export interface Housekeeping {
   refreshStatistics(): Promise<void>;
   /**
    * Runs `work` unless another server on this store is running work of the same name, and
-   * answers undefined then: several servers on one database elect one sweeper.
+   * answers undefined then: a background job that runs on one server at a time (background-jobs.ts).
    */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
 }

@@ -39,7 +39,7 @@ const THROTTLE_RETENTION = 30 * DAY;
 const EXPIRED_KEY_RETENTION = 30 * DAY;
 
 export class Sweeper {
-  private running: Promise<SweepReport | undefined> | undefined;
+  private running: Promise<SweepReport> | undefined;
   private folding: Promise<number> | undefined;
 
   constructor(
@@ -49,12 +49,12 @@ export class Sweeper {
   ) {}
 
   /**
-   * One pass; a pass asked for while one runs shares that one. Undefined when another server
-   * on the same store is sweeping now: one sweeper at a time is enough, and two would only
-   * contend for the same rows.
+   * One pass; a pass asked for while one runs shares that one. The server's job loop runs it on
+   * one server of those sharing a store at a time (server.ts): two would only contend for the
+   * same rows.
    */
-  sweep(): Promise<SweepReport | undefined> {
-    this.running ??= this.store.exclusively('member-api:sweep', () => this.pass()).finally(() => (this.running = undefined));
+  sweep(): Promise<SweepReport> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
     return this.running;
   }
 
