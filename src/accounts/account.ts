@@ -55,6 +55,9 @@ export interface AccountSettings {
   readonly passwordCheck: PasswordCheck;
 }
 
+/** Some settings changed, the others kept (ACCOUNT_SETTINGS checks the result). */
+export type SettingsPatch = Partial<Omit<AccountSettings, 'lockout'>> & { lockout?: Partial<LockoutPolicy> };
+
 export const MESSAGE_STYLES = ['short', 'original'] as const;
 export type MessageStyle = (typeof MESSAGE_STYLES)[number];
 export const PASSWORD_CHECKS = ['common', 'off'] as const;

@@ -1,41 +1,17 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Account, AccountSettings, ApiKey, KeyScope } from '../accounts/account.js';
 import type { AccountStore, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
+import { ACCOUNT_SETTINGS, settingsOfRow, settingsRow as settingsColumns } from '../accounts/account-settings.js';
 import type { AccountTable, ApiKeyTable, Database } from './schema.js';
 
-/** The one row-to-domain conversion for accounts. */
+/** The one row-to-domain conversion for accounts (the settings' columns are ACCOUNT_SETTINGS's). */
 export function toAccount(row: Selectable<AccountTable>): Account {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: row.created_at,
-    settings: {
-      okUrl: row.ok_url,
-      failUrl: row.fail_url,
-      minPasswordLength: row.min_password_length,
-      timeZone: row.time_zone,
-      lockout: {
-        threshold: row.lockout_threshold,
-        stepSeconds: row.lockout_step_seconds,
-        maxSeconds: row.lockout_max_seconds,
-        resetSeconds: row.lockout_reset_seconds,
-      },
-      rateLimitPerMinute: row.rate_limit_per_minute,
-      loginRateLimitPerMinute: row.login_rate_limit_per_minute,
-      storageQuotaMb: row.storage_quota_mb,
-      loginEvents: Number(row.emit_login_events) === 1,
-      expiryWarningSeconds: Number(row.expiry_warning_seconds),
-      sessionIdleSeconds: Number(row.session_idle_seconds),
-      sessionLifetimeSeconds: Number(row.session_lifetime_seconds),
-      resetLifetimeSeconds: Number(row.reset_lifetime_seconds),
-      smtpUrl: row.smtp_url,
-      mailFrom: row.mail_from,
-      sessionFields: row.session_fields === '' ? [] : row.session_fields.split(','),
-      getWrites: Number(row.get_writes) === 1,
-      messages: row.messages === 'original' ? 'original' : 'short',
-      passwordCheck: row.password_check === 'off' ? 'off' : 'common',
-    },
-  };
+  return { id: row.id, name: row.name, createdAt: row.created_at, settings: settingsOfRow(row as unknown as Record<string, unknown>) };
+}
+
+/** The settings' columns of a row, as Kysely types them. */
+function settingsRow(settings: AccountSettings): Omit<Insertable<AccountTable>, 'name' | 'created_at'> {
+  return settingsColumns(settings) as unknown as Omit<Insertable<AccountTable>, 'name' | 'created_at'>;
 }
 
 function toApiKey(row: Selectable<ApiKeyTable>): ApiKey {
@@ -51,43 +27,11 @@ function toApiKey(row: Selectable<ApiKeyTable>): ApiKey {
   };
 }
 
-function settingsRow(settings: AccountSettings) {
-  return {
-    ok_url: settings.okUrl,
-    fail_url: settings.failUrl,
-    min_password_length: settings.minPasswordLength,
-    time_zone: settings.timeZone,
-    lockout_threshold: settings.lockout.threshold,
-    lockout_step_seconds: settings.lockout.stepSeconds,
-    lockout_max_seconds: settings.lockout.maxSeconds,
-    lockout_reset_seconds: settings.lockout.resetSeconds,
-    rate_limit_per_minute: settings.rateLimitPerMinute,
-    login_rate_limit_per_minute: settings.loginRateLimitPerMinute,
-    storage_quota_mb: settings.storageQuotaMb,
-    emit_login_events: settings.loginEvents ? 1 : 0,
-    expiry_warning_seconds: settings.expiryWarningSeconds,
-    session_idle_seconds: settings.sessionIdleSeconds,
-    session_lifetime_seconds: settings.sessionLifetimeSeconds,
-    reset_lifetime_seconds: settings.resetLifetimeSeconds,
-    smtp_url: settings.smtpUrl,
-    mail_from: settings.mailFrom,
-    session_fields: settings.sessionFields.join(','),
-    get_writes: settings.getWrites ? 1 : 0,
-    messages: settings.messages,
-    password_check: settings.passwordCheck,
-  };
-}
-
 function keyRow(accountId: number, key: NewApiKey) {
   return { account_id: accountId, name: key.name, digest: key.digest, scope: key.scope, created_at: key.createdAt, expires_at: key.expiresAt };
 }
 
-const ACCOUNT_COLUMNS = [
-  'id', 'name', 'ok_url', 'fail_url', 'min_password_length', 'time_zone', 'lockout_threshold', 'lockout_step_seconds',
-  'lockout_max_seconds', 'lockout_reset_seconds', 'rate_limit_per_minute', 'login_rate_limit_per_minute', 'storage_quota_mb', 'created_at',
-  'emit_login_events', 'expiry_warning_seconds', 'session_idle_seconds', 'session_lifetime_seconds', 'reset_lifetime_seconds', 'smtp_url', 'mail_from',
-  'session_fields', 'get_writes', 'messages', 'password_check',
-] as const;
+const ACCOUNT_COLUMNS = ['id', 'name', 'created_at', ...ACCOUNT_SETTINGS.map((spec) => spec.column)] as Array<keyof AccountTable>;
 
 export class AccountRepository implements AccountStore {
   constructor(
