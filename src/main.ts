@@ -20,7 +20,7 @@ import { writeLines } from './common/terminal-text.js';
 
 export function buildCli(): Command {
   const program = new Command('member-api')
-    .description('Member management HTTP API v2 server. Configured by environment variables (see README).')
+    .description('Member management HTTP API v2 server. Configured by environment variables (see docs/configuration.md).')
     .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ outputError: (text, write) => write(text) });

@@ -109,7 +109,7 @@ export async function exportCommand(services: Services, options: { account: stri
 
 export async function backupCommand(services: Services, path: string): Promise<void> {
   if (!services.store.backup) {
-    throw new Error('this store is PostgreSQL: back it up with pg_dump (see the README), not with member-api backup');
+    throw new Error('this store is PostgreSQL: back it up with pg_dump (see docs/operating.md), not with member-api backup');
   }
   // A new, empty file only its owner may read (never over a file or through a link), which
   // SQLite's backup fills: it takes an empty file for an empty database.

@@ -1,7 +1,7 @@
 /**
  * Operators: the people who run a membership site, signed in to the console. Each may see
  * some accounts, with a role on each: viewers read, editors also change members, owners also
- * change settings and keys (the console's part 2).
+ * change settings and keys (on the command line; the console does not offer it yet).
  */
 export const ROLES = ['viewer', 'editor', 'owner'] as const;
 export type Role = (typeof ROLES)[number];

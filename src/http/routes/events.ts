@@ -19,7 +19,7 @@ const EVENT_PARAMETERS = withAccount({
 
 const EVENT_OBJECT = {
   type: 'object',
-  description: 'an event: see the README, "Events"',
+  description: 'an event: see docs/events-and-webhooks.md',
   properties: {
     id: { type: 'string', pattern: '^[0-9]+$' },
     type: { type: 'string', enum: [...EVENT_TYPES] },
