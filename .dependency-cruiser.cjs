@@ -1,6 +1,6 @@
 /**
  * The layering, held by a tool (npm run check, and CI through .ci/run): a rule broken fails
- * the build. ARCHITECTURE.md explains the layers.
+ * the build. docs/architecture.md explains the layers.
  *
  *   http/      the wire: decoders, replies, routes. Never the store.
  *   console/   the operator's pages: a wire too (it reuses http/'s decoders). Never the store.

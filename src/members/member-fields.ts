@@ -7,7 +7,7 @@
  * all derived from it, and so are the names the API reserves.
  *
  * Adding a plain built-in field (a text, an instant, a count) is one entry here, a migration
- * that adds the column, and tests (ARCHITECTURE.md walks through it). Setting it through the
+ * that adds the column, and tests (docs/architecture.md walks through it). Setting it through the
  * API is a decoder in the route, since each parameter has its own wire rules.
  */
 import { DateTime } from 'luxon';
