@@ -1,6 +1,7 @@
 /**
  * Prometheus metrics (prom-client): requests and their latency per endpoint and outcome,
- * login outcomes, the store's connections and the password-hashing queue, plus the process
+ * login outcomes, the store's connections, the password-hashing queue and the background
+ * jobs' rounds, plus the process
  * figures prom-client collects by default (CPU, memory, event-loop lag). Each server has a
  * registry of its own, so that tests can build several in one process.
  */

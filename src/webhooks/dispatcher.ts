@@ -1,7 +1,7 @@
 /**
  * The webhook dispatcher: turns each enabled endpoint's new events into delivery rows (in id
  * order, from the endpoint's cursor, as the change feed reads), and sends the due ones. Run
- * by every server every second; several servers share the work through the store: an
+ * by every server every half second (the webhooks job, server.ts); several servers share the work through the store: an
  * endpoint's deliveries are leased by one server at a time, and its cursor moves by
  * compare-and-set. Each endpoint gets its events in id order: a failing delivery holds the
  * later ones back for its first HOLD_ATTEMPTS attempts, then they go on without it (it keeps

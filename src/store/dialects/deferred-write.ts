@@ -1,6 +1,6 @@
 /**
- * A write in a transaction whose result nobody reads (an outbox row: the events of a change;
- * on PostgreSQL, the lock an update takes on the members it then reads). On SQLite it travels
+ * A write in a transaction whose result nobody reads (an outbox row: the events of a change).
+ * On SQLite it travels
  * to the writer's thread with the transaction's next statement, often its COMMIT, instead of
  * in a message of its own (sqlite.ts); an error in it fails that next statement, so the
  * transaction still fails as a whole. Outside a transaction, inside a writer procedure (already

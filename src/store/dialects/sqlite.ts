@@ -2,11 +2,12 @@
  * The embedded engine: one file, WAL journal with synchronous=FULL so that an acknowledged
  * write survives a crash of the process or of the machine.
  *
- * better-sqlite3 is synchronous, so no connection lives on the event loop: each is in a worker
- * thread of its own (sqlite-worker.ts), driven through Kysely by the small driver below. The
- * writer (SQLite has one), a connection for short reads outside transactions (so that they go
- * on while the writer is held by a long transaction), and a pool of readers for snapshots
- * (long lists and exports), which WAL lets run beside the writer.
+ * better-sqlite3 is synchronous, so a connection whose statements may take long lives in a
+ * worker thread of its own (sqlite-worker.ts), driven through Kysely by the small driver
+ * below: the writer (SQLite has one) and a pool of readers for snapshots (long lists and
+ * exports), which WAL lets run beside the writer. Short reads outside transactions (index
+ * look-ups bounded by what they ask) run on a read-only connection on the event loop, so that
+ * they neither wait for the writer's long transactions nor pay a thread hop.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
