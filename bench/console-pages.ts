@@ -14,7 +14,11 @@ export async function measureConsolePages(url: string, account: string, env: Rec
   const token = new URL(link).searchParams.get('token')!;
   const set = await fetch(`${url}/admin/setup`, { method: 'POST', body: new URLSearchParams({ token, password, confirm: password }) });
   if (set.status !== 200) throw new Error(`the set-up form answered ${set.status}`);
-  const signIn = await fetch(`${url}/admin/sign-in`, { method: 'POST', body: new URLSearchParams({ email: 'bench@example.com', password }), redirect: 'manual' });
+  const signIn = await fetch(`${url}/admin/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams({ email: 'bench@example.com', password }),
+    redirect: 'manual',
+  });
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
   const time = async (path: string) => {
     const times: number[] = [];

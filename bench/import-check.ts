@@ -143,7 +143,9 @@ async function main(): Promise<void> {
         if ((await login(passwordOf(i))).result === 'OK') counts.again++;
       }
       failures += 3 * indexes.length - counts.wrong - counts.right - counts.again;
-      console.log(`${format.padEnd(16)}${`${counts.wrong}/${indexes.length}`.padStart(10)}${`${counts.right}/${indexes.length}`.padStart(10)}${`${counts.again}/${indexes.length}`.padStart(10)}`);
+      console.log(
+        `${format.padEnd(16)}${`${counts.wrong}/${indexes.length}`.padStart(10)}${`${counts.right}/${indexes.length}`.padStart(10)}${`${counts.again}/${indexes.length}`.padStart(10)}`,
+      );
     }
     const exportFile = `${ROOT}.bench/import-export.jsonl`;
     // An export never writes over a file: the last run's goes first.
@@ -151,7 +153,9 @@ async function main(): Promise<void> {
     cli(['export', '--account', 'imported', '--output', exportFile], env);
     const exported = readFileSync(exportFile, 'utf8').trim().split('\n');
     const upgraded = exported.filter((line) => line.includes('"$argon2id$v=19$m=19456')).length;
-    console.log(`\nafter the logins: ${upgraded} of ${exported.length} members hold argon2id at our parameters (imported plain passwords, and the members who logged in)`);
+    console.log(
+      `\nafter the logins: ${upgraded} of ${exported.length} members hold argon2id at our parameters (imported plain passwords, and the members who logged in)`,
+    );
     if (failures > 0) process.exitCode = 1;
   } finally {
     await server.stop();

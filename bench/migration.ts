@@ -38,10 +38,16 @@ export async function measureMigration(engine: Engine, count: number): Promise<M
     cli(['account', 'create', 'moved', '--json'], env);
     cli(['account', 'link', 'moved', '--upstream-url', `${upstream.url}/api2`, '--upstream-user', 'upstream', '--upstream-key', apiKey!], env);
     const started = performance.now();
-    const summary = JSON.parse(cli(['migrate-members', 'moved', '--fields', 'city,phone', '--json'], env)) as { read: number; imported: number; deletions: number; membersPerSecond: number };
+    const summary = JSON.parse(cli(['migrate-members', 'moved', '--fields', 'city,phone', '--json'], env)) as {
+      read: number;
+      imported: number;
+      deletions: number;
+      membersPerSecond: number;
+    };
     const seconds = (performance.now() - started) / 1000;
     // The seeded Deleted members (about 5%) come over Deleted (listed with status=D).
-    if (summary.imported + summary.deletions !== summary.read) throw new Error(`migrated ${summary.imported} and ${summary.deletions} Deleted of the ${summary.read} members listed`);
+    if (summary.imported + summary.deletions !== summary.read)
+      throw new Error(`migrated ${summary.imported} and ${summary.deletions} Deleted of the ${summary.read} members listed`);
     return { members: summary.read, membersPerSecond: summary.membersPerSecond, wallPerSecond: summary.read / seconds };
   } finally {
     await upstream.stop();
@@ -53,6 +59,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   build();
   for (const engine of values.engines!.split(',') as Engine[]) {
     const figures = await measureMigration(engine, Number(values.count));
-    console.log(`${engine}: ${figures.members} members migrated, ${Math.round(figures.membersPerSecond)} members/s (whole command ${Math.round(figures.wallPerSecond)}/s)`);
+    console.log(
+      `${engine}: ${figures.members} members migrated, ${Math.round(figures.membersPerSecond)} members/s (whole command ${Math.round(figures.wallPerSecond)}/s)`,
+    );
   }
 }

@@ -28,7 +28,9 @@ async function check(engine: Engine, count: number, reseed: boolean): Promise<vo
     const all = await listAll(server.url, new URLSearchParams(auth), pid);
     const { peak } = memoryOf(pid);
     console.log(`idle RSS                         ${idle.toFixed(0)} MiB`);
-    console.log(`full list                        ${all.members} members, ${(all.bytes / 1e6).toFixed(0)} MB in ${all.seconds.toFixed(1)} s = ${Math.round(all.members / all.seconds)} members/s; first byte after ${all.firstByte.toFixed(0)} ms`);
+    console.log(
+      `full list                        ${all.members} members, ${(all.bytes / 1e6).toFixed(0)} MB in ${all.seconds.toFixed(1)} s = ${Math.round(all.members / all.seconds)} members/s; first byte after ${all.firstByte.toFixed(0)} ms`,
+    );
     console.log(`server RSS during the list       max ${all.peakDuringList.toFixed(0)} MiB sampled; peak (VmHWM) ${peak.toFixed(0)} MiB  [target < 200 MiB]`);
 
     // A member from the middle of the seeded range, so the filters below match it.
@@ -51,7 +53,11 @@ async function check(engine: Engine, count: number, reseed: boolean): Promise<vo
 }
 
 const { values } = parseArgs({
-  options: { count: { type: 'string', default: '1000000' }, engines: { type: 'string', default: 'sqlite,postgres' }, reseed: { type: 'boolean', default: false } },
+  options: {
+    count: { type: 'string', default: '1000000' },
+    engines: { type: 'string', default: 'sqlite,postgres' },
+    reseed: { type: 'boolean', default: false },
+  },
 });
 build();
 for (const engine of values.engines!.split(',') as Engine[]) await check(engine, Number(values.count), values.reseed!);

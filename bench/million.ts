@@ -73,4 +73,3 @@ export async function timed(url: string, params: URLSearchParams, runs = 5) {
   }
   return { ms: median(times), total };
 }
-

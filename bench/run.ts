@@ -90,7 +90,11 @@ async function argon2Baseline(kind: 'verify' | 'hash'): Promise<number> {
 
 /** The same durable one-row update by the bare driver, at the same concurrency (bench/baselines/bare-update.ts). */
 async function bareUpdateBaseline(url: string): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/bare-update.ts`, url, String(COUNT), String(LIGHT_CONNECTIONS), String(SECONDS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', `${ROOT}bench/baselines/bare-update.ts`, url, String(COUNT), String(LIGHT_CONNECTIONS), String(SECONDS)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise((resolve) => child.on('exit', resolve));
@@ -121,7 +125,10 @@ async function probeLogins(url: string, until: Promise<unknown>): Promise<Array<
   const once = async () => {
     const member = randomMember();
     const started = performance.now();
-    const response = await fetch(`${url}/api2/login/`, { method: 'POST', body: new URLSearchParams({ user: ACCOUNT, login: member.login, password: SEEDED_PASSWORD }) });
+    const response = await fetch(`${url}/api2/login/`, {
+      method: 'POST',
+      body: new URLSearchParams({ user: ACCOUNT, login: member.login, password: SEEDED_PASSWORD }),
+    });
     await response.arrayBuffer();
     seen.push({ status: response.status, ms: performance.now() - started });
   };
@@ -157,10 +164,12 @@ async function measure(engine: Engine): Promise<Figures> {
   const apiKey = key(ACCOUNT, env);
   const createKey = key('bench-create', env);
   const auth = { user: ACCOUNT, api_key: apiKey };
-  const updateOne = () => encode({ ...auth, find_member_id: String(1 + Math.floor(Math.random() * COUNT)), city: CITIES[Math.floor(Math.random() * CITIES.length)]! });
+  const updateOne = () =>
+    encode({ ...auth, find_member_id: String(1 + Math.floor(Math.random() * COUNT)), city: CITIES[Math.floor(Math.random() * CITIES.length)]! });
   let created = 0;
   const run = Date.now().toString(36);
-  const createBody = () => encode({ user: 'bench-create', api_key: createKey, _login: `c${run}-${created++}`, _email: `c${created}@example.com`, _password: 'bench-password-1' });
+  const createBody = () =>
+    encode({ user: 'bench-create', api_key: createKey, _login: `c${run}-${created++}`, _email: `c${created}@example.com`, _password: 'bench-password-1' });
   const server: Server = await startServer(env);
   try {
     const pid = server.child.pid!;
@@ -211,7 +220,9 @@ async function measure(engine: Engine): Promise<Figures> {
       updateRates.push((await load(`${url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS })).perSecond);
       bareUpdateRates.push(await bareUpdateBaseline(env.DATABASE_URL));
     }
-    console.log(`  update vs bare driver, three runs: ${updateRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareUpdateRates.map((r) => r.toFixed(0)).join(', ')} /s`);
+    console.log(
+      `  update vs bare driver, three runs: ${updateRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareUpdateRates.map((r) => r.toFixed(0)).join(', ')} /s`,
+    );
     note('update one field of one member: req/s', median(updateRates));
     note('bare driver, same durable update: /s', median(bareUpdateRates));
     note('bare Fastify route, same body: req/s', await bareFastifyBaseline(limitOne));
@@ -220,7 +231,12 @@ async function measure(engine: Engine): Promise<Figures> {
     // route given the very same bodies.
     const sessions: string[] = [];
     for (let i = 0; i < 100; i++) {
-      const answer = (await (await fetch(`${url}/api2/login/`, { method: 'POST', body: new URLSearchParams({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD }) })).json()) as { session: string };
+      const answer = (await (
+        await fetch(`${url}/api2/login/`, {
+          method: 'POST',
+          body: new URLSearchParams({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD }),
+        })
+      ).json()) as { session: string };
       sessions.push(answer.session);
     }
     const sessionBody = () => encode({ user: ACCOUNT, session: sessions[Math.floor(Math.random() * sessions.length)]! });
@@ -232,7 +248,9 @@ async function measure(engine: Engine): Promise<Figures> {
       sessionRates.push((await load(`${url}/api2/session/`, sessionBody, { connections: LIGHT_CONNECTIONS })).perSecond);
       bareRates.push(await bareFastifyBaseline(sessionBody));
     }
-    console.log(`  session check vs bare, three runs: ${sessionRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s`);
+    console.log(
+      `  session check vs bare, three runs: ${sessionRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s`,
+    );
     note('session check: req/s', median(sessionRates));
     note('bare Fastify route, session body: req/s', median(bareRates));
 
@@ -275,7 +293,9 @@ async function measure(engine: Engine): Promise<Figures> {
       ['update all: remove that field', { pfdelete: 'bench_plan' }],
     ] as const) {
       const started = performance.now();
-      const reply = (await (await fetch(`${url}/api2/update/`, { method: 'POST', body: new URLSearchParams({ ...auth, find_member_id: '*', ...params }) })).json()) as { updated: number };
+      const reply = (await (
+        await fetch(`${url}/api2/update/`, { method: 'POST', body: new URLSearchParams({ ...auth, find_member_id: '*', ...params }) })
+      ).json()) as { updated: number };
       note(`${label}: members/s`, reply.updated / ((performance.now() - started) / 1000));
     }
   } finally {
@@ -300,7 +320,10 @@ async function measure(engine: Engine): Promise<Figures> {
       }
     }
   }
-  for (const [row, label] of [['update', 'update one field'], ['create', 'create']] as const) {
+  for (const [row, label] of [
+    ['update', 'update one field'],
+    ['create', 'create'],
+  ] as const) {
     for (const events of ['off', 'on'] as const) {
       console.log(`  ${label}, EVENTS=${events}, four runs: ${rates[row][events].map((rate) => rate.toFixed(0)).join(', ')} req/s`);
       note(`${label}, EVENTS=${events}: req/s`, median(rates[row][events]));
@@ -330,27 +353,154 @@ process.exit(0);
 
 function printTable(all: Partial<Record<Engine, Figures>>): void {
   const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
-  const rows: Array<{ figure: string; target: string; value: (f: Figures) => number | undefined; pass: (v: number, engine: Engine) => boolean; show: (v: number, f: Figures) => string }> = [
-    { figure: '/login/ vs raw argon2id verify', target: '≥ 90%', value: (f) => ratio(f['login: req/s'], f['raw argon2id verify: /s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['login: req/s']!.toFixed(0)} vs ${f['raw argon2id verify: /s']!.toFixed(0)}/s)` },
-    { figure: '/create/ vs raw argon2id hash', target: '≥ 90%', value: (f) => ratio(f['create: req/s'], f['raw argon2id hash: /s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['create: req/s']!.toFixed(0)} vs ${f['raw argon2id hash: /s']!.toFixed(0)}/s)` },
-    { figure: 'overload 3×: goodput vs peak', target: '≥ 90%', value: (f) => ratio(f['overload: goodput req/s'], f['login: req/s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)}; refused ${f['overload: refused (503) req/s']!.toFixed(0)}/s in p99 ${(f['overload: refusal p99 ms (probe)'] ?? NaN).toFixed(0)} ms; RSS +${f['overload: RSS growth, MiB']!.toFixed(0)} MiB` },
-    { figure: '/list/ p99 under login load vs idle', target: '≤ 5×', value: (f) => ratio(f['list (selective, limit 20) under login load: p99 ms'], f['list (selective, limit 20) idle: p99 ms']), pass: (v) => v <= 5, show: (v, f) => `${v.toFixed(1)}× (${f['list (selective, limit 20) under login load: p99 ms']} vs ${f['list (selective, limit 20) idle: p99 ms']} ms)` },
-    { figure: '/update/ one field vs the bare driver’s same update', target: '≥ 50%', value: (f) => ratio(f['update one field of one member: req/s'], f['bare driver, same durable update: /s']), pass: (v) => v >= 0.5, show: (v, f) => `${pct(v)} (${f['update one field of one member: req/s']!.toFixed(0)} vs ${f['bare driver, same durable update: /s']!.toFixed(0)}/s)` },
-    { figure: '/list/ limit 1 (no target)', target: '–', value: (f) => f['list limit 1: req/s'], pass: () => true, show: (v, f) => `${v.toFixed(0)}/s (bare Fastify ${f['bare Fastify route, same body: req/s']!.toFixed(0)}/s)` },
-    { figure: '/session/ vs bare Fastify, same body', target: 'SQLite ≥ 50%, PostgreSQL ≥ 25%', value: (f) => ratio(f['session check: req/s'], f['bare Fastify route, session body: req/s']), pass: (v, engine) => v >= (engine === 'sqlite' ? 0.5 : 0.25), show: (v, f) => `${pct(v)} (${f['session check: req/s']!.toFixed(0)} vs ${f['bare Fastify route, session body: req/s']!.toFixed(0)}/s)` },
-    { figure: 'substring (selective) p50', target: '≤ 20 ms', value: (f) => f['substring (login, selective): p50 ms'], pass: (v) => v <= 20, show: (v) => `${v.toFixed(1)} ms` },
-    { figure: 'substring: scan vs index', target: '≥ 20×', value: (f) => ratio(f['substring too short for the index (scan): ms'], f['substring (login, selective): p50 ms']), pass: (v) => v >= 20, show: (v, f) => `${v.toFixed(0)}× (${f['substring too short for the index (scan): ms']!.toFixed(0)} ms scan)` },
-    { figure: 'full list: RSS growth', target: '≤ 64 MB', value: (f) => f['full list: RSS growth, MiB'], pass: (v) => v <= 64, show: (v) => `${v.toFixed(0)} MiB` },
-    { figure: 'full list: members/s', target: '≥ 150k', value: (f) => f['full list: members/s'], pass: (v) => v >= 150_000, show: (v) => `${(v / 1000).toFixed(0)}k/s` },
-    { figure: 'full list: first byte', target: '≤ 100 ms', value: (f) => f['full list: first byte, ms'], pass: (v) => v <= 100, show: (v) => `${v.toFixed(0)} ms` },
-    { figure: 'update all: one field', target: '≥ 30k/s', value: (f) => f['update all: set a new profile field: members/s'], pass: (v) => v >= 30_000, show: (v, f) => `${(v / 1000).toFixed(0)}k/s (removal ${(f['update all: remove that field: members/s']! / 1000).toFixed(0)}k/s)` },
-    { figure: 'migration from a local upstream', target: '≥ 5,000/s', value: (f) => f['migration from a local upstream: members/s'], pass: (v) => v >= 5000, show: (v) => `${v.toFixed(0)} members/s` },
-    { figure: '/update/ one field, events on vs off', target: '≥ 90%', value: (f) => ratio(f['update one field, EVENTS=on: req/s'], f['update one field, EVENTS=off: req/s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['update one field, EVENTS=on: req/s']!.toFixed(0)} vs ${f['update one field, EVENTS=off: req/s']!.toFixed(0)}/s)` },
-    { figure: 'console members page, first page (p50)', target: '≤ 50 ms', value: (f) => f['console members page, first page: p50 ms'], pass: (v) => v <= 50, show: (v) => `${v.toFixed(1)} ms` },
-    { figure: 'console members page, last page (p50)', target: '≤ 100 ms', value: (f) => f['console members page, last page: p50 ms'], pass: (v) => v <= 100, show: (v) => `${v.toFixed(1)} ms` },
-    { figure: '/create/, events on vs off', target: '≥ 90%', value: (f) => ratio(f['create, EVENTS=on: req/s'], f['create, EVENTS=off: req/s']), pass: (v) => v >= 0.9, show: (v, f) => `${pct(v)} (${f['create, EVENTS=on: req/s']!.toFixed(0)} vs ${f['create, EVENTS=off: req/s']!.toFixed(0)}/s)` },
-    { figure: 'webhook deliveries to a local receiver', target: '≥ 1,000/s', value: (f) => f['webhook deliveries to a local receiver: /s'], pass: (v) => v >= 1000, show: (v) => `${v.toFixed(0)}/s` },
-    { figure: 'idle RSS with the seeded members', target: '≤ 150 MB', value: (f) => f['idle RSS, MiB'], pass: (v) => v <= 150, show: (v) => `${v.toFixed(0)} MiB` },
+  const rows: Array<{
+    figure: string;
+    target: string;
+    value: (f: Figures) => number | undefined;
+    pass: (v: number, engine: Engine) => boolean;
+    show: (v: number, f: Figures) => string;
+  }> = [
+    {
+      figure: '/login/ vs raw argon2id verify',
+      target: '≥ 90%',
+      value: (f) => ratio(f['login: req/s'], f['raw argon2id verify: /s']),
+      pass: (v) => v >= 0.9,
+      show: (v, f) => `${pct(v)} (${f['login: req/s']!.toFixed(0)} vs ${f['raw argon2id verify: /s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: '/create/ vs raw argon2id hash',
+      target: '≥ 90%',
+      value: (f) => ratio(f['create: req/s'], f['raw argon2id hash: /s']),
+      pass: (v) => v >= 0.9,
+      show: (v, f) => `${pct(v)} (${f['create: req/s']!.toFixed(0)} vs ${f['raw argon2id hash: /s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: 'overload 3×: goodput vs peak',
+      target: '≥ 90%',
+      value: (f) => ratio(f['overload: goodput req/s'], f['login: req/s']),
+      pass: (v) => v >= 0.9,
+      show: (v, f) =>
+        `${pct(v)}; refused ${f['overload: refused (503) req/s']!.toFixed(0)}/s in p99 ${(f['overload: refusal p99 ms (probe)'] ?? NaN).toFixed(0)} ms; RSS +${f['overload: RSS growth, MiB']!.toFixed(0)} MiB`,
+    },
+    {
+      figure: '/list/ p99 under login load vs idle',
+      target: '≤ 5×',
+      value: (f) => ratio(f['list (selective, limit 20) under login load: p99 ms'], f['list (selective, limit 20) idle: p99 ms']),
+      pass: (v) => v <= 5,
+      show: (v, f) => `${v.toFixed(1)}× (${f['list (selective, limit 20) under login load: p99 ms']} vs ${f['list (selective, limit 20) idle: p99 ms']} ms)`,
+    },
+    {
+      figure: '/update/ one field vs the bare driver’s same update',
+      target: '≥ 50%',
+      value: (f) => ratio(f['update one field of one member: req/s'], f['bare driver, same durable update: /s']),
+      pass: (v) => v >= 0.5,
+      show: (v, f) => `${pct(v)} (${f['update one field of one member: req/s']!.toFixed(0)} vs ${f['bare driver, same durable update: /s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: '/list/ limit 1 (no target)',
+      target: '–',
+      value: (f) => f['list limit 1: req/s'],
+      pass: () => true,
+      show: (v, f) => `${v.toFixed(0)}/s (bare Fastify ${f['bare Fastify route, same body: req/s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: '/session/ vs bare Fastify, same body',
+      target: 'SQLite ≥ 50%, PostgreSQL ≥ 25%',
+      value: (f) => ratio(f['session check: req/s'], f['bare Fastify route, session body: req/s']),
+      pass: (v, engine) => v >= (engine === 'sqlite' ? 0.5 : 0.25),
+      show: (v, f) => `${pct(v)} (${f['session check: req/s']!.toFixed(0)} vs ${f['bare Fastify route, session body: req/s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: 'substring (selective) p50',
+      target: '≤ 20 ms',
+      value: (f) => f['substring (login, selective): p50 ms'],
+      pass: (v) => v <= 20,
+      show: (v) => `${v.toFixed(1)} ms`,
+    },
+    {
+      figure: 'substring: scan vs index',
+      target: '≥ 20×',
+      value: (f) => ratio(f['substring too short for the index (scan): ms'], f['substring (login, selective): p50 ms']),
+      pass: (v) => v >= 20,
+      show: (v, f) => `${v.toFixed(0)}× (${f['substring too short for the index (scan): ms']!.toFixed(0)} ms scan)`,
+    },
+    {
+      figure: 'full list: RSS growth',
+      target: '≤ 64 MB',
+      value: (f) => f['full list: RSS growth, MiB'],
+      pass: (v) => v <= 64,
+      show: (v) => `${v.toFixed(0)} MiB`,
+    },
+    {
+      figure: 'full list: members/s',
+      target: '≥ 150k',
+      value: (f) => f['full list: members/s'],
+      pass: (v) => v >= 150_000,
+      show: (v) => `${(v / 1000).toFixed(0)}k/s`,
+    },
+    {
+      figure: 'full list: first byte',
+      target: '≤ 100 ms',
+      value: (f) => f['full list: first byte, ms'],
+      pass: (v) => v <= 100,
+      show: (v) => `${v.toFixed(0)} ms`,
+    },
+    {
+      figure: 'update all: one field',
+      target: '≥ 30k/s',
+      value: (f) => f['update all: set a new profile field: members/s'],
+      pass: (v) => v >= 30_000,
+      show: (v, f) => `${(v / 1000).toFixed(0)}k/s (removal ${(f['update all: remove that field: members/s']! / 1000).toFixed(0)}k/s)`,
+    },
+    {
+      figure: 'migration from a local upstream',
+      target: '≥ 5,000/s',
+      value: (f) => f['migration from a local upstream: members/s'],
+      pass: (v) => v >= 5000,
+      show: (v) => `${v.toFixed(0)} members/s`,
+    },
+    {
+      figure: '/update/ one field, events on vs off',
+      target: '≥ 90%',
+      value: (f) => ratio(f['update one field, EVENTS=on: req/s'], f['update one field, EVENTS=off: req/s']),
+      pass: (v) => v >= 0.9,
+      show: (v, f) => `${pct(v)} (${f['update one field, EVENTS=on: req/s']!.toFixed(0)} vs ${f['update one field, EVENTS=off: req/s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: 'console members page, first page (p50)',
+      target: '≤ 50 ms',
+      value: (f) => f['console members page, first page: p50 ms'],
+      pass: (v) => v <= 50,
+      show: (v) => `${v.toFixed(1)} ms`,
+    },
+    {
+      figure: 'console members page, last page (p50)',
+      target: '≤ 100 ms',
+      value: (f) => f['console members page, last page: p50 ms'],
+      pass: (v) => v <= 100,
+      show: (v) => `${v.toFixed(1)} ms`,
+    },
+    {
+      figure: '/create/, events on vs off',
+      target: '≥ 90%',
+      value: (f) => ratio(f['create, EVENTS=on: req/s'], f['create, EVENTS=off: req/s']),
+      pass: (v) => v >= 0.9,
+      show: (v, f) => `${pct(v)} (${f['create, EVENTS=on: req/s']!.toFixed(0)} vs ${f['create, EVENTS=off: req/s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: 'webhook deliveries to a local receiver',
+      target: '≥ 1,000/s',
+      value: (f) => f['webhook deliveries to a local receiver: /s'],
+      pass: (v) => v >= 1000,
+      show: (v) => `${v.toFixed(0)}/s`,
+    },
+    {
+      figure: 'idle RSS with the seeded members',
+      target: '≤ 150 MB',
+      value: (f) => f['idle RSS, MiB'],
+      pass: (v) => v <= 150,
+      show: (v) => `${v.toFixed(0)} MiB`,
+    },
   ];
   const engines = Object.keys(all) as Engine[];
   console.log(`\n| figure | target | ${engines.join(' | ')} |\n|---|---|${engines.map(() => '---|').join('')}`);
@@ -367,7 +517,9 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
     // Each engine's rate over the argon2id baseline measured beside it, so that the machine's
     // drift between the two halves of the run cancels out.
     const normalised = pg / all.postgres!['raw argon2id verify: /s']! / (lite / all.sqlite!['raw argon2id verify: /s']!);
-    console.log(`| PostgreSQL vs SQLite on /login/ (each over its baseline) | ≥ 95% | ${normalised >= 0.95 ? '✅' : '❌'} ${pct(normalised)} (raw ${pct(pg / lite)}: ${pg.toFixed(0)} vs ${lite.toFixed(0)}/s) |`);
+    console.log(
+      `| PostgreSQL vs SQLite on /login/ (each over its baseline) | ≥ 95% | ${normalised >= 0.95 ? '✅' : '❌'} ${pct(normalised)} (raw ${pct(pg / lite)}: ${pg.toFixed(0)} vs ${lite.toFixed(0)}/s) |`,
+    );
   }
 }
 

@@ -23,9 +23,92 @@ import { openStore, type Store } from '../src/store/store.js';
 
 export const SEEDED_PASSWORD = 'seeded-password';
 
-const FIRST = ['james', 'mary', 'robert', 'patricia', 'john', 'jennifer', 'michael', 'linda', 'david', 'elizabeth', 'william', 'barbara', 'richard', 'susan', 'joseph', 'jessica', 'thomas', 'sarah', 'charles', 'karen', 'léa', 'jürgen', 'søren', 'zoë', 'mateo', 'yuki', 'amara', 'ivan', 'chloé', 'noah'];
-const LAST = ['smith', 'johnson', 'williams', 'brown', 'jones', 'garcia', 'miller', 'davis', 'rodriguez', 'martinez', 'hernandez', 'lopez', 'gonzalez', 'wilson', 'anderson', 'thomas', 'taylor', 'moore', 'jackson', 'martin', 'müller', 'dubois', 'rossi', 'nakamura', 'kowalski', 'silva', 'novak', 'haddad', 'okafor', 'larsen'];
-const CITIES = ['London', 'Paris', 'Berlin', 'Madrid', 'Rome', 'Lisbon', 'Dublin', 'Vienna', 'Prague', 'Warsaw', 'Oslo', 'Zürich', 'Kraków', 'São Paulo', 'Tokyo', 'Toronto', 'Austin', 'Nairobi', 'Lagos', 'Sydney'];
+const FIRST = [
+  'james',
+  'mary',
+  'robert',
+  'patricia',
+  'john',
+  'jennifer',
+  'michael',
+  'linda',
+  'david',
+  'elizabeth',
+  'william',
+  'barbara',
+  'richard',
+  'susan',
+  'joseph',
+  'jessica',
+  'thomas',
+  'sarah',
+  'charles',
+  'karen',
+  'léa',
+  'jürgen',
+  'søren',
+  'zoë',
+  'mateo',
+  'yuki',
+  'amara',
+  'ivan',
+  'chloé',
+  'noah',
+];
+const LAST = [
+  'smith',
+  'johnson',
+  'williams',
+  'brown',
+  'jones',
+  'garcia',
+  'miller',
+  'davis',
+  'rodriguez',
+  'martinez',
+  'hernandez',
+  'lopez',
+  'gonzalez',
+  'wilson',
+  'anderson',
+  'thomas',
+  'taylor',
+  'moore',
+  'jackson',
+  'martin',
+  'müller',
+  'dubois',
+  'rossi',
+  'nakamura',
+  'kowalski',
+  'silva',
+  'novak',
+  'haddad',
+  'okafor',
+  'larsen',
+];
+const CITIES = [
+  'London',
+  'Paris',
+  'Berlin',
+  'Madrid',
+  'Rome',
+  'Lisbon',
+  'Dublin',
+  'Vienna',
+  'Prague',
+  'Warsaw',
+  'Oslo',
+  'Zürich',
+  'Kraków',
+  'São Paulo',
+  'Tokyo',
+  'Toronto',
+  'Austin',
+  'Nairobi',
+  'Lagos',
+  'Sydney',
+];
 const DOMAINS = ['example.com', 'mail.example.org', 'inbox.example.net', 'corp.example.io'];
 
 /** A small deterministic generator, so that the same N gives the same members. */
@@ -64,7 +147,9 @@ export function seededMember(i: number): SeededMember {
     login: `${first}.${last}${i}`,
     email: `${first}.${last}${i}@${DOMAINS[i % DOMAINS.length]}`,
     city: CITIES[Math.floor(next() * CITIES.length)]!,
-    phone: `+44 20 ${String(i).padStart(8, '0').replace(/(\d{4})(\d{4})/, '$1 $2')}`,
+    phone: `+44 20 ${String(i)
+      .padStart(8, '0')
+      .replace(/(\d{4})(\d{4})/, '$1 $2')}`,
   };
 }
 

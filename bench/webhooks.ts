@@ -33,7 +33,12 @@ export async function measureWebhooks(engine: Engine, count: number): Promise<{ 
     const added = await services.webhooks.endpoints.add(created.account, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, undefined);
     if (added.kind !== 'added') throw new Error(added.reason);
     for (let start = 0; start < count; start += 1000) {
-      const inserts = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({ login: `hook${start + i}`, email: `hook${start + i}@example.com`, passwordHash: '!upstream', profile: new Map<string, string>() }));
+      const inserts = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
+        login: `hook${start + i}`,
+        email: `hook${start + i}@example.com`,
+        passwordHash: '!upstream',
+        profile: new Map<string, string>(),
+      }));
       await services.store.transfer.writeImport(created.account.id, { inserts, updates: [], now: Date.now(), origin: { actor: 'import' } });
     }
     const started = performance.now();

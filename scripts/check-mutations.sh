@@ -247,13 +247,13 @@ mutate "overlong operator passwords hashed at sign-in" src/operators/operators-s
 mutate "common operator passwords accepted" src/operators/operators-service.ts \
   "s/      return 'This password is one of the most common ones.*/      return undefined;/" test/store/operators.test.ts "members’ rules"
 mutate "a console form's new field may name any parameter" src/console/routes.ts \
-  "s/  if (!isProfileFieldName(name)) throw ApiError.invalid('new_field'.*//" test/http/console.test.ts "edit form"
+  "s/  if (!isProfileFieldName(name))$/  if (false as boolean)/" test/http/console.test.ts "edit form"
 mutate "console sign-in reads an 8 MiB body" src/console/routes.ts \
   "s#    scope.post('/admin/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, #    scope.post('/admin/sign-in', #" test/http/console.test.ts "forms small"
 mutate "reset links outlive a credential change" src/store/member-updates.ts \
   "s/    await endResetLinksOf(trx, accountId, matched);//" test/http/credential-changes.test.ts "every outstanding reset link"
 mutate "reset links outlive an expiry the sweep writes down" src/store/member-updates.ts \
-  "s/      await endResetLinksOf(trx, accountId, rows.map((row) => row.id));//" test/http/credential-changes.test.ts "through an import, an expiry"
+  "s/^      await endResetLinksOf($/      await (async (..._: unknown[]) => {})(/" test/http/credential-changes.test.ts "through an import, an expiry"
 mutate "reset links outlive the login that used up an allowance" src/store/login-records-repository.ts \
   "s/      if (updated.status !== 'A') await endResetLinksOf(trx, accountId, \[memberId\]);//" test/http/credential-changes.test.ts "through an import, an expiry"
 mutate "reset links outlive an import's new address" src/store/member-import-export.ts \
@@ -300,11 +300,11 @@ mutate "one-letter codes read only in upper case" src/http/decoders.ts \
 mutate "login, email and password not taken on /create/" src/http/routes/create.ts \
   "s/  const alias = params.nonEmpty(plain);/  const alias = undefined as string | undefined;/" test/http/hosted-code.test.ts "takes login, email and password"
 mutate "two different values of one create parameter, one silently kept" src/http/routes/create.ts \
-  "s/  if (documented !== undefined \&\& alias !== undefined \&\& documented !== alias) throw/  if (false) throw/" test/http/hosted-code.test.ts "takes login, email and password"
+  "s/  if (documented !== undefined \&\& alias !== undefined \&\& documented !== alias)$/  if (false as boolean)/" test/http/hosted-code.test.ts "takes login, email and password"
 mutate "a password-like profile field kept in clear" src/http/decoders.ts \
   "s/    if (looksLikePassword(name)) throw ApiError.invalid(name, REASONS.passwordLike(.*//" test/http/hosted-code.test.ts "takes login, email and password"
 mutate "a forwarded IP list refused" src/http/decoders.ts \
-  "s/  const address = value.includes(',') ? .*/  const address = value;/" test/http/hosted-code.test.ts "forwarded list"
+  "s/  const address = value.includes(',')$/  const address = false as boolean/" test/http/hosted-code.test.ts "forwarded list"
 mutate "the original's FAIL text never answered" src/http/routes/login.ts \
   "s/  return WRONG_LOGIN_OR_PASSWORD\[account?.settings.messages ?? 'short'\];/  return MESSAGES.wrongLoginOrPassword;/" test/http/hosted-code.test.ts "original’s words"
 mutate "--password-check off ignored" src/http/decoders.ts \

@@ -140,7 +140,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setNotFoundHandler((request, reply) => {
     const allowed = methodsByPath.get(normalisePath(request.url));
     if (allowed) {
-      void reply.code(405).header('allow', [...allowed].join(', ')).send(errorBody(MESSAGES.methodNotAllowed));
+      void reply
+        .code(405)
+        .header('allow', [...allowed].join(', '))
+        .send(errorBody(MESSAGES.methodNotAllowed));
     } else {
       void reply.code(404).send(errorBody(MESSAGES.notFound));
     }

@@ -94,7 +94,12 @@ export interface ServiceOptions {
 /** Opens the store the configuration names, brings its schema up to date and builds the services on it. */
 export async function createServices(config: Config, options: Omit<ServiceOptions, 'config'> = {}): Promise<Services> {
   // A reader for every list that may run, and two to spare (an export, a count).
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, maxReaders: config.maxConcurrentLists + 2, events: config.events, create: options.createStore });
+  const store = openStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    maxReaders: config.maxConcurrentLists + 2,
+    events: config.events,
+    create: options.createStore,
+  });
   try {
     await store.migrate();
     return await servicesOver(store, { ...options, config });
@@ -122,7 +127,15 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   const accountsService = new AccountsService(store.accounts, clock);
   const accountNames = async () => new Map((await accountsService.list()).map((account) => [account.id, account.name]));
   const observers: UpstreamObservers = { login: () => {}, mirror: () => {} };
-  const upstreamLogins = new UpstreamLogins(store.upstream, links, store.members, importer, clock, (outcome) => observers.login(outcome), options.upstreamTimeoutMs);
+  const upstreamLogins = new UpstreamLogins(
+    store.upstream,
+    links,
+    store.members,
+    importer,
+    clock,
+    (outcome) => observers.login(outcome),
+    options.upstreamTimeoutMs,
+  );
   const members = new MembersService(store.members, hasher, verifyLinks, clock);
   const linkBase = typeof publicUrl === 'string' ? () => publicUrl : publicUrl;
   return {
@@ -199,7 +212,17 @@ export function appDependencies(
     hashing: services.hashing,
     store: services.store,
     ...(config.admin
-      ? { console: { operators: services.operators, accounts: services.accounts, members: services.members, logins: services.logins, events: services.events, clock: services.clock, publicUrl: config.publicUrl } }
+      ? {
+          console: {
+            operators: services.operators,
+            accounts: services.accounts,
+            members: services.members,
+            logins: services.logins,
+            events: services.events,
+            clock: services.clock,
+            publicUrl: config.publicUrl,
+          },
+        }
       : {}),
     ...extra,
   };

@@ -172,7 +172,10 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     metricsPort: get<number | undefined>('METRICS_PORT', undefined),
     metricsHost: get('METRICS_HOST', '127.0.0.1'),
     // Beside a SQLite file; in the working directory for PostgreSQL.
-    demoKeyFile: get('DEMO_KEY_FILE', /^postgres(ql)?:/i.test(databaseUrl) ? 'demo-api-key' : join(dirname(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, '')), 'demo-api-key')),
+    demoKeyFile: get(
+      'DEMO_KEY_FILE',
+      /^postgres(ql)?:/i.test(databaseUrl) ? 'demo-api-key' : join(dirname(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, '')), 'demo-api-key'),
+    ),
     maxConcurrentLists: get('MAX_CONCURRENT_LISTS', 12),
     maxConcurrentListsPerAccount: get('MAX_CONCURRENT_LISTS_PER_ACCOUNT', 3),
     responseStallTimeoutMs: get('RESPONSE_STALL_TIMEOUT_MS', 30_000),

@@ -56,7 +56,12 @@ export function buildCli(): Command {
     .description('create or update (by login) an account’s members from a CSV or JSON Lines file ("-" for standard input)')
     .requiredOption('--account <name>', 'the account the members belong to')
     .addOption(new Option('--format <format>', 'the file’s format (default: from its name; csv for standard input)').choices(['csv', 'jsonl']))
-    .option('--map <source=target>', 'read column SOURCE as TARGET (repeatable); SOURCE= drops the column', (value: string, all: string[]) => [...all, value], [])
+    .option(
+      '--map <source=target>',
+      'read column SOURCE as TARGET (repeatable); SOURCE= drops the column',
+      (value: string, all: string[]) => [...all, value],
+      [],
+    )
     .option('--dry-run', 'check every row and report what would happen, writing nothing')
     .option('--keep-ids', 'give new members the file’s ids (when moving members to a new store)')
     .option('--rejects <file>', 'where rejected rows go (default: FILE.rejected.csv or .jsonl)')

@@ -82,7 +82,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
 /** A port that cannot be listened on, said with the variables that chose it. */
 function listenError(error: unknown, portVariable: string, port: number, hostVariable: string, host: string): Error {
   const code = (error as { code?: string }).code;
-  const why = code === 'EADDRINUSE' ? 'is in use by another program' : code === 'EACCES' ? 'needs privileges this user lacks' : code === 'EADDRNOTAVAIL' ? `cannot be had on ${host}, which is not an address of this machine` : (error as Error).message;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'is in use by another program'
+      : code === 'EACCES'
+        ? 'needs privileges this user lacks'
+        : code === 'EADDRNOTAVAIL'
+          ? `cannot be had on ${host}, which is not an address of this machine`
+          : (error as Error).message;
   return new Error(`${portVariable}=${port} on ${hostVariable}=${host} ${why}`, { cause: error });
 }
 
@@ -98,10 +105,10 @@ function showDemoKey(key: string, file: string): void {
   mkdirSync(dirname(file), { recursive: true });
   // A new file (a link or an older file there is replaced, never written through).
   replaceWithPrivateFile(file, `user=demo api_key=${key}\n`);
-  process.stderr.write(`Created account "demo" on this empty store. Its API key is in ${file} (readable by its owner only); delete the file once the key is kept elsewhere.\n`);
+  process.stderr.write(
+    `Created account "demo" on this empty store. Its API key is in ${file} (readable by its owner only); delete the file once the key is kept elsewhere.\n`,
+  );
 }
-
-
 
 /** How often each server looks for writes to mirror, counter deltas to fold and mails to send (one short query when there are none). */
 const EVERY_SECOND_MS = 1_000;

@@ -83,7 +83,10 @@ function period(min: number, max: number, range: string, zeroIsNone = false): Ki
       if (!match) throw new SettingValueError(`a period: a whole number and m (minutes), h (hours), D (days) or W (weeks), e.g. 7D${none}`);
       return Number(match[1]) * PERIOD_UNITS[match[2] as keyof typeof PERIOD_UNITS];
     },
-    check: (value) => (Number.isInteger(value) && ((zeroIsNone && value === 0) || (value >= min && value <= max)) ? undefined : `must be a period from ${range} (m minutes, h hours, D days, W weeks)${none}`),
+    check: (value) =>
+      Number.isInteger(value) && ((zeroIsNone && value === 0) || (value >= min && value <= max))
+        ? undefined
+        : `must be a period from ${range} (m minutes, h hours, D days, W weeks)${none}`,
     toRow: (value) => value,
     fromRow: (raw) => Number(raw),
     show: (value) => value,
@@ -298,17 +301,23 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
   setting({
     option: 'smtp-url',
     column: 'smtp_url',
-    kind: { ...text('<url>', (value) => (value === '' || isSmtpUrl(value) ? undefined : 'must be smtp://[user:password@]host[:port] or smtps://…, or "" for no mail')), show: withoutPassword },
+    kind: {
+      ...text('<url>', (value) =>
+        value === '' || isSmtpUrl(value) ? undefined : 'must be smtp://[user:password@]host[:port] or smtps://…, or "" for no mail',
+      ),
+      show: withoutPassword,
+    },
     help: 'the account’s mail server, smtp://user:password@host:587 or smtps://…:465; "" sends no mail',
-    more:
-      'STARTTLS when the server offers it with `smtp://`, TLS from the start with `smtps://`; user and password URL-encoded. Kept in the store (as safe as the store); `account show` prints it with the password masked. Without it no mail is sent: `/create/` and `/reset/` only answer their links.',
+    more: 'STARTTLS when the server offers it with `smtp://`, TLS from the start with `smtps://`; user and password URL-encoded. Kept in the store (as safe as the store); `account show` prints it with the password masked. Without it no mail is sent: `/create/` and `/reset/` only answer their links.',
     get: (s) => s.smtpUrl,
     set: (s, smtpUrl) => ({ ...s, smtpUrl }),
   }),
   setting({
     option: 'mail-from',
     column: 'mail_from',
-    kind: text('<address>', (value) => (value === '' || isMailFrom(value) ? undefined : 'must be an e-mail address, or a name and one in angle brackets ("Site <no-reply@example.com>")')),
+    kind: text('<address>', (value) =>
+      value === '' || isMailFrom(value) ? undefined : 'must be an e-mail address, or a name and one in angle brackets ("Site <no-reply@example.com>")',
+    ),
     help: 'the sender of the account’s mails, e.g. "Site <no-reply@example.com>"; needed with smtp-url',
     get: (s) => s.mailFrom,
     set: (s, mailFrom) => ({ ...s, mailFrom }),

@@ -91,7 +91,15 @@ export const SESSION_ANSWER_FIELDS: readonly string[] = ['id', 'login', 'email',
  * registration. Not the billing references (a payment provider's ids) nor any profile field:
  * an account names those it wants (`--session-fields`).
  */
-export const DEFAULT_SESSION_FIELDS: readonly string[] = Object.freeze(['reg_type', 'reg_date', 'reg_time', 'exp_date', 'exp_time', 'last_login_date', 'last_login_time']);
+export const DEFAULT_SESSION_FIELDS: readonly string[] = Object.freeze([
+  'reg_type',
+  'reg_date',
+  'reg_time',
+  'exp_date',
+  'exp_time',
+  'last_login_date',
+  'last_login_time',
+]);
 
 export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   okUrl: '',

@@ -6,15 +6,10 @@ import { ACCOUNT_NAME, applySettingsPatch, KEY_NAME, MAX_KEYS_PER_ACCOUNT, type 
 import type { AccountStore } from './account-store.js';
 import { apiKeyMatches, digestApiKey, generateApiKey } from './api-key.js';
 
-export type AccountChange =
-  | { kind: 'ok'; account: Account }
-  | { kind: 'not-found' }
-  | { kind: 'invalid'; setting: string; reason: string };
+export type AccountChange = { kind: 'ok'; account: Account } | { kind: 'not-found' } | { kind: 'invalid'; setting: string; reason: string };
 
 export type AccountCreation =
-  | { kind: 'created'; account: Account; apiKey: string }
-  | { kind: 'name-taken' }
-  | { kind: 'invalid'; setting: string; reason: string };
+  { kind: 'created'; account: Account; apiKey: string } | { kind: 'name-taken' } | { kind: 'invalid'; setting: string; reason: string };
 
 /** A request's key checked: the account, and the key that opened it. */
 export interface Authenticated {
@@ -22,10 +17,7 @@ export interface Authenticated {
   readonly key: ApiKey;
 }
 
-export type KeyIssue =
-  | { kind: 'issued'; key: ApiKey; apiKey: string }
-  | { kind: 'not-found' }
-  | { kind: 'invalid'; setting: string; reason: string };
+export type KeyIssue = { kind: 'issued'; key: ApiKey; apiKey: string } | { kind: 'not-found' } | { kind: 'invalid'; setting: string; reason: string };
 
 export interface KeyOptions {
   readonly scope?: KeyScope;
@@ -160,7 +152,13 @@ export class AccountsService {
     const checked = await this.checkNewKey(account, keyName, options, now);
     if (checked.kind === 'invalid') return checked;
     const apiKey = generateApiKey();
-    const key = await this.store.insertKey(account.id, { name: keyName, digest: digestApiKey(apiKey), scope: options.scope ?? 'all', createdAt: now, expiresAt: checked.expiresAt });
+    const key = await this.store.insertKey(account.id, {
+      name: keyName,
+      digest: digestApiKey(apiKey),
+      scope: options.scope ?? 'all',
+      createdAt: now,
+      expiresAt: checked.expiresAt,
+    });
     return { kind: 'issued', key, apiKey };
   }
 
@@ -224,11 +222,14 @@ export class AccountsService {
   ): Promise<{ kind: 'ok'; expiresAt: number | null } | { kind: 'invalid'; setting: string; reason: string }> {
     if (!KEY_NAME.test(keyName)) return { kind: 'invalid', setting: 'key name', reason: 'must be 1 to 64 of a-z 0-9 . _ -' };
     const live = (await this.store.listKeys(account.id)).filter((key) => key.expiresAt === null || key.expiresAt > now);
-    if (live.some((key) => key.name === keyName)) return { kind: 'invalid', setting: 'key name', reason: `the account already has a key named "${keyName}" (rotate it, or revoke it first)` };
-    if (live.length >= MAX_KEYS_PER_ACCOUNT) return { kind: 'invalid', setting: 'key name', reason: `an account holds at most ${MAX_KEYS_PER_ACCOUNT} keys; revoke one first` };
+    if (live.some((key) => key.name === keyName))
+      return { kind: 'invalid', setting: 'key name', reason: `the account already has a key named "${keyName}" (rotate it, or revoke it first)` };
+    if (live.length >= MAX_KEYS_PER_ACCOUNT)
+      return { kind: 'invalid', setting: 'key name', reason: `an account holds at most ${MAX_KEYS_PER_ACCOUNT} keys; revoke one first` };
     if (options.expires === undefined) return { kind: 'ok', expiresAt: null };
     const expiresAt = periodFromNow(options.expires, now, account.settings.timeZone);
-    if (expiresAt === undefined || expiresAt <= now) return { kind: 'invalid', setting: 'expires', reason: 'must be a period like 30m, 12h or 7D (units m h D M Y)' };
+    if (expiresAt === undefined || expiresAt <= now)
+      return { kind: 'invalid', setting: 'expires', reason: 'must be a period like 30m, 12h or 7D (units m h D M Y)' };
     return { kind: 'ok', expiresAt };
   }
 

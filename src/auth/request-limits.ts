@@ -98,10 +98,14 @@ export class AnonymousLoginLimiter {
       limiter = this.limiter({ keyPrefix: `anonymous-logins-${perMinute}`, points: perMinute, duration: 60 });
       this.byRate.set(perMinute, limiter);
     }
-    const spend = (key: string) => limiter.consume(key).then(() => ADMITTED, (result: unknown) => {
-      if (result instanceof RateLimiterRes) return refusal(result);
-      throw result;
-    });
+    const spend = (key: string) =>
+      limiter.consume(key).then(
+        () => ADMITTED,
+        (result: unknown) => {
+          if (result instanceof RateLimiterRes) return refusal(result);
+          throw result;
+        },
+      );
     const [member, client] = await Promise.all([spend(`${accountId}:login:${loginKey}`), spend(`${accountId}:address:${address}`)]);
     return member.ok ? client : member;
   }

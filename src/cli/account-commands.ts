@@ -36,10 +36,12 @@ function withSettingOptions(command: Command): Command {
 /** The settings given on the command line, as a patch (a choice is read here: commander checked it). */
 function settingsPatch(options: Record<string, unknown>): SettingsPatch {
   const given = ACCOUNT_SETTINGS.filter((spec) => options[attributeOf(spec)] !== undefined);
-  return patchOf(given.map((spec) => {
-    const value = options[attributeOf(spec)];
-    return [spec, spec.kind.choices ? spec.kind.parse(value as string) : value] as const;
-  }));
+  return patchOf(
+    given.map((spec) => {
+      const value = options[attributeOf(spec)];
+      return [spec, spec.kind.choices ? spec.kind.parse(value as string) : value] as const;
+    }),
+  );
 }
 
 function describeAccount(account: Account, members?: Record<string, number>) {
@@ -61,7 +63,9 @@ function print(value: unknown, json: boolean | undefined): void {
     return;
   }
   const rows = Object.entries(value as object).flatMap(([key, item]) =>
-    item !== null && typeof item === 'object' ? Object.entries(item as object).map(([inner, innerItem]) => ({ setting: `${key}.${inner}`, value: innerItem })) : [{ setting: key, value: item }],
+    item !== null && typeof item === 'object'
+      ? Object.entries(item as object).map(([inner, innerItem]) => ({ setting: `${key}.${inner}`, value: innerItem }))
+      : [{ setting: key, value: item }],
   );
   writeLines(process.stdout, tableLines(rows));
 }
@@ -77,7 +81,12 @@ export function registerAccountCommands(program: Command, withServices: WithServ
       if (created.kind === 'name-taken') throw new CommandError(`account "${name}" already exists`);
       if (created.kind === 'invalid') throw new CommandError(`invalid ${created.setting}: ${created.reason}`);
       if (options.json) print({ user: created.account.name, api_key: created.apiKey }, true);
-      else writeLines(process.stdout, [`created account "${created.account.name}"`, `api_key: ${created.apiKey}`, '(the key is shown only now; `account rotate-key` makes a new one)']);
+      else
+        writeLines(process.stdout, [
+          `created account "${created.account.name}"`,
+          `api_key: ${created.apiKey}`,
+          '(the key is shown only now; `account rotate-key` makes a new one)',
+        ]);
     });
 
   account
@@ -86,8 +95,18 @@ export function registerAccountCommands(program: Command, withServices: WithServ
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const accounts = await withServices((s) => s.accounts.list());
-      if (options.json) print(accounts.map((a) => describeAccount(a)), true);
-      else writeLines(process.stdout, accounts.length === 0 ? ['no accounts (`member-api account create NAME` makes one)'] : tableLines(accounts.map((a) => ({ user: a.name, created: new Date(a.createdAt).toISOString() }))));
+      if (options.json)
+        print(
+          accounts.map((a) => describeAccount(a)),
+          true,
+        );
+      else
+        writeLines(
+          process.stdout,
+          accounts.length === 0
+            ? ['no accounts (`member-api account create NAME` makes one)']
+            : tableLines(accounts.map((a) => ({ user: a.name, created: new Date(a.createdAt).toISOString() }))),
+        );
     });
 
   account
@@ -122,7 +141,11 @@ export function registerAccountCommands(program: Command, withServices: WithServ
       const rotated = await withServices((s) => s.accounts.rotateKey(name, { keyName: options.key, grace: options.grace }));
       const key = issuedKey(name, rotated);
       if (options.json) print({ user: name, api_key: key.apiKey, key: key.key.name }, true);
-      else writeLines(process.stdout, [`new api_key "${key.key.name}" for "${name}": ${key.apiKey}`, options.grace ? `(the old key keeps working for ${options.grace})` : '(the old key stopped working)']);
+      else
+        writeLines(process.stdout, [
+          `new api_key "${key.key.name}" for "${name}": ${key.apiKey}`,
+          options.grace ? `(the old key keeps working for ${options.grace})` : '(the old key stopped working)',
+        ]);
     });
 
   const keys = account.command('key').description('an account’s named API keys: several at once, scoped, expiring');
@@ -130,7 +153,9 @@ export function registerAccountCommands(program: Command, withServices: WithServ
   keys
     .command('add <name> <keyname>')
     .description('issue a new key (printed once)')
-    .addOption(new Option('--scope <scope>', 'all: every call; read: /list/ only; login: /login/ with IP only').choices(['all', 'read', 'login']).default('all'))
+    .addOption(
+      new Option('--scope <scope>', 'all: every call; read: /list/ only; login: /login/ with IP only').choices(['all', 'read', 'login']).default('all'),
+    )
     .option('--expires <period>', 'the key stops working this long from now, e.g. 12h, 7D, 1Y (default: never)')
     .option('--json', 'print {"user","key","api_key","scope","expires"} as JSON')
     .action(async (name: string, keyName: string, options: { scope: KeyScope; expires?: string; json?: boolean }) => {
@@ -189,4 +214,3 @@ function issuedKey(name: string, issued: KeyIssue): Extract<KeyIssue, { kind: 'i
 function isoOrNull(instant: number | null): string | null {
   return instant === null ? null : new Date(instant).toISOString();
 }
-

@@ -44,7 +44,10 @@ export const withServices: WithServices = async (work, options = {}) => {
  * looked for and how to name the right one instead.
  */
 function storeNotFound(location: string, databaseUrl: string): CommandError {
-  const named = databaseUrl === DEFAULT_DATABASE_PATH ? `DATABASE_URL is not set: the default ${DEFAULT_DATABASE_PATH} is taken from the folder this runs in` : `DATABASE_URL=${databaseUrl}`;
+  const named =
+    databaseUrl === DEFAULT_DATABASE_PATH
+      ? `DATABASE_URL is not set: the default ${DEFAULT_DATABASE_PATH} is taken from the folder this runs in`
+      : `DATABASE_URL=${databaseUrl}`;
   return new CommandError(
     `no store at ${location} (${named}), and this command makes none: run it in the folder where the server runs, or set DATABASE_URL to the server's store (DATABASE_URL=/path/to/members.db or DATABASE_URL=postgres://… member-api …); \`member-api migrate\` makes a new store`,
   );
@@ -94,7 +97,8 @@ export function reportUnknownOptionsFirst(program: Command): void {
   visit(program);
   program.hook('preAction', (_program, action) => {
     for (const option of required.get(action) ?? []) {
-      if (action.getOptionValue(option.attributeName()) === undefined) action.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      if (action.getOptionValue(option.attributeName()) === undefined)
+        action.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
     }
   });
 }
@@ -166,7 +170,12 @@ export function printList(rows: ReadonlyArray<Record<string, unknown>>, options:
  * when the total is not counted), and the --limit that shows more (at most `maxLimit`).
  * Undefined when nothing was left out.
  */
-export function cutNote(shown: number, total: number | 'more', what: string, options: { readonly which: string; readonly maxLimit?: number }): string | undefined {
+export function cutNote(
+  shown: number,
+  total: number | 'more',
+  what: string,
+  options: { readonly which: string; readonly maxLimit?: number },
+): string | undefined {
   const maxLimit = options.maxLimit ?? Number.MAX_SAFE_INTEGER;
   if (total === 'more') return `showing the ${options.which} ${shown}; there are more ${what} (--limit ${Math.min(shown * 2, maxLimit)} to see more)`;
   if (total <= shown) return undefined;

@@ -16,7 +16,6 @@ import { writeLines } from '../common/terminal-text.js';
 import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
 import { MigrationError, type MigrationSummary } from '../upstream/member-migration.js';
 
-
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
 
 export function describeStatus(status: LinkStatus) {
@@ -93,19 +92,28 @@ export function registerLinkCommands(program: Command, account: Command, withSer
     .action(async (name: string, options: LinkOptions) => {
       const key = options.upstreamKey === '-' ? (await text(process.stdin)).trim() : options.upstreamKey;
       const outcome = await withServices(async (s) =>
-        s.upstream.links.link(await accountNamed(s, name), {
-          url: options.upstreamUrl,
-          user: options.upstreamUser,
-          key,
-          timeZone: options.timeZone,
-          captureUnknown: Boolean(options.captureUnknown),
-          mirrorWrites: Boolean(options.mirrorWrites),
-        }, { check: options.check }),
+        s.upstream.links.link(
+          await accountNamed(s, name),
+          {
+            url: options.upstreamUrl,
+            user: options.upstreamUser,
+            key,
+            timeZone: options.timeZone,
+            captureUnknown: Boolean(options.captureUnknown),
+            mirrorWrites: Boolean(options.mirrorWrites),
+          },
+          { check: options.check },
+        ),
       );
       if (outcome.kind === 'invalid') throw new CommandError(`invalid ${outcome.setting}: ${outcome.reason}`);
-      if (outcome.kind === 'unreachable') throw new CommandError(`the upstream did not answer its /list/ with these credentials (${outcome.reason}); nothing changed`);
+      if (outcome.kind === 'unreachable')
+        throw new CommandError(`the upstream did not answer its /list/ with these credentials (${outcome.reason}); nothing changed`);
       if (options.json) print({ account: name, linked: true, upstream_members: outcome.upstreamMembers }, true);
-      else writeLines(process.stdout, [`linked account "${name}" to ${options.upstreamUrl}${outcome.upstreamMembers === null ? ' (not checked)' : ` (${outcome.upstreamMembers} members there)`}`, `next: member-api migrate-members ${name} --fields <the profile fields to bring>`]);
+      else
+        writeLines(process.stdout, [
+          `linked account "${name}" to ${options.upstreamUrl}${outcome.upstreamMembers === null ? ' (not checked)' : ` (${outcome.upstreamMembers} members there)`}`,
+          `next: member-api migrate-members ${name} --fields <the profile fields to bring>`,
+        ]);
     });
 
   account
@@ -116,7 +124,10 @@ export function registerLinkCommands(program: Command, account: Command, withSer
       const waiting = await withServices(async (s) => s.upstream.links.unlink(await accountNamed(s, name)));
       if (waiting === undefined) throw new CommandError(`account "${name}" is not linked`);
       if (options.json) print({ account: name, unlinked: true, members_without_password: waiting }, true);
-      else writeLines(process.stdout, [`unlinked account "${name}"; ${waiting} member${waiting === 1 ? '' : 's'} never logged in since the move and need a password reset`]);
+      else
+        writeLines(process.stdout, [
+          `unlinked account "${name}"; ${waiting} member${waiting === 1 ? '' : 's'} never logged in since the move and need a password reset`,
+        ]);
     });
 
   account
@@ -140,9 +151,19 @@ export function registerLinkCommands(program: Command, account: Command, withSer
     .option('--no-progress', 'no progress bar (there is none when standard error is not a terminal)')
     .option('--json', 'print the summary as JSON')
     .action(async (name: string, options: MigrateOptions) => {
-      const fields = (options.fields ?? '').split(',').map((field) => field.trim()).filter((field) => field !== '');
+      const fields = (options.fields ?? '')
+        .split(',')
+        .map((field) => field.trim())
+        .filter((field) => field !== '');
       const err = process.stderr;
-      const bar = options.progress && err.isTTY ? new SingleBar({ format: 'migrating [{bar}] {percentage}% | {value}/{total} members | {rate} members/s | ETA {eta_formatted}', stream: err, hideCursor: true }) : undefined;
+      const bar =
+        options.progress && err.isTTY
+          ? new SingleBar({
+              format: 'migrating [{bar}] {percentage}% | {value}/{total} members | {rate} members/s | ETA {eta_formatted}',
+              stream: err,
+              hideCursor: true,
+            })
+          : undefined;
       const started = performance.now();
       // Made at the first reject, new and readable by its owner only (never over an earlier
       // run's rejects, whose members a rerun does not try again, nor through a link).

@@ -17,7 +17,6 @@ import type { MemberFilters } from '../members/member-store.js';
 import { parseRecordTemplate } from '../members/record-template.js';
 import { accountNamed, CommandError, cutNote, print, printList, type WithServices } from './cli-support.js';
 
-
 interface Common {
   readonly account: string;
   readonly json?: boolean;
@@ -100,34 +99,43 @@ export function registerMemberCommands(program: Command, withServices: WithServi
       });
       printList(
         rows.map((row) => ({ id: row.id, login: row.login, email: row.email, status: row.status, registered: row.reg_time })),
-        { json: options.json, jsonValue: rows, empty: `no member's login or e-mail contains "${text}"`, cut: cutNote(rows.length, total, 'members', { which: 'first', maxLimit: MAX_LIMIT }) },
+        {
+          json: options.json,
+          jsonValue: rows,
+          empty: `no member's login or e-mail contains "${text}"`,
+          cut: cutNote(rows.length, total, 'members', { which: 'first', maxLimit: MAX_LIMIT }),
+        },
       );
     });
 
-  command('show <login>', 'every field of a member, its state, its lock and its last logins')
-    .action(async (login: string, options: Common) => {
-      const shown = await withServices(async (s) => {
-        const account = await accountNamed(s, options.account);
-        const { member, profile, state } = await memberNamed(s, account, login);
-        const lock = await s.logins.lockoutOf(account, member.id);
-        const logins = await s.logins.recentLogins(account, member.id, 5);
-        const expired = state.status !== member.status ? ` (stored ${STATUS.name(member.status)}; its time expiration fell due ${iso(member.timeExpiry?.at)})` : '';
-        const { id, login: shownLogin, email, ...rest } = fieldsOf(member);
-        return {
-          id,
-          login: shownLogin,
-          email,
-          status: `${STATUS.name(state.status)}${expired}`,
-          ...rest,
-          password: `${hashFormat(member.passwordHash) ?? 'unknown'} hash`,
-          locked: lock.lockedUntil === null ? 'no' : `until ${iso(lock.lockedUntil)} (member-api member unlock)`,
-          failed_logins: lock.counts.map((count) => ({ scope: count.scope === '*' ? 'all addresses' : count.scope, failures: count.failures, last: iso(count.lastFailureAt) })),
-          profile: Object.fromEntries(profile),
-          last_logins: logins.map(describeLogin),
-        };
-      });
-      print(shown, options.json);
+  command('show <login>', 'every field of a member, its state, its lock and its last logins').action(async (login: string, options: Common) => {
+    const shown = await withServices(async (s) => {
+      const account = await accountNamed(s, options.account);
+      const { member, profile, state } = await memberNamed(s, account, login);
+      const lock = await s.logins.lockoutOf(account, member.id);
+      const logins = await s.logins.recentLogins(account, member.id, 5);
+      const expired =
+        state.status !== member.status ? ` (stored ${STATUS.name(member.status)}; its time expiration fell due ${iso(member.timeExpiry?.at)})` : '';
+      const { id, login: shownLogin, email, ...rest } = fieldsOf(member);
+      return {
+        id,
+        login: shownLogin,
+        email,
+        status: `${STATUS.name(state.status)}${expired}`,
+        ...rest,
+        password: `${hashFormat(member.passwordHash) ?? 'unknown'} hash`,
+        locked: lock.lockedUntil === null ? 'no' : `until ${iso(lock.lockedUntil)} (member-api member unlock)`,
+        failed_logins: lock.counts.map((count) => ({
+          scope: count.scope === '*' ? 'all addresses' : count.scope,
+          failures: count.failures,
+          last: iso(count.lastFailureAt),
+        })),
+        profile: Object.fromEntries(profile),
+        last_logins: logins.map(describeLogin),
+      };
     });
+    print(shown, options.json);
+  });
 
   command('logins <login>', 'the recorded login attempts of a member (those sent with an IP), newest first')
     .option('--limit <n>', 'at most this many', positive, 20)
@@ -139,12 +147,15 @@ export function registerMemberCommands(program: Command, withServices: WithServi
         return (await s.logins.recentLogins(account, member.id, options.limit + 1)).map(describeLogin);
       });
       const events = found.slice(0, options.limit);
-      printList(events.map(({ login: _login, ...event }) => event), {
-        json: options.json,
-        jsonValue: events,
-        empty: `no recorded login attempts for "${login}" (attempts are recorded when the integrator sends IP)`,
-        cut: found.length > options.limit ? cutNote(options.limit, 'more', 'login attempts', { which: 'newest', maxLimit: MAX_LIMIT }) : undefined,
-      });
+      printList(
+        events.map(({ login: _login, ...event }) => event),
+        {
+          json: options.json,
+          jsonValue: events,
+          empty: `no recorded login attempts for "${login}" (attempts are recorded when the integrator sends IP)`,
+          cut: found.length > options.limit ? cutNote(options.limit, 'more', 'login attempts', { which: 'newest', maxLimit: MAX_LIMIT }) : undefined,
+        },
+      );
     });
 
   command('unlock <login>', 'end a member’s lockout (forget its failed logins)').action(async (login: string, options: Common) => {
@@ -174,11 +185,20 @@ export function registerMemberCommands(program: Command, withServices: WithServi
 }
 
 /** One member's change through the members service (as /update/ with find_login makes it); answers its state after. */
-async function change(withServices: WithServices, accountName: string, login: string, changes: { password?: string; status?: MemberStatus }): Promise<MemberStatus> {
+async function change(
+  withServices: WithServices,
+  accountName: string,
+  login: string,
+  changes: { password?: string; status?: MemberStatus },
+): Promise<MemberStatus> {
   return withServices(async (s) => {
     const account = await accountNamed(s, accountName);
     await memberNamed(s, account, login);
-    const outcome = await s.members.update(account, { selector: { by: 'login', login }, ...changes, deleteFields: [], setFields: new Map() }, { actor: 'operator' });
+    const outcome = await s.members.update(
+      account,
+      { selector: { by: 'login', login }, ...changes, deleteFields: [], setFields: new Map() },
+      { actor: 'operator' },
+    );
     if (outcome.kind !== 'updated') throw new CommandError(refusal(outcome));
     return (await memberNamed(s, account, login)).state.status;
   });

@@ -30,11 +30,21 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .option('--json', 'print the outcome as JSON')
     .action(async (email: string, options: { account: string; role: Role; json?: boolean }) => {
       if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new CommandError(`email: not an e-mail address: "${email}"`);
-      const { outcome, note } = await withServices(async (s, config) => ({ outcome: await s.operators.add(email, options.account, options.role), note: linkBase(config).assumed }));
+      const { outcome, note } = await withServices(async (s, config) => ({
+        outcome: await s.operators.add(email, options.account, options.role),
+        note: linkBase(config).assumed,
+      }));
       if ('kind' in outcome) throw noAccount(options.account);
       // An operator who already has a password keeps it, and gets no link that could replace it.
       if (outcome.link === undefined || outcome.expiresAt === undefined) {
-        print({ ...describe(outcome.operator), link: null, note: 'this operator has a password already and signs in with it; `operator reset` clears it and prints a new link' }, options.json);
+        print(
+          {
+            ...describe(outcome.operator),
+            link: null,
+            note: 'this operator has a password already and signs in with it; `operator reset` clears it and prints a new link',
+          },
+          options.json,
+        );
       } else {
         print({ ...describe(outcome.operator), link: outcome.link, link_expires_at: iso(outcome.expiresAt), ...(note ? { note } : {}) }, options.json);
       }
@@ -47,8 +57,16 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .action(async (options: { json?: boolean }) => {
       const operators = await withServices((s) => s.operators.list());
       printList(
-        operators.map((o) => ({ email: o.email, password: o.hasPassword ? 'set' : 'not set', accounts: o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-' })),
-        { json: options.json, jsonValue: { operators: operators.map(describe) }, empty: 'no operators (`member-api operator add EMAIL --account NAME` makes one)' },
+        operators.map((o) => ({
+          email: o.email,
+          password: o.hasPassword ? 'set' : 'not set',
+          accounts: o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-',
+        })),
+        {
+          json: options.json,
+          jsonValue: { operators: operators.map(describe) },
+          empty: 'no operators (`member-api operator add EMAIL --account NAME` makes one)',
+        },
       );
     });
 
@@ -57,7 +75,8 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .description('remove an operator (its sessions and set-up links end), or only its access to one account (its set-up links end)')
     .option('--account <name>', 'only this account')
     .action(async (email: string, options: { account?: string }) => {
-      if (!(await withServices((s) => s.operators.remove(email, options.account)))) throw new CommandError(options.account ? `no operator "${email}" or no account "${options.account}"` : `no operator "${email}"`);
+      if (!(await withServices((s) => s.operators.remove(email, options.account))))
+        throw new CommandError(options.account ? `no operator "${email}" or no account "${options.account}"` : `no operator "${email}"`);
       writeLines(process.stdout, [`removed ${email}${options.account ? ` from ${options.account}` : ''}`]);
     });
 

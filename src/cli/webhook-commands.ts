@@ -64,18 +64,26 @@ async function endpointNamed(services: Services, account: Account, reference: st
 }
 
 /** Runs an endpoint operation of an account; refuses with one line when the account has no such endpoint. */
-async function onEndpoint<T>(withServices: WithServices, accountName: string, reference: string, operation: (s: Services, account: Account, id: number) => Promise<T | false | undefined>): Promise<T> {
+async function onEndpoint<T>(
+  withServices: WithServices,
+  accountName: string,
+  reference: string,
+  operation: (s: Services, account: Account, id: number) => Promise<T | false | undefined>,
+): Promise<T> {
   const outcome = await withServices(async (s) => {
     const account = await accountNamed(s, accountName);
     const id = await endpointNamed(s, account, reference);
     return id === undefined ? undefined : operation(s, account, id);
   });
-  if (outcome === false || outcome === undefined) throw new CommandError(`no webhook ${/^\d+$/.test(reference) ? reference : `named "${reference}"`} in account "${accountName}"`);
+  if (outcome === false || outcome === undefined)
+    throw new CommandError(`no webhook ${/^\d+$/.test(reference) ? reference : `named "${reference}"`} in account "${accountName}"`);
   return outcome;
 }
 
 export function registerWebhookCommands(program: Command, withServices: WithServices): void {
-  const webhook = program.command('webhook').description('signed webhooks (Standard Webhooks) of an account’s events; a receiver is named by its id or its name');
+  const webhook = program
+    .command('webhook')
+    .description('signed webhooks (Standard Webhooks) of an account’s events; a receiver is named by its id or its name');
 
   webhook
     .command('add')
@@ -86,7 +94,10 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .option('--events <types>', 'only these event types, comma-separated (default: all)')
     .option('--json', 'print the outcome as JSON')
     .action(async (options: { account: string; url: string; name?: string; events?: string; json?: boolean }) => {
-      const types = options.events?.split(',').map((type) => type.trim()).filter((type) => type !== '');
+      const types = options.events
+        ?.split(',')
+        .map((type) => type.trim())
+        .filter((type) => type !== '');
       const outcome = await withServices(async (s) => s.webhooks.endpoints.add(await accountNamed(s, options.account), options.url, types, options.name));
       if (outcome.kind === 'refused') throw new CommandError(`--${outcome.parameter}: ${outcome.reason}`);
       const { endpoint } = outcome;
@@ -148,7 +159,9 @@ export function registerWebhookCommands(program: Command, withServices: WithServ
     .option('--json', 'print them as JSON')
     .action(async (reference: string, options: { account: string; limit: number; json?: boolean }) => {
       // One more than asked, to tell whether the list was cut.
-      const found = await onEndpoint(withServices, options.account, reference, (s, account, endpoint) => s.webhooks.endpoints.deliveries(account, endpoint, options.limit + 1));
+      const found = await onEndpoint(withServices, options.account, reference, (s, account, endpoint) =>
+        s.webhooks.endpoints.deliveries(account, endpoint, options.limit + 1),
+      );
       const deliveries = found.slice(0, options.limit).map(describeDelivery);
       const cut = found.length > options.limit ? cutNote(options.limit, 'more', 'deliveries', { which: 'newest' }) : undefined;
       if (options.json || deliveries.length === 0) {

@@ -217,10 +217,14 @@ export class MemberApiClient {
       if (!follow) return;
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, pollMs);
-        signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve(undefined);
-        }, { once: true });
+        signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve(undefined);
+          },
+          { once: true },
+        );
       });
     }
   }

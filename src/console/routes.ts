@@ -24,7 +24,19 @@ import { decodeCreate } from '../http/routes/create.js';
 import { decodeUpdate, UPDATE_REFUSALS } from '../http/routes/update.js';
 import { HashingBusy } from '../auth/hashing-gate.js';
 import type { Clock } from '../common/clock.js';
-import { accountsPage, layout, memberPage, memberPath, membersPage, membersPath, messagePage, newMemberPage, setupPage, signInPage, type Chrome } from './pages.js';
+import {
+  accountsPage,
+  layout,
+  memberPage,
+  memberPath,
+  membersPage,
+  membersPath,
+  messagePage,
+  newMemberPage,
+  setupPage,
+  signInPage,
+  type Chrome,
+} from './pages.js';
 import { html } from '../http/html.js';
 import { isProfileFieldName, looksLikePassword } from '../members/profile-fields.js';
 
@@ -68,7 +80,8 @@ function filtersOf(query: Params, now: number): MemberFilters {
   const day = (name: string) => {
     const value = query[name];
     if (!value) return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new ApiError(`invalid parameter: ${name}: a date, YYYY-MM-DD`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+      throw new ApiError(`invalid parameter: ${name}: a date, YYYY-MM-DD`);
     return Date.parse(`${value}T00:00:00Z`);
   };
   const status = query.status && ['A', 'S', 'D'].includes(query.status) ? (query.status as 'A' | 'S' | 'D') : undefined;
@@ -109,13 +122,16 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     // forged by another site, is refused (the cookie's SameSite=Strict is the second line).
     scope.addHook('onRequest', async (request, reply) => {
       if (request.method === 'GET' || request.method === 'HEAD') return;
-      if (!fromOwnPages(request, context.publicUrl)) return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
+      if (!fromOwnPages(request, context.publicUrl))
+        return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
     });
 
     scope.setErrorHandler((error, _request, reply) => {
-      if (error instanceof HashingBusy) return send(reply.header('retry-after', '1'), 503, messagePage('Busy', 'The server is busy; try again in a moment.', {}));
+      if (error instanceof HashingBusy)
+        return send(reply.header('retry-after', '1'), 503, messagePage('Busy', 'The server is busy; try again in a moment.', {}));
       const status = (error as { statusCode?: number }).statusCode;
-      if (typeof status === 'number' && status >= 400 && status < 500) return send(reply, status, messagePage('Bad request', 'The request could not be read.', {}));
+      if (typeof status === 'number' && status >= 400 && status < 500)
+        return send(reply, status, messagePage('Bad request', 'The request could not be read.', {}));
       reply.log.error({ err: error }, 'console page failed');
       return send(reply, 500, messagePage('Something went wrong', 'The page could not be shown; the error is in the server’s log.', {}));
     });
@@ -137,18 +153,35 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
      * The account of the URL, when the operator has `needed` on it. Another account's pages
      * answer as an unknown account would (404): an operator learns nothing of accounts not its own.
      */
-    async function accountOf(request: FastifyRequest, reply: FastifyReply, needed: Role): Promise<{ operator: Operator; account: Account; role: Role } | undefined> {
+    async function accountOf(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      needed: Role,
+    ): Promise<{ operator: Operator; account: Account; role: Role } | undefined> {
       const operator = await operatorOf(request, reply);
       if (!operator) return undefined;
       const name = (request.params as { account: string }).account;
       const seen = accessTo(operator, name);
       const account = seen && (await context.accounts.find(name));
       if (!seen || !account) {
-        send(reply, 404, messagePage('Not found', 'There is no such account, or you may not see it.', { operator }, { href: '/admin/', text: 'Your accounts' }));
+        send(
+          reply,
+          404,
+          messagePage('Not found', 'There is no such account, or you may not see it.', { operator }, { href: '/admin/', text: 'Your accounts' }),
+        );
         return undefined;
       }
       if (!accessTo(operator, name, needed)) {
-        send(reply, 403, messagePage('Not allowed', `Your role on ${name} (${seen.role}) may not change members.`, { operator, account: name }, { href: membersPath(name), text: 'Back to the members' }));
+        send(
+          reply,
+          403,
+          messagePage(
+            'Not allowed',
+            `Your role on ${name} (${seen.role}) may not change members.`,
+            { operator, account: name },
+            { href: membersPath(name), text: 'Back to the members' },
+          ),
+        );
         return undefined;
       }
       return { operator, account, role: seen.role };
@@ -172,12 +205,33 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         setCookie(reply, outcome.token);
         return seeOther(reply, '/admin/');
       }
-      return send(reply, 401, signInPage({ notice: { kind: 'error', text: 'The e-mail address or the password is wrong, or this operator is locked for a while after too many failed sign-ins.' } }, form.email ?? ''));
+      return send(
+        reply,
+        401,
+        signInPage(
+          {
+            notice: {
+              kind: 'error',
+              text: 'The e-mail address or the password is wrong, or this operator is locked for a while after too many failed sign-ins.',
+            },
+          },
+          form.email ?? '',
+        ),
+      );
     });
 
     // The link's token is in the query (masked in the log, left out of the shipped proxy's
     // log), then in the form's body: never in a path, which logs keep whole.
-    const invalidLink = (reply: FastifyReply) => send(reply, 410, messagePage('Link not valid', 'This link was used already, was replaced by a newer one, has expired, or was never made. Ask for a new one (`member-api operator reset`).', {}));
+    const invalidLink = (reply: FastifyReply) =>
+      send(
+        reply,
+        410,
+        messagePage(
+          'Link not valid',
+          'This link was used already, was replaced by a newer one, has expired, or was never made. Ask for a new one (`member-api operator reset`).',
+          {},
+        ),
+      );
     scope.get(SETUP_PATH, async (request, reply) => {
       const token = queryOf(request).token ?? '';
       const operator = await context.operators.linkFor(token);
@@ -189,7 +243,8 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const token = form.token ?? '';
       const operator = await context.operators.linkFor(token);
       if (!operator) return invalidLink(reply);
-      if ((form.password ?? '') !== (form.confirm ?? '')) return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
+      if ((form.password ?? '') !== (form.confirm ?? ''))
+        return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
       const outcome = await context.operators.setPassword(token, form.password ?? '');
       if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
       if (outcome.kind === 'invalid-link') return invalidLink(reply);
@@ -221,25 +276,51 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         filters = filtersOf(query, now);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        return send(reply, 400, membersPage({ ...chrome, notice: { kind: 'error', text: error.message } }, { account: account.name, role, form: query, columns: [], members: [], total: 0 }));
+        return send(
+          reply,
+          400,
+          membersPage(
+            { ...chrome, notice: { kind: 'error', text: error.message } },
+            { account: account.name, role, form: query, columns: [], members: [], total: 0 },
+          ),
+        );
       }
-      const columns = [...new Set((query.columns ?? '').split(',').map((c) => c.trim()).filter((c) => c !== ''))].slice(0, 8);
+      const columns = [
+        ...new Set(
+          (query.columns ?? '')
+            .split(',')
+            .map((c) => c.trim())
+            .filter((c) => c !== ''),
+        ),
+      ].slice(0, 8);
       const order: MemberPageQuery['order'] = query.sort === 'login' || query.sort === 'registered' ? query.sort : 'id';
-      const page = await context.members.pageMembers(account, { filters, order, after: query.after, before: query.before, last: query.last === '1', limit: PAGE_SIZE, profileFields: columns });
+      const page = await context.members.pageMembers(account, {
+        filters,
+        order,
+        after: query.after,
+        before: query.before,
+        last: query.last === '1',
+        limit: PAGE_SIZE,
+        profileFields: columns,
+      });
       const base = Object.fromEntries(Object.entries(query).filter(([name, value]) => !['after', 'before', 'last'].includes(name) && value !== ''));
       const link = (extra: Params) => `${membersPath(account.name)}?${new URLSearchParams({ ...base, ...extra })}`;
-      return send(reply, 200, membersPage(chrome, {
-        account: account.name,
-        role,
-        form: query,
-        columns,
-        members: page.members,
-        total: page.total,
-        first: page.hasBefore ? link({}) : undefined,
-        previous: page.hasBefore && page.firstCursor ? link({ before: page.firstCursor }) : undefined,
-        next: page.hasAfter && page.lastCursor ? link({ after: page.lastCursor }) : undefined,
-        last: page.hasAfter ? link({ last: '1' }) : undefined,
-      }));
+      return send(
+        reply,
+        200,
+        membersPage(chrome, {
+          account: account.name,
+          role,
+          form: query,
+          columns,
+          members: page.members,
+          total: page.total,
+          first: page.hasBefore ? link({}) : undefined,
+          previous: page.hasBefore && page.firstCursor ? link({ before: page.firstCursor }) : undefined,
+          next: page.hasAfter && page.lastCursor ? link({ after: page.lastCursor }) : undefined,
+          last: page.hasAfter ? link({ last: '1' }) : undefined,
+        }),
+      );
     });
 
     scope.get('/admin/accounts/:account/members/new', async (request, reply) => {
@@ -253,34 +334,88 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const { operator, account } = seen;
       const form = formOf(request);
       const chrome: Chrome = { operator, account: account.name };
-      const pairs: Array<[string, string]> = [['_login', form.login ?? ''], ['_email', form.email ?? '']];
+      const pairs: Array<[string, string]> = [
+        ['_login', form.login ?? ''],
+        ['_email', form.email ?? ''],
+      ];
       if (form.password) pairs.push(['_password', form.password]);
       try {
         const added = newField(form);
         if (added) pairs.push(added);
-        const outcome = await context.members.create(account, decodeCreate(wire(pairs), account), { actor: 'operator', email: operator.email, requestId: request.id });
-        if (outcome.kind !== 'created') return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: outcome.kind === 'login-taken' ? 'That login is taken.' : outcome.kind === 'over-quota' ? 'The account’s storage is full.' : 'The expiration is out of range.' } }, account.name, form));
+        const outcome = await context.members.create(account, decodeCreate(wire(pairs), account), {
+          actor: 'operator',
+          email: operator.email,
+          requestId: request.id,
+        });
+        if (outcome.kind !== 'created')
+          return send(
+            reply,
+            400,
+            newMemberPage(
+              {
+                ...chrome,
+                notice: {
+                  kind: 'error',
+                  text:
+                    outcome.kind === 'login-taken'
+                      ? 'That login is taken.'
+                      : outcome.kind === 'over-quota'
+                        ? 'The account’s storage is full.'
+                        : 'The expiration is out of range.',
+                },
+              },
+              account.name,
+              form,
+            ),
+          );
         const generated = form.password ? '' : ` Its generated password: ${outcome.password} (shown this once).`;
-        return send(reply, 201, layout('Member created', chrome, html`<div class="notice ok" role="status">Member ${outcome.login} created.${generated}</div><p><a class="button" href="${memberPath(account.name, outcome.id)}">Open ${outcome.login}</a> <a href="${membersPath(account.name)}">Back to the members</a></p>`));
+        return send(
+          reply,
+          201,
+          layout(
+            'Member created',
+            chrome,
+            html`<div class="notice ok" role="status">Member ${outcome.login} created.${generated}</div>
+              <p>
+                <a class="button" href="${memberPath(account.name, outcome.id)}">Open ${outcome.login}</a>
+                <a href="${membersPath(account.name)}">Back to the members</a>
+              </p>`,
+          ),
+        );
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: readable(error.message) } }, account.name, form));
       }
     });
 
-    async function showMember(request: FastifyRequest, reply: FastifyReply, seen: { operator: Operator; account: Account; role: Role }, status = 200, notice?: Chrome['notice']) {
+    async function showMember(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      seen: { operator: Operator; account: Account; role: Role },
+      status = 200,
+      notice?: Chrome['notice'],
+    ) {
       const id = Number((request.params as { id: string }).id);
       const { operator, account, role } = seen;
       const chrome: Chrome = { operator, account: account.name, notice };
       const member = /^[1-9]\d{0,14}$/.test((request.params as { id: string }).id) ? await context.members.byId(account, id) : undefined;
-      if (!member) return send(reply, 404, messagePage('Not found', 'There is no such member in this account.', chrome, { href: membersPath(account.name), text: 'Back to the members' }));
+      if (!member)
+        return send(
+          reply,
+          404,
+          messagePage('Not found', 'There is no such member in this account.', chrome, { href: membersPath(account.name), text: 'Back to the members' }),
+        );
       const [profile, lockout, logins, history] = await Promise.all([
         context.members.profileOf(account, id),
         context.logins.lockoutOf(account, id),
         context.logins.recentLogins(account, id, 10),
         context.events.ofMember(account.id, id, 20),
       ]);
-      return send(reply, status, memberPage(chrome, { account: account.name, role, member, profile, lockedUntil: lockout.lockedUntil, logins, history, now: context.clock() }));
+      return send(
+        reply,
+        status,
+        memberPage(chrome, { account: account.name, role, member, profile, lockedUntil: lockout.lockedUntil, logins, history, now: context.clock() }),
+      );
     }
 
     scope.get('/admin/accounts/:account/members/:id', async (request, reply) => {
@@ -290,7 +425,12 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     });
 
     /** A change to one member through the API's own decoding and service: the API's rules and errors. */
-    async function change(request: FastifyRequest, reply: FastifyReply, pairs: (form: Params, member: { profile: ReadonlyMap<string, string>; urlOk: string | null; urlFail: string | null }) => Array<[string, string]>, done: string) {
+    async function change(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      pairs: (form: Params, member: { profile: ReadonlyMap<string, string>; urlOk: string | null; urlFail: string | null }) => Array<[string, string]>,
+      done: string,
+    ) {
       const seen = await accountOf(request, reply, 'editor');
       if (!seen) return reply;
       const { operator, account } = seen;
@@ -300,9 +440,13 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const [profile, member] = await Promise.all([context.members.profileOf(account, Number(id)), context.members.byId(account, Number(id))]);
       if (!member) return showMember(request, reply, seen);
       try {
-        const command = decodeUpdate(wire([['find_member_id', id], ...pairs(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null })]), account);
+        const command = decodeUpdate(
+          wire([['find_member_id', id], ...pairs(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null })]),
+          account,
+        );
         const outcome = await context.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
-        if (outcome.kind !== 'updated') return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
+        if (outcome.kind !== 'updated')
+          return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return showMember(request, reply, seen, 400, { kind: 'error', text: readable(error.message) });
@@ -311,27 +455,34 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     }
 
     scope.post('/admin/accounts/:account/members/:id/edit', async (request, reply) =>
-      change(request, reply, (form, member) => {
-        const pairs: Array<[string, string]> = [];
-        // Sent when filled in; the URLs also when emptied (which clears them); an expiration
-        // when its mode is chosen (with its period), as /update/ takes them.
-        for (const name of ['login', 'email', 'password'] as const) if (form[name]) pairs.push([name, form[name]]);
-        for (const name of ['urlok', 'urlfail'] as const) if (form[name] !== undefined && form[name] !== ((name === 'urlok' ? member.urlOk : member.urlFail) ?? '')) pairs.push([name, form[name]]);
-        if (form.is_exp_time) pairs.push(['is_exp_time', form.is_exp_time], ['exp_time', form.exp_time ?? ''], ['exp_time_type', form.exp_time_type ?? '']);
-        if (form.is_exp_logins) pairs.push(['is_exp_logins', form.is_exp_logins], ['exp_logins', form.exp_logins ?? '']);
-        const removed: string[] = [];
-        for (const [name, value] of member.profile) {
-          const sent = form[`profile:${name}`];
-          if (sent === undefined || sent === value) continue;
-          if (sent === '') removed.push(name);
-          else pairs.push([name, sent]);
-        }
-        if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
-        const added = newField(form);
-        if (added && member.profile.has(added[0])) throw ApiError.invalid('new_field', `${added[0]} is a field this member has already: change it in its own box`);
-        if (added) pairs.push(added);
-        return pairs;
-      }, 'Saved.'),
+      change(
+        request,
+        reply,
+        (form, member) => {
+          const pairs: Array<[string, string]> = [];
+          // Sent when filled in; the URLs also when emptied (which clears them); an expiration
+          // when its mode is chosen (with its period), as /update/ takes them.
+          for (const name of ['login', 'email', 'password'] as const) if (form[name]) pairs.push([name, form[name]]);
+          for (const name of ['urlok', 'urlfail'] as const)
+            if (form[name] !== undefined && form[name] !== ((name === 'urlok' ? member.urlOk : member.urlFail) ?? '')) pairs.push([name, form[name]]);
+          if (form.is_exp_time) pairs.push(['is_exp_time', form.is_exp_time], ['exp_time', form.exp_time ?? ''], ['exp_time_type', form.exp_time_type ?? '']);
+          if (form.is_exp_logins) pairs.push(['is_exp_logins', form.is_exp_logins], ['exp_logins', form.exp_logins ?? '']);
+          const removed: string[] = [];
+          for (const [name, value] of member.profile) {
+            const sent = form[`profile:${name}`];
+            if (sent === undefined || sent === value) continue;
+            if (sent === '') removed.push(name);
+            else pairs.push([name, sent]);
+          }
+          if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
+          const added = newField(form);
+          if (added && member.profile.has(added[0]))
+            throw ApiError.invalid('new_field', `${added[0]} is a field this member has already: change it in its own box`);
+          if (added) pairs.push(added);
+          return pairs;
+        },
+        'Saved.',
+      ),
     );
 
     scope.post('/admin/accounts/:account/members/:id/status', async (request, reply) =>
@@ -342,7 +493,8 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const seen = await accountOf(request, reply, 'editor');
       if (!seen) return reply;
       const id = (request.params as { id: string }).id;
-      if (/^[1-9]\d{0,14}$/.test(id)) await context.logins.unlock(seen.account, Number(id), { actor: 'operator', email: seen.operator.email, requestId: request.id });
+      if (/^[1-9]\d{0,14}$/.test(id))
+        await context.logins.unlock(seen.account, Number(id), { actor: 'operator', email: seen.operator.email, requestId: request.id });
       return showMember(request, reply, seen, 200, { kind: 'ok', text: 'Unlocked.' });
     });
   });
@@ -366,8 +518,10 @@ function wire(pairs: Array<[string, string]>): WireParams {
 function newField(form: Params): [string, string] | undefined {
   const name = form.new_field?.trim();
   if (!name) return undefined;
-  if (!isProfileFieldName(name)) throw ApiError.invalid('new_field', `"${name}" is not a profile field's name: letters, digits, _ . - and not a built-in field's or a parameter's name`);
-  if (looksLikePassword(name)) throw ApiError.invalid('new_field', `"${name}" looks like a password, and profile fields are kept in clear: set the password in its own box`);
+  if (!isProfileFieldName(name))
+    throw ApiError.invalid('new_field', `"${name}" is not a profile field's name: letters, digits, _ . - and not a built-in field's or a parameter's name`);
+  if (looksLikePassword(name))
+    throw ApiError.invalid('new_field', `"${name}" looks like a password, and profile fields are kept in clear: set the password in its own box`);
   return [name, form.new_value ?? ''];
 }
 

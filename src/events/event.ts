@@ -132,14 +132,20 @@ export function changeEvents(
   }
   if (changed.length === 0 && Object.keys(profileChanges).length === 0) return [];
   const member = { id: after.id, login: after.login };
-  const events: NewEvent[] = [
-    { type: 'member.updated', at, origin, member, data: { changed, old: oldValues, new: newValues, profile: profileChanges } },
-  ];
-  if (before.status !== after.status) events.push(statusEvent(member, before.status, after.status, before.status === 'D' && after.status === 'A' ? 'restore' : 'update', at, origin));
+  const events: NewEvent[] = [{ type: 'member.updated', at, origin, member, data: { changed, old: oldValues, new: newValues, profile: profileChanges } }];
+  if (before.status !== after.status)
+    events.push(statusEvent(member, before.status, after.status, before.status === 'D' && after.status === 'A' ? 'restore' : 'update', at, origin));
   if (after.status === 'D' && before.status !== 'D') events.push({ type: 'member.deleted', at, origin, member, data: { cause: 'update' } });
   return events;
 }
 
-export function statusEvent(member: { id: number; login: string }, from: MemberStatus, to: MemberStatus, cause: StatusCause, at: number, origin: EventOrigin): NewEvent {
+export function statusEvent(
+  member: { id: number; login: string },
+  from: MemberStatus,
+  to: MemberStatus,
+  cause: StatusCause,
+  at: number,
+  origin: EventOrigin,
+): NewEvent {
   return { type: 'member.status_changed', at, origin, member, data: { from, to, cause } };
 }

@@ -74,7 +74,12 @@ export function decodeIp(params: WireParams, name: string): string | null {
   if (value === undefined) return null;
   // A list, as an X-Forwarded-For header holds one (`203.0.113.5, 10.0.0.1`) and code that
   // passes the header on sends it: its first address is the visitor's.
-  const address = value.includes(',') ? value.split(',').map((part) => part.trim()).find(isIpAddress) : value;
+  const address = value.includes(',')
+    ? value
+        .split(',')
+        .map((part) => part.trim())
+        .find(isIpAddress)
+    : value;
   if (address === undefined || !isIpAddress(address)) throw ApiError.invalid(name, REASONS.ip);
   return canonicalAddress(address);
 }

@@ -156,7 +156,8 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   // An outage is expected now and then: one line, not a stack per request. A full hashing
   // queue is the server shedding load as designed.
   if (error instanceof HashingBusy || (error instanceof HttpError && error.message === MESSAGES.busy)) request.log.info({ statusCode }, 'server busy');
-  else if (statusCode === 503) request.log.warn({ reason: (error as Error)?.cause instanceof Error ? ((error as Error).cause as Error).message : String(error) }, 'store unavailable');
+  else if (statusCode === 503)
+    request.log.warn({ reason: (error as Error)?.cause instanceof Error ? ((error as Error).cause as Error).message : String(error) }, 'store unavailable');
   else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ statusCode, reason: (error as Error)?.message }, 'request refused');
   if (statusCode === 503) reply.header('retry-after', '1');

@@ -126,7 +126,8 @@ export function terminalLogDestination(out: NodeJS.WritableStream, colorize = tr
   const shown = (value: unknown, key = ''): unknown => {
     if (typeof value === 'string') return key === 'stack' ? value.split('\n').map(terminalText).join('\n') : terminalText(value);
     if (Array.isArray(value)) return value.map((item) => shown(item));
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [terminalText(name), shown(item, name)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([name, item]) => [terminalText(name), shown(item, name)]));
     return value;
   };
   return { write: (line: string) => void out.write(prettify(shown(JSON.parse(line)) as Record<string, unknown>)) };

@@ -58,7 +58,11 @@ export function parametersSchema(
  */
 export function getAndPost<S extends { description: string; body: JsonSchema; consumes?: readonly string[] }>(schema: S) {
   const { body, consumes: _consumes, ...rest } = schema;
-  const get = { ...rest, description: `${schema.description} GET takes the same parameters in the query string (a key or a password in a URL can reach logs on the way: prefer POST).`, querystring: body };
+  const get = {
+    ...rest,
+    description: `${schema.description} GET takes the same parameters in the query string (a key or a password in a URL can reach logs on the way: prefer POST).`,
+    querystring: body,
+  };
   return { GET: get, POST: schema } as const;
 }
 
@@ -97,7 +101,13 @@ export function okAnswer(fields: Record<string, JsonSchema>, description: string
 }
 
 /** The note of an answer whose mail was asked for and could not be: the account has no mail settings. */
-export const MAIL_NOT_SENT = { mail: { type: 'string', const: 'not sent: no mail settings', description: 'present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)' } };
+export const MAIL_NOT_SENT = {
+  mail: {
+    type: 'string',
+    const: 'not sent: no mail settings',
+    description: 'present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)',
+  },
+};
 
 /** The transport errors every API endpoint may answer, with the seed's body shape. */
 const TRANSPORT_ERRORS: Record<string, string> = {

@@ -34,7 +34,12 @@ function chosenFormat(path: string, format: FileFormat | undefined): FileFormat 
   return chosen;
 }
 
-export async function importCommand(services: Services, path: string, options: ImportCommandOptions, err: NodeJS.WriteStream = process.stderr): Promise<ImportReport> {
+export async function importCommand(
+  services: Services,
+  path: string,
+  options: ImportCommandOptions,
+  err: NodeJS.WriteStream = process.stderr,
+): Promise<ImportReport> {
   const format = path === '-' ? (options.format ?? 'csv') : chosenFormat(path, options.format);
   const total = path === '-' ? 0 : importFileSize(path);
   const mapping = parseMapping(options.map);
@@ -47,9 +52,10 @@ export async function importCommand(services: Services, path: string, options: I
   const reader = readImportFile(path, format, mapping);
   let rejects: RejectsFile | undefined;
 
-  const bar = options.progress && err.isTTY && total > 0
-    ? new SingleBar({ format: 'importing [{bar}] {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}', stream: err, hideCursor: true })
-    : undefined;
+  const bar =
+    options.progress && err.isTTY && total > 0
+      ? new SingleBar({ format: 'importing [{bar}] {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}', stream: err, hideCursor: true })
+      : undefined;
   const started = performance.now();
   bar?.start(total, 0, { rows: 0, rate: 0 });
   let summary: ImportSummary;
@@ -66,7 +72,10 @@ export async function importCommand(services: Services, path: string, options: I
         },
         progress(handled, row) {
           // The bar follows the rows handled (where they end in the file), not the bytes read ahead.
-          bar?.update(Math.max(bar.getProgress() * total, (row as ReadRow).offset), { rows: handled, rate: Math.round(handled / ((performance.now() - started) / 1000)) });
+          bar?.update(Math.max(bar.getProgress() * total, (row as ReadRow).offset), {
+            rows: handled,
+            rate: Math.round(handled / ((performance.now() - started) / 1000)),
+          });
         },
       },
     );

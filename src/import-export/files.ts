@@ -107,7 +107,13 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
     relax_column_count: true,
     skip_records_with_error: true,
     on_skip: (error, raw) => {
-      skipped.push({ line: Number(error?.lines ?? 0), values: new Map(), original: raw ?? '', offset, unreadable: `unreadable CSV: ${error?.message ?? 'malformed record'}` });
+      skipped.push({
+        line: Number(error?.lines ?? 0),
+        values: new Map(),
+        original: raw ?? '',
+        offset,
+        unreadable: `unreadable CSV: ${error?.message ?? 'malformed record'}`,
+      });
     },
   });
   // A read error ends the parser with it (pipe() alone would leave it unhandled).
@@ -127,7 +133,9 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
       });
       if (invalid.length > 0) throw new Error(`${invalid.join('; ')} (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")`);
       if (!names.includes('login')) {
-        throw new Error(`the header has no login column, which every row needs (its columns: ${original.join(', ')}); name the one that holds logins with --map "SOURCE=login"`);
+        throw new Error(
+          `the header has no login column, which every row needs (its columns: ${original.join(', ')}); name the one that holds logins with --map "SOURCE=login"`,
+        );
       }
       continue;
     }
@@ -284,7 +292,9 @@ export async function writeExport(exported: MemberExport, format: FileFormat, ou
     }
   }
   if (format === 'csv') {
-    await pipeline(Readable.from(rows()), stringify({ header: true, columns: exportColumns(exported.fieldNames), cast: SPREADSHEET_CAST }), out, { end: out !== process.stdout });
+    await pipeline(Readable.from(rows()), stringify({ header: true, columns: exportColumns(exported.fieldNames), cast: SPREADSHEET_CAST }), out, {
+      end: out !== process.stdout,
+    });
   } else {
     async function* lines() {
       for await (const row of rows()) {

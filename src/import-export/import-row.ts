@@ -36,7 +36,10 @@ export const PROFILE_PREFIX = 'profile:';
 export function classifyColumn(name: string): { kind: 'member' } | { kind: 'profile'; field: string } | { kind: 'invalid'; reason: string } {
   const prefixed = name.startsWith(PROFILE_PREFIX) ? name.slice(PROFILE_PREFIX.length) : undefined;
   if (looksLikePassword(prefixed ?? name) && !FIELD_BY_COLUMN.has(name)) {
-    return { kind: 'invalid', reason: `column "${name}" looks like a password, and profile fields are kept in clear: a plain password goes in the password column` };
+    return {
+      kind: 'invalid',
+      reason: `column "${name}" looks like a password, and profile fields are kept in clear: a plain password goes in the password column`,
+    };
   }
   if (prefixed !== undefined && isProfileFieldName(prefixed)) return { kind: 'profile', field: prefixed };
   if (prefixed === undefined && FIELD_BY_COLUMN.has(name)) return { kind: 'member' };

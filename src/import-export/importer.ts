@@ -112,7 +112,15 @@ export class MemberImporter {
       if (inFlight.length >= this.store.writesInFlight) await inFlight.shift();
       const before = handled();
       let hashed = 0;
-      const written = this.writeBatch(account, accepted, options, summary, reject, (row) => events.progress?.(before + ++hashed, row), (row) => events.renumbered?.(row));
+      const written = this.writeBatch(
+        account,
+        accepted,
+        options,
+        summary,
+        reject,
+        (row) => events.progress?.(before + ++hashed, row),
+        (row) => events.renumbered?.(row),
+      );
       const previous = told;
       told = (async () => {
         const count = await written;
@@ -166,7 +174,10 @@ export class MemberImporter {
     // Hashes made for a row are kept across a second attempt: hashing is the costly part.
     const hashes = new Map<SourceRow, string>();
     for (let attempt = 1; ; attempt++) {
-      const existing = await this.store.findLoginIds(account.id, batch.map((a) => a.decoded.member.login));
+      const existing = await this.store.findLoginIds(
+        account.id,
+        batch.map((a) => a.decoded.member.login),
+      );
       let inserts: Accepted[] = [];
       const updates: Array<Accepted & { id: number }> = [];
       const refused: Array<[SourceRow, string]> = [];
@@ -204,7 +215,8 @@ export class MemberImporter {
           // A login taken between the look-up and the write (an API client creating members
           // meanwhile): look again. A given id that is taken cannot get better: say so.
           if (error instanceof UniqueViolation && attempt === 1) continue;
-          if (error instanceof UniqueViolation && options.keepIds) throw new Error(`a member id in lines ${batch[0]!.row.line}–${batch.at(-1)!.row.line} is taken in this store`, { cause: error });
+          if (error instanceof UniqueViolation && options.keepIds)
+            throw new Error(`a member id in lines ${batch[0]!.row.line}–${batch.at(-1)!.row.line} is taken in this store`, { cause: error });
           throw error;
         }
         summary.hashed += withPasswords.length;

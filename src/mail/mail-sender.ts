@@ -103,7 +103,9 @@ export class MailSender {
       const sending = this.transport(mail.account.smtpUrl).sendMail({ from: mail.account.mailFrom, to, subject: message.subject, text: message.body });
       sending.catch(() => {}); // its failure is the race's (or, after the deadline, no one's)
       let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`)), ATTEMPT_MS)));
+      const deadline = new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`)), ATTEMPT_MS)),
+      );
       try {
         await Promise.race([sending, deadline]);
       } finally {

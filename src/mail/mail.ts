@@ -104,7 +104,7 @@ export function parseTemplate(kind: MailKind, text: string): { ok: true; templat
 export function templateParts(text: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let textFrom = 0;
-  for (let open = text.indexOf('{{'); open >= 0; ) {
+  for (let open = text.indexOf('{{'); open >= 0;) {
     const close = text.indexOf('}', open + 2);
     if (close < 0) break;
     if (text[close + 1] !== '}') {
@@ -135,7 +135,13 @@ export interface QueuedMail {
   readonly attempts: number;
   /** What the change alone knew (`reset_url`, `reset_expires_at`). */
   readonly vars: Readonly<Record<string, string>>;
-  readonly member: { readonly id: number; readonly login: string; readonly email: string; readonly expiresAt: number | null; readonly expiryAction: string | null };
+  readonly member: {
+    readonly id: number;
+    readonly login: string;
+    readonly email: string;
+    readonly expiresAt: number | null;
+    readonly expiryAction: string | null;
+  };
   readonly account: { readonly id: number; readonly name: string; readonly smtpUrl: string; readonly mailFrom: string; readonly timeZone: string };
   /** The account's own text for this kind, when it has one. */
   readonly template: string | undefined;

@@ -75,7 +75,12 @@ export interface LoginRecords {
    * starts over when its last failure was before `resetBefore`), and lets `lockUntil` turn
    * each new count into a lock. An attempt that is not `counted` runs the same statements.
    */
-  recordLoginFailure(accountId: number, memberId: number, scope: string, attempt: FailedAttempt & { events?: LoginAttemptEvents & { outcome: 'fail' | 'locked' } }): Promise<LoginFailures>;
+  recordLoginFailure(
+    accountId: number,
+    memberId: number,
+    scope: string,
+    attempt: FailedAttempt & { events?: LoginAttemptEvents & { outcome: 'fail' | 'locked' } },
+  ): Promise<LoginFailures>;
   /** Writes a `member.login` event of an attempt that changed nothing (a suspended member's). */
   recordLoginAttemptEvent(accountId: number, at: number, events: LoginAttemptEvents & { outcome: 'suspended' }): Promise<void>;
   recordLoginEvent(accountId: number, event: LoginEvent): Promise<void>;

@@ -21,8 +21,7 @@ export interface LoginCommand {
 }
 
 export type LoginOutcome =
-  | { kind: 'ok'; session: string; okUrl: string }
-  | { kind: 'fail'; reason: 'wrong-credentials' | 'suspended' | 'locked'; failUrl: string };
+  { kind: 'ok'; session: string; okUrl: string } | { kind: 'fail'; reason: 'wrong-credentials' | 'suspended' | 'locked'; failUrl: string };
 
 /** What the upstream said of a password: right, wrong, or nothing in time (a no). */
 export type UpstreamCheck = 'ok' | 'fail' | 'unavailable';

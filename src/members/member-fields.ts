@@ -132,8 +132,28 @@ const ACTION = codes<ExpiryAction>({ S: 'Suspend', D: 'Delete' });
 
 const FIELDS = [
   { column: 'id', required: true, place: 'id', type: count(1), numeric: true, list: { id: 'text' }, file: { name: 'id' } },
-  { column: 'login', required: true, place: 'login', type: text(isLogin), folded: 'login_key', list: { login: 'text' }, file: { name: 'login' }, create: ['_login'], update: ['login'] },
-  { column: 'email', required: true, place: 'email', type: text(isEmail), folded: 'email_key', list: { email: 'text' }, file: { name: 'email' }, create: ['_email'], update: ['email'] },
+  {
+    column: 'login',
+    required: true,
+    place: 'login',
+    type: text(isLogin),
+    folded: 'login_key',
+    list: { login: 'text' },
+    file: { name: 'login' },
+    create: ['_login'],
+    update: ['login'],
+  },
+  {
+    column: 'email',
+    required: true,
+    place: 'email',
+    type: text(isEmail),
+    folded: 'email_key',
+    list: { email: 'text' },
+    file: { name: 'email' },
+    create: ['_email'],
+    update: ['email'],
+  },
   {
     column: 'password_hash',
     required: true,
@@ -241,7 +261,10 @@ export const LIST_TOKENS: ReadonlyMap<string, ListToken> = new Map(
 export const UPDATE_PARAMETERS: readonly string[] = MEMBER_FIELDS.flatMap((field) => field.update ?? []);
 
 /** The value of a field in a member (a pair's part when the pair is set; undefined when not). */
-export function valueOf(member: Partial<MemberFieldValues & { readonly timeExpiry: TimeExpiry | null; readonly loginExpiry: LoginExpiry | null }>, field: MemberField): unknown {
+export function valueOf(
+  member: Partial<MemberFieldValues & { readonly timeExpiry: TimeExpiry | null; readonly loginExpiry: LoginExpiry | null }>,
+  field: MemberField,
+): unknown {
   if (typeof field.place === 'string') return (member as Record<string, unknown>)[field.place];
   const [pair, part] = field.place;
   const value = member[pair] as Record<string, unknown> | null | undefined;
@@ -277,6 +300,11 @@ function listedUtcInstant(value: string): number | undefined {
   const instant = Date.UTC(year, month - 1, day, hour, minute, second);
   const date = new Date(instant);
   const exact =
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second;
   return exact ? instant : undefined;
 }

@@ -145,7 +145,14 @@ export interface MemberStore {
    * transaction: each member's (`member.updated`, `member.status_changed`, `member.deleted`),
    * or one `member.bulk_updated` for the selector `all`.
    */
-  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits, origin: EventOrigin): Promise<MemberUpdate>;
+  updateMembers(
+    accountId: number,
+    selector: MemberSelector,
+    changes: MemberChanges,
+    now: number,
+    limits: UpdateLimits,
+    origin: EventOrigin,
+  ): Promise<MemberUpdate>;
 
   /**
    * Lists members in id order from a cursor, in one read snapshot, as they are at `now` (a

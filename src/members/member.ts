@@ -15,11 +15,13 @@ export interface Member extends MemberFieldValues {
 }
 
 /** What every new member is given, whichever way it comes (the API, an import). */
-type NewMemberBasics = Pick<Member, 'login' | 'email' | 'passwordHash' | 'status' | 'regType' | 'regAt' | 'regIp' | 'urlOk' | 'urlFail' | 'timeExpiry' | 'loginExpiry'>;
+type NewMemberBasics = Pick<
+  Member,
+  'login' | 'email' | 'passwordHash' | 'status' | 'regType' | 'regAt' | 'regIp' | 'urlOk' | 'urlFail' | 'timeExpiry' | 'loginExpiry'
+>;
 
 /** What /create/ (and the import) hands to the store: the basics, and any other field it has. */
-export type NewMember = NewMemberBasics &
-  Partial<Omit<Member, keyof NewMemberBasics | 'id' | 'accountId'>> & { readonly profile: ReadonlyMap<string, string> };
+export type NewMember = NewMemberBasics & Partial<Omit<Member, keyof NewMemberBasics | 'id' | 'accountId'>> & { readonly profile: ReadonlyMap<string, string> };
 
 /**
  * Logins and e-mail addresses compare case-insensitively. The folded key is computed here,

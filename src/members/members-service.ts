@@ -97,20 +97,25 @@ export class MembersService {
     const password = command.password ?? generatePassword();
     let id: number;
     try {
-      id = await this.store.insertMember(account.id, {
-      login: command.login,
-      email: command.email,
-      passwordHash: await this.passwords.hash(password),
-      status: 'A',
-      regType: 'A',
-      regAt: now,
-      regIp: command.ip,
-      urlOk: command.urlOk,
-      urlFail: command.urlFail,
-      timeExpiry: command.timeExpiry && expiresAt !== undefined ? { action: command.timeExpiry.action, at: expiresAt } : null,
-      loginExpiry: command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count },
-      profile: command.profile,
-      }, origin, command.sendWelcome && account.settings.smtpUrl !== '' ? { kind: 'welcome' } : undefined);
+      id = await this.store.insertMember(
+        account.id,
+        {
+          login: command.login,
+          email: command.email,
+          passwordHash: await this.passwords.hash(password),
+          status: 'A',
+          regType: 'A',
+          regAt: now,
+          regIp: command.ip,
+          urlOk: command.urlOk,
+          urlFail: command.urlFail,
+          timeExpiry: command.timeExpiry && expiresAt !== undefined ? { action: command.timeExpiry.action, at: expiresAt } : null,
+          loginExpiry: command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count },
+          profile: command.profile,
+        },
+        origin,
+        command.sendWelcome && account.settings.smtpUrl !== '' ? { kind: 'welcome' } : undefined,
+      );
     } catch (error) {
       // Taken meanwhile: the unique index decided a race.
       if (error instanceof UniqueViolation) return { kind: 'login-taken' };
@@ -134,27 +139,27 @@ export class MembersService {
     const passwordHash = command.password === undefined ? undefined : await this.passwords.hash(command.password);
     try {
       return await this.store.updateMembers(
-      account.id,
-      command.selector,
-      {
-        login: command.login,
-        email: command.email,
-        passwordHash,
-        urlOk: command.urlOk,
-        urlFail: command.urlFail,
-        status: command.status,
-        timeExpiry,
-        loginExpiry,
-        deleteFields: command.deleteFields,
-        setFields: command.setFields,
-        revokeSessions: command.revokeSessions,
-      },
-      now,
-      {
-        maxProfileBytes: MAX_UPDATE_PROFILE_BYTES,
-        storageLeft: command.setFields.size > 0 ? await this.storageLeft(account) : Number.POSITIVE_INFINITY,
-      },
-      origin,
+        account.id,
+        command.selector,
+        {
+          login: command.login,
+          email: command.email,
+          passwordHash,
+          urlOk: command.urlOk,
+          urlFail: command.urlFail,
+          status: command.status,
+          timeExpiry,
+          loginExpiry,
+          deleteFields: command.deleteFields,
+          setFields: command.setFields,
+          revokeSessions: command.revokeSessions,
+        },
+        now,
+        {
+          maxProfileBytes: MAX_UPDATE_PROFILE_BYTES,
+          storageLeft: command.setFields.size > 0 ? await this.storageLeft(account) : Number.POSITIVE_INFINITY,
+        },
+        origin,
       );
     } catch (error) {
       // A new login another member holds.

@@ -33,16 +33,10 @@ export interface ResetLinkStore {
   useResetLink(digest: string, at: number): Promise<boolean>;
 }
 
-export type ResetIssue =
-  | { kind: 'issued'; url: string; mailQueued: boolean }
-  | { kind: 'not-found' }
-  | { kind: 'several' };
+export type ResetIssue = { kind: 'issued'; url: string; mailQueued: boolean } | { kind: 'not-found' } | { kind: 'several' };
 
 export type ResetLinkState =
-  | { kind: 'valid'; account: Account; member: Member; expiresAt: number }
-  | { kind: 'used' }
-  | { kind: 'expired' }
-  | { kind: 'invalid' };
+  { kind: 'valid'; account: Account; member: Member; expiresAt: number } | { kind: 'used' } | { kind: 'expired' } | { kind: 'invalid' };
 
 export type ResetOutcome = { kind: 'changed'; account: Account; member: Member } | Exclude<ResetLinkState, { kind: 'valid' }>;
 
@@ -70,7 +64,8 @@ export class PasswordResets {
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
     const url = `${this.publicUrl()}${RESET_PAGE_PATH}?token=${token}`;
-    const mail = sendMail && account.settings.smtpUrl !== '' ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt) } } : undefined;
+    const mail =
+      sendMail && account.settings.smtpUrl !== '' ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt) } } : undefined;
     await this.links.createResetLink({ accountId: account.id, memberId: found.member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
     return { kind: 'issued', url, mailQueued: mail !== undefined };
   }
@@ -99,7 +94,11 @@ export class PasswordResets {
    */
   async complete(token: string, link: Extract<ResetLinkState, { kind: 'valid' }>, password: string, origin: EventOrigin): Promise<ResetOutcome> {
     if (!(await this.links.useResetLink(digestOf(token), this.clock()))) return { kind: 'used' };
-    const outcome = await this.members.update(link.account, { selector: { by: 'id', id: link.member.id }, password, deleteFields: [], setFields: new Map() }, origin);
+    const outcome = await this.members.update(
+      link.account,
+      { selector: { by: 'id', id: link.member.id }, password, deleteFields: [], setFields: new Map() },
+      origin,
+    );
     if (outcome.kind !== 'updated') return { kind: 'invalid' };
     return { kind: 'changed', account: link.account, member: link.member };
   }

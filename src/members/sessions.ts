@@ -35,7 +35,11 @@ export interface FoundSession {
 
 export interface SessionStore {
   /** The account's session with this digest and its member; with a record, the member's whole row and the record's profile fields. */
-  findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): FoundSession | undefined | Promise<FoundSession | undefined>;
+  findSession(
+    accountId: number,
+    digest: string,
+    record?: { readonly profileFields: readonly string[] },
+  ): FoundSession | undefined | Promise<FoundSession | undefined>;
   /** Moves the idle deadline: the session was checked at `at`. */
   touchSession(digest: string, at: number): Promise<void>;
   /** Ends one session of the account (nothing when there is none). */
@@ -48,9 +52,7 @@ export interface SessionRecord {
   readonly fields: readonly RecordField[];
 }
 
-export type SessionCheck =
-  | { kind: 'valid'; member: SessionMember; expiresAt: number; record?: string }
-  | { kind: 'not-found' };
+export type SessionCheck = { kind: 'valid'; member: SessionMember; expiresAt: number; record?: string } | { kind: 'not-found' };
 
 const NOT_FOUND: SessionCheck = Object.freeze({ kind: 'not-found' });
 

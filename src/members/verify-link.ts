@@ -16,7 +16,9 @@ export class VerifyLinks {
   ) {}
 
   code(accountName: string, memberId: number, login: string, email: string): string {
-    return createHmac('sha256', this.key).update(JSON.stringify([accountName, memberId, login, foldKey(email)])).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(JSON.stringify([accountName, memberId, login, foldKey(email)]))
+      .digest('base64url');
   }
 
   url(accountName: string, memberId: number, login: string, email: string): string {

@@ -82,7 +82,7 @@ export class Metrics {
     gauge('member_api_hashing_waiting', 'password hashes waiting for a slot', () => sources.hashing().waiting);
     this.credentialsInUrl = new Counter({
       name: 'member_api_credentials_in_url_total',
-      help: 'requests that carried a key, a password or a session in the URL\'s query string (GET, as code written for the hosted original sends), by endpoint: the code to fix before `account set --get-writes off`',
+      help: "requests that carried a key, a password or a session in the URL's query string (GET, as code written for the hosted original sends), by endpoint: the code to fix before `account set --get-writes off`",
       labelNames: ['endpoint'],
       registers,
     });
@@ -94,7 +94,7 @@ export class Metrics {
     });
     this.jobRounds = new Histogram({
       name: 'member_api_job_round_seconds',
-      help: 'rounds of the background jobs (sweep, fold, mirror, webhooks, mail) by outcome: ok, failed (logged; tried again at the next interval), skipped (another server held the job\'s lock)',
+      help: "rounds of the background jobs (sweep, fold, mirror, webhooks, mail) by outcome: ok, failed (logged; tried again at the next interval), skipped (another server held the job's lock)",
       labelNames: ['job', 'outcome'],
       buckets: [0.001, 0.01, 0.1, 1, 10, 60],
       registers,
@@ -110,8 +110,16 @@ export class Metrics {
           this.inc(read());
         },
       });
-    counter('member_api_store_group_commits_total', 'SQLite: commits of the writer\'s groups of updates (each one fsync; 0 on PostgreSQL)', () => sources.store().groupCommits?.commits ?? 0);
-    counter('member_api_store_grouped_writes_total', 'SQLite: updates committed in those groups (divided by the commits: updates per fsync)', () => sources.store().groupCommits?.writes ?? 0);
+    counter(
+      'member_api_store_group_commits_total',
+      "SQLite: commits of the writer's groups of updates (each one fsync; 0 on PostgreSQL)",
+      () => sources.store().groupCommits?.commits ?? 0,
+    );
+    counter(
+      'member_api_store_grouped_writes_total',
+      'SQLite: updates committed in those groups (divided by the commits: updates per fsync)',
+      () => sources.store().groupCommits?.writes ?? 0,
+    );
     new Counter({
       name: 'member_api_hashing_refused_total',
       help: 'requests refused (503) because password hashing was at capacity',
@@ -161,7 +169,9 @@ export class Metrics {
     gauge('member_api_upstream_members_migrated', 'members written by migrate-members (new and updated, all runs)', (f) => f.migrated);
     gauge('member_api_upstream_passwords_captured', 'passwords taken over from the upstream at a login', (f) => f.passwordsCaptured);
     gauge('member_api_upstream_members_waiting', 'members (not Deleted) whose password is still at the upstream', (f) => f.waiting);
-    gauge('member_api_upstream_last_sync_timestamp_seconds', 'when the last finished migrate-members run began', (f) => (f.lastSync === null ? null : f.lastSync / 1000));
+    gauge('member_api_upstream_last_sync_timestamp_seconds', 'when the last finished migrate-members run began', (f) =>
+      f.lastSync === null ? null : f.lastSync / 1000,
+    );
     gauge('member_api_upstream_errors', 'calls to the upstream that failed (logins, syncs, mirrored writes)', (f) => f.upstreamErrors);
     gauge('member_api_upstream_mirror_pending', 'writes waiting to be mirrored to the upstream', (f) => f.mirrorPending);
   }

@@ -106,7 +106,10 @@ export class AccountRepository implements AccountStore {
   }
 
   async countAccounts(): Promise<number> {
-    const { count } = await this.reads.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await this.reads
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(count);
   }
 
@@ -120,7 +123,18 @@ export class AccountRepository implements AccountStore {
     // otherwise keep orphans, and a cascade through a million members is no faster.
     return this.db.transaction().execute(async (trx) => {
       // The counters after what they count: deleting members and fields moves them.
-      for (const table of ['sessions', 'login_failures', 'login_events', 'member_fields', 'members', 'member_counts', 'member_count_deltas', 'account_usage', 'account_usage_deltas', 'api_keys'] as const) {
+      for (const table of [
+        'sessions',
+        'login_failures',
+        'login_events',
+        'member_fields',
+        'members',
+        'member_counts',
+        'member_count_deltas',
+        'account_usage',
+        'account_usage_deltas',
+        'api_keys',
+      ] as const) {
         await trx.deleteFrom(table).where('account_id', '=', accountId).execute();
       }
       const result = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();

@@ -54,7 +54,10 @@ function insertSql(trx: Transaction<Database>, count: number): string {
   let text = byCount.get(count);
   if (text === undefined) {
     const row = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, null])) as unknown as Insertable<EventOutboxTable>;
-    text = trx.insertInto('event_outbox').values(Array.from({ length: count }, () => row)).compile().sql;
+    text = trx
+      .insertInto('event_outbox')
+      .values(Array.from({ length: count }, () => row))
+      .compile().sql;
     if (byCount.size < 16) byCount.set(count, text);
   }
   return text;
@@ -115,7 +118,10 @@ export const sequenceBatch = writerProcedure(import.meta.url, 'sequenceBatch', (
       byAccount.set(Number(row.account_id), entries);
     }
     for (let start = 0; start < orphans.length; start += EVENTS_PER_INSERT) {
-      await trx.deleteFrom('event_outbox').where('entry', 'in', orphans.slice(start, start + EVENTS_PER_INSERT)).execute();
+      await trx
+        .deleteFrom('event_outbox')
+        .where('entry', 'in', orphans.slice(start, start + EVENTS_PER_INSERT))
+        .execute();
     }
     const numbering: Array<[number, number]> = [];
     for (const [accountId, entries] of [...byAccount].sort(([a], [b]) => a - b)) {
@@ -169,13 +175,26 @@ export class EventRepository implements EventStore {
   }
 
   async ofMember(accountId: number, memberId: number, limit: number): Promise<StoredEvent[]> {
-    const rows = await this.reads.selectFrom('events').selectAll().where('account_id', '=', accountId).where('member_id', '=', memberId).orderBy('entry', 'desc').limit(limit).execute();
+    const rows = await this.reads
+      .selectFrom('events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .orderBy('entry', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map(toEvent);
   }
 
   async byIds(accountId: number, ids: readonly number[]): Promise<StoredEvent[]> {
     if (ids.length === 0) return [];
-    const rows = await this.reads.selectFrom('events').selectAll().where('account_id', '=', accountId).where('id', 'in', [...ids]).orderBy('id').execute();
+    const rows = await this.reads
+      .selectFrom('events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .execute();
     return rows.map(toEvent);
   }
 
@@ -183,7 +202,14 @@ export class EventRepository implements EventStore {
     let from = after ?? 0;
     if (after === undefined) {
       // From the oldest event kept: ids below it were deleted by the retention sweep.
-      const oldest = await this.reads.selectFrom('events').select('id').where('account_id', '=', accountId).where('id', 'is not', null).orderBy('id').limit(1).executeTakeFirst();
+      const oldest = await this.reads
+        .selectFrom('events')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('id', 'is not', null)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
       from = oldest === undefined ? 0 : Number(oldest.id) - 1;
     }
     // The last id given, read first: every event up to it is numbered and visible to the read

@@ -41,16 +41,20 @@ export class HousekeepingRepository implements Housekeeping {
     return this.db.transaction().execute(async (trx) => {
       const purged = await trx
         .deleteFrom('members')
-        .where('id', 'in', (eb) =>
-          eb.selectFrom('members').select('id').where('status', '=', 'D').where('deleted_at', '<', before).limit(limit),
-        )
+        .where('id', 'in', (eb) => eb.selectFrom('members').select('id').where('status', '=', 'D').where('deleted_at', '<', before).limit(limit))
         .returning(['account_id', 'id', 'login'])
         .execute();
       if (this.events) {
         const byAccount = new Map<number, NewEvent[]>();
         for (const row of purged) {
           const events = byAccount.get(Number(row.account_id)) ?? [];
-          events.push({ type: 'member.purged', at: now, origin: { actor: 'system' }, member: { id: Number(row.id), login: row.login }, data: { cause: 'retention' } });
+          events.push({
+            type: 'member.purged',
+            at: now,
+            origin: { actor: 'system' },
+            member: { id: Number(row.id), login: row.login },
+            data: { cause: 'retention' },
+          });
           byAccount.set(Number(row.account_id), events);
         }
         for (const [accountId, events] of [...byAccount].sort(([a], [b]) => a - b)) await appendEvents(trx, accountId, events);
@@ -61,7 +65,11 @@ export class HousekeepingRepository implements Housekeeping {
 
   async warnExpiring(now: number, limit: number): Promise<number> {
     if (!this.events) return 0;
-    const accounts = await this.db.selectFrom('accounts').select(['id', 'expiry_warning_seconds', 'smtp_url']).where('expiry_warning_seconds', '>', 0).execute();
+    const accounts = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'expiry_warning_seconds', 'smtp_url'])
+      .where('expiry_warning_seconds', '>', 0)
+      .execute();
     let warned = 0;
     for (const account of accounts) {
       const until = now + Number(account.expiry_warning_seconds) * 1000;
@@ -80,9 +88,24 @@ export class HousekeepingRepository implements Housekeeping {
             .limit(limit)
             .execute();
           if (due.length === 0) return 0;
-          await trx.updateTable('members').set({ exp_warned_at: sql`exp_time_at` }).where('id', 'in', due.map((row) => row.id)).execute();
+          await trx
+            .updateTable('members')
+            .set({ exp_warned_at: sql`exp_time_at` })
+            .where(
+              'id',
+              'in',
+              due.map((row) => row.id),
+            )
+            .execute();
           // The reminder mail, when the account has a mail server: queued with the warning.
-          if (account.smtp_url !== '') await queueMail(trx, account.id, due.map((row) => row.id), { kind: 'expiring' }, now);
+          if (account.smtp_url !== '')
+            await queueMail(
+              trx,
+              account.id,
+              due.map((row) => row.id),
+              { kind: 'expiring' },
+              now,
+            );
           await appendEvents(
             trx,
             account.id,
@@ -91,7 +114,11 @@ export class HousekeepingRepository implements Housekeeping {
               at: now,
               origin: { actor: 'system' as const },
               member: { id: row.id, login: row.login },
-              data: { expires_at: new Date(Number(row.exp_time_at)).toISOString(), action: row.exp_time_mode, seconds_left: Math.round((Number(row.exp_time_at) - now) / 1000) },
+              data: {
+                expires_at: new Date(Number(row.exp_time_at)).toISOString(),
+                action: row.exp_time_mode,
+                seconds_left: Math.round((Number(row.exp_time_at) - now) / 1000),
+              },
             })),
           );
           return due.length;
@@ -122,7 +149,10 @@ export class HousekeepingRepository implements Housekeeping {
   }
 
   async purgeMails(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('mail_outbox').where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)])).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('mail_outbox')
+      .where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)]))
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
@@ -161,7 +191,9 @@ export class HousekeepingRepository implements Housekeeping {
         await trx
           .insertInto('member_counts')
           .values(rows)
-          .onConflict((oc) => oc.columns(['account_id', 'status']).doUpdateSet((eb) => ({ n: sql<number>`${eb.ref('member_counts.n')} + ${eb.ref('excluded.n')}` })))
+          .onConflict((oc) =>
+            oc.columns(['account_id', 'status']).doUpdateSet((eb) => ({ n: sql<number>`${eb.ref('member_counts.n')} + ${eb.ref('excluded.n')}` })),
+          )
           .execute();
       }
       return moved.length;
@@ -179,7 +211,11 @@ export class HousekeepingRepository implements Housekeeping {
         await trx
           .insertInto('account_usage')
           .values(rows)
-          .onConflict((oc) => oc.column('account_id').doUpdateSet((eb) => ({ profile_bytes: sql<number>`${eb.ref('account_usage.profile_bytes')} + ${eb.ref('excluded.profile_bytes')}` })))
+          .onConflict((oc) =>
+            oc
+              .column('account_id')
+              .doUpdateSet((eb) => ({ profile_bytes: sql<number>`${eb.ref('account_usage.profile_bytes')} + ${eb.ref('excluded.profile_bytes')}` })),
+          )
           .execute();
       }
       return moved.length;
@@ -201,11 +237,7 @@ export class HousekeepingRepository implements Housekeeping {
   }
 
   async purgeThrottles(before: number): Promise<number> {
-    const result = await this.db
-      .deleteFrom('login_failures')
-      .where('last_failure_at', '<', before)
-      .where('locked_until', '<', before)
-      .executeTakeFirst();
+    const result = await this.db.deleteFrom('login_failures').where('last_failure_at', '<', before).where('locked_until', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

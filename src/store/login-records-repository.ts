@@ -83,8 +83,15 @@ export class LoginRecordsRepository implements LoginRecords {
         if (events.loginEvent) written.push(loginEvent(events, 'ok', at));
         // The login that used up the allowance changed the status.
         if (updated.status !== 'A') {
-          written.push({ type: 'member.status_changed', at, origin: { actor: 'system' }, member: events.member, data: { from: 'A', to: updated.status, cause: 'login_expiry' } });
-          if (updated.status === 'D') written.push({ type: 'member.deleted', at, origin: { actor: 'system' }, member: events.member, data: { cause: 'login_expiry' } });
+          written.push({
+            type: 'member.status_changed',
+            at,
+            origin: { actor: 'system' },
+            member: events.member,
+            data: { from: 'A', to: updated.status, cause: 'login_expiry' },
+          });
+          if (updated.status === 'D')
+            written.push({ type: 'member.deleted', at, origin: { actor: 'system' }, member: events.member, data: { cause: 'login_expiry' } });
         }
         await appendEvents(trx, accountId, written);
       }
@@ -117,7 +124,9 @@ export class LoginRecordsRepository implements LoginRecords {
       // statements, so that its time tells nothing.
       const counted = await trx
         .insertInto('login_failures')
-        .values([scope, ALL_ADDRESSES].map((s) => ({ account_id: accountId, member_id: memberId, scope: s, failures: added, last_failure_at: at, locked_until: 0 })))
+        .values(
+          [scope, ALL_ADDRESSES].map((s) => ({ account_id: accountId, member_id: memberId, scope: s, failures: added, last_failure_at: at, locked_until: 0 })),
+        )
         .onConflict((oc) =>
           oc.columns(['account_id', 'member_id', 'scope']).doUpdateSet({
             failures: sql`case when login_failures.last_failure_at < ${resetBefore} then excluded.failures else login_failures.failures + excluded.failures end`,
@@ -141,14 +150,21 @@ export class LoginRecordsRepository implements LoginRecords {
           .execute();
         rows.push({ ...row, locked_until: Math.max(row.locked_until, until) });
         // A lock that begins now (none was on): `member.locked`.
-        if (until > at && row.locked_until <= at && (!lockedNow || until > lockedNow.until)) lockedNow = { until, scope: row.scope === ALL_ADDRESSES ? 'all' : 'address', failures: Number(row.failures) };
+        if (until > at && row.locked_until <= at && (!lockedNow || until > lockedNow.until))
+          lockedNow = { until, scope: row.scope === ALL_ADDRESSES ? 'all' : 'address', failures: Number(row.failures) };
       }
       const events = this.events ? attempt.events : undefined;
       if (events) {
         const written: NewEvent[] = [];
         if (events.loginEvent) written.push(loginEvent(events, events.outcome, at));
         if (lockedNow && events.member) {
-          written.push({ type: 'member.locked', at, origin: { actor: 'system' }, member: events.member, data: { until: new Date(lockedNow.until).toISOString(), scope: lockedNow.scope, failures: lockedNow.failures } });
+          written.push({
+            type: 'member.locked',
+            at,
+            origin: { actor: 'system' },
+            member: events.member,
+            data: { until: new Date(lockedNow.until).toISOString(), scope: lockedNow.scope, failures: lockedNow.failures },
+          });
         }
         await appendEvents(trx, accountId, written);
       }
@@ -162,10 +178,7 @@ export class LoginRecordsRepository implements LoginRecords {
       .values((eb) => ({
         account_id: accountId,
         // Only a member of this account can be named in its events.
-        member_id:
-          event.memberId === null
-            ? null
-            : eb.selectFrom('members').select('id').where('account_id', '=', accountId).where('id', '=', event.memberId),
+        member_id: event.memberId === null ? null : eb.selectFrom('members').select('id').where('account_id', '=', accountId).where('id', '=', event.memberId),
         login: event.login,
         ip: event.ip,
         at: event.at,
@@ -183,7 +196,12 @@ export class LoginRecordsRepository implements LoginRecords {
       .orderBy('last_failure_at', 'desc')
       .limit(1000)
       .execute();
-    return rows.map((row) => ({ scope: row.scope, failures: Number(row.failures), lastFailureAt: Number(row.last_failure_at), lockedUntil: Number(row.locked_until) }));
+    return rows.map((row) => ({
+      scope: row.scope,
+      failures: Number(row.failures),
+      lastFailureAt: Number(row.last_failure_at),
+      lockedUntil: Number(row.locked_until),
+    }));
   }
 
   async recordLoginAttemptEvent(accountId: number, at: number, events: LoginAttemptEvents & { outcome: 'suspended' }): Promise<void> {
@@ -193,9 +211,16 @@ export class LoginRecordsRepository implements LoginRecords {
 
   async clearLoginFailures(accountId: number, memberId: number, unlocked?: { at: number; login: string; origin: EventOrigin }): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const cleared = await trx.deleteFrom('login_failures').where('account_id', '=', accountId).where('member_id', '=', memberId).returning('locked_until').execute();
+      const cleared = await trx
+        .deleteFrom('login_failures')
+        .where('account_id', '=', accountId)
+        .where('member_id', '=', memberId)
+        .returning('locked_until')
+        .execute();
       if (this.events && unlocked && cleared.some((row) => Number(row.locked_until) > unlocked.at)) {
-        await appendEvents(trx, accountId, [{ type: 'member.unlocked', at: unlocked.at, origin: unlocked.origin, member: { id: memberId, login: unlocked.login }, data: {} }]);
+        await appendEvents(trx, accountId, [
+          { type: 'member.unlocked', at: unlocked.at, origin: unlocked.origin, member: { id: memberId, login: unlocked.login }, data: {} },
+        ]);
       }
       return cleared.length;
     });
@@ -223,5 +248,4 @@ export class LoginRecordsRepository implements LoginRecords {
       .where('password_hash', '=', oldHash)
       .execute();
   }
-
 }

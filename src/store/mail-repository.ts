@@ -4,11 +4,26 @@ import type { MailKind, MailRequest, MailStore, QueuedMail } from '../mail/mail.
 import type { Database } from './schema.js';
 
 /** Queues a mail to a member inside the transaction of the change that asks for it. */
-export async function queueMail(trx: Transaction<Database> | Kysely<Database>, accountId: number, memberIds: readonly number[], mail: MailRequest, now: number): Promise<void> {
+export async function queueMail(
+  trx: Transaction<Database> | Kysely<Database>,
+  accountId: number,
+  memberIds: readonly number[],
+  mail: MailRequest,
+  now: number,
+): Promise<void> {
   if (memberIds.length === 0) return;
   await trx
     .insertInto('mail_outbox')
-    .values(memberIds.map((memberId) => ({ account_id: accountId, member_id: memberId, kind: mail.kind, vars: JSON.stringify(mail.vars ?? {}), created_at: now, due_at: now })))
+    .values(
+      memberIds.map((memberId) => ({
+        account_id: accountId,
+        member_id: memberId,
+        kind: mail.kind,
+        vars: JSON.stringify(mail.vars ?? {}),
+        created_at: now,
+        due_at: now,
+      })),
+    )
     .execute();
 }
 
@@ -39,9 +54,20 @@ export class MailRepository implements MailStore {
       .innerJoin('accounts as a', 'a.id', 'o.account_id')
       .leftJoin('mail_templates as t', (join) => join.onRef('t.account_id', '=', 'o.account_id').onRef('t.kind', '=', 'o.kind'))
       .select([
-        'o.id', 'o.kind', 'o.attempts', 'o.vars',
-        'm.id as member_id', 'm.login', 'm.email', 'm.exp_time_at', 'm.exp_time_mode',
-        'a.id as account_id', 'a.name as account_name', 'a.smtp_url', 'a.mail_from', 'a.time_zone',
+        'o.id',
+        'o.kind',
+        'o.attempts',
+        'o.vars',
+        'm.id as member_id',
+        'm.login',
+        'm.email',
+        'm.exp_time_at',
+        'm.exp_time_mode',
+        'a.id as account_id',
+        'a.name as account_name',
+        'a.smtp_url',
+        'a.mail_from',
+        'a.time_zone',
         't.text as template',
       ])
       .where('o.sent_at', 'is', null)
@@ -57,7 +83,13 @@ export class MailRepository implements MailStore {
       kind: row.kind as MailKind,
       attempts: Number(row.attempts),
       vars: JSON.parse(row.vars) as Record<string, string>,
-      member: { id: Number(row.member_id), login: row.login, email: row.email, expiresAt: row.exp_time_at === null ? null : Number(row.exp_time_at), expiryAction: row.exp_time_mode },
+      member: {
+        id: Number(row.member_id),
+        login: row.login,
+        email: row.email,
+        expiresAt: row.exp_time_at === null ? null : Number(row.exp_time_at),
+        expiryAction: row.exp_time_mode,
+      },
       account: { id: Number(row.account_id), name: row.account_name, smtpUrl: row.smtp_url, mailFrom: row.mail_from, timeZone: row.time_zone },
       template: row.template ?? undefined,
     }));
@@ -65,18 +97,32 @@ export class MailRepository implements MailStore {
 
   async lease(id: number, now: number, until: number): Promise<boolean> {
     // A compare-and-set on the lease: of several servers, one takes it.
-    const result = await this.db.updateTable('mail_outbox').set({ lease_until: until }).where('id', '=', id).where('lease_until', '<=', now).where('sent_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('mail_outbox')
+      .set({ lease_until: until })
+      .where('id', '=', id)
+      .where('lease_until', '<=', now)
+      .where('sent_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
   async markSent(id: number, at: number): Promise<void> {
-    await this.db.updateTable('mail_outbox').set({ sent_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: null }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('mail_outbox')
+      .set({ sent_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: null })
+      .where('id', '=', id)
+      .execute();
   }
 
   async markFailed(id: number, at: number, error: string, nextAt: number | null): Promise<void> {
     await this.db
       .updateTable('mail_outbox')
-      .set(nextAt === null ? { failed_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: error } : { due_at: nextAt, lease_until: 0, attempts: sql`attempts + 1`, last_error: error })
+      .set(
+        nextAt === null
+          ? { failed_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: error }
+          : { due_at: nextAt, lease_until: 0, attempts: sql`attempts + 1`, last_error: error },
+      )
       .where('id', '=', id)
       .execute();
   }

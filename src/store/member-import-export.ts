@@ -48,13 +48,21 @@ export async function findTakenIds(db: Kysely<Database>, ids: readonly number[])
   const taken = new Set<number>();
   const unique = [...new Set(ids)];
   for (let start = 0; start < unique.length; start += MEMBERS_PER_STATEMENT) {
-    const rows = await db.selectFrom('members').select('id').where('id', 'in', unique.slice(start, start + MEMBERS_PER_STATEMENT)).execute();
+    const rows = await db
+      .selectFrom('members')
+      .select('id')
+      .where('id', 'in', unique.slice(start, start + MEMBERS_PER_STATEMENT))
+      .execute();
     for (const row of rows) taken.add(Number(row.id));
   }
   return taken;
 }
 
-async function setFields(trx: Transaction<Database>, accountId: number, fields: Array<{ memberId: number; profile: ReadonlyMap<string, string> }>): Promise<void> {
+async function setFields(
+  trx: Transaction<Database>,
+  accountId: number,
+  fields: Array<{ memberId: number; profile: ReadonlyMap<string, string> }>,
+): Promise<void> {
   const rows = fields.flatMap(({ memberId, profile }) =>
     [...profile].map(([name, value]) => ({ member_id: memberId, account_id: accountId, name, value, value_key: valueKeyOf(value) })),
   );
@@ -90,9 +98,9 @@ async function updateMembersSetBased(
     // Well under both engines' limits on bound parameters.
     const perStatement = Math.max(1, Math.floor(30_000 / (names.length + 1)));
     for (let start = 0; start < group.length; start += perStatement) {
-      const rows = group.slice(start, start + perStatement).map(
-        ({ id, columns }) => sql`(${sql.join([typed('id', id), ...names.map((name) => typed(name, columns[name]))])})`,
-      );
+      const rows = group
+        .slice(start, start + perStatement)
+        .map(({ id, columns }) => sql`(${sql.join([typed('id', id), ...names.map((name) => typed(name, columns[name]))])})`);
       await sql`with v (${sql.join([sql.ref('id'), ...names.map((name) => sql.ref(name))])}) as (values ${sql.join(rows)})
         update members set ${sql.join(names.map((name) => sql`${sql.ref(name)} = v.${sql.ref(name)}`))}
         from v where members.id = v.id and members.account_id = ${accountId}`.execute(trx);
@@ -106,7 +114,11 @@ async function withNewAddress(trx: Transaction<Database>, updates: ReadonlyArray
   const ids = [...given.keys()];
   const changed = new Set<number>();
   for (let start = 0; start < ids.length; start += MEMBERS_PER_STATEMENT) {
-    const rows = await trx.selectFrom('members').select(['id', 'email_key']).where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT)).execute();
+    const rows = await trx
+      .selectFrom('members')
+      .select(['id', 'email_key'])
+      .where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT))
+      .execute();
     for (const row of rows) if (row.email_key !== given.get(row.id)) changed.add(row.id);
   }
   return changed;
@@ -116,22 +128,28 @@ async function withNewAddress(trx: Transaction<Database>, updates: ReadonlyArray
 async function deletedAmong(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>> {
   const deleted = new Set<number>();
   for (let start = 0; start < ids.length; start += MEMBERS_PER_STATEMENT) {
-    const rows = await trx.selectFrom('members').select('id').where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT)).where('status', '=', 'D').execute();
+    const rows = await trx
+      .selectFrom('members')
+      .select('id')
+      .where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT))
+      .where('status', '=', 'D')
+      .execute();
     for (const row of rows) deleted.add(row.id);
   }
   return deleted;
 }
 
 /** Members by id, with the profile fields of theirs an import sets (a batch's worth). */
-async function membersNow(
-  trx: Transaction<Database>,
-  updates: ImportWrite['updates'],
-): Promise<Map<number, { member: Member; profile: Map<string, string> }>> {
+async function membersNow(trx: Transaction<Database>, updates: ImportWrite['updates']): Promise<Map<number, { member: Member; profile: Map<string, string> }>> {
   const ids = updates.map(({ id }) => id);
   const names = [...new Set(updates.flatMap(({ member }) => [...member.profile.keys()]))];
   const found = new Map<number, { member: Member; profile: Map<string, string> }>();
   for (let start = 0; start < ids.length; start += MEMBERS_PER_STATEMENT) {
-    const rows = await trx.selectFrom('members').selectAll().where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT)).execute();
+    const rows = await trx
+      .selectFrom('members')
+      .selectAll()
+      .where('id', 'in', ids.slice(start, start + MEMBERS_PER_STATEMENT))
+      .execute();
     for (const row of rows) found.set(row.id, { member: toMember(row), profile: new Map() });
   }
   if (names.length > 0) {
@@ -170,7 +188,10 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
     const before = withEvents && write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
     const updates = write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) }));
     if (write.keepDeletionTimes) {
-      const deleted = await deletedAmong(trx, updates.filter(({ columns }) => columns.status === 'D').map(({ id }) => id));
+      const deleted = await deletedAmong(
+        trx,
+        updates.filter(({ columns }) => columns.status === 'D').map(({ id }) => id),
+      );
       for (const update of updates) if (deleted.has(update.id)) delete update.columns.deleted_at;
     }
     // A new address is not verified (unless the file says it is), as through /update/.
@@ -201,11 +222,9 @@ export async function writeImport(connection: EngineConnection, accountId: numbe
 export async function exportMembers(connection: EngineConnection, accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
   const { db } = connection;
   await inSnapshot(connection, async (reader) => {
-    const names = await reader.all(
-      db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile(),
-    );
+    const names = await reader.all(db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile());
     async function* members(): AsyncIterable<PortableMember[]> {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows = await reader.all(
           db.selectFrom('members').selectAll().where('account_id', '=', accountId).where('id', '>', after).orderBy('id').limit(EXPORT_CHUNK).compile(),
         );

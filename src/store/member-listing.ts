@@ -85,7 +85,13 @@ export function byStatusOnly(filters: MemberFilters): boolean {
 export async function countByStatus(db: Kysely<Database>, reader: SnapshotReader, accountId: number, now: number): Promise<Record<string, number>> {
   const counters = db.selectFrom('member_counts').select(['status', 'n']).where('account_id', '=', accountId);
   const deltas = db.selectFrom('member_count_deltas').select(['status', 'n']).where('account_id', '=', accountId);
-  const written = await reader.all(db.selectFrom(counters.unionAll(deltas).as('c')).select(['c.status', (eb) => eb.fn.sum<number>('c.n').as('n')]).groupBy('c.status').compile());
+  const written = await reader.all(
+    db
+      .selectFrom(counters.unionAll(deltas).as('c'))
+      .select(['c.status', (eb) => eb.fn.sum<number>('c.n').as('n')])
+      .groupBy('c.status')
+      .compile(),
+  );
   const pending = await reader.all(
     db
       .selectFrom('members')
@@ -145,7 +151,13 @@ export function listMembers(connection: EngineConnection, accountId: number, que
         const counts = await countByStatus(db, reader, accountId, now);
         total = query.filters.status === undefined ? counts.A! + counts.S! : counts[query.filters.status]!;
       } else {
-        const count = filtered(db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')), accountId, query.filters, search, now);
+        const count = filtered(
+          db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
+          accountId,
+          query.filters,
+          search,
+          now,
+        );
         total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
       }
     });

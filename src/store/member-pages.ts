@@ -52,7 +52,11 @@ export async function pageMembers(connection: EngineConnection, accountId: numbe
   if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) > (${after[0]}, ${after[1]})`);
   if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) < (${before[0]}, ${before[1]})`);
   // One more than the page: whether there is a page beyond it.
-  const compiled = rows.orderBy(sql.ref(key), direction).orderBy('m.id', direction).limit(query.limit + 1).compile();
+  const compiled = rows
+    .orderBy(sql.ref(key), direction)
+    .orderBy('m.id', direction)
+    .limit(query.limit + 1)
+    .compile();
   // The snapshot is released when its generator finishes: read it to the end.
   let answer: MemberPage | undefined;
   for await (const page of connection.readSnapshot(async function* (reader) {
@@ -65,7 +69,13 @@ export async function pageMembers(connection: EngineConnection, accountId: numbe
       const counts = await countByStatus(db, reader, accountId, now);
       total = query.filters.status === undefined ? counts.A! + counts.S! : counts[query.filters.status]!;
     } else {
-      const count = filtered(db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')), accountId, query.filters, search, now);
+      const count = filtered(
+        db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
+        accountId,
+        query.filters,
+        search,
+        now,
+      );
       total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
     }
     const members = page.map((row) => {
@@ -73,7 +83,10 @@ export async function pageMembers(connection: EngineConnection, accountId: numbe
       const profile = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
       return { member: { ...toMember(row), status: row.status_now as never }, profile: new Map(Object.entries(profile)) };
     });
-    const cursorOf = (row: MemberRow | undefined) => (row === undefined ? undefined : encodeCursor(query.order === 'login' ? row.login_key : query.order === 'registered' ? Number(row.reg_at) : row.id, row.id));
+    const cursorOf = (row: MemberRow | undefined) =>
+      row === undefined
+        ? undefined
+        : encodeCursor(query.order === 'login' ? row.login_key : query.order === 'registered' ? Number(row.reg_at) : row.id, row.id);
     yield {
       members,
       firstCursor: cursorOf(page[0]),
@@ -82,6 +95,7 @@ export async function pageMembers(connection: EngineConnection, accountId: numbe
       hasAfter: backwards ? before !== undefined : more,
       total,
     } satisfies MemberPage;
-  })) answer = page;
+  }))
+    answer = page;
   return answer!;
 }

@@ -1,7 +1,17 @@
 /** Members and their profiles, for the member services: the API's storage. */
 import type { Kysely } from 'kysely';
 import { foldKey, type Member, type NewMember } from '../members/member.js';
-import type { MemberChanges, MemberListing, MemberListQuery, MemberPage, MemberPageQuery, MemberSelector, MemberStore, MemberUpdate, UpdateLimits } from '../members/member-store.js';
+import type {
+  MemberChanges,
+  MemberListing,
+  MemberListQuery,
+  MemberPage,
+  MemberPageQuery,
+  MemberSelector,
+  MemberStore,
+  MemberUpdate,
+  UpdateLimits,
+} from '../members/member-store.js';
 import type { EngineConnection } from './dialects/dialect.js';
 import { listMembers } from './member-listing.js';
 import { pageMembers } from './member-pages.js';
@@ -30,7 +40,11 @@ export class MemberRepository implements MemberStore {
   insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number> {
     // A login taken meanwhile (the unique index decides races) leaves as UniqueViolation.
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto('members').values(memberRow(accountId, member, member.regAt)).returningAll().executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('members')
+        .values(memberRow(accountId, member, member.regAt))
+        .returningAll()
+        .executeTakeFirstOrThrow();
       const { id } = row;
       if (member.profile.size > 0) {
         await trx
@@ -45,7 +59,14 @@ export class MemberRepository implements MemberStore {
   }
 
   async findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]> {
-    const rows = await this.reads.selectFrom('members').selectAll().where(selectorCondition(accountId, selector)).where('status', '!=', 'D').orderBy('id').limit(limit).execute();
+    const rows = await this.reads
+      .selectFrom('members')
+      .selectAll()
+      .where(selectorCondition(accountId, selector))
+      .where('status', '!=', 'D')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map(toMember);
   }
 
@@ -82,30 +103,39 @@ export class MemberRepository implements MemberStore {
   }
 
   async findMemberById(accountId: number, memberId: number): Promise<Member | undefined> {
-    const row = await this.reads
-      .selectFrom('members')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', memberId)
-      .executeTakeFirst();
+    const row = await this.reads.selectFrom('members').selectAll().where('account_id', '=', accountId).where('id', '=', memberId).executeTakeFirst();
     return row && toMember(row);
   }
 
-
   async markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom('members').select(['login', 'email', 'email_key', 'email_verified_at']).where('account_id', '=', accountId).where('id', '=', memberId).executeTakeFirst();
+      const before = await trx
+        .selectFrom('members')
+        .select(['login', 'email', 'email_key', 'email_verified_at'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', memberId)
+        .executeTakeFirst();
       // Changed since the link was checked: the link was for the address before.
       if (!before || before.email_key !== foldKey(email)) return false;
       // The first verification counts (and is told); following the link again changes nothing.
       if (before.email_verified_at !== null) return true;
       await trx.updateTable('members').set({ email_verified_at: at, updated_at: at }).where('account_id', '=', accountId).where('id', '=', memberId).execute();
-      if (this.events) await appendEvents(trx, accountId, [{ type: 'member.verified', at, origin, member: { id: memberId, login: before.login }, data: { email: before.email } }]);
+      if (this.events)
+        await appendEvents(trx, accountId, [
+          { type: 'member.verified', at, origin, member: { id: memberId, login: before.login }, data: { email: before.email } },
+        ]);
       return true;
     });
   }
 
-  updateMembers(accountId: number, selector: MemberSelector, changes: MemberChanges, now: number, limits: UpdateLimits, origin: EventOrigin): Promise<MemberUpdate> {
+  updateMembers(
+    accountId: number,
+    selector: MemberSelector,
+    changes: MemberChanges,
+    now: number,
+    limits: UpdateLimits,
+    origin: EventOrigin,
+  ): Promise<MemberUpdate> {
     return this.connection.nearWriter(updateMembersNearWriter, accountId, selector, changes, now, limits, this.events ? origin : undefined);
   }
 
@@ -126,5 +156,4 @@ export class MemberRepository implements MemberStore {
   pageMembers(accountId: number, query: MemberPageQuery, now: number): Promise<MemberPage> {
     return pageMembers(this.connection, accountId, query, now);
   }
-
 }

@@ -30,11 +30,7 @@ export function selectorCondition(accountId: number, selector: MemberSelector) {
       case 'email':
         return eb.and([inAccount, eb('email_key', '=', foldKey(selector.email))]);
       case 'ptrans':
-        return eb.and([
-          inAccount,
-          eb('reg_type', '=', 'P'),
-          eb.or([eb('bill_id', '=', selector.value), eb('bill_subscr', '=', selector.value)]),
-        ]);
+        return eb.and([inAccount, eb('reg_type', '=', 'P'), eb.or([eb('bill_id', '=', selector.value), eb('bill_subscr', '=', selector.value)])]);
       case 'id':
         return eb.and([inAccount, eb('id', '=', selector.id)]);
       case 'all':
@@ -68,7 +64,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * its own; on their own (the sweep), each statement is a transaction with its events. No
  * events when `events` is false (EVENTS=off).
  */
-export async function expireDue(db: Kysely<Database>, now: number, accountId?: number, options: { events: boolean; collect?: NewEvent[] } = { events: true }): Promise<number> {
+export async function expireDue(
+  db: Kysely<Database>,
+  now: number,
+  accountId?: number,
+  options: { events: boolean; collect?: NewEvent[] } = { events: true },
+): Promise<number> {
   let expired = 0;
   const chunk = async (trx: Kysely<Database>) => {
     let due = trx.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
@@ -86,8 +87,19 @@ export async function expireDue(db: Kysely<Database>, now: number, accountId?: n
     // An expiry ends the member's sessions (a check would refuse them anyway; this keeps a
     // later renewal from bringing them back), and its reset links.
     if (rows.length > 0) {
-      await trx.deleteFrom('sessions').where('member_id', 'in', rows.map((row) => row.id)).execute();
-      await endResetLinksOf(trx, accountId, rows.map((row) => row.id));
+      await trx
+        .deleteFrom('sessions')
+        .where(
+          'member_id',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .execute();
+      await endResetLinksOf(
+        trx,
+        accountId,
+        rows.map((row) => row.id),
+      );
     }
     if (options.events && rows.length > 0) {
       const counts = new Map<string, { accountId: number; status: string; count: number }>();
@@ -140,18 +152,30 @@ export async function updateMembers(
     const events: NewEvent[] = [];
     // PostgreSQL's writers run side by side: an update locks the members it reads (chunkBefore).
     const lock: UpdateLock | undefined = connection.engine === 'postgres' ? { accountId, one: selector.by === 'id' || selector.by === 'login' } : undefined;
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, origin && { origin, events, search: connection.search, lock });
+    const outcome = await applyUpdate(
+      trx,
+      accountId,
+      selector,
+      changes,
+      now,
+      limits,
+      setBytes,
+      chunkSize,
+      origin && { origin, events, search: connection.search, lock },
+    );
     if (outcome.kind === 'updated') {
       if (selector.by === 'all' && origin) events.push(bulkEvent(changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
       await appendEvents(trx, accountId, events);
       await trx.commit().execute();
-    }
-    else await trx.rollback().execute();
+    } else await trx.rollback().execute();
     return outcome;
   } catch (error) {
     // A login another member holds leaves as the store's UniqueViolation.
-    await trx.rollback().execute().catch(() => {});
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => {});
     throw error;
   }
 }
@@ -186,12 +210,14 @@ async function applyUpdate(
     if (found.length > 1) return { kind: 'login-not-unique' };
   }
   let matched = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
     const before = selector.by === 'all' || !told ? undefined : await chunkBefore(trx, told.search, next, chunkSize, changes, told.lock);
-    const ids = before ? before.members.map((member) => member.id) : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
+    const ids = before
+      ? before.members.map((member) => member.id)
+      : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
     if (ids.length === 0) break;
     const first = ids[0]!;
     after = ids[ids.length - 1]!;
@@ -200,7 +226,8 @@ async function applyUpdate(
     if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
     if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
     const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
-    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes)))) return { kind: 'too-many-fields' };
+    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes))))
+      return { kind: 'too-many-fields' };
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
     await nextTurn();
@@ -244,13 +271,23 @@ const MEMBER_UPDATES = 7_245_011;
  * member: an update of one member that runs beside it may tell the old value from before it.
  * SQLite's one writer runs every update one after the other anyway.
  */
-async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: MembersCondition, chunkSize: number, changes: MemberChanges, lock: UpdateLock | undefined): Promise<MembersBefore> {
+async function chunkBefore(
+  trx: Transaction<Database>,
+  search: SearchSql,
+  next: MembersCondition,
+  chunkSize: number,
+  changes: MemberChanges,
+  lock: UpdateLock | undefined,
+): Promise<MembersBefore> {
   if (lock) {
     const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
     const locking = lock.one
       ? trx
           .selectFrom('members')
-          .select([sql`pg_advisory_xact_lock_shared(${ACCOUNT_UPDATES}, ${account})`.as('account'), sql`pg_advisory_xact_lock(${MEMBER_UPDATES}, cast(id % 2147483647 as integer))`.as('member')])
+          .select([
+            sql`pg_advisory_xact_lock_shared(${ACCOUNT_UPDATES}, ${account})`.as('account'),
+            sql`pg_advisory_xact_lock(${MEMBER_UPDATES}, cast(id % 2147483647 as integer))`.as('member'),
+          ])
           .where(next)
           .orderBy('id')
           .limit(chunkSize)
@@ -264,10 +301,16 @@ async function chunkBefore(trx: Transaction<Database>, search: SearchSql, next: 
   // update of profile fields alone is then an index-only scan (the (account, id) index carries
   // the login: migration 013), not a visit to the member's row.
   const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
-  const given = status === undefined ? Object.keys(columnsOf({ ...values, ...(values.email !== undefined ? { emailVerifiedAt: null } : {}) } as Partial<Member>)) : undefined;
+  const given =
+    status === undefined
+      ? Object.keys(columnsOf({ ...values, ...(values.email !== undefined ? { emailVerifiedAt: null } : {}) } as Partial<Member>))
+      : undefined;
   const members = trx.selectFrom('members');
   // (Typed as the whole row: toMember leaves the columns not read null, and they are not compared.)
-  const columns = given === undefined ? members.selectAll() : (members.select(['id', 'login', ...(given as Array<keyof MemberTable & string>)]) as unknown as ReturnType<typeof members.selectAll>);
+  const columns =
+    given === undefined
+      ? members.selectAll()
+      : (members.select(['id', 'login', ...(given as Array<keyof MemberTable & string>)]) as unknown as ReturnType<typeof members.selectAll>);
   const rows = await columns
     .select((names.length > 0 ? search.profileObject(names, 'members.id') : sql`null`).as('touched'))
     .where(next)
@@ -307,7 +350,9 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
   // A new address is not verified (memberColumnChanges).
   const newEmail = values.email === undefined ? undefined : foldKey(values.email);
   const afterOf = (member: Member): Member =>
-    newEmail === undefined ? ({ ...member, ...given } as Member) : ({ ...member, ...given, emailVerifiedAt: foldKey(member.email) === newEmail ? member.emailVerifiedAt : null } as Member);
+    newEmail === undefined
+      ? ({ ...member, ...given } as Member)
+      : ({ ...member, ...given, emailVerifiedAt: foldKey(member.email) === newEmail ? member.emailVerifiedAt : null } as Member);
   const after =
     status === undefined
       ? new Map(before.members.map((member) => [member.id, unchanged ? member : afterOf(member)]))
@@ -342,7 +387,14 @@ function bulkEvent(changes: MemberChanges, count: number, now: number, origin: E
  * Every change, to the members of one chunk; false when a member would have too many profile
  * fields (not counted when `addsNoField`: every member already holds every field set).
  */
-async function changeChunk(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges, now: number, addsNoField: boolean): Promise<boolean> {
+async function changeChunk(
+  trx: Transaction<Database>,
+  accountId: number,
+  matches: MembersCondition,
+  changes: MemberChanges,
+  now: number,
+  addsNoField: boolean,
+): Promise<boolean> {
   // Profile changes first: the selector may look at columns the member update changes.
   if (!(await changeProfiles(trx, accountId, matches, changes, addsNoField))) return false;
   if (changes.status === 'A') {
@@ -381,7 +433,13 @@ function endsSessions(changes: MemberChanges): boolean {
 type MembersCondition = (eb: ExpressionBuilder<Database, 'members'>) => ReturnType<ExpressionBuilder<Database, 'members'>['and']>;
 
 /** Removes, then sets, the profile fields; false when a member would have more than allowed. */
-async function changeProfiles(trx: Transaction<Database>, accountId: number, matches: MembersCondition, changes: MemberChanges, addsNoField: boolean): Promise<boolean> {
+async function changeProfiles(
+  trx: Transaction<Database>,
+  accountId: number,
+  matches: MembersCondition,
+  changes: MemberChanges,
+  addsNoField: boolean,
+): Promise<boolean> {
   const matchedIds = () => trx.selectFrom('members').select('id').where(matches);
   // The members come from the account's own rows (`matches`): no account condition on the
   // fields, which would tempt a planner into the (account, name) index and a read of every
@@ -410,9 +468,7 @@ async function changeProfiles(trx: Transaction<Database>, accountId: number, mat
           ])
           .where(matches),
       )
-      .onConflict((oc) =>
-        oc.columns(['member_id', 'name']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), value_key: eb.ref('excluded.value_key') })),
-      )
+      .onConflict((oc) => oc.columns(['member_id', 'name']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), value_key: eb.ref('excluded.value_key') })))
       .execute();
   }
   if (changes.setFields.size > 0 && !addsNoField) {

@@ -10,7 +10,11 @@ export class OperatorRepository implements OperatorStore {
   async grant(email: string, accountId: number, role: Role, now: number): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const key = foldKey(email);
-      await trx.insertInto('operators').values({ email, email_key: key, password_hash: null, created_at: now }).onConflict((oc) => oc.column('email_key').doNothing()).execute();
+      await trx
+        .insertInto('operators')
+        .values({ email, email_key: key, password_hash: null, created_at: now })
+        .onConflict((oc) => oc.column('email_key').doNothing())
+        .execute();
       const { id } = await trx.selectFrom('operators').select('id').where('email_key', '=', key).executeTakeFirstOrThrow();
       await trx
         .insertInto('operator_accounts')
@@ -52,14 +56,21 @@ export class OperatorRepository implements OperatorStore {
       list.push({ accountId: Number(grant.account_id), account: grant.name, role: grant.role });
       byOperator.set(Number(grant.operator_id), list);
     }
-    return rows.map((row) => ({ id: row.id, email: row.email, hasPassword: row.password_hash !== null, createdAt: Number(row.created_at), accounts: byOperator.get(row.id) ?? [] }));
+    return rows.map((row) => ({
+      id: row.id,
+      email: row.email,
+      hasPassword: row.password_hash !== null,
+      createdAt: Number(row.created_at),
+      accounts: byOperator.get(row.id) ?? [],
+    }));
   }
 
   async remove(id: number, accountId?: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       if (accountId === undefined) {
         // Children first: SQLite enforces the foreign keys, and not every engine cascades alike.
-        for (const table of ['operator_sessions', 'operator_links', 'operator_accounts'] as const) await trx.deleteFrom(table).where('operator_id', '=', id).execute();
+        for (const table of ['operator_sessions', 'operator_links', 'operator_accounts'] as const)
+          await trx.deleteFrom(table).where('operator_id', '=', id).execute();
         await trx.deleteFrom('operators').where('id', '=', id).execute();
       } else {
         await trx.deleteFrom('operator_accounts').where('operator_id', '=', id).where('account_id', '=', accountId).execute();
@@ -69,14 +80,34 @@ export class OperatorRepository implements OperatorStore {
   }
 
   async credentials(email: string): Promise<OperatorCredentials | undefined> {
-    const row = await this.db.selectFrom('operators').select(['id', 'password_hash', 'failures', 'last_failure_at', 'locked_until']).where('email_key', '=', foldKey(email)).executeTakeFirst();
-    return row && { id: row.id, passwordHash: row.password_hash, failures: Number(row.failures), lastFailureAt: Number(row.last_failure_at), lockedUntil: Number(row.locked_until) };
+    const row = await this.db
+      .selectFrom('operators')
+      .select(['id', 'password_hash', 'failures', 'last_failure_at', 'locked_until'])
+      .where('email_key', '=', foldKey(email))
+      .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        passwordHash: row.password_hash,
+        failures: Number(row.failures),
+        lastFailureAt: Number(row.last_failure_at),
+        lockedUntil: Number(row.locked_until),
+      }
+    );
   }
 
   async countFailure(id: number, now: number, resetBefore: number): Promise<number> {
     const row = await this.db
       .updateTable('operators')
-      .set((eb) => ({ failures: eb.case().when('last_failure_at', '<', resetBefore).then(1).else(eb('failures', '+', 1)).end(), last_failure_at: now }))
+      .set((eb) => ({
+        failures: eb
+          .case()
+          .when('last_failure_at', '<', resetBefore)
+          .then(1)
+          .else(eb('failures', '+', 1))
+          .end(),
+        last_failure_at: now,
+      }))
       .where('id', '=', id)
       .returning('failures')
       .executeTakeFirst();

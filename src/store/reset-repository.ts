@@ -12,7 +12,10 @@ export class ResetRepository implements ResetLinkStore {
     private readonly reads: Kysely<Database> = db,
   ) {}
 
-  async createResetLink(link: { accountId: number; memberId: number; digest: string; createdAt: number; expiresAt: number }, mail?: MailRequest): Promise<void> {
+  async createResetLink(
+    link: { accountId: number; memberId: number; digest: string; createdAt: number; expiresAt: number },
+    mail?: MailRequest,
+  ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('reset_links')
@@ -23,12 +26,29 @@ export class ResetRepository implements ResetLinkStore {
   }
 
   async findResetLink(digest: string): Promise<ResetLink | undefined> {
-    const row = await this.reads.selectFrom('reset_links').select(['account_id', 'member_id', 'expires_at', 'used_at']).where('digest', '=', digest).executeTakeFirst();
-    return row && { accountId: Number(row.account_id), memberId: Number(row.member_id), expiresAt: Number(row.expires_at), usedAt: row.used_at === null ? null : Number(row.used_at) };
+    const row = await this.reads
+      .selectFrom('reset_links')
+      .select(['account_id', 'member_id', 'expires_at', 'used_at'])
+      .where('digest', '=', digest)
+      .executeTakeFirst();
+    return (
+      row && {
+        accountId: Number(row.account_id),
+        memberId: Number(row.member_id),
+        expiresAt: Number(row.expires_at),
+        usedAt: row.used_at === null ? null : Number(row.used_at),
+      }
+    );
   }
 
   async useResetLink(digest: string, at: number): Promise<boolean> {
-    const result = await this.db.updateTable('reset_links').set({ used_at: at }).where('digest', '=', digest).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
+    const result = await this.db
+      .updateTable('reset_links')
+      .set({ used_at: at })
+      .where('digest', '=', digest)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -24,7 +24,9 @@ function lookupQueries(reads: Kysely<Database>): { brief: CompiledQuery<LookupRo
     .where('sessions.digest', '=', '')
     .where('sessions.account_id', '=', 0);
   return {
-    brief: base.select(['members.id', 'members.login', 'members.email', 'members.status', 'members.exp_time_at', 'members.exp_time_mode', 'members.deleted_at']).compile() as CompiledQuery<LookupRow>,
+    brief: base
+      .select(['members.id', 'members.login', 'members.email', 'members.status', 'members.exp_time_at', 'members.exp_time_mode', 'members.deleted_at'])
+      .compile() as CompiledQuery<LookupRow>,
     full: base.selectAll('members').compile() as CompiledQuery<LookupRow>,
   };
 }
@@ -55,7 +57,11 @@ export class SessionRepository implements SessionStore {
     this.lookups = lookupQueries(connection.reads);
   }
 
-  findSession(accountId: number, digest: string, record?: { readonly profileFields: readonly string[] }): FoundSession | undefined | Promise<FoundSession | undefined> {
+  findSession(
+    accountId: number,
+    digest: string,
+    record?: { readonly profileFields: readonly string[] },
+  ): FoundSession | undefined | Promise<FoundSession | undefined> {
     // One index look-up (the digest is the primary key), its member by primary key.
     if (record) return this.findWithRecord(accountId, digest, record.profileFields);
     const rows = this.connection.hotRead('session_brief', this.lookups.brief, [digest, accountId]);
@@ -92,7 +98,11 @@ export class SessionRepository implements SessionStore {
 }
 
 /** Ends the sessions of the members `memberIds` finds (a subquery or a list), inside a change's transaction. */
-export async function endSessionsOf(trx: Kysely<Database>, accountId: number, memberIds: readonly number[] | SelectQueryBuilder<Database, 'members', { id: number }>): Promise<void> {
+export async function endSessionsOf(
+  trx: Kysely<Database>,
+  accountId: number,
+  memberIds: readonly number[] | SelectQueryBuilder<Database, 'members', { id: number }>,
+): Promise<void> {
   if (Array.isArray(memberIds) && memberIds.length === 0) return;
   await trx.deleteFrom('sessions').where('account_id', '=', accountId).where('member_id', 'in', memberIds).execute();
 }

@@ -94,7 +94,11 @@ export function storeOver(connection: EngineConnection, options: { events: boole
     secret: (name, create) =>
       guard({
         async secret() {
-          await db.insertInto('settings').values({ name, value: create() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+          await db
+            .insertInto('settings')
+            .values({ name, value: create() })
+            .onConflict((oc) => oc.column('name').doNothing())
+            .execute();
           const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
           return row.value;
         },

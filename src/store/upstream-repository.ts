@@ -159,7 +159,11 @@ export class UpstreamRepository implements UpstreamLinkStore {
   }
 
   async retryMirror(id: number, error: string, nextAt: number): Promise<void> {
-    await this.db.updateTable('upstream_mirror').set({ last_error: error.slice(0, 500), next_at: nextAt, lease_until: 0 }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('upstream_mirror')
+      .set({ last_error: error.slice(0, 500), next_at: nextAt, lease_until: 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   async mirrorBacklog(accountId: number): Promise<{ pending: number; lastError: string | null }> {

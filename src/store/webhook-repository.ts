@@ -41,7 +41,14 @@ export class WebhookRepository implements WebhookStore {
     private readonly reads: Kysely<Database>,
   ) {}
 
-  async insertEndpoint(endpoint: { accountId: number; name: string | null; url: string; secret: string; types: readonly string[] | undefined; createdAt: number }): Promise<WebhookEndpoint> {
+  async insertEndpoint(endpoint: {
+    accountId: number;
+    name: string | null;
+    url: string;
+    secret: string;
+    types: readonly string[] | undefined;
+    createdAt: number;
+  }): Promise<WebhookEndpoint> {
     return this.db.transaction().execute(async (trx) => {
       // From the events written from now on: the last id committed is where it starts.
       const counter = await trx.selectFrom('event_counters').select('last_id').where('account_id', '=', endpoint.accountId).executeTakeFirst();
@@ -95,20 +102,43 @@ export class WebhookRepository implements WebhookStore {
     return this.db.transaction().execute(async (trx) => {
       const moved = await trx.updateTable('webhook_endpoints').set({ cursor: to }).where('id', '=', endpointId).where('cursor', '=', from).executeTakeFirst();
       if (moved.numUpdatedRows === 0n) return false;
-      const rows = eventIds.map((eventId) => ({ endpoint_id: endpointId, account_id: accountId, event_id: eventId, state: 'pending', next_at: now, created_at: now, delivered_at: null, last_error: null }));
-      for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) await trx.insertInto('webhook_deliveries').values(rows.slice(start, start + ROWS_PER_INSERT)).execute();
+      const rows = eventIds.map((eventId) => ({
+        endpoint_id: endpointId,
+        account_id: accountId,
+        event_id: eventId,
+        state: 'pending',
+        next_at: now,
+        created_at: now,
+        delivered_at: null,
+        last_error: null,
+      }));
+      for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(rows.slice(start, start + ROWS_PER_INSERT))
+          .execute();
       return true;
     });
   }
 
   async lease(endpointId: number, now: number, until: number): Promise<boolean> {
     // A compare-and-set on the lease: of several servers, one takes it (as SKIP LOCKED would).
-    const result = await this.db.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '<=', now).executeTakeFirst();
+    const result = await this.db
+      .updateTable('webhook_endpoints')
+      .set({ lease_until: until })
+      .where('id', '=', endpointId)
+      .where('lease_until', '<=', now)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
   async renewLease(endpointId: number, held: number, until: number): Promise<boolean> {
-    const result = await this.db.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '=', held).executeTakeFirst();
+    const result = await this.db
+      .updateTable('webhook_endpoints')
+      .set({ lease_until: until })
+      .where('id', '=', endpointId)
+      .where('lease_until', '=', held)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
@@ -139,7 +169,11 @@ export class WebhookRepository implements WebhookStore {
         duration_ms: attempt.durationMs,
         error: attempt.error,
       }));
-      for (let start = 0; start < attempts.length; start += ROWS_PER_INSERT) await trx.insertInto('webhook_attempts').values(attempts.slice(start, start + ROWS_PER_INSERT)).execute();
+      for (let start = 0; start < attempts.length; start += ROWS_PER_INSERT)
+        await trx
+          .insertInto('webhook_attempts')
+          .values(attempts.slice(start, start + ROWS_PER_INSERT))
+          .execute();
       for (const { deliveryId, attempt, state, nextAt } of results) {
         await trx
           .updateTable('webhook_deliveries')
@@ -157,7 +191,9 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async deliveries(endpointId: number, limit: number): Promise<Array<WebhookDelivery & { attemptsMade: WebhookAttempt[] }>> {
-    const rows = (await this.reads.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute()).map(toDelivery);
+    const rows = (
+      await this.reads.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute()
+    ).map(toDelivery);
     if (rows.length === 0) return [];
     const attempts = await this.reads
       .selectFrom('webhook_attempts')

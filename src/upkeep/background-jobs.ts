@@ -45,7 +45,8 @@ export async function runRound(job: BackgroundJob, deps: JobLoopDependencies): P
   const started = performance.now();
   let outcome: RoundOutcome;
   try {
-    const done = job.runsOn === 'one server' ? await deps.exclusively(`member-api:${job.name}`, async () => ({ report: await job.run() })) : { report: await job.run() };
+    const done =
+      job.runsOn === 'one server' ? await deps.exclusively(`member-api:${job.name}`, async () => ({ report: await job.run() })) : { report: await job.run() };
     if (done?.report) deps.log[done.report.level](done.report.fields, done.report.message);
     outcome = done ? 'ok' : 'skipped';
   } catch (error) {

@@ -28,7 +28,11 @@ export class DeletionTimes {
   ) {}
 
   /** Asks `list` (the upstream's ids deleted within so many seconds) for each window, largest first. */
-  static async ask(list: (seconds: number) => AsyncIterable<Readonly<Record<string, string>>>, windows: readonly number[], clock: Clock): Promise<DeletionTimes> {
+  static async ask(
+    list: (seconds: number) => AsyncIterable<Readonly<Record<string, string>>>,
+    windows: readonly number[],
+    clock: Clock,
+  ): Promise<DeletionTimes> {
     const descending = [...new Set(windows)].filter((seconds) => seconds > 0).sort((a, b) => b - a);
     const answers: Answer[] = [];
     const deepest = new Map<number, number>();

@@ -12,7 +12,8 @@ import type { CachedLinks } from './cached-links.js';
 import { describeUpstreamError, upstreamBase, upstreamClient } from './upstream-api.js';
 import type { UpstreamLink, UpstreamLinkSettings, UpstreamLinkStore } from './upstream-link.js';
 
-export type LinkOutcome = { kind: 'linked'; upstreamMembers: number | null } | { kind: 'invalid'; setting: string; reason: string } | { kind: 'unreachable'; reason: string };
+export type LinkOutcome =
+  { kind: 'linked'; upstreamMembers: number | null } | { kind: 'invalid'; setting: string; reason: string } | { kind: 'unreachable'; reason: string };
 
 export interface LinkStatus {
   readonly account: string;
@@ -45,7 +46,11 @@ export class UpstreamLinksService {
   ) {}
 
   /** Links the account (or changes its link), once the upstream has answered with these credentials. */
-  async link(account: Account, settings: Omit<UpstreamLinkSettings, 'timeZone'> & { timeZone?: string }, options: { check?: boolean } = {}): Promise<LinkOutcome> {
+  async link(
+    account: Account,
+    settings: Omit<UpstreamLinkSettings, 'timeZone'> & { timeZone?: string },
+    options: { check?: boolean } = {},
+  ): Promise<LinkOutcome> {
     let url: URL;
     try {
       url = new URL(upstreamBase(settings.url));
@@ -53,7 +58,8 @@ export class UpstreamLinksService {
       return { kind: 'invalid', setting: '--upstream-url', reason: 'not a URL' };
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return { kind: 'invalid', setting: '--upstream-url', reason: 'must be http:// or https://' };
-    if (url.username || url.password || url.search || url.hash) return { kind: 'invalid', setting: '--upstream-url', reason: 'no credentials, query or fragment (the user and key are options)' };
+    if (url.username || url.password || url.search || url.hash)
+      return { kind: 'invalid', setting: '--upstream-url', reason: 'no credentials, query or fragment (the user and key are options)' };
     if (settings.user === '') return { kind: 'invalid', setting: '--upstream-user', reason: 'must not be empty' };
     if (settings.key === '') return { kind: 'invalid', setting: '--upstream-key', reason: 'must not be empty' };
     const timeZone = settings.timeZone ?? account.settings.timeZone;

@@ -94,14 +94,21 @@ export class MemberMigration {
     const record = migrationRecord(options.fields);
     const room = MAX_RECORD_FIELDS - BUILT_IN_COUNT;
     if (options.fields.length > room) throw new MigrationError(`--fields: at most ${room} profile fields (a record holds ${MAX_RECORD_FIELDS} fields)`);
-    if (options.sinceLast && link.lastSyncAt === null) throw new MigrationError('--since-last needs a run that finished before it (run migrate-members without it first)');
+    if (options.sinceLast && link.lastSyncAt === null)
+      throw new MigrationError('--since-last needs a run that finished before it (run migrate-members without it first)');
 
     const started = this.clock();
     const client = upstreamClient(link);
     // An interrupted full run goes on where it stopped: rows it wrote are skipped.
     const resumeAfter = !options.sinceLast && link.syncStartedAt !== null ? link.syncCursor : null;
     const runStartedAt = resumeAfter !== null ? link.syncStartedAt! : started;
-    const importOptions = { dryRun: Boolean(options.dryRun), keepIds: !options.newIds, renumberTaken: true, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM };
+    const importOptions = {
+      dryRun: Boolean(options.dryRun),
+      keepIds: !options.newIds,
+      renumberTaken: true,
+      timeZone: link.timeZone,
+      passwordForNew: PASSWORD_AT_UPSTREAM,
+    };
     let renumbered = 0;
     let read = 0;
     const links = this.links;
@@ -190,7 +197,16 @@ export class MemberMigration {
       await this.links.finishSync(account.id, runStartedAt);
     }
     const seconds = (this.clock() - started) / 1000;
-    return { ...summary, mode: options.sinceLast ? 'since-last' : 'full', dryRun: Boolean(options.dryRun), deletions, resumedAfter: resumeAfter, renumbered, seconds, membersPerSecond: seconds > 0 ? read / seconds : read };
+    return {
+      ...summary,
+      mode: options.sinceLast ? 'since-last' : 'full',
+      dryRun: Boolean(options.dryRun),
+      deletions,
+      resumedAfter: resumeAfter,
+      renumbered,
+      seconds,
+      membersPerSecond: seconds > 0 ? read / seconds : read,
+    };
   }
 
   /** How many members the upstream will send (members_total of a one-member list). */

@@ -29,7 +29,12 @@ export function upstreamClient(link: Pick<UpstreamLinkSettings, 'url' | 'user' |
 
 /** An error from talking to the upstream (rather than from this store or a bug). */
 export function isUpstreamError(error: unknown): boolean {
-  return error instanceof MemberApiHttpError || error instanceof MemberApiNetworkError || error instanceof MemberApiError || (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+  return (
+    error instanceof MemberApiHttpError ||
+    error instanceof MemberApiNetworkError ||
+    error instanceof MemberApiError ||
+    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+  );
 }
 
 /** What went wrong talking to the upstream, in one line (for the link's last error and the log). */

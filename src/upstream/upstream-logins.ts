@@ -78,7 +78,13 @@ export class UpstreamLogins implements UpstreamPasswords {
       const rows = (async function* () {
         yield { line: 1, values };
       })();
-      const summary = await this.importer.run(account, rows, { dryRun: false, keepIds: true, renumberTaken: true, timeZone: link.timeZone, passwordForNew: PASSWORD_AT_UPSTREAM });
+      const summary = await this.importer.run(account, rows, {
+        dryRun: false,
+        keepIds: true,
+        renumberTaken: true,
+        timeZone: link.timeZone,
+        passwordForNew: PASSWORD_AT_UPSTREAM,
+      });
       if (summary.imported !== 1) return undefined;
       return await this.members.findMemberByLogin(account.id, login);
     } catch (error) {

@@ -64,7 +64,12 @@ export class WriteMirror {
       const link = await this.cached.find(account.id);
       if (!link?.mirrorWrites) return;
     }
-    await this.links.enqueueMirror(account.id, endpoint, params.filter(([name]) => !CREDENTIALS.has(name)), this.clock());
+    await this.links.enqueueMirror(
+      account.id,
+      endpoint,
+      params.filter(([name]) => !CREDENTIALS.has(name)),
+      this.clock(),
+    );
   }
 
   /** Sends the writes that are due, one at a time, until none is; answers how many were taken. */

@@ -21,7 +21,11 @@ export class BlockedAddress extends Error {}
 
 /** A DNS look-up for node:http that fails on any address webhooks may not reach. */
 export function guardedLookup(allowPrivate: boolean) {
-  return (hostname: string, options: object, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void => {
+  return (
+    hostname: string,
+    options: object,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
     dnsLookup(hostname, { ...(options as LookupAllOptions), all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       if (!allowPrivate) {

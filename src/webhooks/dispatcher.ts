@@ -115,7 +115,14 @@ export class WebhookDispatcher {
       if (account === undefined) return report;
       for (;;) {
         const pending = await this.store.pending(endpoint.id, BATCH);
-        const events = new Map((await this.events.byIds(endpoint.accountId, pending.map((d) => d.eventId))).map((event) => [event.id, event]));
+        const events = new Map(
+          (
+            await this.events.byIds(
+              endpoint.accountId,
+              pending.map((d) => d.eventId),
+            )
+          ).map((event) => [event.id, event]),
+        );
         const results: AttemptResult[] = [];
         let held = false;
         for (const delivery of pending) {
@@ -134,7 +141,13 @@ export class WebhookDispatcher {
           }
           const event = events.get(delivery.eventId);
           const attempt = event
-            ? await this.sender.send(endpoint.url, endpoint.secret, messageId(endpoint.accountId, event), JSON.stringify(eventObject(event, account)), new Date(now))
+            ? await this.sender.send(
+                endpoint.url,
+                endpoint.secret,
+                messageId(endpoint.accountId, event),
+                JSON.stringify(eventObject(event, account)),
+                new Date(now),
+              )
             : { at: now, statusCode: null, durationMs: 0, error: 'the event is no longer kept (EVENT_RETENTION_DAYS)' };
           const attempts = delivery.attempts + 1;
           if (attempt.error === null) {
@@ -147,7 +160,12 @@ export class WebhookDispatcher {
           results.push({ deliveryId: delivery.id, attempt, state: gaveUp ? 'failed' : 'pending', nextAt: now + Math.round(delay) });
           if (gaveUp) {
             report.failed++;
-            if (event) await this.store.setDisabled(endpoint.id, now, `event ${delivery.eventId} failed ${attempts} times over ${Math.round((now - delivery.createdAt) / 3_600_000)} h; last: ${attempt.error}`);
+            if (event)
+              await this.store.setDisabled(
+                endpoint.id,
+                now,
+                `event ${delivery.eventId} failed ${attempts} times over ${Math.round((now - delivery.createdAt) / 3_600_000)} h; last: ${attempt.error}`,
+              );
           }
           if (!gaveUp && attempts < HOLD_ATTEMPTS) {
             held = true;

@@ -34,7 +34,12 @@ export class WebhookSender {
   send(url: string, secret: string, messageId: string, body: string, now: Date): Promise<WebhookAttempt> {
     const started = performance.now();
     const at = now.getTime();
-    const done = (statusCode: number | null, error: string | null): WebhookAttempt => ({ at, statusCode, durationMs: Math.round(performance.now() - started), error });
+    const done = (statusCode: number | null, error: string | null): WebhookAttempt => ({
+      at,
+      statusCode,
+      durationMs: Math.round(performance.now() - started),
+      error,
+    });
     return new Promise((resolve) => {
       let target: URL;
       try {
@@ -76,7 +81,12 @@ export class WebhookSender {
           clearTimeout(timer);
           const status = response.statusCode ?? 0;
           // 2xx is delivered; a redirect is not followed, and counts as a failure.
-          resolve(done(status, status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`));
+          resolve(
+            done(
+              status,
+              status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`,
+            ),
+          );
         };
         response.on('end', finish);
         response.on('close', finish);

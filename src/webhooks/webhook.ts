@@ -51,7 +51,14 @@ export interface AttemptResult {
 /** What the webhooks need from storage. */
 export interface WebhookStore {
   /** A new endpoint; it gets the events written from now on. A name the account's other endpoint has: UniqueViolation. */
-  insertEndpoint(endpoint: { accountId: number; name: string | null; url: string; secret: string; types: readonly string[] | undefined; createdAt: number }): Promise<WebhookEndpoint>;
+  insertEndpoint(endpoint: {
+    accountId: number;
+    name: string | null;
+    url: string;
+    secret: string;
+    types: readonly string[] | undefined;
+    createdAt: number;
+  }): Promise<WebhookEndpoint>;
   endpoints(accountId: number): Promise<WebhookEndpoint[]>;
   endpoint(id: number): Promise<WebhookEndpoint | undefined>;
   /** The account's endpoint of this name. */

@@ -49,7 +49,14 @@ export class WebhooksService {
     if (refused) return { kind: 'refused', parameter: 'url', reason: refused };
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     try {
-      const endpoint = await this.store.insertEndpoint({ accountId: account.id, name: name ?? null, url: parsed.toString(), secret, types: types && types.length > 0 ? types : undefined, createdAt: this.clock() });
+      const endpoint = await this.store.insertEndpoint({
+        accountId: account.id,
+        name: name ?? null,
+        url: parsed.toString(),
+        secret,
+        types: types && types.length > 0 ? types : undefined,
+        createdAt: this.clock(),
+      });
       return { kind: 'added', endpoint };
     } catch (error) {
       // Taken meanwhile, by an add that ran beside this one (the index holds the rule).
@@ -88,7 +95,14 @@ export class WebhooksService {
     const endpoint = await this.find(account, id);
     if (!endpoint) return undefined;
     const now = this.clock();
-    const body = JSON.stringify({ id: '0', type: 'webhook.test', time: new Date(now).toISOString(), account: account.name, actor: { kind: 'operator' }, data: {} });
+    const body = JSON.stringify({
+      id: '0',
+      type: 'webhook.test',
+      time: new Date(now).toISOString(),
+      account: account.name,
+      actor: { kind: 'operator' },
+      data: {},
+    });
     return this.sender.send(endpoint.url, endpoint.secret, `test_${endpoint.id}_${now}`, body, new Date(now));
   }
 

@@ -25,7 +25,12 @@ const HOSTILE_PROFILE = '<img src=x onerror=alert(3)>';
 
 /** A locator's text (its first match), trimmed; empty while it is not there. */
 async function text(locator: Locator): Promise<string> {
-  return ((await locator.first().textContent({ timeout: 1000 }).catch(() => '')) ?? '').trim();
+  return (
+    (await locator
+      .first()
+      .textContent({ timeout: 1000 })
+      .catch(() => '')) ?? ''
+  ).trim();
 }
 
 async function post(url: string, params: Record<string, string>): Promise<any> {
@@ -74,10 +79,35 @@ for (const engine of ENGINES) {
       env = { DATABASE_URL: database.url };
       server = await startServe(env);
       key = server.demoKey();
-      const created = await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: 'alice', _email: 'alice@example.com', _password: 'alice-password-1', city: 'Oslo', plan: 'gold' });
+      const created = await post(`${server.url}/api2/create/`, {
+        user: 'demo',
+        api_key: key,
+        _login: 'alice',
+        _email: 'alice@example.com',
+        _password: 'alice-password-1',
+        city: 'Oslo',
+        plan: 'gold',
+      });
       alice = created.id;
-      hostile = (await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: HOSTILE_LOGIN, _email: HOSTILE_EMAIL, _password: 'hostile-password', city: HOSTILE_PROFILE })).id;
-      for (let i = 0; i < 60; i++) await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: `member${String(i).padStart(2, '0')}`, _email: `m${i}@example.com`, _password: 'member-password-1', city: i % 2 ? 'Paris' : 'Rome' });
+      hostile = (
+        await post(`${server.url}/api2/create/`, {
+          user: 'demo',
+          api_key: key,
+          _login: HOSTILE_LOGIN,
+          _email: HOSTILE_EMAIL,
+          _password: 'hostile-password',
+          city: HOSTILE_PROFILE,
+        })
+      ).id;
+      for (let i = 0; i < 60; i++)
+        await post(`${server.url}/api2/create/`, {
+          user: 'demo',
+          api_key: key,
+          _login: `member${String(i).padStart(2, '0')}`,
+          _email: `m${i}@example.com`,
+          _password: 'member-password-1',
+          city: i % 2 ? 'Paris' : 'Rome',
+        });
       expect((await runCli(['account', 'create', 'other', '--json'], env)).code).toBe(0);
       expect((await runCli(['account', 'set', 'demo', '--lockout-threshold', '3'], env)).code).toBe(0);
       browser = await chromium.launch({ executablePath: CHROMIUM });
@@ -118,7 +148,8 @@ for (const engine of ENGINES) {
       await expect.poll(() => text(page.locator('.card', { hasText: 'History' }))).toContain('changed email');
       await expect.poll(() => text(page.locator('.card', { hasText: 'History' }))).toContain('editor@example.com');
       // Locked by failed logins, then unlocked.
-      for (let i = 0; i < 3; i++) await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'wrong-password', IP: '192.0.2.7' });
+      for (let i = 0; i < 3; i++)
+        await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'wrong-password', IP: '192.0.2.7' });
       await page.reload();
       await expect.poll(() => text(page.locator('.card', { hasText: 'Status' }))).toContain('Locked until');
       await shoot(page, 'member');
@@ -180,7 +211,9 @@ for (const engine of ENGINES) {
       // Another site, on another origin, with a form that suspends alice, and a script's fetch.
       const evil: Server = createServer((_request, response) => {
         response.setHeader('content-type', 'text/html');
-        response.end(`<form method="post" action="${server.url}/admin/accounts/demo/members/${alice}/status"><input type="hidden" name="status" value="S"><button>win a prize</button></form>`);
+        response.end(
+          `<form method="post" action="${server.url}/admin/accounts/demo/members/${alice}/status"><input type="hidden" name="status" value="S"><button>win a prize</button></form>`,
+        );
       });
       await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
       try {
@@ -191,7 +224,13 @@ for (const engine of ENGINES) {
         await evilPage.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
         const forged = await evilPage.evaluate(async (target) => {
           try {
-            await fetch(target, { method: 'POST', credentials: 'include', mode: 'no-cors', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'status=S' });
+            await fetch(target, {
+              method: 'POST',
+              credentials: 'include',
+              mode: 'no-cors',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: 'status=S',
+            });
             return 'sent';
           } catch (error) {
             return String(error);
@@ -210,7 +249,10 @@ for (const engine of ENGINES) {
       const viewer = await operator(viewerContext, 'viewer@example.com', 'demo', 'viewer');
       await viewer.goto(`${server.url}/admin/accounts/demo/members/${alice}`);
       expect(await viewer.locator('form[action$="/edit"]').count()).toBe(0);
-      const refused = await viewer.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, { form: { status: 'S' }, headers: { origin: server.url } });
+      const refused = await viewer.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, {
+        form: { status: 'S' },
+        headers: { origin: server.url },
+      });
       expect(refused.status()).toBe(403);
 
       // An operator of another account: demo's member by URL is not found.
@@ -218,9 +260,14 @@ for (const engine of ENGINES) {
       const other = await operator(otherContext, 'other@example.com', 'other', 'owner');
       const answer = await other.goto(`${server.url}/admin/accounts/demo/members/${alice}`);
       expect(answer!.status()).toBe(404);
-      const write = await other.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, { form: { status: 'S' }, headers: { origin: server.url } });
+      const write = await other.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, {
+        form: { status: 'S' },
+        headers: { origin: server.url },
+      });
       expect(write.status()).toBe(404);
-      expect((await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, login_full: 'alice', record: '{status}' })).members).toEqual([{ status: 'Active' }]);
+      expect((await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, login_full: 'alice', record: '{status}' })).members).toEqual([
+        { status: 'Active' },
+      ]);
       await Promise.all([context.close(), viewerContext.close(), otherContext.close()]);
     });
   });

@@ -40,7 +40,13 @@ describe.skipIf(!canRun)('/docs: trying the API out in a browser', () => {
   /** Opens an operation, fills the named inputs (and nothing else), executes it: what was sent, and the answer. */
   async function tryOut(operation: string, path: string, inputs: Record<string, string>): Promise<{ sent: Record<string, string>; answer: any }> {
     const block = page.locator(`#operations-members-${operation}`);
-    if (!(await block.locator('.opblock-body').isVisible().catch(() => false))) await block.locator('.opblock-summary').first().click();
+    if (
+      !(await block
+        .locator('.opblock-body')
+        .isVisible()
+        .catch(() => false))
+    )
+      await block.locator('.opblock-summary').first().click();
     // The body renders after the click, later on a busy machine: wait for its button (it says
     // "Try it out", or "Cancel" when the operation was tried before) rather than count it now.
     const button = block.locator('.try-out__btn').first();
@@ -71,7 +77,15 @@ describe.skipIf(!canRun)('/docs: trying the API out in a browser', () => {
       _password: 'correct-horse',
       profile_fields: 'city=Paris&plan=gold',
     });
-    expect(created.sent).toEqual({ user: 'demo', api_key: key(), _login: 'alice', _email: 'alice@example.com', _password: 'correct-horse', city: 'Paris', plan: 'gold' });
+    expect(created.sent).toEqual({
+      user: 'demo',
+      api_key: key(),
+      _login: 'alice',
+      _email: 'alice@example.com',
+      _password: 'correct-horse',
+      city: 'Paris',
+      plan: 'gold',
+    });
     expect(created.answer).toMatchObject({ result: 'OK', login: 'alice', password: 'correct-horse' });
 
     const login = await tryOut('post_api2_login_', '/api2/login/', { user: 'demo', login: 'alice', password: 'correct-horse' });
@@ -81,19 +95,37 @@ describe.skipIf(!canRun)('/docs: trying the API out in a browser', () => {
     // A member with state to lose: Suspended, with a login allowance of 3 and its own URL.
     const setUp = await fetch(`${server.url}/api2/update/`, {
       method: 'POST',
-      body: new URLSearchParams({ user: 'demo', api_key: key(), find_member_login: 'alice', status: 'S', is_exp_logins: 'S', exp_logins: '3', urlok: '/welcome' }),
+      body: new URLSearchParams({
+        user: 'demo',
+        api_key: key(),
+        find_member_login: 'alice',
+        status: 'S',
+        is_exp_logins: 'S',
+        exp_logins: '3',
+        urlok: '/welcome',
+      }),
     });
     expect(((await setUp.json()) as { result: string }).result).toBe('OK');
     const before = JSON.parse((await runCli(['member', 'show', 'alice', '--account', 'demo', '--json'], { DATABASE_URL: databaseUrl })).stdout);
 
-    const updated = await tryOut('post_api2_update_', '/api2/update/', { user: 'demo', api_key: key(), find_member_login: 'alice', email: 'alice@new.example.com' });
+    const updated = await tryOut('post_api2_update_', '/api2/update/', {
+      user: 'demo',
+      api_key: key(),
+      find_member_login: 'alice',
+      email: 'alice@new.example.com',
+    });
     expect(updated.sent).toEqual({ user: 'demo', api_key: key(), find_member_login: 'alice', email: 'alice@new.example.com' });
     expect(updated.answer).toEqual({ result: 'OK', message: '', updated: 1 });
     const after = JSON.parse((await runCli(['member', 'show', 'alice', '--account', 'demo', '--json'], { DATABASE_URL: databaseUrl })).stdout);
     expect(after).toEqual({ ...before, email: 'alice@new.example.com' });
     expect(after).toMatchObject({ status: 'Suspended', exp_logins: '3', exp_logins_action: 'S', url_ok: '/welcome', profile: { city: 'Paris', plan: 'gold' } });
 
-    const listed = await tryOut('post_api2_list_', '/api2/list/', { user: 'demo', api_key: key(), record: '{login}{email}{status}{city}', login_full: 'alice' });
+    const listed = await tryOut('post_api2_list_', '/api2/list/', {
+      user: 'demo',
+      api_key: key(),
+      record: '{login}{email}{status}{city}',
+      login_full: 'alice',
+    });
     expect(listed.sent).toEqual({ user: 'demo', api_key: key(), record: '{login}{email}{status}{city}', login_full: 'alice' });
     expect(listed.answer).toEqual({ members: [{ login: 'alice', email: 'alice@new.example.com', status: 'Suspended', city: 'Paris' }], members_total: 1 });
     await page.screenshot({ path: join(tmpdir(), 'member-api-docs-try-out.png'), fullPage: false });
@@ -112,7 +144,13 @@ describe.skipIf(!canRun)('/docs: trying the API out in a browser', () => {
   }, 60_000);
 
   it('sends an empty value only when asked to, with (empty)', async () => {
-    const cleared = await tryOut('post_api2_update_', '/api2/update/', { user: 'demo', api_key: key(), find_member_login: 'alice', email: '', urlok: '(empty)' });
+    const cleared = await tryOut('post_api2_update_', '/api2/update/', {
+      user: 'demo',
+      api_key: key(),
+      find_member_login: 'alice',
+      email: '',
+      urlok: '(empty)',
+    });
     expect(cleared.sent).toEqual({ user: 'demo', api_key: key(), find_member_login: 'alice', urlok: '' });
     expect(cleared.answer).toMatchObject({ result: 'OK', updated: 1 });
     const shown = JSON.parse((await runCli(['member', 'show', 'alice', '--account', 'demo', '--json'], { DATABASE_URL: databaseUrl })).stdout);

@@ -39,7 +39,10 @@ for (const engine of ENGINES) {
       siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/welcome`;
       const env = { DATABASE_URL: database.url };
       server = await startServe(env);
-      const set = await runCli(['account', 'set', 'demo', '--smtp-url', smtp.url, '--mail-from', 'Site <no-reply@site.example>', '--ok-url', siteUrl, '--min-password-length', '10'], env);
+      const set = await runCli(
+        ['account', 'set', 'demo', '--smtp-url', smtp.url, '--mail-from', 'Site <no-reply@site.example>', '--ok-url', siteUrl, '--min-password-length', '10'],
+        env,
+      );
       expect(set.code, set.stderr).toBe(0);
       browser = await chromium.launch({ executablePath: CHROMIUM });
     }, 60_000);

@@ -24,7 +24,14 @@ for (const engine of ENGINES) {
         expect(await accounts.authenticate('shop', firstKey)).toBeDefined();
 
         const shown = await runCli(['account', 'show', 'shop', '--json'], env);
-        expect(JSON.parse(shown.stdout)).toMatchObject({ user: 'shop', ok_url: 'https://shop.example/in', time_zone: 'Europe/Berlin', min_password_length: 8, lockout_threshold: 30, members: { active: 0 } });
+        expect(JSON.parse(shown.stdout)).toMatchObject({
+          user: 'shop',
+          ok_url: 'https://shop.example/in',
+          time_zone: 'Europe/Berlin',
+          min_password_length: 8,
+          lockout_threshold: 30,
+          members: { active: 0 },
+        });
 
         const changed = await runCli(['account', 'set', 'shop', '--min-password-length', '12', '--ok-url', '', '--lockout-threshold', '10', '--json'], env);
         expect(changed.code).toBe(0);
@@ -76,7 +83,10 @@ for (const engine of ENGINES) {
           [['account', 'create', 'ok-name', '--min-password-length', 'eight'], /must be a whole number/],
           [['account', 'show', 'missing'], /no account "missing"/],
           [['account', 'set', 'missing', '--time-zone', 'UTC'], /no account "missing"/],
-          [['account', 'create', 'ok-name', '--session-fields', 'reg_date,first name'], /invalid session-fields: "first name" is neither a \/list\/ field nor a profile field name/],
+          [
+            ['account', 'create', 'ok-name', '--session-fields', 'reg_date,first name'],
+            /invalid session-fields: "first name" is neither a \/list\/ field nor a profile field name/,
+          ],
           [['account', 'rotate-key', 'missing'], /no account "missing"/],
         ];
         for (const [args, reason] of cases) {

@@ -30,10 +30,13 @@ describe('member-api --help', () => {
     const twice: string[] = [];
     for (const { path, command } of commandsOf(buildCli())) {
       for (const line of command.helpInformation().split('\n')) if ((line.match(/\(default/g) ?? []).length > 1) twice.push(`${path}: ${line.trim()}`);
-      for (const option of command.options) if (option.defaultValue !== undefined && /default/.test(option.description)) twice.push(`${path}: ${option.flags}: ${option.description}`);
+      for (const option of command.options)
+        if (option.defaultValue !== undefined && /default/.test(option.description)) twice.push(`${path}: ${option.flags}: ${option.description}`);
     }
     expect(twice).toEqual([]);
-    const find = commandsOf(buildCli()).find((entry) => entry.path === 'member find')!.command.helpInformation();
+    const find = commandsOf(buildCli())
+      .find((entry) => entry.path === 'member find')!
+      .command.helpInformation();
     expect(find).toMatch(/--limit <n> +at most this many \(default: 20\)\n/);
   });
 });
@@ -42,10 +45,17 @@ describe('a misspelt option', () => {
   it('is refused as an unknown option, with commander’s suggestion, before any required option is missed', async () => {
     const misspelt = await runCli(['member', 'find', 'x', '--acount', 'demo'], UNSET, dir);
     expect(misspelt).toMatchObject({ code: 1, stdout: '', stderr: "error: unknown option '--acount'\n(Did you mean --account?)\n(add --help for usage)\n" });
-    expect((await runCli(['webhook', 'add', '--url', 'https://hooks.example.com/x', '--acount', 'demo'], UNSET, dir)).stderr).toContain("error: unknown option '--acount'\n(Did you mean --account?)");
-    expect((await runCli(['member', 'find', 'x', '--account', 'demo', '--limt', '5'], UNSET, dir)).stderr).toContain("error: unknown option '--limt'\n(Did you mean --limit?)");
+    expect((await runCli(['webhook', 'add', '--url', 'https://hooks.example.com/x', '--acount', 'demo'], UNSET, dir)).stderr).toContain(
+      "error: unknown option '--acount'\n(Did you mean --account?)",
+    );
+    expect((await runCli(['member', 'find', 'x', '--account', 'demo', '--limt', '5'], UNSET, dir)).stderr).toContain(
+      "error: unknown option '--limt'\n(Did you mean --limit?)",
+    );
     // A required option that is missing is still said so, when nothing is misspelt.
-    expect(await runCli(['member', 'find', 'x'], UNSET, dir)).toMatchObject({ code: 1, stderr: "error: required option '--account <name>' not specified\n(add --help for usage)\n" });
+    expect(await runCli(['member', 'find', 'x'], UNSET, dir)).toMatchObject({
+      code: 1,
+      stderr: "error: required option '--account <name>' not specified\n(add --help for usage)\n",
+    });
     expect((await runCli(['webhook', 'add', '--account', 'demo'], UNSET, dir)).stderr).toContain("error: required option '--url <url>' not specified");
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -72,7 +82,9 @@ describe('a command run where there is no store', () => {
 
     // Named, a missing file is refused the same way, naming the variable as it was given.
     const named = await runCli(['account', 'show', 'demo'], { ...UNSET, DATABASE_URL: 'stores/members.db' }, elsewhere);
-    expect(named.stderr).toMatch(new RegExp(`^member-api: no store at ${join(elsewhere, 'stores', 'members.db')} \\(DATABASE_URL=stores/members\\.db\\), and this command makes none`));
+    expect(named.stderr).toMatch(
+      new RegExp(`^member-api: no store at ${join(elsewhere, 'stores', 'members.db')} \\(DATABASE_URL=stores/members\\.db\\), and this command makes none`),
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
 
     // account create makes a store (as serve and migrate do), only its owner's.
@@ -91,10 +103,17 @@ for (const engine of ENGINES) {
       try {
         expect((await runCli(['migrate'], { DATABASE_URL: url })).code).toBe(0);
         const expected = `member-api: no account "demo" in the store ${storeShown(database.url)}\n`;
-        for (const args of [['member', 'find', 'x', '--account', 'demo'], ['account', 'show', 'demo'], ['webhook', 'list', '--account', 'demo'], ['operator', 'add', 'a@example.com', '--account', 'demo'], ['export', '--account', 'demo']]) {
+        for (const args of [
+          ['member', 'find', 'x', '--account', 'demo'],
+          ['account', 'show', 'demo'],
+          ['webhook', 'list', '--account', 'demo'],
+          ['operator', 'add', 'a@example.com', '--account', 'demo'],
+          ['export', '--account', 'demo'],
+        ]) {
           expect(await runCli(args, { DATABASE_URL: url }), args.join(' ')).toMatchObject({ code: 1, stdout: '', stderr: expected });
         }
-        if (engine === 'postgres') expect(expected).toMatch(/^member-api: no account "demo" in the store postgres:\/\/\w+@127\.0\.0\.1:5432\/member_api_test_\w+\n$/);
+        if (engine === 'postgres')
+          expect(expected).toMatch(/^member-api: no account "demo" in the store postgres:\/\/\w+@127\.0\.0\.1:5432\/member_api_test_\w+\n$/);
       } finally {
         await database.drop();
       }
@@ -123,7 +142,8 @@ for (const engine of ENGINES) {
       const env = { ...UNSET, DATABASE_URL: database.url, PORT: '3999' };
       try {
         expect((await runCli(['account', 'create', 'shop'], env)).code).toBe(0);
-        const note = 'PUBLIC_URL is not set: the link assumes the server is at http://127.0.0.1:3999 (HOST and PORT as this command sees them); if it is reached at another address, run this again with PUBLIC_URL set to that address (PUBLIC_URL=https://members.example.com member-api …, or in .env)';
+        const note =
+          'PUBLIC_URL is not set: the link assumes the server is at http://127.0.0.1:3999 (HOST and PORT as this command sees them); if it is reached at another address, run this again with PUBLIC_URL set to that address (PUBLIC_URL=https://members.example.com member-api …, or in .env)';
         const added = JSON.parse((await runCli(['operator', 'add', 'a@example.com', '--account', 'shop', '--json'], env)).stdout);
         expect(added).toMatchObject({ link: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3999\/admin\/setup\?token=/), note });
         const text = (await runCli(['operator', 'reset', 'a@example.com'], env)).stdout.split('\n');

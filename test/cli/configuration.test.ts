@@ -28,13 +28,17 @@ describe('configuration', () => {
   it('refuses a database it does not support, naming DATABASE_URL, and creates no file', async () => {
     const result = await runCli(['migrate'], { DATABASE_URL: 'mysql://root@localhost/members' }, dir);
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe('member-api: DATABASE_URL must be a postgres:// URL or a SQLite file path (other databases are not supported), got "mysql://root@localhost/members"');
+    expect(result.stderr.trim()).toBe(
+      'member-api: DATABASE_URL must be a postgres:// URL or a SQLite file path (other databases are not supported), got "mysql://root@localhost/members"',
+    );
     expect(existsSync(join(dir, 'mysql:'))).toBe(false);
   });
 
   it('names the variable of a TRUST_PROXY that is no address', async () => {
     const result = await runCli(['migrate'], { TRUST_PROXY: 'maybe', DATABASE_URL: join(dir, 'tp.db') });
-    expect(result.stderr.trim()).toBe('member-api: TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas; "maybe" is none of these');
+    expect(result.stderr.trim()).toBe(
+      'member-api: TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas; "maybe" is none of these',
+    );
   });
 
   it('names the SQLite file it cannot open or make', async () => {
@@ -54,7 +58,9 @@ describe('configuration', () => {
     expect((await runCli(['migrate'], { DATABASE_URL: join(here, 'from-env.db') }, here)).code).toBe(0);
     expect(existsSync(join(here, 'from-env.db'))).toBe(true);
     writeFileSync(join(here, '.env'), 'PORT=eighty\n');
-    expect((await runCli(['migrate'], { DATABASE_URL: join(here, 'x.db') }, here)).stderr.trim()).toBe('member-api: PORT must be a whole number from 0 to 65535, got "eighty"');
+    expect((await runCli(['migrate'], { DATABASE_URL: join(here, 'x.db') }, here)).stderr.trim()).toBe(
+      'member-api: PORT must be a whole number from 0 to 65535, got "eighty"',
+    );
   });
 
   it('says which variable chose a port that is in use: PORT or METRICS_PORT', async () => {

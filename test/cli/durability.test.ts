@@ -46,7 +46,13 @@ for (const engine of ENGINES) {
             for (let n = 0; running; n++) {
               const login = `r${round}-w${id}-${n}`;
               try {
-                const created = await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: login, _email: 'd@example.com', _password: 'durable-horse' });
+                const created = await post(`${server.url}/api2/create/`, {
+                  user: 'demo',
+                  api_key: key,
+                  _login: login,
+                  _email: 'd@example.com',
+                  _password: 'durable-horse',
+                });
                 if (created.result === 'OK') acknowledgedCreates.add(login);
                 const updated = await post(`${server.url}/api2/update/`, { user: 'demo', api_key: key, find_member_login: login, seq: String(n) });
                 if (updated.result === 'OK') acknowledgedUpdates.set(login, n);

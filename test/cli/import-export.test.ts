@@ -11,9 +11,14 @@ const dir = mkdtempSync(join(tmpdir(), 'member-api-cli-transfer-'));
 /** `member-api ARGS` under umask 022, as a login shell usually has it (files it makes would be 644). */
 function runUnderUmask(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile('sh', ['-c', 'umask 022 && exec "$@"', 'sh', process.execPath, BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      'sh',
+      ['-c', 'umask 022 && exec "$@"', 'sh', process.execPath, BIN, ...args],
+      { env: { ...process.env, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -30,12 +35,17 @@ for (const engine of ENGINES) {
         writeFileSync(csv, 'login,email,password,city\nann,ann@example.com,ann-password,Paris\nbob,bob@example.com,bob-password,Oslo\nbad,,x,\n');
         const imported = await runCli(['import', csv, '--account', 'first'], env);
         expect(imported.code).toBe(0);
-        expect(imported.stdout).toMatch(/^3 rows read in [\d.]+ s \(\d+ rows\/s\)\n {2}imported +2 +\(new members\)\n {2}updated +0\n {2}rejected +1 +rows written to .*members\.csv\.rejected\.csv\n +1 {2}missing email/);
+        expect(imported.stdout).toMatch(
+          /^3 rows read in [\d.]+ s \(\d+ rows\/s\)\n {2}imported +2 +\(new members\)\n {2}updated +0\n {2}rejected +1 +rows written to .*members\.csv\.rejected\.csv\n +1 {2}missing email/,
+        );
         expect(await runCli(['import', csv, '--account', 'nobody'], env)).toMatchObject({ code: 1, stderr: expect.stringContaining('no account "nobody"') });
 
         const exported = await runCli(['export', '--account', 'first', '--format', 'jsonl'], env);
         expect(exported.code).toBe(0);
-        const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line));
+        const lines = exported.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line));
         expect(lines.map((l) => [l.login, l.city, l.password_hash.slice(0, 10)])).toEqual([
           ['ann', 'Paris', '$argon2id$'],
           ['bob', 'Oslo', '$argon2id$'],
@@ -87,7 +97,9 @@ for (const engine of ENGINES) {
         writeFileSync(header, 'login,email,\x1b]0;pwned\x07\u202ecity\nann,ann@example.com,Paris\n');
         const refused = await runCli(['import', header, '--account', 'shop'], env);
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toBe('member-api: column "\\x1b]0;pwned\\x07\\u202ecity" is neither a member column nor a valid profile field name (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")\n');
+        expect(refused.stderr).toBe(
+          'member-api: column "\\x1b]0;pwned\\x07\\u202ecity" is neither a member column nor a valid profile field name (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")\n',
+        );
         // A record the parser cannot split: its reason quotes the character after the quote.
         const broken = join(here, 'broken.csv');
         writeFileSync(broken, 'login,email,password\nann,ann@example.com,ann-password\n"bob"\x1b[2K,bob@example.com,bob-password\n');
@@ -125,8 +137,14 @@ for (const engine of ENGINES) {
         const again = join(here, 'again.csv');
         writeFileSync(again, 'login,email,password\nbea,bea@example.com,bea-password\nno-email,,plain-secret-password\n');
         const linked = link('rejects.csv');
-        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', linked], env)).toMatchObject({ code: 1, stderr: refusal('the rejects file', linked, 'another name with --rejects FILE') });
-        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', `${csv}.rejected.csv`], env)).toMatchObject({ code: 1, stderr: refusal('the rejects file', `${csv}.rejected.csv`, 'another name with --rejects FILE') });
+        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', linked], env)).toMatchObject({
+          code: 1,
+          stderr: refusal('the rejects file', linked, 'another name with --rejects FILE'),
+        });
+        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', `${csv}.rejected.csv`], env)).toMatchObject({
+          code: 1,
+          stderr: refusal('the rejects file', `${csv}.rejected.csv`, 'another name with --rejects FILE'),
+        });
         expect(JSON.parse((await runCli(['member', 'find', 'bea', '--account', 'files', '--json'], env)).stdout)).toEqual([]);
         // The same file run again: the earlier run's rejects are kept, the new ones go beside them.
         const rerun = await runUnderUmask(['import', csv, '--account', 'files'], env);
@@ -134,7 +152,10 @@ for (const engine of ENGINES) {
         expect(readFileSync(`${csv}.rejected.csv`, 'utf8')).toContain('plain-secret-password');
         expect(modeOf(`${csv}.rejected.1.csv`)).toBe(0o600);
         // A device keeps nothing, and is written to as it is.
-        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', '/dev/null'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/imported +1 /) });
+        expect(await runUnderUmask(['import', again, '--account', 'files', '--rejects', '/dev/null'], env)).toMatchObject({
+          code: 0,
+          stdout: expect.stringMatching(/imported +1 /),
+        });
 
         // The export holds the password hashes.
         const exported = join(here, 'export.csv');
@@ -142,10 +163,16 @@ for (const engine of ENGINES) {
         expect(readFileSync(exported, 'utf8')).toContain('$argon2id$');
         expect(modeOf(exported)).toBe(0o600);
         const before = readFileSync(exported, 'utf8');
-        expect(await runUnderUmask(['export', '--account', 'files', '--output', exported], env)).toMatchObject({ code: 1, stderr: refusal('the export file', exported, 'another name for --output') });
+        expect(await runUnderUmask(['export', '--account', 'files', '--output', exported], env)).toMatchObject({
+          code: 1,
+          stderr: refusal('the export file', exported, 'another name for --output'),
+        });
         expect(readFileSync(exported, 'utf8')).toBe(before);
         const exportLink = link('export-link.csv');
-        expect(await runUnderUmask(['export', '--account', 'files', '--output', exportLink], env)).toMatchObject({ code: 1, stderr: refusal('the export file', exportLink, 'another name for --output') });
+        expect(await runUnderUmask(['export', '--account', 'files', '--output', exportLink], env)).toMatchObject({
+          code: 1,
+          stderr: refusal('the export file', exportLink, 'another name for --output'),
+        });
         // A link to nowhere is refused too: nothing is made where it points.
         const nowhere = join(here, 'nowhere.csv');
         symlinkSync(join(here, 'made-through-a-link.csv'), nowhere);
@@ -204,7 +231,10 @@ it.skipIf(!hasScript())('shows a progress bar on a terminal, and none when the o
   try {
     expect((await runCli(['account', 'create', 'bar', '--json'], { DATABASE_URL: database.url })).code).toBe(0);
     const csv = join(dir, 'bar.csv');
-    writeFileSync(csv, `login,email,password_hash\n${Array.from({ length: 1500 }, (_, i) => `b${i},b${i}@example.com,{SHA}qUqP5cyxm6YcTAhz05Hph5gvu9M=`).join('\n')}\n`);
+    writeFileSync(
+      csv,
+      `login,email,password_hash\n${Array.from({ length: 1500 }, (_, i) => `b${i},b${i}@example.com,{SHA}qUqP5cyxm6YcTAhz05Hph5gvu9M=`).join('\n')}\n`,
+    );
     // util-linux's script(1) runs the command on a pseudo-terminal.
     const onTerminal = execFileSync('script', ['-qec', `node ${BIN} import ${csv} --account bar`, '/dev/null'], { env, encoding: 'utf8' });
     expect(onTerminal).toMatch(/importing \[=+\] 100% \| 1500 rows/);
@@ -253,16 +283,24 @@ describe('member-api import: what stops it before it starts', () => {
       expect(missing).toMatchObject({ code: 1, stderr: `member-api: no file "${join(dir, 'nofile.csv')}" (check the path; - reads standard input)\n` });
       const folder = join(dir, 'folder.csv');
       mkdirSync(folder, { recursive: true });
-      expect(await runCli(['import', folder, '--account', 'shop'], env)).toMatchObject({ code: 1, stderr: `member-api: "${folder}" is a folder, not a file to import\n` });
+      expect(await runCli(['import', folder, '--account', 'shop'], env)).toMatchObject({
+        code: 1,
+        stderr: `member-api: "${folder}" is a folder, not a file to import\n`,
+      });
 
       const nologin = join(dir, 'nologin.csv');
       writeFileSync(nologin, 'username,email,password\nann,ann@example.com,ann-password\n');
       const refused = await runCli(['import', nologin, '--account', 'shop'], env);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toBe('member-api: the header has no login column, which every row needs (its columns: username, email, password); name the one that holds logins with --map "SOURCE=login"\n');
+      expect(refused.stderr).toBe(
+        'member-api: the header has no login column, which every row needs (its columns: username, email, password); name the one that holds logins with --map "SOURCE=login"\n',
+      );
       expect(existsSync(`${nologin}.rejected.csv`)).toBe(false);
       // Mapped, the same file imports.
-      expect(await runCli(['import', nologin, '--account', 'shop', '--map', 'username=login'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/imported +1 /) });
+      expect(await runCli(['import', nologin, '--account', 'shop', '--map', 'username=login'], env)).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/imported +1 /),
+      });
 
       const bad = join(dir, 'dry.csv');
       writeFileSync(bad, 'login,email,password\nok,ok@example.com,ok-password\nno email,,x-password\n');

@@ -48,7 +48,8 @@ for (const engine of ENGINES) {
     it('answers /healthz and other tenants while one tenant runs its largest requests and stalls 50 lists', async () => {
       const database = await createTestDatabase(engine);
       const env = { DATABASE_URL: database.url };
-      const key = async (name: string) => JSON.parse((await runCli(['account', 'create', name, '--storage-quota', '4096', '--json'], env)).stdout).api_key as string;
+      const key = async (name: string) =>
+        JSON.parse((await runCli(['account', 'create', name, '--storage-quota', '4096', '--json'], env)).stdout).api_key as string;
       const bigKey = await key('big');
       const otherKey = await key('other');
       await seedMembers(database.url, 1, { count: MEMBERS });
@@ -72,18 +73,24 @@ for (const engine of ENGINES) {
         const record = '{id}{login}{email}{status}{reg_time}{first_name}{last_name}{city}{phone}{bio}';
         const statuses: number[] = [];
         await Promise.all(
-          Array.from({ length: STALLED }, () =>
-            new Promise<void>((resolve) => {
-              const body = new URLSearchParams({ user: 'big', api_key: bigKey, record }).toString();
-              const req = request(`${server.url}/api2/list/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (response) => {
-                statuses.push(response.statusCode ?? 0);
-                response.pause();
-                resolve();
-              });
-              req.once('error', () => resolve());
-              held.push(req);
-              req.end(body);
-            }),
+          Array.from(
+            { length: STALLED },
+            () =>
+              new Promise<void>((resolve) => {
+                const body = new URLSearchParams({ user: 'big', api_key: bigKey, record }).toString();
+                const req = request(
+                  `${server.url}/api2/list/`,
+                  { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+                  (response) => {
+                    statuses.push(response.statusCode ?? 0);
+                    response.pause();
+                    resolve();
+                  },
+                );
+                req.once('error', () => resolve());
+                held.push(req);
+                req.end(body);
+              }),
           ),
         );
         // The other tenant lists meanwhile.
@@ -94,10 +101,17 @@ for (const engine of ENGINES) {
           if (reply.status !== 200) refusedOthers++;
           others.push(reply.ms);
         }
-        const stats = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} / p99 ${percentile(values, 99).toFixed(1)} / max ${Math.max(...values).toFixed(1)} ms (${values.length} samples)`;
-        figure(`abuse [${engine}] /healthz during the largest update (${(updated.ms / 1000).toFixed(1)} s, 64 MiB over ${members} members)`, stats(duringUpdate));
+        const stats = (values: number[]) =>
+          `p50 ${percentile(values, 50).toFixed(1)} / p99 ${percentile(values, 99).toFixed(1)} / max ${Math.max(...values).toFixed(1)} ms (${values.length} samples)`;
+        figure(
+          `abuse [${engine}] /healthz during the largest update (${(updated.ms / 1000).toFixed(1)} s, 64 MiB over ${members} members)`,
+          stats(duringUpdate),
+        );
         figure(`abuse [${engine}] /healthz during a list no index serves (${((await scan).ms / 1000).toFixed(1)} s)`, stats(duringScan));
-        figure(`abuse [${engine}] another tenant's list while ${STALLED} lists stall (answered 200 / refused 503: ${statuses.filter((s) => s === 200).length} / ${statuses.filter((s) => s === 503).length})`, `${stats(others)}, ${refusedOthers} not 200`);
+        figure(
+          `abuse [${engine}] another tenant's list while ${STALLED} lists stall (answered 200 / refused 503: ${statuses.filter((s) => s === 200).length} / ${statuses.filter((s) => s === 503).length})`,
+          `${stats(others)}, ${refusedOthers} not 200`,
+        );
         expect(refusedOthers).toBe(0);
         expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
         if (REPORTING) {

@@ -19,7 +19,13 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
   beforeAll(async () => {
     upstream = await startUpstream(harness().database.engine);
     await upstream.importRows(
-      Array.from({ length: 30 }, (_, i) => ({ id: String(2_000_000 + i), login: `u${i}`, email: `u${i}@example.org`, password_hash: cheapHash(`pw-${i}`), team: `t${i % 3}` })),
+      Array.from({ length: 30 }, (_, i) => ({
+        id: String(2_000_000 + i),
+        login: `u${i}`,
+        email: `u${i}@example.org`,
+        password_hash: cheapHash(`pw-${i}`),
+        team: `t${i % 3}`,
+      })),
     );
   }, 60_000);
 
@@ -41,7 +47,18 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
     const badUrl = await cli(['account', 'link', user, '--upstream-url', 'members.example.com', '--upstream-user', 'x', '--upstream-key', 'y']);
     expect(badUrl.stderr).toBe('member-api: invalid --upstream-url: not a URL\n');
 
-    const linked = await cli(['account', 'link', user, '--upstream-url', upstream.url, '--upstream-user', upstream.user, '--upstream-key', upstream.apiKey, '--json']);
+    const linked = await cli([
+      'account',
+      'link',
+      user,
+      '--upstream-url',
+      upstream.url,
+      '--upstream-user',
+      upstream.user,
+      '--upstream-key',
+      upstream.apiKey,
+      '--json',
+    ]);
     expect(JSON.parse(linked.stdout)).toEqual({ account: user, linked: true, upstream_members: 30 });
 
     const dry = JSON.parse((await cli(['migrate-members', user, '--fields', 'team', '--dry-run', '--json'])).stdout);
@@ -52,7 +69,15 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
 
     expect((await harness().post('/api2/login/', { user, login: 'u3', password: 'pw-3' })).json.result).toBe('OK');
     const status = await cli(['account', 'link-status', user, '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ account: user, upstream: upstream.url.replace(/\/api2$/, ''), members_migrated: 30, passwords_captured: 1, members_waiting: 29, interrupted_run: null, upstream_errors: 0 });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      account: user,
+      upstream: upstream.url.replace(/\/api2$/, ''),
+      members_migrated: 30,
+      passwords_captured: 1,
+      members_waiting: 29,
+      interrupted_run: null,
+      upstream_errors: 0,
+    });
     const text = await cli(['account', 'link-status', user]);
     expect(text.stdout).toMatch(/^account {14}\S+\nupstream {13}http:\/\/127\.0\.0\.1:\d+\n/);
     for (const output of [linked, migrated, status, text]) expect(output.stdout + output.stderr).not.toContain(upstream.apiKey);
@@ -94,7 +119,10 @@ describeEachEngineApp('member-api account link, migrate-members', (harness) => {
       // Only its owner may read it (it holds what the upstream listed); a rerun keeps it, and says so.
       expect(statSync(rejects).mode & 0o777).toBe(0o600);
       const again = await runCli(['migrate-members', user, '--rejects', rejects], env);
-      expect(again).toMatchObject({ code: 1, stderr: `member-api: the rejects file "${rejects}" already exists (a file or a link): remove it or choose another name with --rejects FILE; it is never written over\n` });
+      expect(again).toMatchObject({
+        code: 1,
+        stderr: `member-api: the rejects file "${rejects}" already exists (a file or a link): remove it or choose another name with --rejects FILE; it is never written over\n`,
+      });
       expect(readFileSync(rejects, 'utf8')).toBe(`${JSON.stringify({ ...listed[1], _reason: 'invalid login' })}\n`);
       expect((await harness().post('/api2/login/', { user, login: 'fine', password: 'anything' })).json.result).toBe('FAIL');
     } finally {

@@ -22,7 +22,10 @@ for (const engine of ENGINES) {
         expect(set.code, set.stderr).toBe(0);
         expect(set.stdout).not.toContain('secret');
         smtp.hang = true;
-        const created = await fetch(`${server.url}/api2/create/`, { method: 'POST', body: new URLSearchParams({ user: 'demo', api_key: key, _login: 'durable', _email: 'durable@example.com', send_welcome: '1' }) });
+        const created = await fetch(`${server.url}/api2/create/`, {
+          method: 'POST',
+          body: new URLSearchParams({ user: 'demo', api_key: key, _login: 'durable', _email: 'durable@example.com', send_welcome: '1' }),
+        });
         expect(await created.json()).toMatchObject({ result: 'OK' });
         for (let waited = 0; smtp.hung === 0 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
         expect(smtp.hung).toBe(1);

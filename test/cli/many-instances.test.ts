@@ -36,7 +36,13 @@ describe.skipIf(!engineAvailable('postgres'))('several servers on one PostgreSQL
 
   it('behave as one: a member made on one logs in on the other, sessions land in the shared store, and a lockout holds on both', async () => {
     const [a, b] = servers.map((s) => s.url) as [string, string];
-    const created = await post(`${a}/api2/create/`, { user: 'shared', api_key: apiKey, _login: 'roamer', _email: 'r@example.com', _password: 'roaming-password' });
+    const created = await post(`${a}/api2/create/`, {
+      user: 'shared',
+      api_key: apiKey,
+      _login: 'roamer',
+      _email: 'r@example.com',
+      _password: 'roaming-password',
+    });
     expect(created.result).toBe('OK');
     expect((await post(`${b}/api2/login/`, { user: 'shared', login: 'roamer', password: 'roaming-password' })).result).toBe('OK');
     expect((await post(`${a}/api2/login/`, { user: 'shared', login: 'roamer', password: 'roaming-password' })).result).toBe('OK');
@@ -56,7 +62,10 @@ describe.skipIf(!engineAvailable('postgres'))('several servers on one PostgreSQL
     }
     // An update on one is what the other lists.
     expect((await post(`${b}/api2/update/`, { user: 'shared', api_key: apiKey, find_member_login: 'roamer', city: 'Bergen' })).result).toBe('OK');
-    expect(await post(`${a}/api2/list/`, { user: 'shared', api_key: apiKey, record: '{login}{city}' })).toEqual({ members: [{ login: 'roamer', city: 'Bergen' }], members_total: 1 });
+    expect(await post(`${a}/api2/list/`, { user: 'shared', api_key: apiKey, record: '{login}{city}' })).toEqual({
+      members: [{ login: 'roamer', city: 'Bergen' }],
+      members_total: 1,
+    });
     for (const server of servers) expect(server.output()).not.toMatch(/"level":(50|60)/);
   });
 

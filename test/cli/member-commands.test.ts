@@ -14,10 +14,13 @@ describeEachEngineApp('member-api member', (h) => {
     const env = { DATABASE_URL: h().database.url };
     const member = (args: string[]) => runCli(['member', ...args, '--account', account.user], env);
     const key = { user: account.user, api_key: account.apiKey };
-    expect((await h().post('/api2/create/', { ...key, _login: 'alice', _email: 'alice@example.com', _password: 'correct-horse', city: 'Paris' })).json.result).toBe('OK');
+    expect(
+      (await h().post('/api2/create/', { ...key, _login: 'alice', _email: 'alice@example.com', _password: 'correct-horse', city: 'Paris' })).json.result,
+    ).toBe('OK');
     expect((await h().post('/api2/create/', { ...key, _login: 'bob', _email: 'bob@alice.example', _password: 'correct-horse' })).json.result).toBe('OK');
     expect((await h().post('/api2/create/', { ...key, _login: 'carol', _email: 'carol@example.com', _password: 'correct-horse' })).json.result).toBe('OK');
-    for (const ip of ['203.0.113.1', '203.0.113.1', '203.0.113.1']) await h().post('/api2/login/', { ...key, login: 'alice', password: 'wrong-password', IP: ip });
+    for (const ip of ['203.0.113.1', '203.0.113.1', '203.0.113.1'])
+      await h().post('/api2/login/', { ...key, login: 'alice', password: 'wrong-password', IP: ip });
     const locked = await h().post('/api2/login/', { ...key, login: 'alice', password: 'correct-horse', IP: '203.0.113.1' });
     expect(locked.json.message).toBe('wrong login or password');
 
@@ -56,7 +59,10 @@ describeEachEngineApp('member-api member', (h) => {
 
     // Errors are one line naming what is missing.
     expect(await member(['show', 'nobody'])).toMatchObject({ code: 1, stderr: `member-api: no member "nobody" in account "${account.user}"\n` });
-    expect(await runCli(['member', 'show', 'alice', '--account', 'no-such-account'], env)).toMatchObject({ code: 1, stderr: `member-api: no account "no-such-account" in the store ${storeShown(h().database.url)}\n` });
+    expect(await runCli(['member', 'show', 'alice', '--account', 'no-such-account'], env)).toMatchObject({
+      code: 1,
+      stderr: `member-api: no account "no-such-account" in the store ${storeShown(h().database.url)}\n`,
+    });
   }, 60_000);
 
   it('lists found members and login attempts as tables with headers, and says when --limit cut them', async () => {
@@ -65,7 +71,13 @@ describeEachEngineApp('member-api member', (h) => {
     const member = (args: string[]) => runCli(['member', ...args, '--account', account.user], env);
     const key = { user: account.user, api_key: account.apiKey };
     // Three match by login, one more by e-mail alone, one by both (counted once), one Deleted.
-    for (const [login, email] of [['cutter1', 'a@example.com'], ['cutter2', 'b@example.com'], ['other', 'cutter@example.com'], ['cutter3', 'cutter3@example.com'], ['cutter4', 'd@example.com']]) {
+    for (const [login, email] of [
+      ['cutter1', 'a@example.com'],
+      ['cutter2', 'b@example.com'],
+      ['other', 'cutter@example.com'],
+      ['cutter3', 'cutter3@example.com'],
+      ['cutter4', 'd@example.com'],
+    ]) {
       expect((await h().post('/api2/create/', { ...key, _login: login!, _email: email!, _password: 'correct-horse' })).json.result).toBe('OK');
     }
     expect((await h().post('/api2/update/', { ...key, find_member_login: 'cutter4', status: 'D' })).json.result).toBe('OK');
@@ -78,16 +90,25 @@ describeEachEngineApp('member-api member', (h) => {
     expect(lines.slice(1).map((line) => line.slice(statusAt).split(' ')[0])).toEqual(['Active', 'Active', 'Active', 'Active', 'Deleted']);
 
     const cut = await member(['find', 'cutter', '--limit', '2']);
-    expect(cut.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^id /), expect.stringMatching(/ cutter1 /), expect.stringMatching(/ cutter2 /), 'showing the first 2 of 5 members; --limit 5 to see them all']);
+    expect(cut.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^id /),
+      expect.stringMatching(/ cutter1 /),
+      expect.stringMatching(/ cutter2 /),
+      'showing the first 2 of 5 members; --limit 5 to see them all',
+    ]);
     const cutJson = await member(['find', 'cutter', '--limit', '2', '--json']);
     expect((JSON.parse(cutJson.stdout) as Array<{ login: string }>).map((m) => m.login)).toEqual(['cutter1', 'cutter2']);
     expect(cutJson.stderr).toBe('showing the first 2 of 5 members; --limit 5 to see them all\n');
     expect((await member(['find', 'cutter', '--limit', '5'])).stdout).not.toContain('showing');
 
-    for (const ip of ['203.0.113.7', '203.0.113.8', '203.0.113.9']) await h().post('/api2/login/', { ...key, login: 'cutter1', password: 'correct-horse', IP: ip });
+    for (const ip of ['203.0.113.7', '203.0.113.8', '203.0.113.9'])
+      await h().post('/api2/login/', { ...key, login: 'cutter1', password: 'correct-horse', IP: ip });
     const logins = (await member(['logins', 'cutter1', '--limit', '2'])).stdout.trimEnd().split('\n');
     expect(logins[0]).toMatch(/^at +outcome +ip$/);
-    expect(logins.slice(1, 3).map((line) => line.split(/ +/).slice(1))).toEqual([['ok', '203.0.113.9'], ['ok', '203.0.113.8']]);
+    expect(logins.slice(1, 3).map((line) => line.split(/ +/).slice(1))).toEqual([
+      ['ok', '203.0.113.9'],
+      ['ok', '203.0.113.8'],
+    ]);
     expect(logins[3]).toBe('showing the newest 2; there are more login attempts (--limit 4 to see more)');
     expect((await member(['logins', 'cutter1'])).stdout).not.toContain('showing');
   });
@@ -103,7 +124,18 @@ describeEachEngineApp('member-api member', (h) => {
       bidi: 'invoice\u202efdp.exe',
       more: 'a\x7fb\u2066c\x01d',
     };
-    expect((await h().post('/api2/create/', { user: account.user, api_key: account.apiKey, _login: 'mallory', _email: 'mallory@example.com', _password: 'correct-horse', ...hostile })).json.result).toBe('OK');
+    expect(
+      (
+        await h().post('/api2/create/', {
+          user: account.user,
+          api_key: account.apiKey,
+          _login: 'mallory',
+          _email: 'mallory@example.com',
+          _password: 'correct-horse',
+          ...hostile,
+        })
+      ).json.result,
+    ).toBe('OK');
     // What a terminal would act on: every C0 control but the newlines that end the program's lines, DEL, C1, bidi controls.
     const CONTROLS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
@@ -133,6 +165,9 @@ describeEachEngineApp('member-api member', (h) => {
 
     // Whatever the program writes goes the same way: its answers and its errors.
     expect((await member(['find', '\x1b]0;pwned\x07'])).stdout).toBe('no member\'s login or e-mail contains "\\x1b]0;pwned\\x07"\n');
-    expect(await member(['show', '\x1b[2K\rnobody'])).toMatchObject({ code: 1, stderr: `member-api: no member "\\x1b[2K\\x0dnobody" in account "${account.user}"\n` });
+    expect(await member(['show', '\x1b[2K\rnobody'])).toMatchObject({
+      code: 1,
+      stderr: `member-api: no member "\\x1b[2K\\x0dnobody" in account "${account.user}"\n`,
+    });
   });
 });

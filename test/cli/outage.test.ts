@@ -37,7 +37,11 @@ describe.skipIf(!engineAvailable('postgres'))('PostgreSQL outage', () => {
       await seedMembers(database.url, 1, { count: 50_000 });
       const stalled = new AbortController();
       const record = '{id}{login}{email}{status}{reg_time}{reg_type}{first_name}{last_name}{city}{phone}{bill_id}';
-      const stalledList = await fetch(`${server.url}/api2/list/`, { method: 'POST', body: new URLSearchParams({ user: 'demo', api_key: key, record }), signal: stalled.signal });
+      const stalledList = await fetch(`${server.url}/api2/list/`, {
+        method: 'POST',
+        body: new URLSearchParams({ user: 'demo', api_key: key, record }),
+        signal: stalled.signal,
+      });
       expect(stalledList.status).toBe(200);
 
       // Under load: a steady stream of requests while the database goes away.

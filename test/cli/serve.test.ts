@@ -72,7 +72,10 @@ for (const engine of ENGINES) {
         // Signal once the server has received all 16: each hashes a password (tens of
         // milliseconds, on a pool of four threads), so most are still running then.
         const arrived = () => server.output().split('incoming request').length - 1;
-        for (let i = 0; arrived() < 16; i++) { await new Promise((r) => setTimeout(r, 2)); if (i === 2000) throw new Error(server.output()); }
+        for (let i = 0; arrived() < 16; i++) {
+          await new Promise((r) => setTimeout(r, 2));
+          if (i === 2000) throw new Error(server.output());
+        }
         server.child.kill('SIGTERM');
         const replies = await Promise.all(inFlight);
         expect(replies.map((r) => r.result)).toEqual(Array(16).fill('OK'));
@@ -105,7 +108,11 @@ describe('member-api serve: the log an operator reads', () => {
       server.child.kill('SIGTERM');
       expect(await exitOf(server.child)).toBe(0);
 
-      const lines = server.stdout().trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+      const lines = server
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, any>);
       expect(lines.find((line) => /listening on http:/.test(line.msg))).toBeDefined();
       const completed = lines.filter((line) => line.msg === 'request completed');
       const byRoute = (route: string) => completed.find((line) => line.route === route)!;
@@ -130,4 +137,3 @@ describe('member-api serve: the log an operator reads', () => {
     expect(shown).not.toMatch(/^\{"level"/m);
   });
 });
-

@@ -14,19 +14,23 @@ import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines
 function stalledList(url: string, params: Record<string, string>): Promise<{ response: IncomingMessage; req: ClientRequest; readRest: () => Promise<string> }> {
   return new Promise((resolve, reject) => {
     const body = new URLSearchParams(params).toString();
-    const req = request(`${url}/api2/list/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      response.pause();
-      const readRest = () =>
-        new Promise<string>((done) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.once('end', () => done(text));
-          response.once('error', () => done(text));
-          response.once('aborted', () => done(text));
-          response.resume();
-        });
-      resolve({ response, req, readRest });
-    });
+    const req = request(
+      `${url}/api2/list/`,
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        response.pause();
+        const readRest = () =>
+          new Promise<string>((done) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.once('end', () => done(text));
+            response.once('error', () => done(text));
+            response.once('aborted', () => done(text));
+            response.resume();
+          });
+        resolve({ response, req, readRest });
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -47,7 +51,13 @@ for (const engine of ENGINES) {
       const attacker = await created('attacker');
       const other = await created('other');
       await seedMembers(database.url, 1, { count: 50_000 });
-      const server = await startServe({ ...env, MAX_CONCURRENT_LISTS_PER_ACCOUNT: '2', RESPONSE_STALL_TIMEOUT_MS: '1500', SWEEP_INTERVAL_SECONDS: '0', LOG_LEVEL: 'info' });
+      const server = await startServe({
+        ...env,
+        MAX_CONCURRENT_LISTS_PER_ACCOUNT: '2',
+        RESPONSE_STALL_TIMEOUT_MS: '1500',
+        SWEEP_INTERVAL_SECONDS: '0',
+        LOG_LEVEL: 'info',
+      });
       const held: Array<Awaited<ReturnType<typeof stalledList>>> = [];
       try {
         const record = '{id}{login}{email}{status}{reg_time}{first_name}{last_name}{city}{phone}';

@@ -33,7 +33,9 @@ for (const engine of ENGINES) {
         receiver.delayMs = 5_000;
         const logins = Array.from({ length: 20 }, (_, i) => `k${i}`);
         for (const login of logins) {
-          expect(await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: login, _email: `${login}@example.com`, _password: 'durable-horse' })).toMatchObject({ result: 'OK' });
+          expect(
+            await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: login, _email: `${login}@example.com`, _password: 'durable-horse' }),
+          ).toMatchObject({ result: 'OK' });
         }
         for (let waited = 0; receiver.received.length === 0 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
         expect(receiver.received.length).toBeGreaterThan(0);

@@ -37,7 +37,10 @@ for (const engine of ENGINES) {
       expect(ok.result === 'OK' && ok.session.length).toBeGreaterThanOrEqual(22);
       const fail = await client.login({ login: 'alice', password: 'wrong-horse' });
       expect(fail).toEqual({ result: 'FAIL', message: 'wrong login or password', fail_url: '' });
-      expect(await client.login({ login: 'alice', password: 'correct-horse', IP: 'not-an-ip' })).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)' });
+      expect(await client.login({ login: 'alice', password: 'correct-horse', IP: 'not-an-ip' })).toEqual({
+        result: 'ERROR',
+        message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)',
+      });
 
       expect(await client.create({ _login: 'ALICE', _email: 'a2@example.com' })).toEqual({ result: 'ERROR', message: 'login already taken' });
       expect(await client.update({ find_member_login: 'alice', city: 'Lyon', status: 'S' })).toEqual({ result: 'OK', message: '', updated: 1 });
@@ -54,7 +57,13 @@ for (const engine of ENGINES) {
       if (ok.result !== 'OK') throw new Error(ok.message);
       // No key is sent: the record reads what the account lets a session read (not {city}, by default).
       const checked = await client.session({ session: ok.session, record: '{reg_type}' });
-      expect(checked).toMatchObject({ result: 'OK', login: 'sessions', status: 'Active', reg_type: 'API', expires: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+      expect(checked).toMatchObject({
+        result: 'OK',
+        login: 'sessions',
+        status: 'Active',
+        reg_type: 'API',
+        expires: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      });
       expect(await client.logout({ session: ok.session })).toEqual({ result: 'OK', message: '' });
       expect(await client.session({ session: ok.session })).toEqual({ result: 'FAIL', message: 'session not found' });
       const reset = await client.reset({ find_member_login: 'sessions' });
@@ -63,7 +72,12 @@ for (const engine of ENGINES) {
 
     it('reads a streamed list member by member, and gives members_total at the end', async () => {
       for (let i = 0; i < 40; i++) {
-        const answer = await client.create({ _login: `stream-${String(i).padStart(2, '0')}`, _email: `s${i}@example.com`, _password: 'stream-password', team: i % 2 ? 'odd' : 'even' });
+        const answer = await client.create({
+          _login: `stream-${String(i).padStart(2, '0')}`,
+          _email: `s${i}@example.com`,
+          _password: 'stream-password',
+          team: i % 2 ? 'odd' : 'even',
+        });
         expect(answer.result).toBe('OK');
       }
       const seen: MemberRecord[] = [];
@@ -90,7 +104,9 @@ for (const engine of ENGINES) {
       }
       await expect(async () => {
         for await (const member of client.members({ record: '{nope' })) void member;
-      }).rejects.toThrow(new MemberApiError({ result: 'ERROR', message: 'invalid parameter: record (a run of {name} tokens, each a built-in field or a profile field)' }));
+      }).rejects.toThrow(
+        new MemberApiError({ result: 'ERROR', message: 'invalid parameter: record (a run of {name} tokens, each a built-in field or a profile field)' }),
+      );
     });
 
     it('follows the change feed as an async iterator: every event once, in order, across pages; with follow, new ones as they come', async () => {
@@ -121,7 +137,10 @@ for (const engine of ENGINES) {
       const proxy = await prefixProxy('/members', server.url);
       try {
         const behind = new MemberApiClient({ baseUrl: `${proxy.url}/members/`, user: 'demo', apiKey: server.demoKey() });
-        expect(await behind.create({ _login: 'prefixed', _email: 'p@example.com', _password: 'prefix-password' })).toMatchObject({ result: 'OK', login: 'prefixed' });
+        expect(await behind.create({ _login: 'prefixed', _email: 'p@example.com', _password: 'prefix-password' })).toMatchObject({
+          result: 'OK',
+          login: 'prefixed',
+        });
         expect(await behind.login({ login: 'prefixed', password: 'prefix-password' })).toMatchObject({ result: 'OK' });
         expect(await behind.update({ find_member_login: 'prefixed', city: 'Nice' })).toMatchObject({ result: 'OK', updated: 1 });
         const streamed: MemberRecord[] = [];

@@ -29,7 +29,10 @@ function tableRows(markdown: string): Row[] {
       continue;
     }
     inTable = true;
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     const name = /^`([A-Z0-9_]+)`$/.exec(cells[0] ?? '')?.[1];
     if (name) rows.push({ name, defaultCell: cells[1] ?? '' });
   }
@@ -78,7 +81,8 @@ describe(`the environment variables of ${PAGE}`, () => {
       if (literal === undefined) continue;
       const field = fieldOf(name);
       if (!(field in config)) wrong.push(`${name}: the table shows the default ${literal}, but the configuration has no field ${field}`);
-      else if (!sameDefault(literal, config[field])) wrong.push(`${name}: the table shows the default ${literal}, loadConfig fills in ${JSON.stringify(config[field])}`);
+      else if (!sameDefault(literal, config[field]))
+        wrong.push(`${name}: the table shows the default ${literal}, loadConfig fills in ${JSON.stringify(config[field])}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -166,7 +166,9 @@ describe('links between the Markdown files', () => {
   });
 
   it('slugs headings as GitHub does', () => {
-    const anchors = anchorsOf(['# Set-up', '## `POST /api2/login/`: check a member\'s login', '## Set-up', '```', '# not a heading', '```', 'Setext', '---'].join('\n'));
+    const anchors = anchorsOf(
+      ['# Set-up', "## `POST /api2/login/`: check a member's login", '## Set-up', '```', '# not a heading', '```', 'Setext', '---'].join('\n'),
+    );
     expect([...anchors]).toEqual(['set-up', 'post-api2login-check-a-members-login', 'set-up-1', 'setext']);
   });
 
@@ -177,7 +179,16 @@ describe('links between the Markdown files', () => {
       writeFileSync(join(root, 'docs', 'b.md'), '# B\n\n## Two words\n');
       writeFileSync(
         join(root, 'a.md'),
-        ['# A', '[ok](docs/b.md#two-words) ![img](docs/b.md) [here](#a) [site](https://example.com/x#y)', '[gone](docs/c.md) and [bad anchor](docs/b.md#three)', '`[code](nowhere.md)`', '```', '[fenced](nowhere.md)', '```', '[up](../outside.md) [self](#missing)'].join('\n'),
+        [
+          '# A',
+          '[ok](docs/b.md#two-words) ![img](docs/b.md) [here](#a) [site](https://example.com/x#y)',
+          '[gone](docs/c.md) and [bad anchor](docs/b.md#three)',
+          '`[code](nowhere.md)`',
+          '```',
+          '[fenced](nowhere.md)',
+          '```',
+          '[up](../outside.md) [self](#missing)',
+        ].join('\n'),
       );
       expect(brokenLinks('a.md', root)).toEqual([
         'a.md:3: [gone](docs/c.md): no file or folder docs/c.md',

@@ -13,7 +13,12 @@ import { figure } from '../support/report.js';
 
 const ERROR = (message: string) => ({ result: 'ERROR', message });
 
-async function seed(h: ReturnType<Parameters<Parameters<typeof describeEachEngineApp>[1]>[0]>, accountId: number, count: number, profile: Record<string, string> = {}) {
+async function seed(
+  h: ReturnType<Parameters<Parameters<typeof describeEachEngineApp>[1]>[0]>,
+  accountId: number,
+  count: number,
+  profile: Record<string, string> = {},
+) {
   for (let start = 0; start < count; start += 1000) {
     await h.store.transfer.writeImport(accountId, {
       inserts: Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
@@ -93,10 +98,12 @@ describeEachEngineApp('bounded work', (h) => {
     let healthzMs = 0;
     const [answers] = await Promise.all([
       Promise.all(Array.from({ length: 4 }, () => h().request({ method: 'GET', url: long }))),
-      h().request({ method: 'GET', url: '/healthz' }).then((reply) => {
-        healthzMs = performance.now() - started;
-        return reply;
-      }),
+      h()
+        .request({ method: 'GET', url: '/healthz' })
+        .then((reply) => {
+          healthzMs = performance.now() - started;
+          return reply;
+        }),
     ]);
     for (const reply of answers) expect([reply.status, reply.json]).toEqual([404, ERROR('not found')]);
     // The same path with a method it does not take, and one of a real route's with slashes after it.
@@ -118,7 +125,10 @@ describeEachEngineApp('bounded work', (h) => {
     const took = performance.now() - started;
     delay.disable();
     expect(scan.members_total).toBe(20_000);
-    figure(`bounded work [${h().store.engine}] 60 MB update + scan: took ms / longest event-loop stall ms`, `${took.toFixed(0)} / ${(delay.max / 1e6).toFixed(1)}`);
+    figure(
+      `bounded work [${h().store.engine}] 60 MB update + scan: took ms / longest event-loop stall ms`,
+      `${took.toFixed(0)} / ${(delay.max / 1e6).toFixed(1)}`,
+    );
     // Each chunk is short: the loop never waited anywhere near the time the work took.
     expect(delay.max / 1e6).toBeLessThan(Math.max(500, took / 10));
   }, 240_000);

@@ -99,7 +99,14 @@ describeEachEngineApp('the console over HTTP', (h) => {
     await api.create('bystander', { city: 'Rome' });
     const edit = (fields: Record<string, string>) => form(h(), `/admin/accounts/${api.user}/members/${target.id}/edit`, fields, cookie);
     // Each with a real change beside it (the city), which must not happen either.
-    for (const [name, value] of [['find_member_id', '*'], ['password', 'taken-over-password'], ['status', 'D'], ['FIND_MEMBER_LOGIN', 'bystander'], ['_password', 'taken-over-password'], ['user', api.user]]) {
+    for (const [name, value] of [
+      ['find_member_id', '*'],
+      ['password', 'taken-over-password'],
+      ['status', 'D'],
+      ['FIND_MEMBER_LOGIN', 'bystander'],
+      ['_password', 'taken-over-password'],
+      ['user', api.user],
+    ]) {
       const reply = await edit({ 'profile:city': 'Lima', new_field: name!, new_value: value! });
       expect(reply.status, name).toBe(400);
       expect(reply.body, name).toContain(`Invalid parameter: new_field (&quot;${name}&quot; is not a profile field&#39;s name`);

@@ -35,7 +35,10 @@ describeEachEngineApp('/api2/create/', (h) => {
 
   it('generates a 12-character password without look-alikes when none or an empty one is sent, and it logs in', async () => {
     const { create, user } = await setup();
-    for (const params of [{ _login: 'gen1', _email: 'g@example.com' }, { _login: 'gen2', _email: 'g@example.com', _password: '' }] as Array<Record<string, string>>) {
+    for (const params of [
+      { _login: 'gen1', _email: 'g@example.com' },
+      { _login: 'gen2', _email: 'g@example.com', _password: '' },
+    ] as Array<Record<string, string>>) {
       const reply = await create(params);
       expect(reply.json.password).toHaveLength(GENERATED_LENGTH);
       expect(reply.json.password).toMatch(/^[A-HJ-NP-Za-km-z2-9]+$/);
@@ -53,12 +56,30 @@ describeEachEngineApp('/api2/create/', (h) => {
       [{ _login: 'has space', _email: 'a@example.com' }, 'invalid parameter: _login (1 to 64 characters, no white space or control characters)'],
       [{ _login: 'tab\there', _email: 'a@example.com' }, 'invalid parameter: _login (1 to 64 characters, no white space or control characters)'],
       [{ _login: 'x'.repeat(65), _email: 'a@example.com' }, 'invalid parameter: _login (1 to 64 characters, no white space or control characters)'],
-      [{ _login: 'a', _email: 'no-at-sign' }, 'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'],
-      [{ _login: 'a', _email: 'two@@example.com' }, 'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'],
-      [{ _login: 'a', _email: '@example.com' }, 'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'],
-      [{ _login: 'a', _email: 'a@' }, 'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'],
-      [{ _login: 'a', _email: 'a b@example.com' }, 'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'],
-      [{ _login: 'a', _email: `${'x'.repeat(250)}@e.co` }, 'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'],
+      [
+        { _login: 'a', _email: 'no-at-sign' },
+        'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])',
+      ],
+      [
+        { _login: 'a', _email: 'two@@example.com' },
+        'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])',
+      ],
+      [
+        { _login: 'a', _email: '@example.com' },
+        'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])',
+      ],
+      [
+        { _login: 'a', _email: 'a@' },
+        'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])',
+      ],
+      [
+        { _login: 'a', _email: 'a b@example.com' },
+        'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])',
+      ],
+      [
+        { _login: 'a', _email: `${'x'.repeat(250)}@e.co` },
+        'invalid parameter: _email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])',
+      ],
       [{ _login: 'a', _email: 'a@example.com', _password: '123456789' }, 'invalid parameter: _password (too short: at least 10 characters)'],
       [{ _login: 'a', _email: 'a@example.com', _password: 'x'.repeat(1025) }, 'invalid parameter: _password (too long: at most 1024 characters)'],
     ];
@@ -70,7 +91,9 @@ describeEachEngineApp('/api2/create/', (h) => {
   it('refuses the most common passwords, whatever their case, and lets generated ones be', async () => {
     const { create } = await setup();
     for (const common of ['password', 'PASSWORD1', '12345678', 'qwertyuiop', 'Ｐassword', 'Football1']) {
-      expect((await create({ _login: 'c', _email: 'c@example.com', _password: common })).json.message, common).toBe('invalid parameter: _password (too common: it is on lists of breached passwords)');
+      expect((await create({ _login: 'c', _email: 'c@example.com', _password: common })).json.message, common).toBe(
+        'invalid parameter: _password (too common: it is on lists of breached passwords)',
+      );
     }
     expect((await create({ _login: 'c', _email: 'c@example.com', _password: 'correct horse battery staple' })).json.result).toBe('OK');
   });
@@ -117,9 +140,21 @@ describeEachEngineApp('/api2/create/', (h) => {
     const { create, member } = await setup();
     await create({ _login: 'urls', _email: 'a@example.com', set_urlok: 'https://example.com/in?x=1', set_urlwrong: '/try-again' });
     expect(await member('urls')).toMatchObject({ urlOk: 'https://example.com/in?x=1', urlFail: '/try-again' });
-    for (const bad of ['javascript:alert(1)', 'ftp://example.com/', 'example.com', '//evil.example', '/\\evil.example', 'https://x/'.padEnd(2049, 'a'), '/a b']) {
-      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlok: bad })).json.message).toBe('invalid parameter: set_urlok (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)');
-      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlwrong: bad })).json.message).toBe('invalid parameter: set_urlwrong (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)');
+    for (const bad of [
+      'javascript:alert(1)',
+      'ftp://example.com/',
+      'example.com',
+      '//evil.example',
+      '/\\evil.example',
+      'https://x/'.padEnd(2049, 'a'),
+      '/a b',
+    ]) {
+      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlok: bad })).json.message).toBe(
+        'invalid parameter: set_urlok (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)',
+      );
+      expect((await create({ _login: 'u2', _email: 'a@example.com', set_urlwrong: bad })).json.message).toBe(
+        'invalid parameter: set_urlwrong (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)',
+      );
     }
   });
 
@@ -162,8 +197,14 @@ describeEachEngineApp('/api2/create/', (h) => {
       [{ set_is_exp_time: '1', set_exp_time: '0', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time (a whole number from 1 to 999999999)'],
       [{ set_is_exp_time: '1', set_exp_time: '-1', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time (a whole number from 1 to 999999999)'],
       [{ set_is_exp_time: '1', set_exp_time: '1.5', set_exp_time_type: 'D' }, 'invalid parameter: set_exp_time (a whole number from 1 to 999999999)'],
-      [{ set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'd' }, 'invalid parameter: set_exp_time_type (one of m h D M Y, in this case: m is minutes, M months)'],
-      [{ set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'W' }, 'invalid parameter: set_exp_time_type (one of m h D M Y, in this case: m is minutes, M months)'],
+      [
+        { set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'd' },
+        'invalid parameter: set_exp_time_type (one of m h D M Y, in this case: m is minutes, M months)',
+      ],
+      [
+        { set_is_exp_time: '1', set_exp_time: '3', set_exp_time_type: 'W' },
+        'invalid parameter: set_exp_time_type (one of m h D M Y, in this case: m is minutes, M months)',
+      ],
       [{ set_is_exp_time: '1', set_exp_time: '999999', set_exp_time_type: 'Y' }, 'invalid parameter: set_exp_time (the period ends after the year 9999)'],
       [{ set_is_exp_logins: '1' }, 'missing parameter: set_exp_logins'],
       [{ set_is_exp_logins: '4', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins (one of 0 1 2)'],
@@ -171,7 +212,10 @@ describeEachEngineApp('/api2/create/', (h) => {
       [{ set_is_exp_logins: '2', set_exp_logins: 'ten' }, 'invalid parameter: set_exp_logins (a whole number from 1 to 999999999)'],
       [{ set_is_exp_logins: 'constructor', set_exp_logins: '2' }, 'invalid parameter: set_is_exp_logins (one of 0 1 2)'],
       [{ set_is_exp_time: 'toString', set_exp_time: '2', set_exp_time_type: 'D' }, 'invalid parameter: set_is_exp_time (one of 0 1 2)'],
-      [{ set_is_exp_time: '1', set_exp_time: '2', set_exp_time_type: 'constructor' }, 'invalid parameter: set_exp_time_type (one of m h D M Y, in this case: m is minutes, M months)'],
+      [
+        { set_is_exp_time: '1', set_exp_time: '2', set_exp_time_type: 'constructor' },
+        'invalid parameter: set_exp_time_type (one of m h D M Y, in this case: m is minutes, M months)',
+      ],
     ];
     for (const [params, message] of cases) {
       expect((await create({ _login: 'x', _email: 'x@example.com', ...params })).json, JSON.stringify(params)).toEqual({ result: 'ERROR', message });
@@ -194,7 +238,9 @@ describeEachEngineApp('/api2/create/', (h) => {
     await create({ _login: 'v6', _email: 'a@example.com', IP: '2001:db8::5' });
     expect((await member('v4'))?.regIp).toBe('203.0.113.5');
     expect((await member('v6'))?.regIp).toBe('2001:db8::5');
-    expect((await create({ _login: 'bad', _email: 'a@example.com', IP: '300.1.1.1' })).json.message).toBe('invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)');
+    expect((await create({ _login: 'bad', _email: 'a@example.com', IP: '300.1.1.1' })).json.message).toBe(
+      'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)',
+    );
   });
 
   it('stores every other parameter as a profile field, under its name', async () => {
@@ -202,7 +248,12 @@ describeEachEngineApp('/api2/create/', (h) => {
     await create({ _login: 'prof', _email: 'a@example.com', first_name: 'Ada', 'last.name': 'Lovelace', 'x-y_z.9': '', note: 'ü€𝄞' });
     const stored = await member('prof');
     expect(await h().store.members.findProfile(account.id, stored!.id)).toEqual(
-      new Map([['first_name', 'Ada'], ['last.name', 'Lovelace'], ['note', 'ü€𝄞'], ['x-y_z.9', '']]),
+      new Map([
+        ['first_name', 'Ada'],
+        ['last.name', 'Lovelace'],
+        ['note', 'ü€𝄞'],
+        ['x-y_z.9', ''],
+      ]),
     );
   });
 
@@ -211,21 +262,39 @@ describeEachEngineApp('/api2/create/', (h) => {
     // A near miss of a parameter of /create/ says which one was meant. (`login`, `email` and
     // `password` are not misses: they stand for the underscored names, test/http/hosted-code.test.ts.)
     const meant: Record<string, string> = { LOGIN: '_login', Email: '_email', api_KEY: 'api_key', ip: 'IP' };
-    for (const name of ['status', 'id', 'reg_date', 'bill_qty', 'urlok', 'pfdelete', 'Email', 'LOGIN', '_other', 'set_other', 'find_member_x', 'api_KEY', 'ip']) {
+    for (const name of [
+      'status',
+      'id',
+      'reg_date',
+      'bill_qty',
+      'urlok',
+      'pfdelete',
+      'Email',
+      'LOGIN',
+      '_other',
+      'set_other',
+      'find_member_x',
+      'api_KEY',
+      'ip',
+    ]) {
       expect((await create({ _login: 'x', _email: 'x@example.com', [name]: 'v' })).json, name).toEqual({
         result: 'ERROR',
         message: `unknown parameter: ${name}${meant[name] ? ` (did you mean ${meant[name]}?)` : ''}`,
       });
     }
     for (const name of ['has space', 'x'.repeat(65), 'naïve', 'a/b', 'a:b']) {
-      expect((await create({ _login: 'x', _email: 'x@example.com', [name]: 'v' })).json.message, name).toBe(`invalid parameter: ${name} (1 to 64 of A-Z a-z 0-9 _ . -)`);
+      expect((await create({ _login: 'x', _email: 'x@example.com', [name]: 'v' })).json.message, name).toBe(
+        `invalid parameter: ${name} (1 to 64 of A-Z a-z 0-9 _ . -)`,
+      );
     }
   });
 
   it('limits profile values to 64 KiB and members to 100 fields', async () => {
     const { create } = await setup();
     expect((await create({ _login: 'big', _email: 'a@example.com', bio: 'x'.repeat(64 * 1024) })).json.result).toBe('OK');
-    expect((await create({ _login: 'big2', _email: 'a@example.com', bio: 'x'.repeat(64 * 1024 + 1) })).json.message).toBe('invalid parameter: bio (longer than 65536 bytes)');
+    expect((await create({ _login: 'big2', _email: 'a@example.com', bio: 'x'.repeat(64 * 1024 + 1) })).json.message).toBe(
+      'invalid parameter: bio (longer than 65536 bytes)',
+    );
     const fields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, 'v']));
     expect((await create({ _login: 'many', _email: 'a@example.com', ...fields(100) })).json.result).toBe('OK');
     expect((await create({ _login: 'many2', _email: 'a@example.com', ...fields(101) })).json).toEqual({ result: 'ERROR', message: 'too many profile fields' });
@@ -235,7 +304,10 @@ describeEachEngineApp('/api2/create/', (h) => {
     const { create, account } = await setup();
     const replies = await Promise.all(Array.from({ length: 64 }, (_, i) => create({ _login: 'race', _email: `r${i}@example.com` })));
     expect(replies.every((r) => r.status === 200)).toBe(true);
-    figure(`race [${h().store.engine}] 64 concurrent creates of one login: OK / taken / 5xx`, `${replies.filter((r) => r.json.result === 'OK').length} / ${replies.filter((r) => r.json.message === 'login already taken').length} / ${replies.filter((r) => r.status >= 500).length}`);
+    figure(
+      `race [${h().store.engine}] 64 concurrent creates of one login: OK / taken / 5xx`,
+      `${replies.filter((r) => r.json.result === 'OK').length} / ${replies.filter((r) => r.json.message === 'login already taken').length} / ${replies.filter((r) => r.status >= 500).length}`,
+    );
     expect(replies.filter((r) => r.json.result === 'OK')).toHaveLength(1);
     expect(replies.filter((r) => r.json.message === 'login already taken')).toHaveLength(63);
     expect(await h().store.accounts.countMembersByStatus(account.id)).toEqual({ A: 1 });

@@ -22,7 +22,14 @@ describeEachEngineApp('what ends with a credential change', (h) => {
     };
     const page = async (url: string) => (await h().request({ method: 'GET', url: url.slice(PUBLIC_URL.length) })).status;
     const submit = async (url: string, password: string) =>
-      (await h().request({ method: 'POST', url: '/api2/reset-password/', headers: SAME_SITE, payload: new URLSearchParams({ token: new URL(url).searchParams.get('token')!, password, confirm: password }).toString() })).status;
+      (
+        await h().request({
+          method: 'POST',
+          url: '/api2/reset-password/',
+          headers: SAME_SITE,
+          payload: new URLSearchParams({ token: new URL(url).searchParams.get('token')!, password, confirm: password }).toString(),
+        })
+      ).status;
     /**
      * The link no longer holds: its page says so (410; 404 once the sweep has purged it), and
      * its form changes no password.

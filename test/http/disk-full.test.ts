@@ -55,7 +55,13 @@ describe.skipIf(!mounted)('a full disk [sqlite]', () => {
       app.inject({
         method: 'POST',
         url: '/api2/create/',
-        payload: new URLSearchParams({ user: 'full-disk', api_key: created.apiKey, _login: login, _email: 'f@example.com', bio: 'x'.repeat(60_000) }).toString(),
+        payload: new URLSearchParams({
+          user: 'full-disk',
+          api_key: created.apiKey,
+          _login: login,
+          _email: 'f@example.com',
+          bio: 'x'.repeat(60_000),
+        }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
     const first = await create('first');
@@ -76,7 +82,13 @@ describe.skipIf(!mounted)('a full disk [sqlite]', () => {
     const update = await app.inject({
       method: 'POST',
       url: '/api2/update/',
-      payload: new URLSearchParams({ user: 'full-disk', api_key: created.apiKey, find_member_login: 'first', city: 'Oslo', notes: 'y'.repeat(60_000) }).toString(),
+      payload: new URLSearchParams({
+        user: 'full-disk',
+        api_key: created.apiKey,
+        find_member_login: 'first',
+        city: 'Oslo',
+        notes: 'y'.repeat(60_000),
+      }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(update.statusCode, update.body).toBe(503);

@@ -18,9 +18,15 @@ const KNOWN_BOUND = REPORTING ? 1.05 : 1.2;
 describeEachEngineApp('login enumeration', (h) => {
   it('answers an unknown login, a wrong password, a deleted and a locked member identically, in about the same time', async () => {
     const { medians, bodies, knownSlower } = await timeFailedLogins(h(), ROUNDS);
-    figure(`enumeration [${h().store.engine}] median ms over ${ROUNDS} interleaved rounds`, Object.fromEntries(Object.entries(medians).map(([k, v]) => [k, Number(v.toFixed(2))])));
+    figure(
+      `enumeration [${h().store.engine}] median ms over ${ROUNDS} interleaved rounds`,
+      Object.fromEntries(Object.entries(medians).map(([k, v]) => [k, Number(v.toFixed(2))])),
+    );
     figure(`enumeration [${h().store.engine}] slowest/fastest median`, spread(medians).toFixed(3));
-    figure(`enumeration [${h().store.engine}] known/unknown login median; P(known slower)`, `${knownOverUnknown(medians).toFixed(3)}; ${knownSlower.toFixed(2)}`);
+    figure(
+      `enumeration [${h().store.engine}] known/unknown login median; P(known slower)`,
+      `${knownOverUnknown(medians).toFixed(3)}; ${knownSlower.toFixed(2)}`,
+    );
     expect([...bodies]).toEqual(['{"result":"FAIL","message":"wrong login or password","fail_url":""}']);
     expect(spread(medians), JSON.stringify(medians)).toBeLessThan(BOUND);
     expect(Math.abs(knownOverUnknown(medians) - 1), JSON.stringify(medians)).toBeLessThan(KNOWN_BOUND - 1);

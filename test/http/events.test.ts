@@ -5,7 +5,16 @@ import { openStore } from '../../src/store/store.js';
 import { servicesOver } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 
-type Event = { id: string; type: string; time: string; account: string; member?: { id: string; login: string }; actor: { kind: string }; request_id?: string; data: Record<string, any> };
+type Event = {
+  id: string;
+  type: string;
+  time: string;
+  account: string;
+  member?: { id: string; login: string };
+  actor: { kind: string };
+  request_id?: string;
+  data: Record<string, any>;
+};
 
 /** Every event of the account, following `next` page by page. */
 async function allEvents(api: Awaited<ReturnType<typeof apiAccount>>, params: Record<string, string> = {}): Promise<Event[]> {
@@ -24,7 +33,14 @@ describeEachEngineApp('events and the change feed', (h) => {
   it('tells a creation, with the member, the actor and the request id, and never the password', async () => {
     const api = await apiAccount(h());
     h().clock.set('2026-11-22T23:14:34.123Z');
-    const reply = await h().post('/api2/create/', { user: api.user, api_key: api.apiKey, _login: 'alice', _email: 'alice@example.com', _password: 'correct-horse', city: 'Oslo' });
+    const reply = await h().post('/api2/create/', {
+      user: api.user,
+      api_key: api.apiKey,
+      _login: 'alice',
+      _email: 'alice@example.com',
+      _password: 'correct-horse',
+      city: 'Oslo',
+    });
     const [event] = await allEvents(api);
     expect(event).toMatchObject({
       id: '1',
@@ -42,7 +58,9 @@ describeEachEngineApp('events and the change feed', (h) => {
   it('tells an update: which fields changed, old and new values, the password named only, profile fields by name', async () => {
     const api = await apiAccount(h());
     await api.create('bob', { city: 'Rome' });
-    expect(await api.update({ find_member_login: 'bob', email: 'new@example.com', password: 'another-horse', city: 'Oslo', pfdelete: 'nothing-here' })).toMatchObject({ result: 'OK' });
+    expect(
+      await api.update({ find_member_login: 'bob', email: 'new@example.com', password: 'another-horse', city: 'Oslo', pfdelete: 'nothing-here' }),
+    ).toMatchObject({ result: 'OK' });
     const events = await allEvents(api);
     expect(events.map((e) => e.type)).toEqual(['member.created', 'member.updated']);
     expect(events[1]!.data).toEqual({
@@ -57,7 +75,9 @@ describeEachEngineApp('events and the change feed', (h) => {
   it('chains the old and new values of concurrent updates of one member, in id order', async () => {
     const api = await apiAccount(h());
     await api.create('busy', { city: 'c0', _email: 'busy0@example.com' });
-    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => api.update({ find_member_login: 'busy', city: `c${i + 1}`, email: `busy${i + 1}@example.com` })));
+    const replies = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => api.update({ find_member_login: 'busy', city: `c${i + 1}`, email: `busy${i + 1}@example.com` })),
+    );
     expect(replies.every((reply) => reply.result === 'OK')).toBe(true);
     const updates = (await allEvents(api)).filter((event) => event.type === 'member.updated');
     expect(updates).toHaveLength(16);
@@ -137,7 +157,10 @@ describeEachEngineApp('events and the change feed', (h) => {
     expect(await api.events({ limit: '0' })).toEqual({ result: 'ERROR', message: expect.stringContaining('invalid parameter: limit') });
     expect(await api.events({ limit: '1001' })).toEqual({ result: 'ERROR', message: expect.stringContaining('invalid parameter: limit') });
     expect(await api.events({ after: '-1' })).toEqual({ result: 'ERROR', message: expect.stringContaining('invalid parameter: after') });
-    expect(await api.events({ types: 'member.exploded' })).toEqual({ result: 'ERROR', message: expect.stringContaining('member.exploded is not an event type') });
+    expect(await api.events({ types: 'member.exploded' })).toEqual({
+      result: 'ERROR',
+      message: expect.stringContaining('member.exploded is not an event type'),
+    });
     expect(await api.events({ afterr: '1' })).toEqual({ result: 'ERROR', message: expect.stringContaining('unknown parameter: afterr') });
     expect((await h().post('/api2/events/', { user: api.user, api_key: 'wrong' })).json).toEqual({ result: 'ERROR', message: 'wrong api key' });
   });
@@ -156,7 +179,12 @@ describeEachEngineApp('events and the change feed', (h) => {
       ['member.created', 'fresh', 'import'],
       ['member.updated', 'known', 'import'],
     ]);
-    expect(events[1]!.data).toMatchObject({ changed: ['email'], old: { email: 'known@example.com' }, new: { email: 'moved@example.com' }, profile: { city: { old: 'Rome', new: 'Oslo' } } });
+    expect(events[1]!.data).toMatchObject({
+      changed: ['email'],
+      old: { email: 'known@example.com' },
+      new: { email: 'moved@example.com' },
+      profile: { city: { old: 'Rome', new: 'Oslo' } },
+    });
   });
 
   it('tells a verification once, and what the sweep did: expirations as one event per status, purges per member', async () => {
@@ -193,7 +221,9 @@ describeEachEngineApp('events and the change feed', (h) => {
     for (let i = 0; i < 2; i++) expect((await signIn('max', 'wrong-horse')).json.result).toBe('FAIL');
     const max = (await api.member('max'))!;
     expect(await h().services.logins.unlock(api.account, max.id)).toBeGreaterThan(0);
-    const events = (await allEvents(api)).filter((e) => !['member.created', 'member.updated'].includes(e.type) && !(e.type === 'member.status_changed' && e.member?.login === 'sam'));
+    const events = (await allEvents(api)).filter(
+      (e) => !['member.created', 'member.updated'].includes(e.type) && !(e.type === 'member.status_changed' && e.member?.login === 'sam'),
+    );
     expect(events.map((e) => [e.type, e.member?.login ?? null, e.actor.kind, e.data])).toEqual([
       ['member.login', 'lou', 'api', { outcome: 'ok', ip: '203.0.113.7' }],
       ['member.status_changed', 'lou', 'system', { from: 'A', to: 'S', cause: 'login_expiry' }],
@@ -257,7 +287,11 @@ describeEachEngineApp('events and the change feed', (h) => {
           const services = servers[i % 2]!;
           const account = (await services.accounts.find(api.user))!;
           for (let round = 0; round < rounds; round++) {
-            const outcome = await services.members.update(account, { selector: { by: 'login', login }, deleteFields: [], setFields: new Map([['round', String(round)]]) }, { actor: 'api' });
+            const outcome = await services.members.update(
+              account,
+              { selector: { by: 'login', login }, deleteFields: [], setFields: new Map([['round', String(round)]]) },
+              { actor: 'api' },
+            );
             expect(outcome.kind).toBe('updated');
           }
         }),
@@ -276,7 +310,10 @@ describeEachEngineApp('events and the change feed', (h) => {
       await writers;
       // On a failure, say which ids are missing or repeated (a skipped id is the bug this looks for).
       const expected = Array.from({ length: 8 + 8 * rounds }, (_, i) => String(i + 1));
-      expect({ missing: expected.filter((id) => !seen.includes(id)), repeated: seen.filter((id, i) => seen.indexOf(id) !== i) }).toEqual({ missing: [], repeated: [] });
+      expect({ missing: expected.filter((id) => !seen.includes(id)), repeated: seen.filter((id, i) => seen.indexOf(id) !== i) }).toEqual({
+        missing: [],
+        repeated: [],
+      });
       expect(seen).toEqual(Array.from({ length: 8 + 8 * rounds }, (_, i) => String(i + 1)));
     } finally {
       await store.close();

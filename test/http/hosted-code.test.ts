@@ -27,8 +27,12 @@ describeEachEngineApp('code written for the hosted original', (h) => {
     expect(updated.json).toEqual({ result: 'OK', message: '', updated: 1 });
     expect((await api.login('bot-made', 'bot-changed-horse')).result).toBe('OK');
     // The other endpoints, by GET, with and without the slash.
-    for (const path of ['/api2/login', '/api2/login/']) expect((await get(h(), path, { user: api.user, login: 'bot-made', password: 'bot-changed-horse' })).json.result).toBe('OK');
-    expect((await get(h(), '/api2/list', { ...key, record: '{login}{status}', login_full: 'bot-made' })).json).toEqual({ members: [{ login: 'bot-made', status: 'Active' }], members_total: 1 });
+    for (const path of ['/api2/login', '/api2/login/'])
+      expect((await get(h(), path, { user: api.user, login: 'bot-made', password: 'bot-changed-horse' })).json.result).toBe('OK');
+    expect((await get(h(), '/api2/list', { ...key, record: '{login}{status}', login_full: 'bot-made' })).json).toEqual({
+      members: [{ login: 'bot-made', status: 'Active' }],
+      members_total: 1,
+    });
     // Each such request is counted, by endpoint, for the operator who will ask for POST.
     const metrics = (await h().metrics.exposition()).body;
     expect(metrics).toMatch(/member_api_credentials_in_url_total\{endpoint="\/api2\/create\/"\} [1-9]/);
@@ -61,8 +65,13 @@ describeEachEngineApp('code written for the hosted original', (h) => {
   it('reads the seed’s one-letter codes in either case, and the period unit only as written', async () => {
     const api = await apiAccount(h());
     await api.create('coded');
-    expect(await api.update({ find_member_login: 'coded', is_exp_time: 's', exp_time: '2', exp_time_type: 'D', is_exp_logins: 'd', exp_logins: '5' })).toMatchObject({ result: 'OK' });
-    expect(await api.list({ record: '{login}{reg_type}', status: 'a', reg_type: 'a' })).toEqual({ members: [{ login: 'coded', reg_type: 'API' }], members_total: 1 });
+    expect(
+      await api.update({ find_member_login: 'coded', is_exp_time: 's', exp_time: '2', exp_time_type: 'D', is_exp_logins: 'd', exp_logins: '5' }),
+    ).toMatchObject({ result: 'OK' });
+    expect(await api.list({ record: '{login}{reg_type}', status: 'a', reg_type: 'a' })).toEqual({
+      members: [{ login: 'coded', reg_type: 'API' }],
+      members_total: 1,
+    });
     expect(await api.update({ find_member_login: 'coded', is_exp_time: 'n', is_exp_logins: 'N' })).toMatchObject({ result: 'OK' });
     expect((await api.member('coded'))!).toMatchObject({ timeExpiry: null, loginExpiry: null });
     // m is minutes and M months: the unit is never folded, and its error says why.
@@ -75,14 +84,24 @@ describeEachEngineApp('code written for the hosted original', (h) => {
   it('takes login, email and password on /create/ for the underscored names, refuses two that differ, and keeps no password-like field in clear', async () => {
     const api = await apiAccount(h());
     const create = async (params: Record<string, string>) => (await h().post('/api2/create', { user: api.user, api_key: api.apiKey, ...params })).json;
-    expect(await create({ login: 'plain-names', email: 'plain@example.com', password: 'plain-named-horse' })).toMatchObject({ result: 'OK', login: 'plain-names', password: 'plain-named-horse' });
+    expect(await create({ login: 'plain-names', email: 'plain@example.com', password: 'plain-named-horse' })).toMatchObject({
+      result: 'OK',
+      login: 'plain-names',
+      password: 'plain-named-horse',
+    });
     expect((await api.list({ record: '{login}{email}', login_full: 'plain-names' })).members).toEqual([{ login: 'plain-names', email: 'plain@example.com' }]);
     expect(await api.profile('plain-names')).toEqual(new Map());
     // The same value twice is one value; two values, an ERROR naming both.
     expect(await create({ _login: 'twice', login: 'twice', _email: 't@example.com' })).toMatchObject({ result: 'OK' });
-    expect(await create({ _login: 'one', login: 'other', _email: 't@example.com' })).toEqual({ result: 'ERROR', message: 'conflicting parameters: _login and login differ (send one of them)' });
+    expect(await create({ _login: 'one', login: 'other', _email: 't@example.com' })).toEqual({
+      result: 'ERROR',
+      message: 'conflicting parameters: _login and login differ (send one of them)',
+    });
     // Errors name what the client sent.
-    expect(await create({ login: 'short-pass', email: 's@example.com', password: 'abc' })).toEqual({ result: 'ERROR', message: 'invalid parameter: password (too short: at least 8 characters)' });
+    expect(await create({ login: 'short-pass', email: 's@example.com', password: 'abc' })).toEqual({
+      result: 'ERROR',
+      message: 'invalid parameter: password (too short: at least 8 characters)',
+    });
     for (const name of ['passwd', 'pwd', 'user_password', 'Passwort', 'pass2']) {
       expect(await create({ _login: `pl-${name.toLowerCase()}`, _email: 'p@example.com', [name]: 'in-clear-horse' }), name).toEqual({
         result: 'ERROR',
@@ -99,9 +118,20 @@ describeEachEngineApp('code written for the hosted original', (h) => {
   it('keeps working what already did: a list by record and login_full, a login with the key and the visitor’s IP, a form from Python, a profile field in the account’s language', async () => {
     const api = await apiAccount(h());
     // requests.post(url, data={...}) from Python: a form body, a profile field `name`, another in Portuguese.
-    const python = await h().post('/api2/create/', { user: api.user, api_key: api.apiKey, _login: 'ana', _email: 'ana@example.com', _password: 'ana-chosen-horse', name: 'Ana Souza', cidade: 'Recife' });
+    const python = await h().post('/api2/create/', {
+      user: api.user,
+      api_key: api.apiKey,
+      _login: 'ana',
+      _email: 'ana@example.com',
+      _password: 'ana-chosen-horse',
+      name: 'Ana Souza',
+      cidade: 'Recife',
+    });
     expect(python.json).toMatchObject({ result: 'OK', login: 'ana' });
-    expect(await api.list({ record: '{login}{email}', login_full: 'ana', limit: '1' })).toEqual({ members: [{ login: 'ana', email: 'ana@example.com' }], members_total: 1 });
+    expect(await api.list({ record: '{login}{email}', login_full: 'ana', limit: '1' })).toEqual({
+      members: [{ login: 'ana', email: 'ana@example.com' }],
+      members_total: 1,
+    });
     expect((await api.list({ record: '{login}{name}{cidade}' })).members).toEqual([{ login: 'ana', name: 'Ana Souza', cidade: 'Recife' }]);
     const withIp = await h().post('/api2/login/', { user: api.user, api_key: api.apiKey, login: 'ana', password: 'ana-chosen-horse', IP: '198.51.100.7' });
     expect(withIp.json.result).toBe('OK');
@@ -115,7 +145,10 @@ describeEachEngineApp('code written for the hosted original', (h) => {
     expect((await login('unknown, 2001:DB8::1')).json.result).toBe('OK');
     const recorded = await h().services.logins.recentLogins(api.account, Number(created.id), 5);
     expect(recorded.map((event) => event.ip)).toEqual(['2001:db8::1', '203.0.113.5']);
-    expect((await login('unknown, nowhere')).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)' });
+    expect((await login('unknown, nowhere')).json).toEqual({
+      result: 'ERROR',
+      message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)',
+    });
   });
 
   it('answers a wrong login or password in the original’s words for an account that asks, and ours otherwise', async () => {
@@ -131,8 +164,12 @@ describeEachEngineApp('code written for the hosted original', (h) => {
   it('takes a common password from an account that turned the check off, and refuses it by default', async () => {
     const strict = await apiAccount(h());
     const lenient = await apiAccount(h(), { passwordCheck: 'off' });
-    const create = (api: typeof strict) => h().post('/api2/create', { user: api.user, api_key: api.apiKey, _login: 'common', _email: 'c@example.com', _password: 'secret123' });
-    expect((await create(strict)).json).toEqual({ result: 'ERROR', message: 'invalid parameter: _password (too common: it is on lists of breached passwords)' });
+    const create = (api: typeof strict) =>
+      h().post('/api2/create', { user: api.user, api_key: api.apiKey, _login: 'common', _email: 'c@example.com', _password: 'secret123' });
+    expect((await create(strict)).json).toEqual({
+      result: 'ERROR',
+      message: 'invalid parameter: _password (too common: it is on lists of breached passwords)',
+    });
     expect((await create(lenient)).json).toMatchObject({ result: 'OK', password: 'secret123' });
     expect(await lenient.update({ find_member_login: 'common', password: 'password1' })).toMatchObject({ result: 'OK' });
   });
@@ -144,6 +181,10 @@ describeEachEngineApp('code written for the hosted original', (h) => {
     expect(created.json).toMatchObject({ result: 'OK', mail: 'not sent: no mail settings' });
     const reset = await h().post('/api2/reset/', { user: api.user, api_key: api.apiKey, find_member_login: 'welcomed', send_mail: '1' });
     expect(reset.json).toMatchObject({ result: 'OK', mail: 'not sent: no mail settings' });
-    expect(Object.keys((await h().post('/api2/reset/', { user: api.user, api_key: api.apiKey, find_member_login: 'welcomed' })).json)).toEqual(['result', 'message', 'reset_url']);
+    expect(Object.keys((await h().post('/api2/reset/', { user: api.user, api_key: api.apiKey, find_member_login: 'welcomed' })).json)).toEqual([
+      'result',
+      'message',
+      'reset_url',
+    ]);
   });
 });

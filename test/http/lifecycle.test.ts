@@ -49,7 +49,17 @@ describeEachEngineApp('member lifecycle', (h) => {
     await api.create('sess');
     await h().post('/api2/login/', { user: api.user, login: 'sess', password: 'correct-horse', IP: '192.0.2.9', api_key: api.apiKey });
     const count = (table: 'sessions' | 'login_events') =>
-      peek(h().database, async (db) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', api.account.id).executeTakeFirstOrThrow()).n));
+      peek(h().database, async (db) =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('account_id', '=', api.account.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      );
     expect(await count('sessions')).toBe(1);
     expect(await count('login_events')).toBe(1);
     h().clock.advance(31 * DAY);

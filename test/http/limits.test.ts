@@ -28,7 +28,17 @@ describeEachEngineApp(
       // shared address, or every client behind a proxy without TRUST_PROXY).
       for (let i = 0; i < 3; i++) expect(JSON.parse((await attempt('198.51.100.1', api.apiKey)).body).members_total).toBe(0);
       // Member logins without a key are not affected.
-      expect((await h().app.inject({ method: 'POST', url: '/api2/login/', remoteAddress: '198.51.100.1', payload: `user=${api.user}&login=x&password=y`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(200);
+      expect(
+        (
+          await h().app.inject({
+            method: 'POST',
+            url: '/api2/login/',
+            remoteAddress: '198.51.100.1',
+            payload: `user=${api.user}&login=x&password=y`,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          })
+        ).statusCode,
+      ).toBe(200);
     });
   },
   { keyGuessLimits: { maxFailures: 5, windowSeconds: 60 } },
@@ -57,7 +67,13 @@ describeEachEngineApp('account request rate', (h) => {
   it('gives logins without a key their own budget, per member and per client address', async () => {
     const api = await apiAccount(h(), { loginRateLimitPerMinute: 2 });
     const login = (login: string, ip: string) =>
-      h().app.inject({ method: 'POST', url: '/api2/login/', remoteAddress: ip, payload: `user=${api.user}&login=${login}&password=guess-guess`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      h().app.inject({
+        method: 'POST',
+        url: '/api2/login/',
+        remoteAddress: ip,
+        payload: `user=${api.user}&login=${login}&password=guess-guess`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     expect((await login('alice', '198.51.100.10')).statusCode).toBe(200);
     expect((await login('alice', '198.51.100.11')).statusCode).toBe(200);
     // A third try at one member, from a third address: the member's budget is spent.
@@ -80,7 +96,15 @@ describeEachEngineApp(
       await api.create('busy-member', { _password: 'correct-horse-battery' });
       const attempts = await Promise.all([
         ...Array.from({ length: 8 }, () => h().post('/api2/login/', { user: api.user, login: 'busy-member', password: 'correct-horse-battery' })),
-        ...Array.from({ length: 4 }, (_, i) => h().post('/api2/create/', { user: api.user, api_key: api.apiKey, _login: `busy-${i}`, _email: `b${i}@example.com`, _password: 'correct-horse-battery' })),
+        ...Array.from({ length: 4 }, (_, i) =>
+          h().post('/api2/create/', {
+            user: api.user,
+            api_key: api.apiKey,
+            _login: `busy-${i}`,
+            _email: `b${i}@example.com`,
+            _password: 'correct-horse-battery',
+          }),
+        ),
       ]);
       const served = attempts.filter((a) => a.status === 200);
       const refused = attempts.filter((a) => a.status === 503);
@@ -94,7 +118,12 @@ describeEachEngineApp(
         expect(a.headers['retry-after']).toBe('1');
       }
       // A refused create wrote nothing: every login it tried is still free.
-      const created = new Set(attempts.slice(8).filter((a) => a.status === 200).map((a) => a.json.login));
+      const created = new Set(
+        attempts
+          .slice(8)
+          .filter((a) => a.status === 200)
+          .map((a) => a.json.login),
+      );
       const listed = await api.list({ record: '{login}' });
       expect(new Set(listed.members.map((m: { login: string }) => m.login))).toEqual(new Set(['busy-member', ...created]));
       // Once the burst is over, the next one is served.

@@ -27,7 +27,12 @@ describeEachEngineApp('/api2/list/', (h) => {
     await api.create('getter');
     const query = new URLSearchParams({ user: api.user, api_key: api.apiKey, record: '{login}' });
     const get = await h().request({ method: 'GET', url: `/api2/list/?${query}` });
-    const post = await h().request({ method: 'POST', url: '/api2/list', payload: query.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = await h().request({
+      method: 'POST',
+      url: '/api2/list',
+      payload: query.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(get.status).toBe(200);
     expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(get.json).toEqual({ members_total: 1, members: [{ login: 'getter' }] });
@@ -44,10 +49,16 @@ describeEachEngineApp('/api2/list/', (h) => {
       login: 'payer',
       regType: 'P',
       regAt: at('2025-07-04T16:00:00Z'),
-      billPc: 'paypal', billId: 'TX-1', billItem: 'gold', billCust: 'C-7', billSubscr: 'I-SUB', billQty: '2',
+      billPc: 'paypal',
+      billId: 'TX-1',
+      billItem: 'gold',
+      billCust: 'C-7',
+      billSubscr: 'I-SUB',
+      billQty: '2',
     });
     await api.insert({ login: 'manual', regType: 'M', regAt: at('2025-07-04T16:00:00Z'), billPc: 'check' });
-    const record = '{id}{login}{email}{status}{reg_date}{reg_time}{reg_type}{exp_date}{exp_time}{last_login_date}{last_login_time}{bill_pc}{bill_id}{bill_item}{bill_cust}{bill_subscr}{bill_qty}';
+    const record =
+      '{id}{login}{email}{status}{reg_date}{reg_time}{reg_type}{exp_date}{exp_time}{last_login_date}{last_login_time}{bill_pc}{bill_id}{bill_item}{bill_cust}{bill_subscr}{bill_qty}';
     const { members } = await api.list({ record });
     const full = members.find((m: { login: string }) => m.login === 'full');
     expect(full).toEqual({
@@ -65,9 +76,30 @@ describeEachEngineApp('/api2/list/', (h) => {
       bill_pc: '',
       bill_id: '',
     });
-    expect(Object.keys(full)).toEqual(['id', 'login', 'email', 'status', 'reg_date', 'reg_time', 'reg_type', 'exp_date', 'exp_time', 'last_login_date', 'last_login_time', 'bill_pc', 'bill_id']);
+    expect(Object.keys(full)).toEqual([
+      'id',
+      'login',
+      'email',
+      'status',
+      'reg_date',
+      'reg_time',
+      'reg_type',
+      'exp_date',
+      'exp_time',
+      'last_login_date',
+      'last_login_time',
+      'bill_pc',
+      'bill_id',
+    ]);
     const payer = members.find((m: { login: string }) => m.login === 'payer');
-    expect(payer).toMatchObject({ reg_type: 'Paid', reg_date: '2025-07-04', reg_time: '2025-07-04 12:00:00', exp_date: '', last_login_date: '', last_login_time: '' });
+    expect(payer).toMatchObject({
+      reg_type: 'Paid',
+      reg_date: '2025-07-04',
+      reg_time: '2025-07-04 12:00:00',
+      exp_date: '',
+      last_login_date: '',
+      last_login_time: '',
+    });
     expect(payer).toMatchObject({ bill_pc: 'paypal', bill_id: 'TX-1', bill_item: 'gold', bill_cust: 'C-7', bill_subscr: 'I-SUB', bill_qty: '2' });
     const manual = members.find((m: { login: string }) => m.login === 'manual');
     expect(manual.reg_type).toBe('Manual');
@@ -192,16 +224,26 @@ describeEachEngineApp('/api2/list/', (h) => {
   it('limits by count (members_total still counts all), by recent registration, or both', async () => {
     const api = await apiAccount(h());
     h().clock.set('2026-07-01T00:00:00Z');
-    for (const [login, ago] of [['old', 7200], ['mid', 1800], ['new1', 60], ['new2', 30]] as const) {
+    for (const [login, ago] of [
+      ['old', 7200],
+      ['mid', 1800],
+      ['new1', 60],
+      ['new2', 30],
+    ] as const) {
       await api.insert({ login, regAt: h().clock.now() - ago * 1000 });
     }
     const limited = await api.list({ record: '{login}', limit: '2' });
     expect(limited).toEqual({ members_total: 4, members: [{ login: 'old' }, { login: 'mid' }] });
     expect(await api.logins({ limit: '3600s' })).toEqual(['mid', 'new1', 'new2']);
-    const both = await api.list([['record', '{login}'], ['limit', '3600s'], ['limit', '1']]);
+    const both = await api.list([
+      ['record', '{login}'],
+      ['limit', '3600s'],
+      ['limit', '1'],
+    ]);
     expect(both).toEqual({ members_total: 3, members: [{ login: 'mid' }] });
     expect((await api.list({ limit: '0' })).members).toEqual([]);
-    for (const bad of ['-1', '1.5', 'ten', '10m', 's', '12345678901']) expect(await api.list({ limit: bad }), bad).toEqual(ERROR('invalid parameter: limit (NNN (how many) or NNNs (registered in the last NNN seconds))'));
+    for (const bad of ['-1', '1.5', 'ten', '10m', 's', '12345678901'])
+      expect(await api.list({ limit: bad }), bad).toEqual(ERROR('invalid parameter: limit (NNN (how many) or NNNs (registered in the last NNN seconds))'));
   });
 
   it('lists members deleted in the last NNN seconds with limitd', async () => {
@@ -216,7 +258,8 @@ describeEachEngineApp('/api2/list/', (h) => {
     h().clock.advance(60_000);
     expect(await api.logins({ limitd: '120s' })).toEqual(['d-new']);
     expect(await api.logins({ limitd: '7200s' })).toEqual(['d-old', 'd-new']);
-    for (const bad of ['120', '2h', 'x']) expect(await api.list({ limitd: bad }), bad).toEqual(ERROR('invalid parameter: limitd (NNNs (deleted in the last NNN seconds))'));
+    for (const bad of ['120', '2h', 'x'])
+      expect(await api.list({ limitd: bad }), bad).toEqual(ERROR('invalid parameter: limitd (NNNs (deleted in the last NNN seconds))'));
   });
 
   it('combines filters with AND', async () => {

@@ -17,8 +17,7 @@ describeEachEngineApp('/api2/login/', (h) => {
       expect(reply.json.result).toBe('OK');
       return reply.json;
     };
-    const login = (login: string, password: string, extra: Record<string, string> = {}) =>
-      h().post('/api2/login/', { user, login, password, ...extra });
+    const login = (login: string, password: string, extra: Record<string, string> = {}) => h().post('/api2/login/', { user, login, password, ...extra });
     const member = (name: string) => h().store.members.findMemberByLogin(account.id, name);
     return { user, apiKey, account, create, login, member };
   }
@@ -75,7 +74,13 @@ describeEachEngineApp('/api2/login/', (h) => {
     await login('nobody-at-all', 'wrong-horse');
     await login('known', 'wrong-horse');
     const counted = await peek(h().database, (db) =>
-      db.selectFrom('login_failures').select(['member_id', 'scope', 'failures']).where('account_id', '=', account.id).orderBy('member_id').orderBy('scope').execute(),
+      db
+        .selectFrom('login_failures')
+        .select(['member_id', 'scope', 'failures'])
+        .where('account_id', '=', account.id)
+        .orderBy('member_id')
+        .orderBy('scope')
+        .execute(),
     );
     const id = (await h().store.members.findMemberByLogin(account.id, 'known'))!.id;
     expect(counted).toEqual([
@@ -103,7 +108,13 @@ describeEachEngineApp('/api2/login/', (h) => {
     const { create, login, apiKey } = await setup();
     await create({ _login: 'form', _password: 'correct-horse' });
     expect((await login('form', 'correct-horse', { submit: 'Log in', remember: 'on' })).json.result).toBe('OK');
-    for (const [name, meant] of [['ip', 'IP'], ['Password', 'password'], ['Login', 'login'], ['API_KEY', 'api_key'], ['User', 'user']]) {
+    for (const [name, meant] of [
+      ['ip', 'IP'],
+      ['Password', 'password'],
+      ['Login', 'login'],
+      ['API_KEY', 'api_key'],
+      ['User', 'user'],
+    ]) {
       const reply = await login('form', 'correct-horse', { [name!]: name === 'ip' ? '192.0.2.1' : 'x', api_key: apiKey });
       expect(reply.json, name).toEqual({ result: 'ERROR', message: `unknown parameter: ${name} (did you mean ${meant}?)` });
     }
@@ -142,8 +153,14 @@ describeEachEngineApp('/api2/login/', (h) => {
     const wrongKey = { result: 'ERROR', message: 'wrong api key' };
     expect((await login('fay', 'correct-horse', { IP: '198.51.100.1' })).json).toEqual(wrongKey);
     expect((await login('fay', 'correct-horse', { IP: '198.51.100.1', api_key: 'nope' })).json).toEqual(wrongKey);
-    expect((await login('fay', 'correct-horse', { IP: 'localhost', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)' });
-    expect((await login('fay', 'correct-horse', { IP: '1.2.3.4/24', api_key: apiKey })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)' });
+    expect((await login('fay', 'correct-horse', { IP: 'localhost', api_key: apiKey })).json).toEqual({
+      result: 'ERROR',
+      message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)',
+    });
+    expect((await login('fay', 'correct-horse', { IP: '1.2.3.4/24', api_key: apiKey })).json).toEqual({
+      result: 'ERROR',
+      message: 'invalid parameter: IP (not an IPv4 or IPv6 address, nor a list of them)',
+    });
   });
 
   it('sets the last-login time and counts logins', async () => {

@@ -20,7 +20,14 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
   async function setup(settings = {}) {
     const { user, apiKey, account } = await h().newAccount({ smtpUrl: smtp.url, mailFrom: 'Site <no-reply@site.example>', ...settings });
     const create = async (login: string, extra: Record<string, string> = {}) => {
-      const reply = await h().post('/api2/create/', { user, api_key: apiKey, _login: login, _email: `${login}@example.com`, _password: 'correct-horse', ...extra });
+      const reply = await h().post('/api2/create/', {
+        user,
+        api_key: apiKey,
+        _login: login,
+        _email: `${login}@example.com`,
+        _password: 'correct-horse',
+        ...extra,
+      });
       expect(reply.json.result).toBe('OK');
       return reply.json;
     };
@@ -67,7 +74,12 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     expect(url).toBe(answer.reset_url);
     const token = new URL(url).searchParams.get('token')!;
     expect((await h().request({ method: 'GET', url: url.slice(PUBLIC_URL.length) })).status).toBe(200);
-    const done = await h().request({ method: 'POST', url: '/api2/reset-password/', headers: SAME_SITE, payload: new URLSearchParams({ token, password: 'mailed-new-horse', confirm: 'mailed-new-horse' }).toString() });
+    const done = await h().request({
+      method: 'POST',
+      url: '/api2/reset-password/',
+      headers: SAME_SITE,
+      payload: new URLSearchParams({ token, password: 'mailed-new-horse', confirm: 'mailed-new-horse' }).toString(),
+    });
     expect(done.status).toBe(200);
     expect((await h().post('/api2/login/', { user, login: 'rita', password: 'mailed-new-horse' })).json.result).toBe('OK');
     // Once sent, the outbox forgets the link.
@@ -83,7 +95,10 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     expect(mail!.subject).toBe(`Hi tina from ${account.name}`);
     expect(mail!.text).toMatch(/^Verify: https:\/\/members\.example\.test\/api2\/verify\/\?/);
     const { parseTemplate } = await import('../../src/mail/mail.js');
-    expect(parseTemplate('welcome', 'Subject: x\n\n{{reset_url}}')).toEqual({ ok: false, reason: expect.stringContaining('{{reset_url}} is not a variable of the welcome mail') });
+    expect(parseTemplate('welcome', 'Subject: x\n\n{{reset_url}}')).toEqual({
+      ok: false,
+      reason: expect.stringContaining('{{reset_url}} is not a variable of the welcome mail'),
+    });
     expect(parseTemplate('reset', 'no subject')).toMatchObject({ ok: false });
   });
 
@@ -112,7 +127,15 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
   });
 
   /** Addresses a mail library would read as others (a list, a display name, a comment, a group). */
-  const HOSTILE_EMAILS = ['x,attacker@evil.test', 'victim<attacker@evil.test>', '"a"@evil.test', 'a(b)@evil.test', 'a;attacker@evil.test', 'g:attacker@evil.test', 'victim@evil.test>'];
+  const HOSTILE_EMAILS = [
+    'x,attacker@evil.test',
+    'victim<attacker@evil.test>',
+    '"a"@evil.test',
+    'a(b)@evil.test',
+    'a;attacker@evil.test',
+    'g:attacker@evil.test',
+    'victim@evil.test>',
+  ];
 
   it('mails only the stored address: one stored before the rule that reads as other addresses is never sent to', async () => {
     const { account, user, apiKey } = await setup();
@@ -124,7 +147,8 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
       now: h().clock.now(),
       origin: { actor: 'import' },
     });
-    for (const login of logins) expect((await h().post('/api2/reset/', { user, api_key: apiKey, find_member_login: login, send_mail: '1' })).json.result).toBe('OK');
+    for (const login of logins)
+      expect((await h().post('/api2/reset/', { user, api_key: apiKey, find_member_login: login, send_mail: '1' })).json.result).toBe('OK');
     const before = smtp.mails.length;
     for (let round = 0; round < 3; round++) await h().services.mailer.run();
     // Nothing was handed to the mail server; each mail waits, with the reason, to be tried again.
@@ -143,12 +167,23 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     await create('plain');
     const reason = 'one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ]';
     for (const email of [...HOSTILE_EMAILS, 'a\\b@x.test', 'a@[127.0.0.1]']) {
-      expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'hostile', _email: email })).json, email).toEqual({ result: 'ERROR', message: `invalid parameter: _email (${reason})` });
-      expect((await h().post('/api2/update/', { user, api_key: apiKey, find_member_login: 'plain', email })).json, email).toEqual({ result: 'ERROR', message: `invalid parameter: email (${reason})` });
+      expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'hostile', _email: email })).json, email).toEqual({
+        result: 'ERROR',
+        message: `invalid parameter: _email (${reason})`,
+      });
+      expect((await h().post('/api2/update/', { user, api_key: apiKey, find_member_login: 'plain', email })).json, email).toEqual({
+        result: 'ERROR',
+        message: `invalid parameter: email (${reason})`,
+      });
     }
     const dir = mkdtempSync(join(tmpdir(), 'member-api-mail-'));
     const file = join(dir, 'members.jsonl');
-    writeFileSync(file, [...HOSTILE_EMAILS.map((email, i) => ({ login: `imported-${i}`, email, password: 'imported-horse-1' })), { login: 'plain', email: 'a,b@evil.test' }].map((row) => JSON.stringify(row)).join('\n'));
+    writeFileSync(
+      file,
+      [...HOSTILE_EMAILS.map((email, i) => ({ login: `imported-${i}`, email, password: 'imported-horse-1' })), { login: 'plain', email: 'a,b@evil.test' }]
+        .map((row) => JSON.stringify(row))
+        .join('\n'),
+    );
     const rejects = join(dir, 'rejects.jsonl');
     const summary = await importCommand(h().services, file, { account: user, map: [], progress: false, rejects });
     expect(summary).toMatchObject({ imported: 0, updated: 0, rejected: HOSTILE_EMAILS.length + 1, reasons: { 'invalid email': HOSTILE_EMAILS.length + 1 } });
@@ -187,7 +222,13 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     expect(await h().store.mail.counts(account.id)).toEqual({ pending: 0, sent: 1, failed: 0 });
 
     const plain = await h().newAccount();
-    const reply = await h().post('/api2/create/', { user: plain.user, api_key: plain.apiKey, _login: 'nomail', _email: 'nomail@example.com', send_welcome: '1' });
+    const reply = await h().post('/api2/create/', {
+      user: plain.user,
+      api_key: plain.apiKey,
+      _login: 'nomail',
+      _email: 'nomail@example.com',
+      send_welcome: '1',
+    });
     expect(reply.json.result).toBe('OK');
     expect(await h().store.mail.counts(plain.account.id)).toEqual({ pending: 0, sent: 0, failed: 0 });
   });

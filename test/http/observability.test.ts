@@ -30,7 +30,12 @@ describeEachEngineApp(
     it('gives every answer an X-Request-Id, keeps a tame one the client sent, and logs every line of the request with it', async () => {
       const made = await h().request({ method: 'GET', url: '/healthz' });
       expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-      const kept = await h().request({ method: 'POST', url: '/api2/login/', payload: 'user=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'edge-42.a' } });
+      const kept = await h().request({
+        method: 'POST',
+        url: '/api2/login/',
+        payload: 'user=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'edge-42.a' },
+      });
       expect(kept.headers['x-request-id']).toBe('edge-42.a');
       const wild = await h().request({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'a b\u00e9<script>' } });
       expect(wild.status).toBe(404);
@@ -63,12 +68,14 @@ describeEachEngineApp(
       expect(after).toMatch(/^member_api_process_resident_memory_bytes \d+/m);
     });
 
-    it('counts SQLite\'s group commits and the updates they carried (none on PostgreSQL)', async () => {
+    it("counts SQLite's group commits and the updates they carried (none on PostgreSQL)", async () => {
       const { user, apiKey } = await h().newAccount();
       expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'grouped', _email: 'g@example.com' })).json.result).toBe('OK');
       const metrics = h().metrics;
       const before = await metrics.registry.metrics();
-      const updates = await Promise.all(['Oslo', 'Lima', 'Rome', 'Kyiv'].map((city) => h().post('/api2/update/', { user, api_key: apiKey, find_member_login: 'grouped', city })));
+      const updates = await Promise.all(
+        ['Oslo', 'Lima', 'Rome', 'Kyiv'].map((city) => h().post('/api2/update/', { user, api_key: apiKey, find_member_login: 'grouped', city })),
+      );
       expect(updates.map((update) => update.json.result)).toEqual(['OK', 'OK', 'OK', 'OK']);
       const after = await metrics.registry.metrics();
       const delta = (name: string) => sample(after, name, '') - sample(before, name, '');

@@ -8,7 +8,14 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
   async function setup(settings = {}) {
     const { user, apiKey, account } = await h().newAccount(settings);
     const create = async (login: string, extra: Record<string, string> = {}) => {
-      const reply = await h().post('/api2/create/', { user, api_key: apiKey, _login: login, _email: `${login}@example.com`, _password: 'correct-horse', ...extra });
+      const reply = await h().post('/api2/create/', {
+        user,
+        api_key: apiKey,
+        _login: login,
+        _email: `${login}@example.com`,
+        _password: 'correct-horse',
+        ...extra,
+      });
       expect(reply.json.result).toBe('OK');
       return reply.json;
     };
@@ -18,7 +25,12 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
     const pathOf = (url: string) => url.slice(PUBLIC_URL.length);
     const open = (url: string) => h().request({ method: 'GET', url: pathOf(url) });
     const submit = (url: string, password: string, confirm = password, headers: Record<string, string> = SAME_SITE) =>
-      h().request({ method: 'POST', url: '/api2/reset-password/', headers, payload: new URLSearchParams({ token: new URL(url).searchParams.get('token')!, password, confirm }).toString() });
+      h().request({
+        method: 'POST',
+        url: '/api2/reset-password/',
+        headers,
+        payload: new URLSearchParams({ token: new URL(url).searchParams.get('token')!, password, confirm }).toString(),
+      });
     return { user, apiKey, account, create, reset, login, open, submit };
   }
 
@@ -60,7 +72,12 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
     await create('evan');
     await submit((await reset({ find_member_login: 'evan' })).reset_url, 'a-brand-new-horse');
     const feed = (await h().post('/api2/events/', { user, api_key: apiKey, types: 'member.updated' })).json;
-    expect(feed.events.at(-1)).toMatchObject({ type: 'member.updated', member: { login: 'evan' }, actor: { kind: 'member' }, data: { changed: expect.arrayContaining(['password']) } });
+    expect(feed.events.at(-1)).toMatchObject({
+      type: 'member.updated',
+      member: { login: 'evan' },
+      actor: { kind: 'member' },
+      data: { changed: expect.arrayContaining(['password']) },
+    });
   });
 
   it('shows a page without redirecting when the account’s ok URL is a path of the integrator’s site, or none', async () => {
@@ -101,9 +118,15 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
     const { create, reset, login, submit, open } = await setup();
     await create('erin');
     const { reset_url } = await reset({ find_member_login: 'erin' });
-    const crossSite = await submit(reset_url, 'a-brand-new-horse', 'a-brand-new-horse', { 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' });
+    const crossSite = await submit(reset_url, 'a-brand-new-horse', 'a-brand-new-horse', {
+      'sec-fetch-site': 'cross-site',
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(crossSite.status).toBe(403);
-    const oldBrowser = await submit(reset_url, 'a-brand-new-horse', 'a-brand-new-horse', { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' });
+    const oldBrowser = await submit(reset_url, 'a-brand-new-horse', 'a-brand-new-horse', {
+      origin: 'https://evil.example',
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(oldBrowser.status).toBe(403);
     expect((await login('erin', 'correct-horse')).result).toBe('OK');
     expect((await open(reset_url)).status).toBe(200);
@@ -151,10 +174,34 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
     await create('ines', { set_urlok: 'https://site.example/bienvenue?nom=Inès' });
     expect((await h().store.members.findMemberByLogin(account.id, 'ines'))!.urlOk).toBe('https://site.example/bienvenue?nom=In%C3%A8s');
     // A lone surrogate (JSON can carry one; a form cannot) has no encoding: refused.
-    const loneSurrogate = await h().request({ url: '/api2/update/', headers: { 'content-type': 'application/json' }, payload: `{"user":"${user}","api_key":"${apiKey}","find_member_login":"ines","urlok":"https://site.example/\\ud800"}` });
-    expect(loneSurrogate.json).toEqual({ result: 'ERROR', message: 'invalid parameter: urlok (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)' });
+    const loneSurrogate = await h().request({
+      url: '/api2/update/',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"user":"${user}","api_key":"${apiKey}","find_member_login":"ines","urlok":"https://site.example/\\ud800"}`,
+    });
+    expect(loneSurrogate.json).toEqual({
+      result: 'ERROR',
+      message: 'invalid parameter: urlok (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)',
+    });
     // A URL kept before URLs were made header-safe: the change is answered, with an ASCII Location.
-    const id = await h().store.members.insertMember(account.id, { login: 'olaf', email: 'olaf@example.com', passwordHash: 'x', status: 'A', regType: 'A', regAt: Date.now(), regIp: null, urlOk: 'https://site.example/velkommen/Ålesund', urlFail: null, timeExpiry: null, loginExpiry: null, profile: new Map() }, { actor: 'api' });
+    const id = await h().store.members.insertMember(
+      account.id,
+      {
+        login: 'olaf',
+        email: 'olaf@example.com',
+        passwordHash: 'x',
+        status: 'A',
+        regType: 'A',
+        regAt: Date.now(),
+        regIp: null,
+        urlOk: 'https://site.example/velkommen/Ålesund',
+        urlFail: null,
+        timeExpiry: null,
+        loginExpiry: null,
+        profile: new Map(),
+      },
+      { actor: 'api' },
+    );
     expect(id).toBeGreaterThan(0);
     const done = await submit((await reset({ find_member_login: 'olaf' })).reset_url, 'a-brand-new-horse');
     expect([done.status, done.headers.location]).toEqual([303, 'https://site.example/velkommen/%C3%85lesund']);

@@ -39,13 +39,21 @@ describeEachEngineApp('substring search isolation', (h) => {
     };
     const samples: Record<string, number[]> = { matchElsewhere: [], matchNowhere: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [kind, text] of [['matchElsewhere', 'lorem'], ['matchNowhere', 'qzxjv']] as const) {
-        samples[kind]!.push((await time({ profile: text, limit: '20' })) + (await time({ login: text, limit: '20' })) + (await time({ 'profile:bio': text, limit: '20' })));
+      for (const [kind, text] of [
+        ['matchElsewhere', 'lorem'],
+        ['matchNowhere', 'qzxjv'],
+      ] as const) {
+        samples[kind]!.push(
+          (await time({ profile: text, limit: '20' })) + (await time({ login: text, limit: '20' })) + (await time({ 'profile:bio': text, limit: '20' })),
+        );
       }
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const ratio = median(samples.matchElsewhere!) / median(samples.matchNowhere!);
-    figure(`search isolation [${h().store.engine}] another account matches / nobody matches, median of 3 searches`, `${median(samples.matchElsewhere!).toFixed(2)} ms / ${median(samples.matchNowhere!).toFixed(2)} ms = ${ratio.toFixed(2)}`);
+    figure(
+      `search isolation [${h().store.engine}] another account matches / nobody matches, median of 3 searches`,
+      `${median(samples.matchElsewhere!).toFixed(2)} ms / ${median(samples.matchNowhere!).toFixed(2)} ms = ${ratio.toFixed(2)}`,
+    );
     expect(ratio).toBeLessThan(1.5);
   }, 120_000);
 });

@@ -38,7 +38,15 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     const { id } = await create({ _login: 'alice', _email: 'alice@example.com', city: 'Lyon' });
     const session = await login('alice');
     const answer = await check(session);
-    expect(answer).toEqual({ result: 'OK', message: '', id: String(id), login: 'alice', email: 'alice@example.com', status: 'Active', expires: '2026-11-23 13:00:00' });
+    expect(answer).toEqual({
+      result: 'OK',
+      message: '',
+      id: String(id),
+      login: 'alice',
+      email: 'alice@example.com',
+      status: 'Active',
+      expires: '2026-11-23 13:00:00',
+    });
     expect(await check(session, { record: '{reg_date}{reg_type}{login}' })).toEqual({ ...answer, reg_date: '2026-11-23', reg_type: 'API' });
     // Profile fields need a key (or the account's --session-fields).
     const withRecord = await check(session, { record: '{reg_date}{city}{missing}{reg_type}{result}', api_key: apiKey });
@@ -60,7 +68,9 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
       result: 'ERROR',
       message: `invalid parameter: record ({${field}} is not readable with the session alone: send api_key, or name it in the account's --session-fields)`,
     });
-    expect(await check(session, { record: '{id}{login}{email}{status}{reg_type}{reg_date}{reg_time}{exp_date}{exp_time}{last_login_date}{last_login_time}' })).toMatchObject({
+    expect(
+      await check(session, { record: '{id}{login}{email}{status}{reg_type}{reg_date}{reg_time}{exp_date}{exp_time}{last_login_date}{last_login_time}' }),
+    ).toMatchObject({
       result: 'OK',
       reg_type: 'API',
       last_login_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
@@ -81,7 +91,10 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     const reader = await issue('read');
     expect(await check(session, { record: '{city}{plan}{bill_id}', api_key: apiKey })).toMatchObject({ result: 'OK', city: 'Oslo', plan: 'gold', bill_id: '' });
     expect(await check(session, { record: '{city}', api_key: reader })).toMatchObject({ result: 'OK', city: 'Oslo' });
-    expect(await check(session, { record: '{city}', api_key: await issue('login') })).toEqual({ result: 'ERROR', message: 'api key not allowed for this call' });
+    expect(await check(session, { record: '{city}', api_key: await issue('login') })).toEqual({
+      result: 'ERROR',
+      message: 'api key not allowed for this call',
+    });
     expect(await check(session, { record: '{reg_date}', api_key: 'not-the-key-at-all-0123456789' })).toEqual({ result: 'ERROR', message: 'wrong api key' });
 
     // The account's own list replaces the default.
@@ -231,7 +244,10 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const ratio = median(endedTimes) / median(neverTimes);
-    figure(`session not found, ended vs never existed (${h().database.engine})`, `${ratio.toFixed(2)}× (${(median(endedTimes) / 1e6).toFixed(2)} vs ${(median(neverTimes) / 1e6).toFixed(2)} ms)`);
+    figure(
+      `session not found, ended vs never existed (${h().database.engine})`,
+      `${ratio.toFixed(2)}× (${(median(endedTimes) / 1e6).toFixed(2)} vs ${(median(neverTimes) / 1e6).toFixed(2)} ms)`,
+    );
     expect(ratio).toBeGreaterThan(0.8);
     expect(ratio).toBeLessThan(1.2);
   });

@@ -31,7 +31,11 @@ describeEachEngineApp('unauthenticated work', (h) => {
     const huge = JSON.stringify({ user: api.user, login: 'x', password: EXPANDING.repeat(2_790_000) });
     const login = await h().request({ url: '/api2/login/', payload: huge, headers: JSON_TYPE });
     expect([login.status, login.json]).toEqual([413, { result: 'ERROR', message: 'request body too large' }]);
-    const list = await h().request({ url: '/api2/list/', payload: `user=${api.user}&api_key=${api.apiKey}&login=${'x'.repeat(70_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const list = await h().request({
+      url: '/api2/list/',
+      payload: `user=${api.user}&api_key=${api.apiKey}&login=${'x'.repeat(70_000)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(list.status).toBe(413);
     // /create/ still takes 100 profile fields of 60 KiB.
     const fields = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, 'v'.repeat(60_000)]));
@@ -40,12 +44,21 @@ describeEachEngineApp('unauthenticated work', (h) => {
 
   it('refuses a chosen password over 1,024 characters before normalising it, naming the reason', async () => {
     const api = await apiAccount(h());
-    const reply = await h().post('/api2/create/', { user: api.user, api_key: api.apiKey, _login: 'p', _email: 'p@example.com', _password: EXPANDING.repeat(100_000) });
+    const reply = await h().post('/api2/create/', {
+      user: api.user,
+      api_key: api.apiKey,
+      _login: 'p',
+      _email: 'p@example.com',
+      _password: EXPANDING.repeat(100_000),
+    });
     expect(reply.json.message).toMatch(/^invalid parameter: _password/);
   });
 
   it('refuses a deeply nested JSON body with 400 before parsing it', async () => {
-    for (const [path, depth] of [['/api2/login/', 30_000], ['/api2/create/', 1_000_000]] as const) {
+    for (const [path, depth] of [
+      ['/api2/login/', 30_000],
+      ['/api2/create/', 1_000_000],
+    ] as const) {
       const deep = `{"user":${'['.repeat(depth)}${']'.repeat(depth)}}`;
       const reply = await h().request({ url: path, payload: deep, headers: JSON_TYPE });
       expect([reply.status, reply.json]).toEqual([400, { result: 'ERROR', message: 'malformed request body' }]);

@@ -87,7 +87,9 @@ describeEachEngineApp('/api2/update/', (h) => {
     expect((await api.member('new-name'))?.login).toBe('New-Name');
     expect(await api.update({ find_member_login: 'new-name', login: 'TAKEN' })).toEqual(ERROR('login already taken'));
     expect(await api.update({ find_member_id: '*', login: 'everyone' })).toEqual(ERROR('login cannot be set on several members'));
-    expect(await api.update({ find_member_login: 'taken', login: 'has space' })).toEqual(ERROR('invalid parameter: login (1 to 64 characters, no white space or control characters)'));
+    expect(await api.update({ find_member_login: 'taken', login: 'has space' })).toEqual(
+      ERROR('invalid parameter: login (1 to 64 characters, no white space or control characters)'),
+    );
     // The member keeps its own login with another case.
     expect(await api.update({ find_member_login: 'taken', login: 'TAKEN' })).toEqual(OK(1));
   });
@@ -109,8 +111,14 @@ describeEachEngineApp('/api2/update/', (h) => {
     expect((await api.login('urls')).ok_url).toBe('https://example.com/ok');
     expect(await api.update({ find_member_login: 'urls', urlok: '' })).toEqual(OK(1));
     expect((await api.login('urls')).ok_url).toBe('/default-ok');
-    expect(await api.update({ find_member_login: 'urls', email: 'nope' })).toEqual(ERROR('invalid parameter: email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])'));
-    expect(await api.update({ find_member_login: 'urls', urlfail: 'javascript:x' })).toEqual(ERROR('invalid parameter: urlfail (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)'));
+    expect(await api.update({ find_member_login: 'urls', email: 'nope' })).toEqual(
+      ERROR(
+        'invalid parameter: email (one plain address: at most 254 characters, one @ with text on both sides, no white space, none of , ; : < > ( ) " \\ [ ])',
+      ),
+    );
+    expect(await api.update({ find_member_login: 'urls', urlfail: 'javascript:x' })).toEqual(
+      ERROR('invalid parameter: urlfail (an absolute http(s) URL or a path starting with /, at most 2048 characters, no backslash)'),
+    );
   });
 
   it('moves a member from any state to any state (seed section 3, first three rows)', async () => {
@@ -201,8 +209,12 @@ describeEachEngineApp('/api2/update/', (h) => {
     expect(await api.update({ find_member_login: 'ln', is_exp_logins: 'N' })).toEqual(OK(1));
     for (let i = 0; i < 3; i++) expect((await api.login('ln')).result).toBe('OK');
     expect(await api.update({ find_member_login: 'ln', is_exp_logins: 'S' })).toEqual(ERROR('missing parameter: exp_logins'));
-    expect(await api.update({ find_member_login: 'ln', is_exp_logins: 'S', exp_logins: '0' })).toEqual(ERROR('invalid parameter: exp_logins (a whole number from 1 to 999999999)'));
-    expect(await api.update({ find_member_login: 'ln', is_exp_logins: '2', exp_logins: '3' })).toEqual(ERROR('invalid parameter: is_exp_logins (one of N S D, in either case)'));
+    expect(await api.update({ find_member_login: 'ln', is_exp_logins: 'S', exp_logins: '0' })).toEqual(
+      ERROR('invalid parameter: exp_logins (a whole number from 1 to 999999999)'),
+    );
+    expect(await api.update({ find_member_login: 'ln', is_exp_logins: '2', exp_logins: '3' })).toEqual(
+      ERROR('invalid parameter: is_exp_logins (one of N S D, in either case)'),
+    );
   });
 
   it('re-activates a member whose time or allowance ran out when status=A is set', async () => {
@@ -236,14 +248,21 @@ describeEachEngineApp('/api2/update/', (h) => {
     const api = await apiAccount(h());
     await api.create('prof', { a: '1', b: '2', c: '3' });
     expect(await api.update({ find_member_login: 'prof', b: 'two', d: '4', pfdelete: ' a , c,, missing ' })).toEqual(OK(1));
-    expect(await api.profile('prof')).toEqual(new Map([['b', 'two'], ['d', '4']]));
+    expect(await api.profile('prof')).toEqual(
+      new Map([
+        ['b', 'two'],
+        ['d', '4'],
+      ]),
+    );
     // A field both deleted and set ends up set.
     expect(await api.update({ find_member_login: 'prof', pfdelete: 'b', b: 'again' })).toEqual(OK(1));
     expect((await api.profile('prof'))?.get('b')).toBe('again');
     expect(await api.update({ find_member_login: 'prof', pfdelete: 'b,d' })).toEqual(OK(1));
     expect(await api.profile('prof')).toEqual(new Map());
     for (const name of ['IP', 'reg_date', '_x', 'set_x', 'find_member_x', 'Login']) {
-      expect(await api.update({ find_member_login: 'prof', [name]: 'v' }), name).toEqual(ERROR(`unknown parameter: ${name}${name === 'Login' ? ' (did you mean login?)' : ''}`));
+      expect(await api.update({ find_member_login: 'prof', [name]: 'v' }), name).toEqual(
+        ERROR(`unknown parameter: ${name}${name === 'Login' ? ' (did you mean login?)' : ''}`),
+      );
     }
     expect(await api.update({ find_member_login: 'prof', 'a b': 'v' })).toEqual(ERROR('invalid parameter: a b (1 to 64 of A-Z a-z 0-9 _ . -)'));
   });

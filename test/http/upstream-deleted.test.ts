@@ -27,7 +27,8 @@ describeEachEngineApp('members Deleted at the upstream', (harness) => {
   const migrate = (options: { sinceLast?: boolean } = {}) => h.services.upstream.migration.run(site.account, { fields: ['plan'], ...options });
   const localDeleted = async () => (await site.list({ record: RECORD, status: 'D' })).members as Array<Record<string, string>>;
   const upstreamDeleted = async () => (await upstream.post('list', { record: RECORD, status: 'D' })).members as Array<Record<string, string>>;
-  const create = async (login: string) => (await h.post('/api2/create/', { user: site.user, api_key: site.apiKey, _login: login, _email: `${login}@example.net`, _password: 'a-new-password' })).json;
+  const create = async (login: string) =>
+    (await h.post('/api2/create/', { user: site.user, api_key: site.apiKey, _login: login, _email: `${login}@example.net`, _password: 'a-new-password' })).json;
   const deletedAt = async (login: string) => (await site.member(login))?.deletedAt;
 
   beforeAll(async () => {
@@ -49,7 +50,13 @@ describeEachEngineApp('members Deleted at the upstream', (harness) => {
       })),
     ]);
     site = await apiAccount(h);
-    const linked = await h.services.upstream.links.link(site.account, { url: upstream.url, user: upstream.user, key: upstream.apiKey, captureUnknown: false, mirrorWrites: false });
+    const linked = await h.services.upstream.links.link(site.account, {
+      url: upstream.url,
+      user: upstream.user,
+      key: upstream.apiKey,
+      captureUnknown: false,
+      mirrorWrites: false,
+    });
     expect(linked).toEqual({ kind: 'linked', upstreamMembers: 1 });
   }, 60_000);
 
@@ -109,7 +116,8 @@ describeEachEngineApp('members Deleted at the upstream', (harness) => {
   });
 
   it('keeps a Deleted member’s login from a new member until the retention purge frees it', async () => {
-    for (const login of ['gone-lately', 'GONE-DAYS', 'gone-weeks', 'came-and-went']) expect(await create(login)).toEqual({ result: 'ERROR', message: 'login already taken' });
+    for (const login of ['gone-lately', 'GONE-DAYS', 'gone-weeks', 'came-and-went'])
+      expect(await create(login)).toEqual({ result: 'ERROR', message: 'login already taken' });
     // Past the retention already: free.
     expect(await create('gone-long')).toMatchObject({ result: 'OK', login: 'gone-long' });
 
@@ -129,7 +137,14 @@ describeEachEngineApp('members Deleted at the upstream', (harness) => {
     const now = Date.now();
     await upstream.importRows([
       { login: 'still-here', status: 'D', deleted_time: new Date(now - 33 * DAY).toISOString() },
-      { id: String(FIRST_ID + 10), login: 'never-here', email: 'never-here@example.org', password_hash: cheapHash('pw-never-here'), status: 'D', deleted_time: new Date(now - 33 * DAY).toISOString() },
+      {
+        id: String(FIRST_ID + 10),
+        login: 'never-here',
+        email: 'never-here@example.org',
+        password_hash: cheapHash('pw-never-here'),
+        status: 'D',
+        deleted_time: new Date(now - 33 * DAY).toISOString(),
+      },
     ]);
     // The last run, 35 days ago.
     await h.store.upstream.finishSync(site.account.id, now - 35 * DAY);

@@ -42,15 +42,24 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
   let upstream: Upstream;
   let site: Awaited<ReturnType<typeof apiAccount>>;
 
-  const localList = async (params: Record<string, string> = {}) => (await site.list({ record: FULL_RECORD, ...params })).members as Array<Record<string, string>>;
-  const upstreamList = async (params: Record<string, string> = {}) => (await upstream.post('list', { record: FULL_RECORD, ...params })).members as Array<Record<string, string>>;
+  const localList = async (params: Record<string, string> = {}) =>
+    (await site.list({ record: FULL_RECORD, ...params })).members as Array<Record<string, string>>;
+  const upstreamList = async (params: Record<string, string> = {}) =>
+    (await upstream.post('list', { record: FULL_RECORD, ...params })).members as Array<Record<string, string>>;
   const link = (settings: { captureUnknown?: boolean; mirrorWrites?: boolean; url?: string } = {}, check = true) =>
     h.services.upstream.links.link(
       site.account,
-      { url: settings.url ?? upstream.url, user: upstream.user, key: upstream.apiKey, captureUnknown: Boolean(settings.captureUnknown), mirrorWrites: Boolean(settings.mirrorWrites) },
+      {
+        url: settings.url ?? upstream.url,
+        user: upstream.user,
+        key: upstream.apiKey,
+        captureUnknown: Boolean(settings.captureUnknown),
+        mirrorWrites: Boolean(settings.mirrorWrites),
+      },
       { check },
     );
-  const migrate = (options: { sinceLast?: boolean; dryRun?: boolean } = {}) => h.services.upstream.migration.run(site.account, { fields: PROFILE_FIELDS, ...options });
+  const migrate = (options: { sinceLast?: boolean; dryRun?: boolean } = {}) =>
+    h.services.upstream.migration.run(site.account, { fields: PROFILE_FIELDS, ...options });
   const status = async () => (await h.services.upstream.links.status(site.account))!;
 
   beforeAll(async () => {
@@ -65,9 +74,17 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
   });
 
   it('links only to an upstream that answers with the credentials given', async () => {
-    const wrongKey = await h.services.upstream.links.link(site.account, { url: upstream.url, user: upstream.user, key: 'not-the-key', captureUnknown: false, mirrorWrites: false });
+    const wrongKey = await h.services.upstream.links.link(site.account, {
+      url: upstream.url,
+      user: upstream.user,
+      key: 'not-the-key',
+      captureUnknown: false,
+      mirrorWrites: false,
+    });
     expect(wrongKey).toEqual({ kind: 'unreachable', reason: 'wrong api key' });
-    expect(await h.services.upstream.links.link(site.account, { url: 'ftp://x', user: 'u', key: 'k', captureUnknown: false, mirrorWrites: false })).toMatchObject({ kind: 'invalid', setting: '--upstream-url' });
+    expect(
+      await h.services.upstream.links.link(site.account, { url: 'ftp://x', user: 'u', key: 'k', captureUnknown: false, mirrorWrites: false }),
+    ).toMatchObject({ kind: 'invalid', setting: '--upstream-url' });
     expect(await h.services.upstream.links.status(site.account)).toBeUndefined();
     expect(await link()).toEqual({ kind: 'linked', upstreamMembers: MEMBERS });
   });
@@ -87,7 +104,13 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
     expect(here).toEqual(await upstreamList());
     // Spot checks that the comparison compares something: statuses, expirations, billing, profile.
     expect(here.filter((m) => m.status === 'Suspended').length).toBeGreaterThan(MEMBERS / 7);
-    expect(here.find((m) => m.login === 'm95')).toMatchObject({ exp_time: '2031-06-01 12:30:00', plan: '', first_name: 'Nämé 95', bill_id: '', status: 'Active' });
+    expect(here.find((m) => m.login === 'm95')).toMatchObject({
+      exp_time: '2031-06-01 12:30:00',
+      plan: '',
+      first_name: 'Nämé 95',
+      bill_id: '',
+      status: 'Active',
+    });
     expect(here.find((m) => m.login === 'm55')).toMatchObject({ exp_time: '2025-01-01 00:00:00', status: 'Suspended' });
     expect(here.find((m) => m.login === 'm1')).toMatchObject({ bill_item: 'gold', bill_subscr: 'sub_1', reg_type: 'Paid' });
     expect((await site.member('m1'))!.passwordHash).toBe(PASSWORD_AT_UPSTREAM);
@@ -176,7 +199,8 @@ describeEachEngineApp('moving from an upstream service', (harness) => {
   }, 20_000);
 
   it('after three calls without an answer the upstream is left alone for a while; relinking tries it again', async () => {
-    const skipped = async () => Number(/member_api_upstream_calls_total\{call="login",outcome="skipped"\} (\d+)/.exec((await h.metrics.exposition()).body)?.[1] ?? 0);
+    const skipped = async () =>
+      Number(/member_api_upstream_calls_total\{call="login",outcome="skipped"\} (\d+)/.exec((await h.metrics.exposition()).body)?.[1] ?? 0);
     await upstream.stop();
     try {
       for (let attempt = 0; attempt < 3; attempt++) expect(await site.login('m13', 'pw-13')).toMatchObject({ result: 'FAIL' });

@@ -46,7 +46,12 @@ describeEachEngineApp(
       }
       const feed = await api.events();
       expect(bodies()).toEqual(feed.events);
-      expect(() => new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(
+          receiver.received[0]!.body,
+          receiver.received[0]!.headers as Record<string, string>,
+        ),
+      ).toThrow();
       // Nothing twice: a second round has nothing to send.
       await h().services.webhooks.dispatcher.run();
       expect(receiver.received).toHaveLength(3);
@@ -107,7 +112,12 @@ describeEachEngineApp(
       const second = await servicesOver(store, { config: loadConfig({ WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' }) });
       try {
         for (let i = 0; i < 30; i++) await api.create(`two${i}`);
-        await Promise.all([h().services.webhooks.dispatcher.run(), second.webhooks.dispatcher.run(), h().services.webhooks.dispatcher.run(), second.webhooks.dispatcher.run()]);
+        await Promise.all([
+          h().services.webhooks.dispatcher.run(),
+          second.webhooks.dispatcher.run(),
+          h().services.webhooks.dispatcher.run(),
+          second.webhooks.dispatcher.run(),
+        ]);
         for (let i = 0; i < 5; i++) await Promise.all([h().services.webhooks.dispatcher.run(), second.webhooks.dispatcher.run()]);
         const ids = receiver.received.map((r) => r.headers['webhook-id']);
         expect(ids).toHaveLength(30);

@@ -29,162 +29,215 @@ const wireLog = new PassThrough();
 let wireLogText = '';
 wireLog.on('data', (chunk: Buffer) => (wireLogText += chunk.toString()));
 
-describeEachEngineApp('wire', (h) => {
-  /** Error-level (and worse) log lines written since the last call. */
-  function errorLines(): string[] {
-    const lines = wireLogText.split('\n').filter((line) => line !== '' && (JSON.parse(line) as { level: number }).level >= 50);
-    wireLogText = '';
-    return lines;
-  }
+describeEachEngineApp(
+  'wire',
+  (h) => {
+    /** Error-level (and worse) log lines written since the last call. */
+    function errorLines(): string[] {
+      const lines = wireLogText.split('\n').filter((line) => line !== '' && (JSON.parse(line) as { level: number }).level >= 50);
+      wireLogText = '';
+      return lines;
+    }
 
-  async function account() {
-    const { user, apiKey, account } = await h().newAccount();
-    const profile = async (login: string) => {
-      const member = await h().store.members.findMemberByLogin(account.id, login);
-      return member && h().store.members.findProfile(account.id, member.id);
-    };
-    return { user, apiKey, profile };
-  }
+    async function account() {
+      const { user, apiKey, account } = await h().newAccount();
+      const profile = async (login: string) => {
+        const member = await h().store.members.findMemberByLogin(account.id, login);
+        return member && h().store.members.findProfile(account.id, member.id);
+      };
+      return { user, apiKey, profile };
+    }
 
-  it('answers every path with and without its trailing slash', async () => {
-    const { user, apiKey } = await account();
-    for (const path of ['/api2/create/', '/api2/create']) {
-      const reply = await h().post(path, { user, api_key: apiKey, _login: `slash${path.length}`, _email: 'a@example.com' });
+    it('answers every path with and without its trailing slash', async () => {
+      const { user, apiKey } = await account();
+      for (const path of ['/api2/create/', '/api2/create']) {
+        const reply = await h().post(path, { user, api_key: apiKey, _login: `slash${path.length}`, _email: 'a@example.com' });
+        expect(reply.json.result).toBe('OK');
+      }
+      expect((await h().post('/api2/login', { user, login: 'slash13', password: 'x' })).json.result).toBe('FAIL');
+    });
+
+    it('takes multipart bodies, as curl -F sends them, reading file parts as text', async () => {
+      const { user, apiKey, profile } = await account();
+      const { payload, headers } = multipart([
+        ['user', user],
+        ['api_key', apiKey],
+        ['_login', 'multi'],
+        ['_email', 'm@example.com'],
+        ['bio', 'from a file ü', 'bio.txt'],
+      ]);
+      const reply = await h().request({ url: '/api2/create/', payload, headers });
       expect(reply.json.result).toBe('OK');
-    }
-    expect((await h().post('/api2/login', { user, login: 'slash13', password: 'x' })).json.result).toBe('FAIL');
-  });
-
-  it('takes multipart bodies, as curl -F sends them, reading file parts as text', async () => {
-    const { user, apiKey, profile } = await account();
-    const { payload, headers } = multipart([
-      ['user', user],
-      ['api_key', apiKey],
-      ['_login', 'multi'],
-      ['_email', 'm@example.com'],
-      ['bio', 'from a file ü', 'bio.txt'],
-    ]);
-    const reply = await h().request({ url: '/api2/create/', payload, headers });
-    expect(reply.json.result).toBe('OK');
-    expect(await profile('multi')).toEqual(new Map([['bio', 'from a file ü']]));
-  });
-
-  it('answers a malformed multipart body (no boundary, cut short) 400, never 500', async () => {
-    const { user, apiKey } = await account();
-    errorLines();
-    const noBoundary = await h().request({ url: '/api2/create/', payload: 'user=x', headers: { 'content-type': 'multipart/form-data' } });
-    const cut = await h().request({
-      url: '/api2/create/',
-      payload: `------cut\r\nContent-Disposition: form-data; name="user"\r\n\r\n${user}\r\n------cut\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${apiKey}`,
-      headers: { 'content-type': 'multipart/form-data; boundary=----cut' },
+      expect(await profile('multi')).toEqual(new Map([['bio', 'from a file ü']]));
     });
-    for (const reply of [noBoundary, cut]) expect([reply.status, reply.json]).toEqual([400, { result: 'ERROR', message: 'malformed request body' }]);
-    expect(errorLines()).toEqual([]);
-  });
 
-  it('takes a JSON object of strings, numbers and booleans, and refuses nested values by name', async () => {
-    const { user, apiKey, profile } = await account();
-    const body = { user, api_key: apiKey, _login: 'json', _email: 'j@example.com', age: 42, vip: true };
-    expect((await h().request({ url: '/api2/create/', payload: JSON.stringify(body), headers: JSON_TYPE })).json.result).toBe('OK');
-    expect(await profile('json')).toEqual(new Map([['age', '42'], ['vip', 'true']]));
-    const nested = { ...body, _login: 'json2', address: { city: 'Oslo' } };
-    expect((await h().request({ url: '/api2/create/', payload: JSON.stringify(nested), headers: JSON_TYPE })).json).toEqual({
-      result: 'ERROR',
-      message: 'invalid parameter: address (not a string)',
+    it('answers a malformed multipart body (no boundary, cut short) 400, never 500', async () => {
+      const { user, apiKey } = await account();
+      errorLines();
+      const noBoundary = await h().request({ url: '/api2/create/', payload: 'user=x', headers: { 'content-type': 'multipart/form-data' } });
+      const cut = await h().request({
+        url: '/api2/create/',
+        payload: `------cut\r\nContent-Disposition: form-data; name="user"\r\n\r\n${user}\r\n------cut\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${apiKey}`,
+        headers: { 'content-type': 'multipart/form-data; boundary=----cut' },
+      });
+      for (const reply of [noBoundary, cut]) expect([reply.status, reply.json]).toEqual([400, { result: 'ERROR', message: 'malformed request body' }]);
+      expect(errorLines()).toEqual([]);
     });
-  });
 
-  it('answers 400 with the JSON shape for a malformed or non-object JSON body', async () => {
-    for (const payload of ['{"user":', '[1,2]', '"text"', 'null']) {
-      const reply = await h().request({ url: '/api2/login/', payload, headers: JSON_TYPE });
-      expect(reply.status, payload).toBe(400);
-      expect(reply.json).toEqual({ result: 'ERROR', message: 'malformed request body' });
-    }
-  });
+    it('takes a JSON object of strings, numbers and booleans, and refuses nested values by name', async () => {
+      const { user, apiKey, profile } = await account();
+      const body = { user, api_key: apiKey, _login: 'json', _email: 'j@example.com', age: 42, vip: true };
+      expect((await h().request({ url: '/api2/create/', payload: JSON.stringify(body), headers: JSON_TYPE })).json.result).toBe('OK');
+      expect(await profile('json')).toEqual(
+        new Map([
+          ['age', '42'],
+          ['vip', 'true'],
+        ]),
+      );
+      const nested = { ...body, _login: 'json2', address: { city: 'Oslo' } };
+      expect((await h().request({ url: '/api2/create/', payload: JSON.stringify(nested), headers: JSON_TYPE })).json).toEqual({
+        result: 'ERROR',
+        message: 'invalid parameter: address (not a string)',
+      });
+    });
 
-  it('reads the query string too; a body value wins over a query value, and the last repeated value wins', async () => {
-    const { user, apiKey, profile } = await account();
-    const query = new URLSearchParams({ user, api_key: apiKey, _login: 'from-query', color: 'query' });
-    const reply = await h().request({ url: `/api2/create/?${query}`, payload: formBody([['_email', 'q@example.com'], ['_login', 'from-body'], ['color', 'first'], ['color', 'last']]), headers: FORM });
-    expect(reply.json).toMatchObject({ result: 'OK', login: 'from-body' });
-    expect(await profile('from-body')).toEqual(new Map([['color', 'last']]));
-    const onlyQuery = new URLSearchParams({ user, api_key: apiKey, _login: 'query-only', _email: 'q@example.com' });
-    expect((await h().request({ url: `/api2/create/?${onlyQuery}` })).json.result).toBe('OK');
-  });
+    it('answers 400 with the JSON shape for a malformed or non-object JSON body', async () => {
+      for (const payload of ['{"user":', '[1,2]', '"text"', 'null']) {
+        const reply = await h().request({ url: '/api2/login/', payload, headers: JSON_TYPE });
+        expect(reply.status, payload).toBe(400);
+        expect(reply.json).toEqual({ result: 'ERROR', message: 'malformed request body' });
+      }
+    });
 
-  it('decodes UTF-8 and + as a space in form bodies, with or without a charset', async () => {
-    const { user, apiKey, profile } = await account();
-    const payload = `user=${user}&api_key=${apiKey}&_login=utf&_email=u%40example.com&city=S%C3%A3o+Paulo`;
-    const reply = await h().request({ url: '/api2/create/', payload, headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } });
-    expect(reply.json.result).toBe('OK');
-    expect(await profile('utf')).toEqual(new Map([['city', 'São Paulo']]));
-  });
+    it('reads the query string too; a body value wins over a query value, and the last repeated value wins', async () => {
+      const { user, apiKey, profile } = await account();
+      const query = new URLSearchParams({ user, api_key: apiKey, _login: 'from-query', color: 'query' });
+      const reply = await h().request({
+        url: `/api2/create/?${query}`,
+        payload: formBody([
+          ['_email', 'q@example.com'],
+          ['_login', 'from-body'],
+          ['color', 'first'],
+          ['color', 'last'],
+        ]),
+        headers: FORM,
+      });
+      expect(reply.json).toMatchObject({ result: 'OK', login: 'from-body' });
+      expect(await profile('from-body')).toEqual(new Map([['color', 'last']]));
+      const onlyQuery = new URLSearchParams({ user, api_key: apiKey, _login: 'query-only', _email: 'q@example.com' });
+      expect((await h().request({ url: `/api2/create/?${onlyQuery}` })).json.result).toBe('OK');
+    });
 
-  it('treats __proto__ and constructor as plain names and leaves Object.prototype alone', async () => {
-    const { user, apiKey, profile } = await account();
-    const form = formBody([['user', user], ['api_key', apiKey], ['_login', 'proto'], ['_email', 'p@example.com'], ['constructor', 'c'], ['__proto__', 'x']]);
-    expect((await h().request({ url: '/api2/create/', payload: form, headers: FORM })).json).toEqual({ result: 'ERROR', message: 'unknown parameter: __proto__' });
-    const json = `{"user":"${user}","api_key":"${apiKey}","_login":"proto","_email":"p@example.com","constructor":"c","__proto__":{"polluted":"yes"}}`;
-    expect((await h().request({ url: '/api2/create/', payload: json, headers: JSON_TYPE })).json.result).toBe('ERROR');
-    const ok = formBody([['user', user], ['api_key', apiKey], ['_login', 'proto'], ['_email', 'p@example.com'], ['constructor', 'c'], ['toString', 't']]);
-    expect((await h().request({ url: '/api2/create/', payload: ok, headers: FORM })).json.result).toBe('OK');
-    expect(await profile('proto')).toEqual(new Map([['constructor', 'c'], ['toString', 't']]));
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
-  });
+    it('decodes UTF-8 and + as a space in form bodies, with or without a charset', async () => {
+      const { user, apiKey, profile } = await account();
+      const payload = `user=${user}&api_key=${apiKey}&_login=utf&_email=u%40example.com&city=S%C3%A3o+Paulo`;
+      const reply = await h().request({ url: '/api2/create/', payload, headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } });
+      expect(reply.json.result).toBe('OK');
+      expect(await profile('utf')).toEqual(new Map([['city', 'São Paulo']]));
+    });
 
-  it('refuses U+0000 in any parameter name or value, naming it (found by the fuzz test on PostgreSQL)', async () => {
-    const { user, apiKey } = await account();
-    expect((await h().post('/api2/login/', { user: '\u0000', login: 'x', password: 'y' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: user (contains U+0000)' });
-    expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', 'bad\u0000name': 'v' })).json.result).toBe('ERROR');
-    expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', bio: 'a\u0000b' })).json).toEqual({ result: 'ERROR', message: 'invalid parameter: bio (contains U+0000)' });
-    expect((await h().request({ method: 'GET', url: '/api2/verify/?user=%00&login=a&id=1&code=b' })).status).toBe(400);
-  });
+    it('treats __proto__ and constructor as plain names and leaves Object.prototype alone', async () => {
+      const { user, apiKey, profile } = await account();
+      const form = formBody([
+        ['user', user],
+        ['api_key', apiKey],
+        ['_login', 'proto'],
+        ['_email', 'p@example.com'],
+        ['constructor', 'c'],
+        ['__proto__', 'x'],
+      ]);
+      expect((await h().request({ url: '/api2/create/', payload: form, headers: FORM })).json).toEqual({
+        result: 'ERROR',
+        message: 'unknown parameter: __proto__',
+      });
+      const json = `{"user":"${user}","api_key":"${apiKey}","_login":"proto","_email":"p@example.com","constructor":"c","__proto__":{"polluted":"yes"}}`;
+      expect((await h().request({ url: '/api2/create/', payload: json, headers: JSON_TYPE })).json.result).toBe('ERROR');
+      const ok = formBody([
+        ['user', user],
+        ['api_key', apiKey],
+        ['_login', 'proto'],
+        ['_email', 'p@example.com'],
+        ['constructor', 'c'],
+        ['toString', 't'],
+      ]);
+      expect((await h().request({ url: '/api2/create/', payload: ok, headers: FORM })).json.result).toBe('OK');
+      expect(await profile('proto')).toEqual(
+        new Map([
+          ['constructor', 'c'],
+          ['toString', 't'],
+        ]),
+      );
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    });
 
-  it('answers 404 for an unknown path and 405 with Allow for a wrong method, in the JSON shape', async () => {
-    const notFound = await h().request({ method: 'GET', url: '/api2/nothing/' });
-    expect(notFound.status).toBe(404);
-    expect(notFound.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(notFound.json).toEqual({ result: 'ERROR', message: 'not found' });
-    for (const [method, url] of [['PATCH', '/api2/login/'], ['PUT', '/api2/create'], ['DELETE', '/api2/create/'], ['POST', '/api2/verify/']]) {
-      const reply = await h().request({ method: method!, url: url! });
-      expect(reply.status, `${method} ${url}`).toBe(405);
-      expect(reply.json).toEqual({ result: 'ERROR', message: 'method not allowed' });
-      expect(reply.headers.allow).toBeTruthy();
-    }
-  });
+    it('refuses U+0000 in any parameter name or value, naming it (found by the fuzz test on PostgreSQL)', async () => {
+      const { user, apiKey } = await account();
+      expect((await h().post('/api2/login/', { user: '\u0000', login: 'x', password: 'y' })).json).toEqual({
+        result: 'ERROR',
+        message: 'invalid parameter: user (contains U+0000)',
+      });
+      expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', 'bad\u0000name': 'v' })).json.result).toBe(
+        'ERROR',
+      );
+      expect((await h().post('/api2/create/', { user, api_key: apiKey, _login: 'nul', _email: 'n@example.com', bio: 'a\u0000b' })).json).toEqual({
+        result: 'ERROR',
+        message: 'invalid parameter: bio (contains U+0000)',
+      });
+      expect((await h().request({ method: 'GET', url: '/api2/verify/?user=%00&login=a&id=1&code=b' })).status).toBe(400);
+    });
 
-  it('answers 413 at once for ten thousand fields, in every encoding', async () => {
-    const fields = Array.from({ length: 10_000 }, (_, i) => [`f${i}`, 'v'] as [string, string]);
-    const form = await h().request({ url: '/api2/create/', payload: formBody(fields), headers: FORM });
-    const json = await h().request({ url: '/api2/create/', payload: JSON.stringify(Object.fromEntries(fields)), headers: JSON_TYPE });
-    const { payload, headers } = multipart(fields.map(([n, v]) => [n, v]));
-    const parts = await h().request({ url: '/api2/create/', payload, headers });
-    const query = await h().request({ method: 'GET', url: `/api2/list/?${formBody(fields)}` });
-    for (const reply of [form, json, parts, query]) {
-      expect(reply.status).toBe(413);
-      expect(reply.json.result).toBe('ERROR');
-    }
-  });
+    it('answers 404 for an unknown path and 405 with Allow for a wrong method, in the JSON shape', async () => {
+      const notFound = await h().request({ method: 'GET', url: '/api2/nothing/' });
+      expect(notFound.status).toBe(404);
+      expect(notFound.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(notFound.json).toEqual({ result: 'ERROR', message: 'not found' });
+      for (const [method, url] of [
+        ['PATCH', '/api2/login/'],
+        ['PUT', '/api2/create'],
+        ['DELETE', '/api2/create/'],
+        ['POST', '/api2/verify/'],
+      ]) {
+        const reply = await h().request({ method: method!, url: url! });
+        expect(reply.status, `${method} ${url}`).toBe(405);
+        expect(reply.json).toEqual({ result: 'ERROR', message: 'method not allowed' });
+        expect(reply.headers.allow).toBeTruthy();
+      }
+    });
 
-  it('answers 415 for content types it does not take', async () => {
-    for (const type of ['text/plain', 'application/xml', 'application/octet-stream']) {
-      const reply = await h().request({ url: '/api2/login/', payload: 'user=x', headers: { 'content-type': type } });
-      expect(reply.status, type).toBe(415);
-      expect(reply.json).toEqual({ result: 'ERROR', message: 'unsupported content type' });
-    }
-  });
+    it('answers 413 at once for ten thousand fields, in every encoding', async () => {
+      const fields = Array.from({ length: 10_000 }, (_, i) => [`f${i}`, 'v'] as [string, string]);
+      const form = await h().request({ url: '/api2/create/', payload: formBody(fields), headers: FORM });
+      const json = await h().request({ url: '/api2/create/', payload: JSON.stringify(Object.fromEntries(fields)), headers: JSON_TYPE });
+      const { payload, headers } = multipart(fields.map(([n, v]) => [n, v]));
+      const parts = await h().request({ url: '/api2/create/', payload, headers });
+      const query = await h().request({ method: 'GET', url: `/api2/list/?${formBody(fields)}` });
+      for (const reply of [form, json, parts, query]) {
+        expect(reply.status).toBe(413);
+        expect(reply.json.result).toBe('ERROR');
+      }
+    });
 
-  it('answers 200 for every application outcome', async () => {
-    const replies = [
-      await h().post('/api2/login/', {}),
-      await h().post('/api2/login/', { user: 'x', login: 'y', password: 'z' }),
-      await h().post('/api2/create/', { user: 'x', api_key: 'y' }),
-    ];
-    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(replies.map((r) => r.json.result)).toEqual(['ERROR', 'FAIL', 'ERROR']);
-  });
-}, { logTo: wireLog });
+    it('answers 415 for content types it does not take', async () => {
+      for (const type of ['text/plain', 'application/xml', 'application/octet-stream']) {
+        const reply = await h().request({ url: '/api2/login/', payload: 'user=x', headers: { 'content-type': type } });
+        expect(reply.status, type).toBe(415);
+        expect(reply.json).toEqual({ result: 'ERROR', message: 'unsupported content type' });
+      }
+    });
+
+    it('answers 200 for every application outcome', async () => {
+      const replies = [
+        await h().post('/api2/login/', {}),
+        await h().post('/api2/login/', { user: 'x', login: 'y', password: 'z' }),
+        await h().post('/api2/create/', { user: 'x', api_key: 'y' }),
+      ];
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(replies.map((r) => r.json.result)).toEqual(['ERROR', 'FAIL', 'ERROR']);
+    });
+  },
+  { logTo: wireLog },
+);
 
 describeEachEngineApp(
   'wire limits',
@@ -196,7 +249,10 @@ describeEachEngineApp(
       expect(form.json).toEqual({ result: 'ERROR', message: 'request body too large' });
       const json = await h().request({ url: '/api2/create/', payload: JSON.stringify({ bio: big }), headers: JSON_TYPE });
       expect(json.status).toBe(413);
-      const { payload, headers } = multipart([['a', big.slice(0, 40 * 1024)], ['b', big.slice(0, 40 * 1024)]]);
+      const { payload, headers } = multipart([
+        ['a', big.slice(0, 40 * 1024)],
+        ['b', big.slice(0, 40 * 1024)],
+      ]);
       const parts = await h().request({ url: '/api2/create/', payload, headers });
       expect(parts.status).toBe(413);
       expect(parts.json.result).toBe('ERROR');

@@ -42,7 +42,8 @@ describeEachEngineApp('import and export', (h) => {
     const list = async (params: Record<string, string> = {}) =>
       (await h().post('/api2/list/', { user: account.user, api_key: account.apiKey, record: `{id}${ALL_FIELDS}`, ...params })).json;
     const login = async (name: string, password: string) => (await h().post('/api2/login/', { user: account.user, login: name, password })).json.result;
-    const run = (path: string, options: Partial<ImportCommandOptions> = {}) => importCommand(h().services, path, { ...OPTIONS, account: account.user, ...options });
+    const run = (path: string, options: Partial<ImportCommandOptions> = {}) =>
+      importCommand(h().services, path, { ...OPTIONS, account: account.user, ...options });
     return { ...account, list, login, run };
   }
 
@@ -63,8 +64,15 @@ describeEachEngineApp('import and export', (h) => {
     expect(report).toMatchObject({ read: 9, imported: 9, updated: 0, rejected: 0, hashed: 1 });
 
     const passwords: Record<string, string> = {
-      plain: 'plain-password', argon: 'argon-password', 'bcrypt-2a': 'bcrypt-password', 'bcrypt-2y': 'php-password', md5: 'md5-password',
-      apr1: 'apache-password', sha256: 'sha256-password', sha512: 'sha512-password', htpasswd: 'sha1-password',
+      plain: 'plain-password',
+      argon: 'argon-password',
+      'bcrypt-2a': 'bcrypt-password',
+      'bcrypt-2y': 'php-password',
+      md5: 'md5-password',
+      apr1: 'apache-password',
+      sha256: 'sha256-password',
+      sha512: 'sha512-password',
+      htpasswd: 'sha1-password',
     };
     for (const [name, password] of Object.entries(passwords)) {
       expect(await login(name, `${password}-wrong`), name).toBe('FAIL');
@@ -80,16 +88,68 @@ describeEachEngineApp('import and export', (h) => {
     const path = file(
       'shop.csv',
       csv([
-        { user_name: 'ann', mail: 'ann@example.com', pw: 'ann-password', state: 'Active', kind: 'Paid', since: '2020-03-01', expires: '2030-01-01T00:00:00Z', bill_pc: 'paypal', bill_id: 'I-1', bill_subscr: 'S-1', city: 'Paris', junk: 'x' },
-        { user_name: 'ben', mail: 'ben@example.com', pw: 'ben-password', state: 'S', kind: 'free', since: '2021-06-30 23:30:00', expires: '', bill_pc: '', bill_id: '', bill_subscr: '', city: '', junk: 'y' },
-        { user_name: 'cid', mail: 'cid@example.com', pw: 'cid-password', state: 'deleted', kind: 'Manual', since: '1600000000', expires: '', bill_pc: '', bill_id: '', bill_subscr: '', city: 'Rome', junk: '' },
+        {
+          user_name: 'ann',
+          mail: 'ann@example.com',
+          pw: 'ann-password',
+          state: 'Active',
+          kind: 'Paid',
+          since: '2020-03-01',
+          expires: '2030-01-01T00:00:00Z',
+          bill_pc: 'paypal',
+          bill_id: 'I-1',
+          bill_subscr: 'S-1',
+          city: 'Paris',
+          junk: 'x',
+        },
+        {
+          user_name: 'ben',
+          mail: 'ben@example.com',
+          pw: 'ben-password',
+          state: 'S',
+          kind: 'free',
+          since: '2021-06-30 23:30:00',
+          expires: '',
+          bill_pc: '',
+          bill_id: '',
+          bill_subscr: '',
+          city: '',
+          junk: 'y',
+        },
+        {
+          user_name: 'cid',
+          mail: 'cid@example.com',
+          pw: 'cid-password',
+          state: 'deleted',
+          kind: 'Manual',
+          since: '1600000000',
+          expires: '',
+          bill_pc: '',
+          bill_id: '',
+          bill_subscr: '',
+          city: 'Rome',
+          junk: '',
+        },
       ]),
     );
-    const report = await run(path, { map: ['user_name=login', 'mail=email', 'pw=password', 'state=status', 'kind=reg_type', 'since=reg_time', 'expires=exp_time', 'junk='] });
+    const report = await run(path, {
+      map: ['user_name=login', 'mail=email', 'pw=password', 'state=status', 'kind=reg_type', 'since=reg_time', 'expires=exp_time', 'junk='],
+    });
     expect(report).toMatchObject({ imported: 3, rejected: 0 });
     const listed = [...(await list()).members, ...(await list({ status: 'D' })).members] as Array<Record<string, string>>;
     expect(listed.map(({ id: _, ...m }) => m)).toEqual([
-      expect.objectContaining({ login: 'ann', status: 'Active', reg_type: 'Paid', reg_date: '2020-03-01', reg_time: '2020-03-01 00:00:00', exp_time: '2030-01-01 01:00:00', bill_pc: 'paypal', bill_id: 'I-1', bill_subscr: 'S-1', city: 'Paris' }),
+      expect.objectContaining({
+        login: 'ann',
+        status: 'Active',
+        reg_type: 'Paid',
+        reg_date: '2020-03-01',
+        reg_time: '2020-03-01 00:00:00',
+        exp_time: '2030-01-01 01:00:00',
+        bill_pc: 'paypal',
+        bill_id: 'I-1',
+        bill_subscr: 'S-1',
+        city: 'Paris',
+      }),
       expect.objectContaining({ login: 'ben', status: 'Suspended', reg_type: 'Free', reg_time: '2021-06-30 23:30:00', exp_time: '', city: '' }),
       expect.objectContaining({ login: 'cid', status: 'Deleted', reg_type: 'Manual', reg_time: '2020-09-13 14:26:40', city: 'Rome' }),
     ]);
@@ -99,7 +159,12 @@ describeEachEngineApp('import and export', (h) => {
 
   it('is safe to run twice: the second run updates by login and changes nothing; a dry run writes nothing', async () => {
     const { run, list, login } = await setup();
-    const rows = Array.from({ length: 30 }, (_, i) => ({ login: `m${i}`, email: `m${i}@example.com`, password_hash: openssl('1', `pw-${i}`), team: i % 2 ? 'odd' : 'even' }));
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      login: `m${i}`,
+      email: `m${i}@example.com`,
+      password_hash: openssl('1', `pw-${i}`),
+      team: i % 2 ? 'odd' : 'even',
+    }));
     const path = file('twice.csv', csv(rows));
     const dry = await run(path, { dryRun: true });
     expect(dry).toMatchObject({ read: 30, imported: 30, updated: 0, dryRun: true });
@@ -118,7 +183,10 @@ describeEachEngineApp('import and export', (h) => {
     expect(await login('m3', 'pw-3')).toBe('OK');
 
     // Rows of one batch that change different columns: each changes only its own.
-    const mixed = file('mixed.jsonl', '{"login":"m4","email":"new4@example.com"}\n{"login":"m5","status":"S","team":"red"}\n{"login":"m6","reg_time":"2020-01-01"}\n');
+    const mixed = file(
+      'mixed.jsonl',
+      '{"login":"m4","email":"new4@example.com"}\n{"login":"m5","status":"S","team":"red"}\n{"login":"m6","reg_time":"2020-01-01"}\n',
+    );
     expect(await run(mixed)).toMatchObject({ imported: 0, updated: 3, rejected: 0 });
     const changed = (await list({ record: '{login}{email}{status}{team}{reg_date}', login: 'm' })).members as Array<Record<string, string>>;
     expect(changed.find((m) => m.login === 'm4')).toMatchObject({ email: 'new4@example.com', status: 'Active', team: 'even' });
@@ -159,19 +227,29 @@ describeEachEngineApp('import and export', (h) => {
     const jsonl = file('bad.jsonl', '{"login":"j1","email":"j1@example.com","password":"j1-password"}\nnot json\n{"login":"j2","email":{"x":1}}\n');
     const second = await run(jsonl);
     expect(second).toMatchObject({ read: 3, imported: 1, rejected: 2, reasons: { 'not a JSON object': 1, 'invalid email: not a string': 1 } });
-    const lines = readFileSync(second.rejectsFile!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(second.rejectsFile!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([
       { _text: 'not json', _line: 2, _reason: 'not a JSON object' },
       { login: 'j2', email: { x: 1 }, _line: 3, _reason: 'invalid email: not a string' },
     ]);
     // Records the parser cannot split are rejected too, and the rows around them imported.
-    const broken = await run(file('broken.csv', 'login,email,password\nk1,k1@example.com,k1-password\nk2,k2@example.com\nk3,k3@example.com,k3-password,extra\nk4,k4@example.com,k4-password\n'));
+    const broken = await run(
+      file(
+        'broken.csv',
+        'login,email,password\nk1,k1@example.com,k1-password\nk2,k2@example.com\nk3,k3@example.com,k3-password,extra\nk4,k4@example.com,k4-password\n',
+      ),
+    );
     expect(broken).toMatchObject({ read: 4, imported: 2, rejected: 2, reasons: { 'expected 3 fields, found 2': 1, 'expected 3 fields, found 4': 1 } });
     expect(readFileSync(broken.rejectsFile!, 'utf8')).toContain(',3,"expected 3 fields, found 2","k2,k2@example.com"');
     const quoted = await run(file('quote.csv', 'login,email,password\nq1,q1@example.com,q1-password\nq2,"q2@example.com,q2-password\n'));
     expect(quoted).toMatchObject({ read: 2, imported: 1, rejected: 1 });
     expect(Object.keys(quoted.reasons)[0]).toMatch(/^unreadable CSV: Quote Not Closed/);
-    await expect(run(file('cols.csv', 'login,email,user\na,a@example.com,x\n'))).rejects.toThrow(/column "user" is neither a member column nor a valid profile field name/);
+    await expect(run(file('cols.csv', 'login,email,user\na,a@example.com,x\n'))).rejects.toThrow(
+      /column "user" is neither a member column nor a valid profile field name/,
+    );
   });
 
   it('rejects hashes that ask too much of a login (a hostile cost), naming the ceiling', async () => {
@@ -198,9 +276,39 @@ describeEachEngineApp('import and export', (h) => {
     const seed = file(
       'seed.csv',
       csv([
-        { login: 'r1', email: 'r1@example.com', password: 'r1-password', reg_type: 'P', reg_time: '2022-02-02T10:00:00Z', exp_time: '2031-01-01T00:00:00Z', exp_action: 'D', bill_pc: 'card', bill_item: 'gold', bill_qty: '2', city: 'Lyon', plan: 'gold', note: 'a "quoted", comma' },
-        { login: 'r2', email: 'r2@example.com', password_hash: openssl('6', 'r2-password'), status: 'S', exp_logins: '3', exp_logins_action: 'S', url_ok: 'https://example.com/ok', city: 'Nice' },
-        { login: 'r3', email: 'r3@example.com', password_hash: openssl('apr1', 'r3-password'), status: 'D', deleted_time: '2026-01-01T00:00:00Z', 'profile:login_count': 'a field, not the count' },
+        {
+          login: 'r1',
+          email: 'r1@example.com',
+          password: 'r1-password',
+          reg_type: 'P',
+          reg_time: '2022-02-02T10:00:00Z',
+          exp_time: '2031-01-01T00:00:00Z',
+          exp_action: 'D',
+          bill_pc: 'card',
+          bill_item: 'gold',
+          bill_qty: '2',
+          city: 'Lyon',
+          plan: 'gold',
+          note: 'a "quoted", comma',
+        },
+        {
+          login: 'r2',
+          email: 'r2@example.com',
+          password_hash: openssl('6', 'r2-password'),
+          status: 'S',
+          exp_logins: '3',
+          exp_logins_action: 'S',
+          url_ok: 'https://example.com/ok',
+          city: 'Nice',
+        },
+        {
+          login: 'r3',
+          email: 'r3@example.com',
+          password_hash: openssl('apr1', 'r3-password'),
+          status: 'D',
+          deleted_time: '2026-01-01T00:00:00Z',
+          'profile:login_count': 'a field, not the count',
+        },
       ]),
     );
     expect(await source.run(seed)).toMatchObject({ imported: 3, rejected: 0 });
@@ -218,7 +326,9 @@ describeEachEngineApp('import and export', (h) => {
       expect(await everyone(target)).toEqual(before);
       expect(await target.login('r1', 'r1-password')).toBe('OK');
       expect(await target.login('r2', 'r2-password')).toBe('FAIL');
-      expect(await target.list({ record: '{login}{login_count}', login_full: 'r3', status: 'D' })).toMatchObject({ members: [{ login: 'r3', login_count: 'a field, not the count' }] });
+      expect(await target.list({ record: '{login}{login_count}', login_full: 'r3', status: 'D' })).toMatchObject({
+        members: [{ login: 'r3', login_count: 'a field, not the count' }],
+      });
     }
   });
 
@@ -238,7 +348,12 @@ describeEachEngineApp('import and export', (h) => {
       await exportCommand(h().services, { account: account.user, output: path });
       return { path, text: readFileSync(path, 'utf8') };
     };
-    const withoutIds = (jsonl: string) => jsonl.trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>).map(({ id: _, ...member }) => member);
+    const withoutIds = (jsonl: string) =>
+      jsonl
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, string>)
+        .map(({ id: _, ...member }) => member);
     const FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
     // CSV: no cell, the header's included, begins as a formula; a quote-led one gets one quote more.
@@ -274,7 +389,10 @@ describeEachEngineApp('import and export', (h) => {
   });
 });
 
-for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as const) {
+for (const [from, to] of [
+  ['sqlite', 'postgres'],
+  ['postgres', 'sqlite'],
+] as const) {
   it.skipIf(!engineAvailable(from) || !engineAvailable(to))(`moves an account from ${from} to ${to} with its ids (export | import --keep-ids)`, async () => {
     const a = await createTestStore(from);
     const b = await createTestStore(to);
@@ -285,7 +403,18 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
       await sb.accounts.create('moving');
       if (created.kind !== 'created') throw new Error('no account');
       // Ids with gaps, as a store that has lived has them.
-      const seed = file('move.csv', csv(Array.from({ length: 25 }, (_, i) => ({ id: String(10 + i * 3), login: `u${i}`, email: `u${i}@example.com`, password_hash: openssl('5', `u${i}`), city: `c${i}` }))));
+      const seed = file(
+        'move.csv',
+        csv(
+          Array.from({ length: 25 }, (_, i) => ({
+            id: String(10 + i * 3),
+            login: `u${i}`,
+            email: `u${i}@example.com`,
+            password_hash: openssl('5', `u${i}`),
+            city: `c${i}`,
+          })),
+        ),
+      );
       expect(await importCommand(sa, seed, { ...OPTIONS, account: 'moving', keepIds: true })).toMatchObject({ imported: 25 });
 
       const pipe = new PassThrough();
@@ -305,9 +434,21 @@ for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as con
       };
       expect(await membersOf(sb)).toBe(await membersOf(sa));
       // New members get ids above the moved ones.
-      const next = await sb.members.create((await sb.accounts.find('moving'))!, {
-        login: 'newcomer', email: 'n@example.com', password: 'newcomer-password', urlOk: null, urlFail: null, ip: null, timeExpiry: null, loginExpiry: null, profile: new Map(),
-      }, { actor: 'api' });
+      const next = await sb.members.create(
+        (await sb.accounts.find('moving'))!,
+        {
+          login: 'newcomer',
+          email: 'n@example.com',
+          password: 'newcomer-password',
+          urlOk: null,
+          urlFail: null,
+          ip: null,
+          timeExpiry: null,
+          loginExpiry: null,
+          profile: new Map(),
+        },
+        { actor: 'api' },
+      );
       expect(next).toMatchObject({ kind: 'created' });
       expect((next as { id: number }).id).toBeGreaterThan(10 + 24 * 3);
     } finally {

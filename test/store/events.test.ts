@@ -35,13 +35,24 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
         await b;
         // B's events are numbered 1 and 2; A's, still uncommitted, have no id yet, so a reader
         // that has read up to 2 will find A's event after 2, not before it.
-        expect(await feed()).toEqual([[1, 2], [2, 3]]);
+        expect(await feed()).toEqual([
+          [1, 2],
+          [2, 3],
+        ]);
         await a.commit().execute();
-        expect(await feed()).toEqual([[1, 2], [2, 3], [3, 1]]);
+        expect(await feed()).toEqual([
+          [1, 2],
+          [2, 3],
+          [3, 1],
+        ]);
       } else {
         await a.commit().execute();
         await b;
-        expect(await feed()).toEqual([[1, 1], [2, 2], [3, 3]]);
+        expect(await feed()).toEqual([
+          [1, 1],
+          [2, 2],
+          [3, 3],
+        ]);
       }
       // A rolled-back change leaves no event and no gap.
       const c = await one.db.startTransaction().execute();
@@ -56,17 +67,29 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
     }
   });
 
-  it('keeps a change\'s events in the outbox until the sequencer moves them into the trail, numbered, in batches', async () => {
+  it("keeps a change's events in the outbox until the sequencer moves them into the trail, numbered, in batches", async () => {
     const { store } = context();
     const connection = connect(context().database.url);
     try {
       const accountId = (await insertAccount(store)).id;
       const count = 5_003; // more than one sequencer batch (5,000)
       const trx = await connection.db.startTransaction().execute();
-      await appendEvents(trx, accountId, Array.from({ length: count }, (_, i) => event(i + 1)));
+      await appendEvents(
+        trx,
+        accountId,
+        Array.from({ length: count }, (_, i) => event(i + 1)),
+      );
       await trx.commit().execute();
       const rows = async (table: 'events' | 'event_outbox') =>
-        Number((await connection.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await connection.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('account_id', '=', accountId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect([await rows('event_outbox'), await rows('events')]).toEqual([count, 0]);
       expect(await store.events.sequence()).toBe(count);
       expect([await rows('event_outbox'), await rows('events')]).toEqual([0, count]);
@@ -79,19 +102,32 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
     }
   });
 
-  it('reclaims the outbox\'s dead rows once there are thousands (PostgreSQL: a VACUUM, autovacuum or not); SQLite has none to reclaim', async () => {
+  it("reclaims the outbox's dead rows once there are thousands (PostgreSQL: a VACUUM, autovacuum or not); SQLite has none to reclaim", async () => {
     const { store } = context();
     const accountId = (await insertAccount(store)).id;
     const connection = connect(context().database.url);
     try {
-      await connection.db.transaction().execute((trx) => appendEvents(trx, accountId, Array.from({ length: 3000 }, (_, i) => event(i + 1))));
+      await connection.db.transaction().execute((trx) =>
+        appendEvents(
+          trx,
+          accountId,
+          Array.from({ length: 3000 }, (_, i) => event(i + 1)),
+        ),
+      );
       expect(await store.events.sequence()).toBe(3000);
       if (context().database.engine === 'sqlite') {
         expect(await store.housekeeping.vacuumQueues()).toEqual([]);
         return;
       }
       const dead = async () =>
-        (await sql<{ dead: string; vacuumed: Date | null }>`select n_dead_tup as dead, coalesce(last_vacuum, last_autovacuum) as vacuumed from pg_stat_user_tables where schemaname = current_schema() and relname = 'event_outbox'`.execute(connection.db)).rows[0]!;
+        (
+          await sql<{
+            dead: string;
+            vacuumed: Date | null;
+          }>`select n_dead_tup as dead, coalesce(last_vacuum, last_autovacuum) as vacuumed from pg_stat_user_tables where schemaname = current_schema() and relname = 'event_outbox'`.execute(
+            connection.db,
+          )
+        ).rows[0]!;
       // The statistics learn of the deleted rows within seconds (each connection reports its own).
       let vacuumed: string[] = [];
       for (let tries = 0; tries < 60 && !vacuumed.includes('event_outbox'); tries++) {
@@ -109,11 +145,17 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
     }
   }, 60_000);
 
-  it('keeps an event\'s text exact on its way with the commit: quotes, backslashes, placeholders, any script', async () => {
+  it("keeps an event's text exact on its way with the commit: quotes, backslashes, placeholders, any script", async () => {
     const { store } = context();
     const accountId = (await insertAccount(store)).id;
     const tricky = `it's \\ "quoted" $1 $$ --; ${'\u00e9\u4e2d\u{1F600}'} \\x00 drop table events;`;
-    const written: NewEvent = { type: 'member.updated', at: 7, origin: { actor: 'api', requestId: tricky }, member: { id: 5, login: tricky }, data: { note: tricky, n: -1.5 } };
+    const written: NewEvent = {
+      type: 'member.updated',
+      at: 7,
+      origin: { actor: 'api', requestId: tricky },
+      member: { id: 5, login: tricky },
+      data: { note: tricky, n: -1.5 },
+    };
     const connection = connect(context().database.url);
     try {
       await connection.db.transaction().execute(async (trx) => {
@@ -122,7 +164,14 @@ describeEachEngine('the events outbox and its sequencer', (context) => {
       });
       await store.events.sequence();
       const [read] = (await store.events.page(accountId, 0, 10, undefined, 10_000)).events;
-      expect(read).toMatchObject({ id: 1, type: 'member.updated', at: 7, origin: { actor: 'api', requestId: tricky }, member: { id: 5, login: tricky }, data: { note: tricky, n: -1.5 } });
+      expect(read).toMatchObject({
+        id: 1,
+        type: 'member.updated',
+        at: 7,
+        origin: { actor: 'api', requestId: tricky },
+        member: { id: 5, login: tricky },
+        data: { note: tricky, n: -1.5 },
+      });
       if (context().database.engine === 'postgres') {
         // A value PostgreSQL's text cannot hold is sent as a parameter (not written into the
         // SQL), and fails the change as a whole.

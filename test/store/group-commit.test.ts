@@ -13,7 +13,8 @@ describeEachEngine('updates sent together (SQLite: committed as a group)', (cont
     const { store, database } = context();
     const account = await insertAccount(store);
     const ids: number[] = [];
-    for (let i = 0; i < 24; i++) ids.push(await insertMember(store, account.id, { login: `g${i}`, email: `g${i}@example.com`, profile: new Map([['city', 'Oslo']]) }));
+    for (let i = 0; i < 24; i++)
+      ids.push(await insertMember(store, account.id, { login: `g${i}`, email: `g${i}@example.com`, profile: new Map([['city', 'Oslo']]) }));
     await store.events.sequence();
     const before = store.poolStats().groupCommits;
     const eventsBefore = (await store.events.page(account.id, 0, 1000, undefined, 10_000)).events.length;

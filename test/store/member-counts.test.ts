@@ -43,7 +43,8 @@ describeEachEngine('members_total from the status counters', (context) => {
     const account = await insertAccount(store);
     const other = await insertAccount(store);
     const now = Date.now();
-    for (let i = 0; i < 12; i++) await insertMember(store, account.id, { login: `c${i}`, status: (['A', 'A', 'S', 'D'] as const)[i % 4]!, ...(i % 4 === 3 ? {} : {}) });
+    for (let i = 0; i < 12; i++)
+      await insertMember(store, account.id, { login: `c${i}`, status: (['A', 'A', 'S', 'D'] as const)[i % 4]!, ...(i % 4 === 3 ? {} : {}) });
     await insertMember(store, other.id, { login: 'elsewhere' });
     await expectTotalsRight(account.id);
     expect(await listedTotal(account.id, {})).toBe(9);

@@ -16,7 +16,12 @@ describeEachEngine('members pages', (context) => {
     const base = Date.parse('2026-01-01T00:00:00Z');
     for (let i = 0; i < 23; i++) {
       // Logins out of id order, and registration times that repeat (ties broken by id).
-      await insertMember(store, account.id, { login: `m${(i * 7) % 23}-${i}`, email: `m${i}@example.com`, regAt: base + Math.floor(i / 3) * 1000, profile: new Map([['city', `c${i}`]]) });
+      await insertMember(store, account.id, {
+        login: `m${(i * 7) % 23}-${i}`,
+        email: `m${i}@example.com`,
+        regAt: base + Math.floor(i / 3) * 1000,
+        profile: new Map([['city', `c${i}`]]),
+      });
     }
     await insertMember(store, account.id, { login: 'gone', email: 'gone@example.com', status: 'D', regAt: base, profile: new Map() });
     const now = Date.now();
@@ -46,6 +51,7 @@ describeEachEngine('members pages', (context) => {
       if (order === 'login') expect([...forward].sort()).toEqual(forward);
     }
     // More pages than there are readers: each is answered.
-    for (let i = 0; i < 40; i++) expect((await store.members.pageMembers(account.id, { filters: { status: 'D' }, order: 'id', limit: 5, profileFields: [] }, now)).total).toBe(1);
+    for (let i = 0; i < 40; i++)
+      expect((await store.members.pageMembers(account.id, { filters: { status: 'D' }, order: 'id', limit: 5, profileFields: [] }, now)).total).toBe(1);
   });
 });

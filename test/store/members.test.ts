@@ -22,8 +22,12 @@ describeEachEngine('member store', (context) => {
       urlFail: '/out',
       timeExpiry: { action: 'S', at: NOW + 60_000 },
       loginExpiry: { action: 'D', left: 3 },
-      billPc: 'paypal', billId: 'TX-1',
-      profile: new Map([['first_name', 'Alice'], ['city', 'Zürich']]),
+      billPc: 'paypal',
+      billId: 'TX-1',
+      profile: new Map([
+        ['first_name', 'Alice'],
+        ['city', 'Zürich'],
+      ]),
     });
     const id = await store.members.insertMember(account.id, input, { actor: 'api' });
     expect(id).toBeGreaterThan(0);
@@ -47,10 +51,20 @@ describeEachEngine('member store', (context) => {
       lastLoginIp: null,
       deletedAt: null,
       emailVerifiedAt: null,
-      billPc: 'paypal', billId: 'TX-1', billItem: null, billCust: null, billSubscr: null, billQty: null,
+      billPc: 'paypal',
+      billId: 'TX-1',
+      billItem: null,
+      billCust: null,
+      billSubscr: null,
+      billQty: null,
     });
     expect(await store.members.findMemberById(account.id, id)).toEqual(member);
-    expect(await context().store.members.findProfile(account.id, id)).toEqual(new Map([['city', 'Zürich'], ['first_name', 'Alice']]));
+    expect(await context().store.members.findProfile(account.id, id)).toEqual(
+      new Map([
+        ['city', 'Zürich'],
+        ['first_name', 'Alice'],
+      ]),
+    );
   });
 
   it('refuses a login that differs only in case, also beyond ASCII', async () => {
@@ -92,7 +106,13 @@ describeEachEngine('member store', (context) => {
     const { store } = context();
     const account = await insertAccount(store);
     const id = await insertMember(store, account.id);
-    const recorded = await store.logins.recordLogin(account.id, id, { login: 'x', at: NOW, ip: '198.51.100.7', sessionDigest: uniqueName('s'), throttleScope: '' });
+    const recorded = await store.logins.recordLogin(account.id, id, {
+      login: 'x',
+      at: NOW,
+      ip: '198.51.100.7',
+      sessionDigest: uniqueName('s'),
+      throttleScope: '',
+    });
     expect(recorded).toEqual({ kind: 'recorded', status: 'A' });
     await store.logins.recordLogin(account.id, id, { login: 'x', at: NOW + 1000, ip: null, sessionDigest: uniqueName('s'), throttleScope: '' });
     const member = await store.members.findMemberById(account.id, id);
@@ -134,7 +154,10 @@ describeEachEngine('member store', (context) => {
     const lockAt3 = (at: number) => (count: 'address' | 'all', failures: number) => (count === 'address' && failures >= 3 ? at + 60_000 : 0);
     const fail = (scope: string, at: number, resetBefore = 0, counted = true) =>
       store.logins.recordLoginFailure(account.id, id, scope, { at, resetBefore, counted, lockUntil: lockAt3(at) });
-    expect(await fail('', NOW)).toEqual({ address: { failures: 1, lastFailureAt: NOW, lockedUntil: 0 }, all: { failures: 1, lastFailureAt: NOW, lockedUntil: 0 } });
+    expect(await fail('', NOW)).toEqual({
+      address: { failures: 1, lastFailureAt: NOW, lockedUntil: 0 },
+      all: { failures: 1, lastFailureAt: NOW, lockedUntil: 0 },
+    });
     expect((await fail('', NOW + 1)).address).toEqual({ failures: 2, lastFailureAt: NOW + 1, lockedUntil: 0 });
     expect((await fail('', NOW + 2)).address).toEqual({ failures: 3, lastFailureAt: NOW + 2, lockedUntil: NOW + 60_002 });
     expect(await store.logins.findLoginFailures(account.id, id, '')).toEqual({
@@ -144,7 +167,10 @@ describeEachEngine('member store', (context) => {
     // Another scope has its own count; the count across all goes on.
     expect(await fail('192.0.2.1', NOW + 3)).toMatchObject({ address: { failures: 1, lockedUntil: 0 }, all: { failures: 4 } });
     // An attempt that does not count changes no count and no time.
-    expect(await fail('192.0.2.1', NOW + 4, 0, false)).toMatchObject({ address: { failures: 1, lastFailureAt: NOW + 3 }, all: { failures: 4, lastFailureAt: NOW + 3 } });
+    expect(await fail('192.0.2.1', NOW + 4, 0, false)).toMatchObject({
+      address: { failures: 1, lastFailureAt: NOW + 3 },
+      all: { failures: 4, lastFailureAt: NOW + 3 },
+    });
     // Failures older than the reset instant no longer count.
     expect((await fail('192.0.2.1', NOW + 10, NOW + 5)).address).toMatchObject({ failures: 1 });
     // A success clears the count of its own scope and the count across all, not the others.
@@ -210,7 +236,9 @@ describeEachEngine('member store', (context) => {
     expect(await m.findMemberById(other.id, id)).toBeUndefined();
     expect(await m.loginTaken(other.id, 'private')).toBe(false);
     expect(await context().store.members.findProfile(other.id, id)).toEqual(new Map());
-    expect(await store.logins.recordLogin(other.id, id, { login: 'private', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleScope: '' })).toEqual({ kind: 'not-active' });
+    expect(await store.logins.recordLogin(other.id, id, { login: 'private', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleScope: '' })).toEqual({
+      kind: 'not-active',
+    });
     await store.logins.recordLoginFailure(other.id, id, '', { at: NOW, resetBefore: 0, counted: true, lockUntil: () => NOW + 1000 });
     await store.logins.replacePasswordHash(other.id, id, 'h', 'stolen');
     expect(await m.markEmailVerified(other.id, id, (await m.findMemberById(owner.id, id))!.email, NOW, { actor: 'api' })).toBe(false);

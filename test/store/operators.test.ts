@@ -89,7 +89,13 @@ describeEachEngine('operators', (context) => {
     await service.setPassword(token, PASSWORD);
     expect((await service.signIn(email.toUpperCase(), PASSWORD)).kind).toBe('signed-in');
     const verified: string[] = [];
-    const counting = new OperatorsService(store.operators, store.accounts, { ...hasher, verify: async (h, p) => (verified.push(h), hasher.verify(h, p)) }, () => Date.parse('2026-11-23T10:00:00Z'), () => '');
+    const counting = new OperatorsService(
+      store.operators,
+      store.accounts,
+      { ...hasher, verify: async (h, p) => (verified.push(h), hasher.verify(h, p)) },
+      () => Date.parse('2026-11-23T10:00:00Z'),
+      () => '',
+    );
     expect((await counting.signIn('nobody@example.com', PASSWORD)).kind).toBe('refused');
     const outcomes = [];
     for (let i = 0; i < 30; i++) outcomes.push((await counting.signIn(email, 'wrong-password-here')).kind);

@@ -10,7 +10,14 @@ describeEachEngine('webhook endpoint leases', (context) => {
   it('is held by one server at a time, renewed only by its holder, and free again when it runs out or is given back', async () => {
     const { store } = context();
     const accountId = (await insertAccount(store)).id;
-    const endpoint = await store.webhooks.insertEndpoint({ accountId, name: null, url: 'https://example.com/hook', secret: 'whsec_x', types: undefined, createdAt: 1_000 });
+    const endpoint = await store.webhooks.insertEndpoint({
+      accountId,
+      name: null,
+      url: 'https://example.com/hook',
+      secret: 'whsec_x',
+      types: undefined,
+      createdAt: 1_000,
+    });
     expect(await store.webhooks.lease(endpoint.id, 1_000, 31_000)).toBe(true);
     // Another server, before the lease ends: refused.
     expect(await store.webhooks.lease(endpoint.id, 20_000, 50_000)).toBe(false);

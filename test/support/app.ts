@@ -173,8 +173,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
           secrets.add(created.apiKey);
           return { user: created.account.name, apiKey: created.apiKey, account: created.account };
         },
-        post: (path, params) =>
-          request({ url: path, payload: formBody(params), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        post: (path, params) => request({ url: path, payload: formBody(params), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
         request,
       };
     });

@@ -20,7 +20,9 @@ export default async function setup({ provide }: { provide: (key: 'postgresUnava
     throw new Error(`CI is set and PostgreSQL is unreachable at ${TEST_POSTGRES_URL}: ${problem}`);
   }
   if (problem) {
-    console.warn(`\n*** PostgreSQL unreachable at ${TEST_POSTGRES_URL} (${problem}): PostgreSQL tests are SKIPPED. Set TEST_POSTGRES_URL or start PostgreSQL. ***\n`);
+    console.warn(
+      `\n*** PostgreSQL unreachable at ${TEST_POSTGRES_URL} (${problem}): PostgreSQL tests are SKIPPED. Set TEST_POSTGRES_URL or start PostgreSQL. ***\n`,
+    );
   }
   provide('postgresUnavailable', problem ?? '');
 }

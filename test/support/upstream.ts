@@ -63,7 +63,10 @@ export async function startUpstream(engine: Engine): Promise<Upstream> {
       await dispose();
     },
     async post(endpoint, params) {
-      const response = await fetch(`${url}/${endpoint}/`, { method: 'POST', body: new URLSearchParams({ user: 'upstream-site', api_key: created.apiKey, ...params }) });
+      const response = await fetch(`${url}/${endpoint}/`, {
+        method: 'POST',
+        body: new URLSearchParams({ user: 'upstream-site', api_key: created.apiKey, ...params }),
+      });
       return response.json();
     },
     async importRows(rows) {

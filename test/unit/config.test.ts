@@ -8,7 +8,14 @@ import { DEFAULT_SETTINGS } from '../../src/accounts/account.js';
 describe('loadConfig', () => {
   it('starts with nothing set: SQLite file, 127.0.0.1:8080, links from the listening address', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ databaseUrl: './data/members.db', port: 8080, host: '127.0.0.1', publicUrl: undefined, logLevel: 'info', deletedRetentionDays: 30 });
+    expect(config).toMatchObject({
+      databaseUrl: './data/members.db',
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: undefined,
+      logLevel: 'info',
+      deletedRetentionDays: 30,
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -90,7 +97,9 @@ describe('loadConfig', () => {
   it('writes its secrets only where git does not look: the .env it reads and the demo key file of either engine', () => {
     const files = ['.env', loadConfig({}).demoKeyFile, loadConfig({ DATABASE_URL: 'postgres://db/x' }).demoKeyFile];
     // --no-index: by the patterns alone, whether or not such a file is there.
-    const ignored = execFileSync('git', ['check-ignore', '--no-index', ...files], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const ignored = execFileSync('git', ['check-ignore', '--no-index', ...files], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
     expect(ignored).toEqual(files);
   });
 
@@ -103,9 +112,15 @@ describe('loadConfig', () => {
       [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must be an absolute http(s) URL, got "ftp://x"'],
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
       [{ DELETED_RETENTION_DAYS: '-1' }, 'DELETED_RETENTION_DAYS must be a whole number from 0 to 36500, got "-1"'],
-      [{ DATABASE_URL: 'mysql://root@db/members' }, 'DATABASE_URL must be a postgres:// URL or a SQLite file path (other databases are not supported), got "mysql://root@db/members"'],
+      [
+        { DATABASE_URL: 'mysql://root@db/members' },
+        'DATABASE_URL must be a postgres:// URL or a SQLite file path (other databases are not supported), got "mysql://root@db/members"',
+      ],
       [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas; "maybe" is none of these'],
-      [{ TRUST_PROXY: '10.0.0.1, 10.0.0.0/33' }, 'TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas; "10.0.0.0/33" is none of these'],
+      [
+        { TRUST_PROXY: '10.0.0.1, 10.0.0.0/33' },
+        'TRUST_PROXY must be true, false, a hop count, or addresses and CIDR ranges separated by commas; "10.0.0.0/33" is none of these',
+      ],
     ] as const) {
       expect(() => loadConfig(env), message).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(message);
@@ -120,7 +135,20 @@ describe('loadConfig', () => {
 describe('value checks', () => {
   it('takes absolute http(s) URLs and paths as login URLs', () => {
     for (const ok of ['https://example.com', 'http://example.com/a?b=c#d', '/welcome', '/']) expect(isRedirectUrl(ok), ok).toBe(true);
-    for (const bad of ['', 'example.com', 'javascript:alert(1)', 'data:text/html,x', '//evil.com', '/\\evil.com', '/\\/evil.com', 'https://good.example\\@evil.com/', 'https://', '/a b', 'https://x/\n', `/${'a'.repeat(2048)}`]) {
+    for (const bad of [
+      '',
+      'example.com',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      '//evil.com',
+      '/\\evil.com',
+      '/\\/evil.com',
+      'https://good.example\\@evil.com/',
+      'https://',
+      '/a b',
+      'https://x/\n',
+      `/${'a'.repeat(2048)}`,
+    ]) {
       expect(isRedirectUrl(bad), bad).toBe(false);
     }
   });

@@ -25,7 +25,23 @@ describe('member fields', () => {
   });
 
   it('reserves built-in names, case-insensitively, and the _, set_ and find_member_ prefixes', () => {
-    for (const name of ['login', 'LOGIN', 'email', 'password', 'status', 'reg_time', 'bill_subscr', 'exp_logins', 'user', 'api_key', 'IP', '_x', 'set_x', 'SET_X', 'find_member_login']) {
+    for (const name of [
+      'login',
+      'LOGIN',
+      'email',
+      'password',
+      'status',
+      'reg_time',
+      'bill_subscr',
+      'exp_logins',
+      'user',
+      'api_key',
+      'IP',
+      '_x',
+      'set_x',
+      'SET_X',
+      'find_member_login',
+    ]) {
       expect(isReservedName(name), name).toBe(true);
       expect(isProfileFieldName(name), name).toBe(false);
     }

@@ -13,7 +13,10 @@ it('writes escape sequences, C1 controls, bidi overrides and newlines from a log
   let written = '';
   out.on('data', (chunk: Buffer) => (written += chunk.toString()));
   const logger = pino({ level: 'info' }, terminalLogDestination(out, false));
-  logger.info({ account: 'demo\u001b]0;pwned\u0007', message: 'unknown parameter: x\r\n[12:00:00.000] INFO: fake line\u009b2J\u202eevil' }, 'request completed');
+  logger.info(
+    { account: 'demo\u001b]0;pwned\u0007', message: 'unknown parameter: x\r\n[12:00:00.000] INFO: fake line\u009b2J\u202eevil' },
+    'request completed',
+  );
   logger.error({ err: new Error('a failure') }, 'request errored');
   await new Promise((resolve) => setImmediate(resolve));
   expect(written).toContain('demo\\x1b]0;pwned\\x07');

@@ -12,18 +12,34 @@ import {
   decodePositiveInteger,
   decodeProfileFields,
   decodeUrl,
-  pickSpelling, decodeFlag } from '../decoders.js';
+  pickSpelling,
+  decodeFlag,
+} from '../decoders.js';
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, apiRoute, authenticate, mailNotSent, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import type { WriteMirror } from '../../upstream/write-mirror.js';
-import { apiResponses, CONSUMES, getAndPost, MAIL_NOT_SENT, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, STRING, withAccount } from '../schemas.js';
+import {
+  apiResponses,
+  CONSUMES,
+  getAndPost,
+  MAIL_NOT_SENT,
+  okAnswer,
+  parameterNames,
+  parametersSchema,
+  POSITIVE_WHOLE,
+  STRING,
+  withAccount,
+} from '../schemas.js';
 
 /** The seed's names of /create/'s member values, and the plain names code written for the hosted original sends for them. */
 const ALIAS_OF = { _login: 'login', _email: 'email', _password: 'password' } as const;
 const ALIASES = Object.fromEntries(
-  Object.entries(ALIAS_OF).map(([name, plain]) => [plain, { description: `the same as ${name}, when ${name} is not sent (as code written for the hosted original sends it)` }]),
+  Object.entries(ALIAS_OF).map(([name, plain]) => [
+    plain,
+    { description: `the same as ${name}, when ${name} is not sent (as code written for the hosted original sends it)` },
+  ]),
 );
 
 /** Time expiration has two spellings; the documented (underscored) one is listed first. */
@@ -45,7 +61,11 @@ export const CREATE_SCHEMA = {
   body: parametersSchema(
     withAccount({
       _login: { description: 'login: 1 to 64 characters, no white space; unique in the account, compared case-insensitively' },
-      _email: { description: 'e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \\ [ ]), the only one mail goes to', format: 'email' },
+      _email: {
+        description:
+          'e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \\ [ ]), the only one mail goes to',
+        format: 'email',
+      },
       _password: { description: 'password (account minimum, default 8, to 1024 characters); generated when empty or left out' },
       set_urlok: { description: 'URL handed out after a successful login: absolute http(s) or a path starting with /' },
       set_urlwrong: { description: 'URL handed out after a failed login: absolute http(s) or a path starting with /' },
@@ -58,10 +78,17 @@ export const CREATE_SCHEMA = {
       set_exptime: { ...timeCount, description: `${timeCount.description} (other spelling)` },
       set_exptimet: { ...timeUnit, description: `${timeUnit.description} (other spelling)` },
       IP: { description: 'the member’s IPv4 or IPv6 address at registration', format: 'ip' },
-      send_welcome: { description: '1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)', enum: ['0', '1'] },
+      send_welcome: {
+        description: '1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)',
+        enum: ['0', '1'],
+      },
       ...ALIASES,
     }),
-    { required: ['user', 'api_key', '_login', '_email'], profileFields: true, description: 'the member to create (login, email and password stand for _login, _email and _password when those are not sent)' },
+    {
+      required: ['user', 'api_key', '_login', '_email'],
+      profileFields: true,
+      description: 'the member to create (login, email and password stand for _login, _email and _password when those are not sent)',
+    },
   ),
   response: apiResponses(
     [
@@ -91,7 +118,8 @@ function aliased(params: WireParams, name: keyof typeof ALIAS_OF): { name: strin
   const plain = ALIAS_OF[name];
   const documented = params.nonEmpty(name);
   const alias = params.nonEmpty(plain);
-  if (documented !== undefined && alias !== undefined && documented !== alias) throw new ApiError(`conflicting parameters: ${name} and ${plain} differ (send one of them)`);
+  if (documented !== undefined && alias !== undefined && documented !== alias)
+    throw new ApiError(`conflicting parameters: ${name} and ${plain} differ (send one of them)`);
   return documented !== undefined || alias === undefined ? { name, value: documented } : { name: plain, value: alias };
 }
 
@@ -162,8 +190,19 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
       switch (outcome.kind) {
         case 'created':
           // The upstream gets the password this member has here, generated or given.
-          await mirrorWrite(request, () => context.mirror?.record(account, 'create', [...params.pairs().filter(([name]) => name !== '_password' && name !== 'password'), ['_password', outcome.password]]));
-          return okReply({ id: String(outcome.id), login: outcome.login, password: outcome.password, verify_url: outcome.verifyUrl, ...mailNotSent(request, account, params, 'send_welcome') });
+          await mirrorWrite(request, () =>
+            context.mirror?.record(account, 'create', [
+              ...params.pairs().filter(([name]) => name !== '_password' && name !== 'password'),
+              ['_password', outcome.password],
+            ]),
+          );
+          return okReply({
+            id: String(outcome.id),
+            login: outcome.login,
+            password: outcome.password,
+            verify_url: outcome.verifyUrl,
+            ...mailNotSent(request, account, params, 'send_welcome'),
+          });
         case 'login-taken':
           return errorBody(MESSAGES.loginTaken);
         case 'over-quota':

@@ -26,7 +26,11 @@ const EVENT_OBJECT = {
     time: { type: 'string', format: 'date-time' },
     account: { type: 'string' },
     member: { type: 'object', properties: { id: { type: 'string' }, login: { type: 'string' } }, required: ['id', 'login'] },
-    actor: { type: 'object', properties: { kind: { type: 'string', enum: ['api', 'import', 'operator', 'system', 'member'] }, email: { type: 'string' } }, required: ['kind'] },
+    actor: {
+      type: 'object',
+      properties: { kind: { type: 'string', enum: ['api', 'import', 'operator', 'system', 'member'] }, email: { type: 'string' } },
+      required: ['kind'],
+    },
     request_id: { type: 'string' },
     data: {
       type: 'object',
@@ -68,7 +72,11 @@ const EVENT_RESPONSES = apiResponses(
   'the events, or ERROR (bad parameter, wrong api key)',
 );
 
-const feedParameters = parametersSchema(EVENT_PARAMETERS, { required: ['user', 'api_key'], profileFields: false, description: 'where to start, how many, which types' });
+const feedParameters = parametersSchema(EVENT_PARAMETERS, {
+  required: ['user', 'api_key'],
+  profileFields: false,
+  description: 'where to start, how many, which types',
+});
 const DESCRIPTION =
   'The change feed: every change to the account’s members, in id order. Keep `next` and send it as `after`: every event comes once, in order, even with several servers writing.';
 
@@ -89,7 +97,14 @@ export function decodeFeed(params: WireParams): FeedQuery {
   const typesText = params.nonEmpty('types');
   let types: string[] | undefined;
   if (typesText !== undefined) {
-    types = [...new Set(typesText.split(',').map((type) => type.trim()).filter((type) => type !== ''))];
+    types = [
+      ...new Set(
+        typesText
+          .split(',')
+          .map((type) => type.trim())
+          .filter((type) => type !== ''),
+      ),
+    ];
     const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
     if (unknown !== undefined) throw ApiError.invalid('types', `${unknown} is not an event type (${EVENT_TYPES.join(', ')})`);
   }

@@ -18,7 +18,10 @@ import type { ConcurrencySlots } from '../concurrency.js';
 import { apiResponses, CONSUMES, getAndPost, parameterNames, parametersSchema, withAccount } from '../schemas.js';
 
 const LIST_PARAMETERS = withAccount({
-  record: { description: 'the fields of each member as a run of {name} tokens: built-in fields and profile fields; default {id}{login}{email}{status}', example: '{id}{login}{email}{reg_date}{city}' },
+  record: {
+    description: 'the fields of each member as a run of {name} tokens: built-in fields and profile fields; default {id}{login}{email}{status}',
+    example: '{id}{login}{email}{reg_date}{city}',
+  },
   login: { description: 'login contains this text (case-insensitive)' },
   login_full: { description: 'login is this (case-insensitive)' },
   email: { description: 'e-mail address contains this text (case-insensitive)' },
@@ -53,7 +56,14 @@ const LIST_RESPONSES = apiResponses(
 
 const listParameters = parametersSchema(LIST_PARAMETERS, { required: ['user', 'api_key'], profileFields: false, description: 'filters and the record' });
 
-export const LIST_SCHEMAS = getAndPost({ summary: 'List members', description: LIST_DESCRIPTION, tags: ['members'], consumes: CONSUMES, body: listParameters, response: LIST_RESPONSES });
+export const LIST_SCHEMAS = getAndPost({
+  summary: 'List members',
+  description: LIST_DESCRIPTION,
+  tags: ['members'],
+  consumes: CONSUMES,
+  body: listParameters,
+  response: LIST_RESPONSES,
+});
 
 const KNOWN = parameterNames(listParameters);
 const PROFILE_FIELD_FILTER = 'profile:';
@@ -83,7 +93,8 @@ export function decodeList(params: WireParams): ListMembersCommand {
     if (KNOWN.has(name)) continue;
     // A slip for a filter says which; any other profile field's name was likely meant as
     // `profile:NAME`, the filter on that field.
-    if (!name.startsWith(PROFILE_FIELD_FILTER)) throw ApiError.unknown(name, nearMiss(name, KNOWN) ?? typoOf(name, KNOWN) ?? (isProfileFieldName(name) ? `${PROFILE_FIELD_FILTER}${name}` : undefined));
+    if (!name.startsWith(PROFILE_FIELD_FILTER))
+      throw ApiError.unknown(name, nearMiss(name, KNOWN) ?? typoOf(name, KNOWN) ?? (isProfileFieldName(name) ? `${PROFILE_FIELD_FILTER}${name}` : undefined));
     if (!isProfileFieldName(name.slice(PROFILE_FIELD_FILTER.length))) throw ApiError.invalid(name, REASONS.profileName);
   }
   const record = parseRecordTemplate(params.nonEmpty('record') ?? DEFAULT_RECORD);
@@ -196,18 +207,21 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       const waiting = () => body.readableLength > 0 || reply.raw.writableLength > 0 || (socket?.writableLength ?? 0) > 0;
       let seen = progress();
       let lastProgress = Date.now();
-      const watchdog = setInterval(() => {
-        const now = Date.now();
-        if (progress() !== seen || !waiting()) {
-          seen = progress();
-          lastProgress = now;
-        } else if (now - lastProgress >= context.stallTimeoutMs) {
-          request.log.info({ stalledMs: now - lastProgress }, 'list client stopped reading; cutting it off');
-          clearInterval(watchdog);
-          if (typeof socket?.destroy === 'function') socket.destroy();
-          else reply.raw.destroy();
-        }
-      }, Math.max(50, Math.min(5000, context.stallTimeoutMs / 4)));
+      const watchdog = setInterval(
+        () => {
+          const now = Date.now();
+          if (progress() !== seen || !waiting()) {
+            seen = progress();
+            lastProgress = now;
+          } else if (now - lastProgress >= context.stallTimeoutMs) {
+            request.log.info({ stalledMs: now - lastProgress }, 'list client stopped reading; cutting it off');
+            clearInterval(watchdog);
+            if (typeof socket?.destroy === 'function') socket.destroy();
+            else reply.raw.destroy();
+          }
+        },
+        Math.max(50, Math.min(5000, context.stallTimeoutMs / 4)),
+      );
       watchdog.unref();
       reply.raw.once('finish', () => clearInterval(watchdog));
       reply.raw.once('close', () => clearInterval(watchdog));

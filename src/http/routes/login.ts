@@ -28,7 +28,10 @@ export const LOGIN_SCHEMA = {
   response: apiResponses(
     [
       okAnswer(
-        { session: { type: 'string', description: 'an opaque random session id (at least 128 bits)' }, ok_url: { ...STRING, description: 'the member’s URL, else the account’s default, else ""' } },
+        {
+          session: { type: 'string', description: 'an opaque random session id (at least 128 bits)' },
+          ok_url: { ...STRING, description: 'the member’s URL, else the account’s default, else ""' },
+        },
         'the login and password are right',
       ),
       {

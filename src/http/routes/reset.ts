@@ -40,20 +40,28 @@ export const RESET_SCHEMA = {
 
 const LINK_PAGES = {
   used: { status: 410, title: 'Link already used', text: 'This link was already used to choose a password. If you need another one, ask for a new link.' },
-  expired: { status: 410, title: 'Link no longer valid', text: 'This link has expired, or your account changed since it was sent (a new password or e-mail address, a suspension). Ask for a new link to choose your password.' },
-  invalid: { status: 404, title: 'Link not valid', text: 'This link is not valid: it may have been copied in part, or be an old one. Ask for a new link to choose your password.' },
+  expired: {
+    status: 410,
+    title: 'Link no longer valid',
+    text: 'This link has expired, or your account changed since it was sent (a new password or e-mail address, a suspension). Ask for a new link to choose your password.',
+  },
+  invalid: {
+    status: 404,
+    title: 'Link not valid',
+    text: 'This link is not valid: it may have been copied in part, or be an old one. Ask for a new link to choose your password.',
+  },
 } as const;
 
 function form(token: string, login: string, error?: string): Html {
   return html`<p>Choose a new password for <strong>${login}</strong>.</p>
-${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-<form method="post" action="${RESET_PAGE_PATH}">
-<input type="hidden" name="token" value="${token}">
-<input type="text" name="username" value="${login}" autocomplete="username" hidden>
-<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required>
-<label for="confirm">The same password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
-<button type="submit">Set the password</button>
-</form>`;
+    ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+    <form method="post" action="${RESET_PAGE_PATH}">
+      <input type="hidden" name="token" value="${token}" />
+      <input type="text" name="username" value="${login}" autocomplete="username" hidden />
+      <label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required />
+      <label for="confirm">The same password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
+      <button type="submit">Set the password</button>
+    </form>`;
 }
 
 /**
@@ -72,7 +80,8 @@ function okUrlOf(state: { member: { urlOk: string | null }; account: { settings:
  */
 function allowRedirect(reply: FastifyReply, okUrl: string | undefined): FastifyReply {
   const policy = reply.getHeader('content-security-policy');
-  if (okUrl && typeof policy === 'string') reply.header('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${new URL(okUrl).origin}`));
+  if (okUrl && typeof policy === 'string')
+    reply.header('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${new URL(okUrl).origin}`));
   return reply;
 }
 
@@ -121,7 +130,8 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       const password = params.get('password') ?? '';
       const state = await resets.state(token);
       if (state.kind !== 'valid') return linkPage(reply, state.kind);
-      const again = (error: string) => sendMemberPage(allowRedirect(reply, okUrlOf(state)), 400, memberPage('Choose a new password', form(token, state.member.login, error)));
+      const again = (error: string) =>
+        sendMemberPage(allowRedirect(reply, okUrlOf(state)), 400, memberPage('Choose a new password', form(token, state.member.login, error)));
       if (password !== (params.get('confirm') ?? '')) return again('The two passwords are not the same.');
       try {
         decodePassword('password', password, state.account.settings);

@@ -22,7 +22,8 @@ const SESSION_PARAMETERS = {
 
 const NOT_FOUND = {
   type: 'object',
-  description: 'the session is not valid: it never existed, or it ended (logout, lifetimes, member suspended, deleted, expired, password changed, revoked); the same answer, in the same time',
+  description:
+    'the session is not valid: it never existed, or it ended (logout, lifetimes, member suspended, deleted, expired, password changed, revoked); the same answer, in the same time',
   properties: { result: { type: 'string', const: 'FAIL' }, message: { type: 'string', const: MESSAGES.sessionNotFound } },
   required: ['result', 'message'],
   additionalProperties: false,
@@ -55,7 +56,10 @@ export const SESSION_SCHEMA = {
             login: STRING,
             email: STRING,
             status: { type: 'string', const: 'Active' },
-            expires: { ...STRING, description: 'when the session ends unless checked again (idle), or for good (lifetime): YYYY-MM-DD hh:mm:ss in the account’s time zone' },
+            expires: {
+              ...STRING,
+              description: 'when the session ends unless checked again (idle), or for good (lifetime): YYYY-MM-DD hh:mm:ss in the account’s time zone',
+            },
           },
           'the session is valid',
         ),

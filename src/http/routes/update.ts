@@ -112,7 +112,14 @@ function largestField(params: WireParams): string {
 
 /** A comma-separated list of profile field names (white space trimmed, empty ones skipped). */
 function decodeFieldNames(params: WireParams, name: string): string[] {
-  const names = [...new Set((params.get(name) ?? '').split(',').map((n) => n.trim()).filter((n) => n !== ''))];
+  const names = [
+    ...new Set(
+      (params.get(name) ?? '')
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== ''),
+    ),
+  ];
   if (names.length > MAX_PFDELETE_NAMES) throw ApiError.invalid(name, `at most ${MAX_PFDELETE_NAMES} names`);
   return names;
 }

@@ -42,7 +42,10 @@ export async function registerVerifyRoute(app: FastifyInstance, context: { accou
       const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
       let outcome: VerifyEmailOutcome = 'invalid';
       if (user && login && code && /^\d{1,15}$/.test(id ?? '') && ![user, login, code].some((part) => part.includes('\0'))) {
-        outcome = await context.members.verifyEmail(user!, Number(id), login!, code!, (name) => context.accounts.find(name), { actor: 'api', requestId: request.id });
+        outcome = await context.members.verifyEmail(user!, Number(id), login!, code!, (name) => context.accounts.find(name), {
+          actor: 'api',
+          requestId: request.id,
+        });
       }
       const { status, title, text } = PAGES[outcome];
       return sendMemberPage(reply, status, memberPage(title, html`<p>${text}</p>`));

@@ -80,7 +80,9 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     } catch (error) {
       await session.release(true);
       // SQLite says only "unable to open database file": say which, and why it may be.
-      throw new Error(`cannot open the SQLite file ${path}: ${(error as Error).message} (does the folder exist, and may this user write to it?)`, { cause: error });
+      throw new Error(`cannot open the SQLite file ${path}: ${(error as Error).message} (does the folder exist, and may this user write to it?)`, {
+        cause: error,
+      });
     }
     return session;
   });
@@ -120,7 +122,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     classifyError: classifySqliteError,
     search: sqliteSearch,
     // Run in the writer's thread, committed with the others that wait meanwhile (see GroupCommit).
-    nearWriter: (procedure, ...args) => groupCommit.run({ module: procedure.module, name: procedure.name, args }, procedure.long?.(...args) ?? false) as Promise<never>,
+    nearWriter: (procedure, ...args) =>
+      groupCommit.run({ module: procedure.module, name: procedure.name, args }, procedure.long?.(...args) ?? false) as Promise<never>,
     async *readSnapshot(work) {
       await writer.ready();
       const session = await readers.checkout();

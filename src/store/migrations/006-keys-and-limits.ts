@@ -28,11 +28,19 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('last_used_at', 'bigint')
     .execute();
   await db.schema.createIndex('api_keys_account').on('api_keys').columns(['account_id', 'id']).execute();
-  await sql`insert into api_keys (account_id, name, digest, scope, created_at) select id, 'default', api_key_digest, 'all', created_at from accounts`.execute(db);
+  await sql`insert into api_keys (account_id, name, digest, scope, created_at) select id, 'default', api_key_digest, 'all', created_at from accounts`.execute(
+    db,
+  );
   await db.schema.alterTable('accounts').dropColumn('api_key_digest').execute();
 
-  await db.schema.alterTable('accounts').addColumn('login_rate_limit_per_minute', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('accounts').addColumn('storage_quota_mb', 'integer', (c) => c.notNull().defaultTo(1024)).execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('login_rate_limit_per_minute', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('storage_quota_mb', 'integer', (c) => c.notNull().defaultTo(1024))
+    .execute();
 
   await db.schema.dropTable('login_throttle').execute();
   await db.schema

@@ -19,7 +19,9 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .execute();
   await db.schema
     .createTable('events')
-    .addColumn('entry', engine === 'sqlite' ? 'integer' : 'bigint', (c) => (engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity()))
+    .addColumn('entry', engine === 'sqlite' ? 'integer' : 'bigint', (c) =>
+      engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity(),
+    )
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('id', 'bigint')
     .addColumn('type', 'text', (c) => c.notNull())

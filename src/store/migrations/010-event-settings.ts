@@ -8,8 +8,14 @@ import type { Engine } from '../dialects/dialect.js';
  * (a new expiration, set later, is warned of again).
  */
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
-  await db.schema.alterTable('accounts').addColumn('emit_login_events', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('accounts').addColumn('expiry_warning_seconds', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('emit_login_events', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('expiry_warning_seconds', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('members').addColumn('exp_warned_at', 'bigint').execute();
   // The expirations not warned of yet, by account and time: the sweep's look-up reads only
   // those (one already warned of is never read again), whatever the warning period.

@@ -18,11 +18,26 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   const id = engine === 'sqlite' ? 'integer' : 'bigint';
   const key = (c: any) => (engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity());
   await db.schema.alterTable('sessions').addColumn('seen_at', 'bigint').execute();
-  await db.schema.alterTable('accounts').addColumn('session_idle_seconds', 'bigint', (c) => c.notNull().defaultTo(2 * 3600)).execute();
-  await db.schema.alterTable('accounts').addColumn('session_lifetime_seconds', 'bigint', (c) => c.notNull().defaultTo(30 * 86400)).execute();
-  await db.schema.alterTable('accounts').addColumn('reset_lifetime_seconds', 'bigint', (c) => c.notNull().defaultTo(3600)).execute();
-  await db.schema.alterTable('accounts').addColumn('smtp_url', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await db.schema.alterTable('accounts').addColumn('mail_from', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('session_idle_seconds', 'bigint', (c) => c.notNull().defaultTo(2 * 3600))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('session_lifetime_seconds', 'bigint', (c) => c.notNull().defaultTo(30 * 86400))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('reset_lifetime_seconds', 'bigint', (c) => c.notNull().defaultTo(3600))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('smtp_url', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('mail_from', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema
     .createTable('reset_links')
     .addColumn('digest', 'text', (c) => c.primaryKey())
@@ -57,5 +72,11 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('last_error', 'text')
     .execute();
   // The sender's look-up: mails still to send, by due time.
-  await db.schema.createIndex('mail_outbox_due').on('mail_outbox').column('due_at').where(sql.ref('sent_at'), 'is', null).where(sql.ref('failed_at'), 'is', null).execute();
+  await db.schema
+    .createIndex('mail_outbox_due')
+    .on('mail_outbox')
+    .column('due_at')
+    .where(sql.ref('sent_at'), 'is', null)
+    .where(sql.ref('failed_at'), 'is', null)
+    .execute();
 }

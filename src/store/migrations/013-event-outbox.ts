@@ -22,7 +22,9 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('event_outbox')
     // The order events were written in (SQLite: the rowid, with no counter table to update).
-    .addColumn('entry', engine === 'sqlite' ? 'integer' : 'bigint', (c) => (engine === 'sqlite' ? c.primaryKey() : c.primaryKey().generatedByDefaultAsIdentity()))
+    .addColumn('entry', engine === 'sqlite' ? 'integer' : 'bigint', (c) =>
+      engine === 'sqlite' ? c.primaryKey() : c.primaryKey().generatedByDefaultAsIdentity(),
+    )
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('at', 'bigint', (c) => c.notNull())

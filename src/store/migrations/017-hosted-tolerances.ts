@@ -8,7 +8,16 @@ import type { Engine } from '../dialects/dialect.js';
  * (`password_check`: `common` or `off`).
  */
 export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
-  await db.schema.alterTable('accounts').addColumn('get_writes', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-  await db.schema.alterTable('accounts').addColumn('messages', 'text', (c) => c.notNull().defaultTo('short')).execute();
-  await db.schema.alterTable('accounts').addColumn('password_check', 'text', (c) => c.notNull().defaultTo('common')).execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('get_writes', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('messages', 'text', (c) => c.notNull().defaultTo('short'))
+    .execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('password_check', 'text', (c) => c.notNull().defaultTo('common'))
+    .execute();
 }
