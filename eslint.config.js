@@ -16,4 +16,25 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // Engines differ only under store/dialects/ (and in migrations): elsewhere the store asks
+    // its connection for a capability (transactionLocks, search…), never which engine it is.
+    // Events are built by the constructors of src/events/; the rest of the code hands them on.
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/dialects/**', 'src/store/migrations/**', 'src/events/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression > MemberExpression[property.name='engine']",
+          message: 'No engine test outside src/store/dialects/: give the connection a capability instead.',
+        },
+        {
+          selector: "BinaryExpression > Identifier[name='engine']",
+          message: 'No engine test outside src/store/dialects/: give the connection a capability instead.',
+        },
+        { selector: "Property[key.name='type'][value.value=/^member\\./]", message: 'Build events with the constructors of src/events/.' },
+      ],
+    },
+  },
 );

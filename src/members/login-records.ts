@@ -7,16 +7,13 @@
 import type { LoginFailures } from '../auth/lockout.js';
 import type { MemberStatus } from './member.js';
 import type { EventOrigin } from '../events/event.js';
+import type { LoginAttempt } from '../events/member-events.js';
 
-/** The events a login attempt writes, in its own transaction (absent: none). */
-export interface LoginAttemptEvents {
-  /** The member, when the login named one. */
-  readonly member?: { readonly id: number; readonly login: string };
-  /** The login as sent (kept in `member.login` when it named no member). */
-  readonly login: string;
-  readonly ip: string | null;
-  readonly origin: EventOrigin;
-  /** Write `member.login` (the account's `--login-events`). */
+/**
+ * The events a login attempt writes, in its own transaction (absent: none): what the attempt
+ * tells of itself, and whether it writes `member.login` (the account's `--login-events`).
+ */
+export interface LoginAttemptEvents extends LoginAttempt {
   readonly loginEvent: boolean;
 }
 

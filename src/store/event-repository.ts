@@ -96,7 +96,7 @@ export async function sequenceEvents(connection: EngineConnection): Promise<numb
 export const sequenceBatch = writerProcedure(import.meta.url, 'sequenceBatch', (connection: WriterConnection) =>
   connection.db.transaction().execute(async (trx) => {
     // SQLite's writer holds the write lock already: its group of procedures began IMMEDIATE.
-    if (connection.engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
+    if (connection.transactionLocks) await sql`select ${connection.transactionLocks.lock('exclusive', SEQUENCER_LOCK)}`.execute(trx);
     const pending = await trx
       .selectFrom('event_outbox as o')
       .leftJoin('accounts as a', 'a.id', 'o.account_id')

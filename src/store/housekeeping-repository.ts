@@ -5,6 +5,7 @@ import type { EngineConnection } from './dialects/dialect.js';
 import { expireDue } from './member-updates.js';
 import type { Database } from './schema.js';
 import type { NewEvent } from '../events/event.js';
+import { expiringEvent, purgedEvent } from '../events/member-events.js';
 import { queueMail } from './mail-repository.js';
 import { appendEvents, sequenceEvents } from './event-repository.js';
 import { unwarned } from './migrations/010-event-settings.js';
@@ -48,13 +49,7 @@ export class HousekeepingRepository implements Housekeeping {
         const byAccount = new Map<number, NewEvent[]>();
         for (const row of purged) {
           const events = byAccount.get(Number(row.account_id)) ?? [];
-          events.push({
-            type: 'member.purged',
-            at: now,
-            origin: { actor: 'system' },
-            member: { id: Number(row.id), login: row.login },
-            data: { cause: 'retention' },
-          });
+          events.push(purgedEvent({ id: Number(row.id), login: row.login }, now));
           byAccount.set(Number(row.account_id), events);
         }
         for (const [accountId, events] of [...byAccount].sort(([a], [b]) => a - b)) await appendEvents(trx, accountId, events);
@@ -109,17 +104,7 @@ export class HousekeepingRepository implements Housekeeping {
           await appendEvents(
             trx,
             account.id,
-            due.map((row) => ({
-              type: 'member.expiring' as const,
-              at: now,
-              origin: { actor: 'system' as const },
-              member: { id: row.id, login: row.login },
-              data: {
-                expires_at: new Date(Number(row.exp_time_at)).toISOString(),
-                action: row.exp_time_mode,
-                seconds_left: Math.round((Number(row.exp_time_at) - now) / 1000),
-              },
-            })),
+            due.map((row) => expiringEvent({ id: row.id, login: row.login }, Number(row.exp_time_at), row.exp_time_mode, now)),
           );
           return due.length;
         });

@@ -7,15 +7,8 @@ import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, Login
 import { endResetLinksOf } from './reset-repository.js';
 import type { Database } from './schema.js';
 import type { EventOrigin, NewEvent } from '../events/event.js';
+import { lockedEvent, loginEvent, loginExpiryEvents, unlockedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
-
-/** `member.login`: an attempt and its outcome, with the address when the integrator sent one. */
-function loginEvent(events: LoginAttemptEvents, outcome: string, at: number): NewEvent {
-  const data: Record<string, unknown> = { outcome };
-  if (events.ip !== null) data.ip = events.ip;
-  if (!events.member) data.login = events.login;
-  return { type: 'member.login', at, origin: events.origin, ...(events.member ? { member: events.member } : {}), data };
-}
 
 function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
   const throttle = (s: string): LoginThrottle | undefined => {
@@ -82,17 +75,7 @@ export class LoginRecordsRepository implements LoginRecords {
         const written: NewEvent[] = [];
         if (events.loginEvent) written.push(loginEvent(events, 'ok', at));
         // The login that used up the allowance changed the status.
-        if (updated.status !== 'A') {
-          written.push({
-            type: 'member.status_changed',
-            at,
-            origin: { actor: 'system' },
-            member: events.member,
-            data: { from: 'A', to: updated.status, cause: 'login_expiry' },
-          });
-          if (updated.status === 'D')
-            written.push({ type: 'member.deleted', at, origin: { actor: 'system' }, member: events.member, data: { cause: 'login_expiry' } });
-        }
+        if (updated.status === 'S' || updated.status === 'D') written.push(...loginExpiryEvents(events.member, updated.status, at));
         await appendEvents(trx, accountId, written);
       }
       return { kind: 'recorded', status: updated.status as MemberStatus } as const;
@@ -136,7 +119,7 @@ export class LoginRecordsRepository implements LoginRecords {
         .returning(['scope', 'failures', 'last_failure_at', 'locked_until'])
         .execute();
       const rows = [];
-      let lockedNow: { until: number; scope: string; failures: number } | undefined;
+      let lockedNow: { until: number; scope: 'all' | 'address'; failures: number } | undefined;
       for (const row of counted) {
         // An attempt that does not count locks nothing (the update then matches no row).
         const until = attempt.counted ? attempt.lockUntil(row.scope === ALL_ADDRESSES ? 'all' : 'address', row.failures) : 0;
@@ -158,13 +141,7 @@ export class LoginRecordsRepository implements LoginRecords {
         const written: NewEvent[] = [];
         if (events.loginEvent) written.push(loginEvent(events, events.outcome, at));
         if (lockedNow && events.member) {
-          written.push({
-            type: 'member.locked',
-            at,
-            origin: { actor: 'system' },
-            member: events.member,
-            data: { until: new Date(lockedNow.until).toISOString(), scope: lockedNow.scope, failures: lockedNow.failures },
-          });
+          written.push(lockedEvent(events.member, lockedNow, at));
         }
         await appendEvents(trx, accountId, written);
       }
@@ -218,9 +195,7 @@ export class LoginRecordsRepository implements LoginRecords {
         .returning('locked_until')
         .execute();
       if (this.events && unlocked && cleared.some((row) => Number(row.locked_until) > unlocked.at)) {
-        await appendEvents(trx, accountId, [
-          { type: 'member.unlocked', at: unlocked.at, origin: unlocked.origin, member: { id: memberId, login: unlocked.login }, data: {} },
-        ]);
+        await appendEvents(trx, accountId, [unlockedEvent({ id: memberId, login: unlocked.login }, unlocked.at, unlocked.origin)]);
       }
       return cleared.length;
     });

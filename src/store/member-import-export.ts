@@ -272,7 +272,8 @@ export class MemberTransferRepository implements MemberTransferStore {
     /** Whether batches write their events (the EVENTS setting). */
     private readonly events = true,
   ) {
-    this.writesInFlight = connection.engine === 'sqlite' ? 1 : 2;
+    // Writers side by side (they lock what they change): two batches in flight; one writer: one.
+    this.writesInFlight = connection.transactionLocks ? 2 : 1;
   }
 
   findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>> {

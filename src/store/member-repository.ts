@@ -21,6 +21,7 @@ import { queueMail } from './mail-repository.js';
 import type { MailRequest } from '../mail/mail.js';
 import type { Database } from './schema.js';
 import { createdEvent, type EventOrigin } from '../events/event.js';
+import { verifiedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
 
 export class MemberRepository implements MemberStore {
@@ -120,10 +121,7 @@ export class MemberRepository implements MemberStore {
       // The first verification counts (and is told); following the link again changes nothing.
       if (before.email_verified_at !== null) return true;
       await trx.updateTable('members').set({ email_verified_at: at, updated_at: at }).where('account_id', '=', accountId).where('id', '=', memberId).execute();
-      if (this.events)
-        await appendEvents(trx, accountId, [
-          { type: 'member.verified', at, origin, member: { id: memberId, login: before.login }, data: { email: before.email } },
-        ]);
+      if (this.events) await appendEvents(trx, accountId, [verifiedEvent({ id: memberId, login: before.login }, before.email, at, origin)]);
       return true;
     });
   }

@@ -7,11 +7,12 @@ import { MAX_PROFILE_FIELDS } from '../members/fields.js';
 import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
 import { builtInValues, changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
+import { bulkUpdatedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
 import { endSessionsOf } from './session-repository.js';
 import { endResetLinksOf } from './reset-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
-import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
+import { writerProcedure, type SearchSql, type TransactionLocks, type WriterConnection } from './dialects/dialect.js';
 import type { Database, MemberTable } from './schema.js';
 
 /** The folded copy of a profile value, or null when folding leaves it as it is. */
@@ -112,7 +113,7 @@ export async function expireDue(
       // Accounts in one order, so that two sweeps could never lock two counters crosswise.
       const grouped = [...counts.values()].sort((a, b) => a.accountId - b.accountId || a.status.localeCompare(b.status));
       for (const { accountId: account, status, count } of grouped) {
-        const event: NewEvent = { type: 'member.bulk_updated', at: now, origin: { actor: 'system' }, data: { cause: 'time_expiry', status, count } };
+        const event = bulkUpdatedEvent({ cause: 'time_expiry', status, count }, now, { actor: 'system' });
         if (options.collect) options.collect.push(event);
         else await appendEvents(trx as Transaction<Database>, account, [event]);
       }
@@ -151,7 +152,11 @@ export async function updateMembers(
   try {
     const events: NewEvent[] = [];
     // PostgreSQL's writers run side by side: an update locks the members it reads (chunkBefore).
-    const lock: UpdateLock | undefined = connection.engine === 'postgres' ? { accountId, one: selector.by === 'id' || selector.by === 'login' } : undefined;
+    const lock: UpdateLock | undefined = connection.transactionLocks && {
+      locks: connection.transactionLocks,
+      accountId,
+      one: selector.by === 'id' || selector.by === 'login',
+    };
     const outcome = await applyUpdate(
       trx,
       accountId,
@@ -243,6 +248,7 @@ interface MembersBefore {
 
 /** How an update locks the members it reads (PostgreSQL): `one` when it finds one member at most. */
 interface UpdateLock {
+  readonly locks: TransactionLocks;
   readonly accountId: number;
   readonly one: boolean;
 }
@@ -285,14 +291,14 @@ async function chunkBefore(
       ? trx
           .selectFrom('members')
           .select([
-            sql`pg_advisory_xact_lock_shared(${ACCOUNT_UPDATES}, ${account})`.as('account'),
-            sql`pg_advisory_xact_lock(${MEMBER_UPDATES}, cast(id % 2147483647 as integer))`.as('member'),
+            lock.locks.lock('shared', ACCOUNT_UPDATES, account).as('account'),
+            lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(id % 2147483647 as integer)`).as('member'),
           ])
           .where(next)
           .orderBy('id')
           .limit(chunkSize)
           .compile()
-      : sql`select pg_advisory_xact_lock(${ACCOUNT_UPDATES}, ${account})`.compile(trx);
+      : sql`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}`.compile(trx);
     await trx.executeQuery(locking);
   }
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
@@ -375,12 +381,7 @@ function bulkEvent(changes: MemberChanges, count: number, now: number, origin: E
   const { deleteFields, setFields, passwordHash, revokeSessions, ...values } = changes;
   const set: Record<string, string | null> = builtInValues(values as Partial<Member>);
   if (passwordHash !== undefined) set.password = 'changed';
-  return {
-    type: 'member.bulk_updated',
-    at: now,
-    origin,
-    data: { selector: '*', count, set, profile: { set: Object.fromEntries(setFields), deleted: [...deleteFields] } },
-  };
+  return bulkUpdatedEvent({ selector: '*', count, set, profile: { set: Object.fromEntries(setFields), deleted: [...deleteFields] } }, now, origin);
 }
 
 /**

@@ -34,12 +34,24 @@ export interface SearchSql {
   profileObject(names: readonly string[], memberId?: string): RawBuilder<unknown>;
 }
 
+/**
+ * Locks held until the transaction that takes them ends, where writers run side by side
+ * (PostgreSQL's transaction-scoped advisory locks). Absent where one writer runs transactions
+ * one after the other (SQLite), which needs none.
+ */
+export interface TransactionLocks {
+  /** The SQL expression, for a SELECT, that takes the lock of these keys (one 64-bit, or two 32-bit), shared or exclusive. */
+  lock(mode: 'shared' | 'exclusive', ...keys: ReadonlyArray<number | RawBuilder<unknown>>): RawBuilder<unknown>;
+}
+
 /** What store work that writes needs of an engine (a procedure: see nearWriter). */
 export interface WriterConnection {
   readonly engine: Engine;
   /** Writes and transactions. */
   readonly db: Kysely<Database>;
   readonly search: SearchSql;
+  /** Present when writers run side by side: then a transaction locks what it reads to change. */
+  readonly transactionLocks?: TransactionLocks;
 }
 
 /**

@@ -4,7 +4,12 @@ import Cursor from 'pg-cursor';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
-import type { EngineConnection, SearchSql, SnapshotReader } from './dialect.js';
+import type { EngineConnection, SearchSql, SnapshotReader, TransactionLocks } from './dialect.js';
+
+/** Transaction-scoped advisory locks: released by the COMMIT or ROLLBACK, never by hand. */
+const transactionLocks: TransactionLocks = {
+  lock: (mode, ...keys) => sql`${sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock')}(${sql.join(keys)})`,
+};
 
 export interface PostgresOptions {
   /** Most connections the pool opens. */
@@ -47,7 +52,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     },
     classifyError: classifyPostgresError,
     search: postgresSearch,
-    nearWriter: (procedure, ...args) => procedure.run({ engine: 'postgres', db, search: postgresSearch }, ...args),
+    transactionLocks,
+    nearWriter: (procedure, ...args) => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args),
     async *readSnapshot(work) {
       const client = await pool.connect();
       let broken = false;
