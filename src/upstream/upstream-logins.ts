@@ -7,7 +7,7 @@ import type { Account } from '../accounts/account.js';
 import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
 import type { Clock } from '../common/clock.js';
 import type { MemberImporter } from '../import-export/importer.js';
-import type { UpstreamCheck, UpstreamPasswords } from '../members/login-service.js';
+import type { UpstreamCheck, UpstreamPasswords } from '../members/credential-verifiers.js';
 import type { Member } from '../members/member.js';
 import type { MemberStore } from '../members/member-store.js';
 import { describeUpstreamError, importValues, migrationRecord, UPSTREAM_LOGIN_TIMEOUT_MS, upstreamClient } from './upstream-api.js';
