@@ -51,8 +51,8 @@ mutate "100-failure cap (NIST) off" src/auth/lockout.ts \
   's/  if (failures >= MAX_CONSECUTIVE_FAILURES) return now + policy.resetSeconds \* 1000;//' test/unit/auth.test.ts
 mutate "locked member answered differently" src/http/routes/login.ts \
   "s/  if (reason === 'suspended') return MESSAGES.memberSuspended;/  if (reason === 'locked') return 'too many failed attempts';\n  if (reason === 'suspended') return MESSAGES.memberSuspended;/" test/http/enumeration.test.ts
-mutate "no dummy verification for unknown logins" src/members/login-service.ts \
-  's/    const localOk = await this.passwords.verify(member \&\& !atUpstream ? member.passwordHash : await this.dummyHash, command.password);/    const localOk = member \&\& !atUpstream ? await this.passwords.verify(member.passwordHash, command.password) : false;/' \
+mutate "no dummy verification for unknown logins" src/members/credential-verifiers.ts \
+  's/    return { member, ok: await this.passwords.verify(hash, password), source: .local. };/    return { member, ok: member ? await this.passwords.verify(hash, password) : false, source: "local" };/' \
   test/http/enumeration.test.ts
 mutate "unknown user answered differently from a wrong key" src/http/route-kit.ts \
   "s/    throw new ApiError(MESSAGES.wrongApiKey);/    throw new ApiError((await context.accounts.find(user)) ? MESSAGES.wrongApiKey : 'unknown user');/" test/http/enumeration.test.ts
@@ -136,7 +136,7 @@ mutate "addresses compared as written (no canonical form, no /64)" src/auth/clie
 mutate "no ceiling across addresses" src/auth/lockout.ts \
   's/  if (policy.threshold === 0 || failures < MAX_CONSECUTIVE_FAILURES) return 0;/  return 0;/' test/http/login.test.ts "100 failures in a row"
 mutate "unknown logins cost less (no failure write)" src/members/login-service.ts \
-  's/    if (!member || locked || !passwordOk) {/    if (!member) return fail("wrong-credentials");\n    if (locked || !passwordOk) {/' test/http/login.test.ts "same store work"
+  's/    if (!member || locked || !verified.ok) return this.recordFailure(attempt, locked);/    if (!member) return this.failed(attempt, "wrong-credentials");\n    if (locked || !verified.ok) return this.recordFailure(attempt, locked);/' test/http/login.test.ts "same store work"
 mutate "search index shared by every account" src/store/dialects/sqlite-trigrams.ts \
   's/  const prefix = `a${accountId}x`;/  const prefix = "a0x";/' test/http/search-isolation.test.ts
 mutate "hostile hash costs accepted" src/auth/legacy-hashes.ts \
