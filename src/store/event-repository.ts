@@ -4,15 +4,13 @@ import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/even
 import type { EventPage, EventStore } from '../events/events-store.js';
 import type { Database, EventOutboxTable, EventTable } from './schema.js';
 import { writerProcedure, type EngineConnection, type WriterConnection } from './dialects/dialect.js';
-import { deferredWrite } from './dialects/deferred-write.js';
 
 /** Events per INSERT: well under both engines' limits on bound parameters. */
 const EVENTS_PER_INSERT = 500;
 
 /**
  * Appends events to the outbox, in the caller's transaction: one insert into a table with no
- * index but its key, no lock (the change pays for its events and nothing more), on SQLite
- * sent with the transaction's next statement (deferredWrite: no message of its own). The
+ * index but its key, no lock (the change pays for its events and nothing more). The
  * sequencer (sequenceEvents) moves them into the trail with their feed ids once their
  * transaction has committed; a rollback leaves nothing.
  */
@@ -24,7 +22,7 @@ export async function appendEvents(trx: Transaction<Database>, accountId: number
       const row = outboxRow(accountId, event);
       return EVENT_COLUMNS.map((column) => row[column]);
     });
-    await trx.executeQuery(deferredWrite(CompiledQuery.raw(insertSql(trx, slice.length), parameters)));
+    await trx.executeQuery(CompiledQuery.raw(insertSql(trx, slice.length), parameters));
   }
 }
 
@@ -93,7 +91,7 @@ export async function sequenceEvents(connection: EngineConnection): Promise<numb
 }
 
 /** One transaction of the sequencer: up to SEQUENCE_BATCH events numbered and moved; answers how many. */
-export const sequenceBatch = writerProcedure(import.meta.url, 'sequenceBatch', (connection: WriterConnection) =>
+export const sequenceBatch = writerProcedure('sequenceBatch', (connection: WriterConnection) =>
   connection.db.transaction().execute(async (trx) => {
     // SQLite's writer holds the write lock already: its group of procedures began IMMEDIATE.
     if (connection.transactionLocks) await sql`select ${connection.transactionLocks.lock('exclusive', SEQUENCER_LOCK)}`.execute(trx);

@@ -190,7 +190,6 @@ export async function updateMembers(
  * message to the writer's thread, however many statements it takes.
  */
 export const updateMembersNearWriter = writerProcedure(
-  import.meta.url,
   'updateMembersNearWriter',
   updateMembers,
   // One member by id or login is short; every member, or all of an address or billing id, may be many.

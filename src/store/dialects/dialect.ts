@@ -56,13 +56,12 @@ export interface WriterConnection {
 
 /**
  * Store work that runs as close to the writer as the engine allows (EngineConnection.nearWriter):
- * an exported function of a module, named so that a worker thread can import it, given the
- * writer's connection and arguments that survive a trip between threads (structured clone:
- * no functions, no class instances), answering such a value.
+ * a function given the writer's connection and arguments that survive a trip between threads
+ * (structured clone: no functions, no class instances), answering such a value. Every one is
+ * listed in store/writer-procedures.ts, where SQLite's writer thread finds it by its name.
  */
 export interface WriterProcedure<A extends unknown[], R> {
-  /** The module's URL (its `import.meta.url`) and the export's name. */
-  readonly module: string;
+  /** Its name in store/writer-procedures.ts. */
   readonly name: string;
   readonly run: (connection: WriterConnection, ...args: A) => Promise<R>;
   /**
@@ -73,14 +72,13 @@ export interface WriterProcedure<A extends unknown[], R> {
   readonly long?: (...args: A) => boolean;
 }
 
-/** A writer procedure, from the module that exports `run` under `name`. */
+/** A writer procedure (list it in store/writer-procedures.ts). */
 export function writerProcedure<A extends unknown[], R>(
-  module: string,
   name: string,
   run: (connection: WriterConnection, ...args: A) => Promise<R>,
   long?: (...args: A) => boolean,
 ): WriterProcedure<A, R> {
-  return { module, name, run, long };
+  return { name, run, long };
 }
 
 /** What the one store implementation needs from an engine: connections, search SQL, error triage. */

@@ -40,8 +40,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   // connection. It then fails its next query (503 to the caller) and the pool drops it.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  // Every statement is sent as it comes, with its parameters bound by the server (a deferred
-  // write, deferred-write.ts, is an ordinary statement here).
+  // Every statement is sent as it comes, with its parameters bound by the server.
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine: 'postgres',

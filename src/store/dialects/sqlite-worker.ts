@@ -17,11 +17,8 @@ import type { Database } from '../schema.js';
 
 export type SqliteRequest =
   | { op: 'open'; path: string; readonly: boolean }
-  /**
-   * Runs one statement (after a BEGIN when `begin`, and after the `before` statements, whose
-   * results nobody waits for); a statement that returns rows answers them.
-   */
-  | { op: 'run'; sql: string; params: unknown[]; begin?: boolean; before?: Array<{ sql: string; params: unknown[] }> }
+  /** Runs one statement (after a BEGIN when `begin`); a statement that returns rows answers them. */
+  | { op: 'run'; sql: string; params: unknown[]; begin?: boolean }
   /** Opens the file if this worker has not, begins a read transaction and takes its snapshot. */
   | { op: 'snapshot'; path: string }
   /** Starts reading a statement's rows a chunk at a time. */
@@ -37,9 +34,8 @@ export type SqliteRequest =
    */
   | { op: 'procedures'; calls: ProcedureCall[] };
 
-/** A writer procedure to run, by module and export, with its arguments. */
+/** A writer procedure to run, by its name in store/writer-procedures.ts, with its arguments. */
 export interface ProcedureCall {
-  readonly module: string;
   readonly name: string;
   readonly args: unknown[];
 }
@@ -137,55 +133,52 @@ function letGo(): void {
 }
 
 type Procedure = (connection: WriterConnection, ...args: unknown[]) => Promise<unknown>;
-let procedureConnection: WriterConnection | undefined;
-/** Transactions a procedure has begun and not ended: each is a savepoint in the group's transaction. */
-let openTransactions = 0;
 
 /**
  * This connection as a writer procedure sees it: Kysely over it, with the statement cache,
  * whose transactions are savepoints of the group's transaction (runGroup): a procedure's
- * commit keeps its writes for the group's COMMIT, its rollback undoes them alone. Loaded on
- * the first procedure (only the writer runs them): the readers never load Kysely.
+ * commit keeps its writes for the group's COMMIT, its rollback undoes them alone. `open`
+ * counts the savepoints a procedure has begun and not ended. Loaded with the first group
+ * (only the writer runs them), with the list of procedures: the readers never load Kysely.
  */
-async function connectionForProcedures(): Promise<WriterConnection> {
-  if (!procedureConnection) {
-    const [{ Kysely, SqliteDialect, SqliteDriver, CompiledQuery }, { sqliteSearch }] = await Promise.all([import('kysely'), import('./sqlite-search.js')]);
-    const raw = (connection: DatabaseConnection, sql: string) => connection.executeQuery(CompiledQuery.raw(sql));
-    class SavepointDriver extends SqliteDriver {
-      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-        await raw(connection, `savepoint procedure_${++openTransactions}`);
-      }
-      override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-        await raw(connection, `release procedure_${openTransactions--}`);
-      }
-      override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-        await raw(connection, `rollback to procedure_${openTransactions}`);
-        await raw(connection, `release procedure_${openTransactions--}`);
-      }
-    }
-    const database = { prepare, close: () => {} };
-    const dialect = new (class extends SqliteDialect {
-      override createDriver() {
-        return new SavepointDriver({ database });
-      }
-    })({ database });
-    procedureConnection = { engine: 'sqlite', db: new Kysely<Database>({ dialect }), search: sqliteSearch };
-  }
-  return procedureConnection;
+interface ProcedureRunner {
+  readonly connection: WriterConnection;
+  readonly procedures: ReadonlyMap<string, Procedure>;
+  readonly savepoints: { open: number };
 }
+let runner: Promise<ProcedureRunner> | undefined;
 
-/** Procedures found, by module and name: an update runs one, and need not look it up each time. */
-const procedures = new Map<string, Procedure>();
-
-async function procedureNamed(module: string, name: string): Promise<Procedure> {
-  const key = `${module}#${name}`;
-  let procedure = procedures.get(key);
-  if (!procedure) {
-    const found = ((await import(module)) as Record<string, { run?: Procedure } | undefined>)[name]?.run;
-    if (typeof found !== 'function') throw new Error(`no writer procedure ${name} in ${module}`);
-    procedures.set(key, (procedure = found));
+async function procedureRunner(): Promise<ProcedureRunner> {
+  const [{ Kysely, SqliteDialect, SqliteDriver, CompiledQuery }, { sqliteSearch }, { WRITER_PROCEDURES }] = await Promise.all([
+    import('kysely'),
+    import('./sqlite-search.js'),
+    import('../writer-procedures.js'),
+  ]);
+  const savepoints = { open: 0 };
+  const raw = (connection: DatabaseConnection, sql: string) => connection.executeQuery(CompiledQuery.raw(sql));
+  class SavepointDriver extends SqliteDriver {
+    override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+      await raw(connection, `savepoint procedure_${++savepoints.open}`);
+    }
+    override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+      await raw(connection, `release procedure_${savepoints.open--}`);
+    }
+    override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+      await raw(connection, `rollback to procedure_${savepoints.open}`);
+      await raw(connection, `release procedure_${savepoints.open--}`);
+    }
   }
-  return procedure;
+  const database = { prepare, close: () => {} };
+  const dialect = new (class extends SqliteDialect {
+    override createDriver() {
+      return new SavepointDriver({ database });
+    }
+  })({ database });
+  return {
+    connection: { engine: 'sqlite', db: new Kysely<Database>({ dialect }), search: sqliteSearch },
+    procedures: new Map(WRITER_PROCEDURES.map((procedure) => [procedure.name, procedure.run as Procedure])),
+    savepoints,
+  };
 }
 
 /**
@@ -200,7 +193,7 @@ async function procedureNamed(module: string, name: string): Promise<Procedure> 
  * answer is sent only after the COMMIT: what a caller is told has happened is on disk.
  */
 async function runGroup(calls: ProcedureCall[]): Promise<ProcedureOutcome[]> {
-  const connection = await connectionForProcedures();
+  const { connection, procedures, savepoints } = await (runner ??= procedureRunner());
   const db = database!;
   const outcomes: ProcedureOutcome[] = [];
   const allFailed = (error: WorkerErrorMessage): ProcedureOutcome[] => calls.map(() => ({ ok: false, error }));
@@ -209,12 +202,14 @@ async function runGroup(calls: ProcedureCall[]): Promise<ProcedureOutcome[]> {
   try {
     for (const call of calls) {
       db.exec('SAVEPOINT procedure_call');
-      openTransactions = 0;
+      savepoints.open = 0;
       let outcome: ProcedureOutcome;
       try {
-        const value = await (await procedureNamed(call.module, call.name))(connection, ...call.args);
+        const procedure = procedures.get(call.name);
+        if (!procedure) throw new Error(`no writer procedure ${call.name} (list it in store/writer-procedures.ts)`);
+        const value = await procedure(connection, ...call.args);
         // A procedure ends the transactions it begins; one that did not is undone, never kept.
-        outcome = openTransactions === 0 ? { ok: true, value } : { ok: false, error: { message: `writer procedure ${call.name} left a transaction open` } };
+        outcome = savepoints.open === 0 ? { ok: true, value } : { ok: false, error: { message: `writer procedure ${call.name} left a transaction open` } };
       } catch (error) {
         outcome = { ok: false, error: workerErrorOf(error) };
       }
@@ -239,7 +234,6 @@ serveRequests(async (request: SqliteRequest): Promise<unknown> => {
       return null;
     case 'run':
       if (request.begin) database!.exec('BEGIN');
-      for (const statement of request.before ?? []) run(statement.sql, statement.params);
       return run(request.sql, request.params);
     case 'snapshot':
       if (openPath !== request.path) open(request.path, true);

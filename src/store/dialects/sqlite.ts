@@ -35,7 +35,6 @@ import type { StoreErrorKind } from '../errors.js';
 import type { Database } from '../schema.js';
 import type { EngineConnection, SnapshotReader } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
-import { DEFERRED_WRITE } from './deferred-write.js';
 import type { ProcedureCall, ProcedureOutcome, SqliteChunk, SqliteRequest, SqliteRun } from './sqlite-worker.js';
 
 export interface SqliteOptions {
@@ -122,8 +121,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     classifyError: classifySqliteError,
     search: sqliteSearch,
     // Run in the writer's thread, committed with the others that wait meanwhile (see GroupCommit).
-    nearWriter: (procedure, ...args) =>
-      groupCommit.run({ module: procedure.module, name: procedure.name, args }, procedure.long?.(...args) ?? false) as Promise<never>,
+    nearWriter: (procedure, ...args) => groupCommit.run({ name: procedure.name, args }, procedure.long?.(...args) ?? false) as Promise<never>,
     async *readSnapshot(work) {
       await writer.ready();
       const session = await readers.checkout();
@@ -323,7 +321,6 @@ class WorkerDriver implements Driver {
   /** BEGIN travels with the transaction's first statement: one trip less per transaction. */
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     (connection as KyselyConnection).beginWithNext = true;
-    (connection as KyselyConnection).inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -346,19 +343,11 @@ class WorkerDriver implements Driver {
 class KyselyConnection implements DatabaseConnection {
   /** A BEGIN asked for and not sent yet. */
   beginWithNext = false;
-  /** Between BEGIN and its COMMIT or ROLLBACK: only there is a write deferred. */
-  inTransaction = false;
-  /** Deferred statements (deferredWrite) not sent yet: they travel with the next one. */
-  private deferred: Array<{ sql: string; params: unknown[] }> = [];
 
   constructor(private readonly connection: WorkerConnection) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.inTransaction && query.sql.startsWith(DEFERRED_WRITE)) {
-      this.deferred.push({ sql: query.sql, params: [...query.parameters] });
-      return { rows: [] };
-    }
-    const result = (await this.connection.call({ op: 'run', sql: query.sql, params: [...query.parameters], ...this.takeWaiting() })) as SqliteRun;
+    const result = (await this.connection.call({ op: 'run', sql: query.sql, params: [...query.parameters], begin: this.takeBegin() })) as SqliteRun;
     return {
       rows: (result.rows ?? []) as R[],
       numAffectedRows: result.changes === undefined ? undefined : BigInt(result.changes),
@@ -368,21 +357,15 @@ class KyselyConnection implements DatabaseConnection {
 
   /** COMMIT or ROLLBACK; nothing at all for a transaction that never ran a statement. */
   async end(statement: 'commit' | 'rollback'): Promise<void> {
-    this.inTransaction = false;
-    if (statement === 'rollback') this.deferred = [];
-    if (this.beginWithNext && this.deferred.length === 0) {
-      this.beginWithNext = false;
-      return;
-    }
-    await this.connection.call({ op: 'run', sql: statement, params: [], ...this.takeWaiting() });
+    if (this.takeBegin()) return;
+    await this.connection.call({ op: 'run', sql: statement, params: [] });
   }
 
-  /** The BEGIN and the deferred statements that go with the next statement sent. */
-  private takeWaiting(): { begin: boolean; before?: Array<{ sql: string; params: unknown[] }> } {
-    const waiting = { begin: this.beginWithNext, ...(this.deferred.length > 0 ? { before: this.deferred } : {}) };
+  /** Whether a BEGIN is still to be sent (it goes with the statement being sent now). */
+  private takeBegin(): boolean {
+    const begin = this.beginWithNext;
     this.beginWithNext = false;
-    this.deferred = [];
-    return waiting;
+    return begin;
   }
 
   // eslint-disable-next-line require-yield
