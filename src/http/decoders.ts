@@ -13,6 +13,18 @@ import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
 import type { WireParams } from './params.js';
 import type { AccountSettings } from '../accounts/account.js';
 
+const PATTERNS = new Map<string, RegExp>();
+
+/**
+ * A schema's `pattern` applied to a value as JSON Schema applies it (a Unicode regular
+ * expression, anchored only where written so), compiled once: the match, or null.
+ */
+export function matchPattern(pattern: string, value: string): RegExpExecArray | null {
+  let regex = PATTERNS.get(pattern);
+  if (regex === undefined) PATTERNS.set(pattern, (regex = new RegExp(pattern, 'u')));
+  return regex.exec(value);
+}
+
 export function decodeLogin(name: string, value: string): string {
   if (!isLogin(value)) throw ApiError.invalid(name, REASONS.login);
   return value;

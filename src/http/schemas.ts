@@ -132,3 +132,9 @@ export function apiResponses(answers: JsonSchema[], description: string): JsonSc
 export const STRING = { type: 'string' } as const;
 /** A count or length on the wire: a positive whole number. */
 export const POSITIVE_WHOLE = '^[1-9][0-9]*$';
+/**
+ * A member id on the wire: a positive integer of at most 15 digits, as the store hands them
+ * out and the import takes them (and a JavaScript number holds exactly: a longer one would be
+ * rounded to another member's).
+ */
+export const MEMBER_ID = '[1-9][0-9]{0,14}';

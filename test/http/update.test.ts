@@ -65,6 +65,24 @@ describeEachEngineApp('/api2/update/', (h) => {
     }
   });
 
+  it('takes a find_member_id of at most 15 digits, the rule the OpenAPI document states', async () => {
+    // Every id the store hands out (and the import takes) has at most 15 digits; a longer one
+    // would be rounded by a JavaScript number, to some other member's id.
+    const api = await apiAccount(h());
+    const { id } = await api.create('fifteen');
+    const refused = ERROR('invalid parameter: find_member_id (a member id, or *)');
+    expect(await api.update({ find_member_id: id, city: 'Quito' })).toEqual(OK(1));
+    expect(await api.update({ find_member_id: '999999999999999', status: 'S' })).toEqual(ERROR('member not found'));
+    for (const bad of ['1000000000000000', '9007199254740993', `${id}${'0'.repeat(15)}`, `0${id}`]) {
+      expect(await api.update({ find_member_id: bad, status: 'S' }), bad).toEqual(refused);
+    }
+    const document = (await h().request({ method: 'GET', url: '/api2/openapi.json' })).json;
+    const { pattern } = document.paths['/api2/update/'].post.requestBody.content['application/x-www-form-urlencoded'].schema.properties.find_member_id;
+    const documented = new RegExp(pattern, 'u');
+    expect(['*', id, '999999999999999'].filter((value) => !documented.test(value))).toEqual([]);
+    expect(['1000000000000000', '9007199254740993', '0', `0${id}`, '**'].filter((value) => documented.test(value))).toEqual([]);
+  });
+
   it('answers "member not found" when nothing matches', async () => {
     const api = await apiAccount(h());
     expect(await api.update({ find_member_login: 'nobody', status: 'S' })).toEqual(ERROR('member not found'));

@@ -16,13 +16,14 @@ import {
   decodePositiveInteger,
   decodeProfileFields,
   decodeUrl,
+  matchPattern,
 } from '../decoders.js';
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, apiRoute, authenticate, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import type { WriteMirror } from '../../upstream/write-mirror.js';
-import { apiResponses, CONSUMES, getAndPost, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, getAndPost, MEMBER_ID, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, withAccount } from '../schemas.js';
 
 const ACTION = ['N', 'S', 'D'];
 
@@ -31,7 +32,7 @@ export const SELECTOR_PARAMETERS = {
   find_member_login: { description: 'selects the member with this login (any state), case-insensitively' },
   find_member_email: { description: 'selects every member with this e-mail address (any state), case-insensitively' },
   find_member_ptrans: { description: 'selects the paid members whose billing id or subscription id is this' },
-  find_member_id: { description: 'selects the member with this id (any state), or * for every member that is not Deleted', pattern: '^([1-9][0-9]*|\\*)$' },
+  find_member_id: { description: 'selects the member with this id (any state), or * for every member that is not Deleted', pattern: `^(${MEMBER_ID}|\\*)$` },
 };
 
 export const UPDATE_SCHEMA = {
@@ -86,9 +87,8 @@ export function decodeSelector(params: WireParams): MemberSelector {
     case 'find_member_ptrans':
       return { by: 'ptrans', value };
     case 'find_member_id':
-      if (value === '*') return { by: 'all' };
-      if (!/^[1-9]\d{0,14}$/.test(value)) throw ApiError.invalid('find_member_id', REASONS.memberId);
-      return { by: 'id', id: Number(value) };
+      if (!matchPattern(SELECTOR_PARAMETERS.find_member_id.pattern, value)) throw ApiError.invalid('find_member_id', REASONS.memberId);
+      return value === '*' ? { by: 'all' } : { by: 'id', id: Number(value) };
   }
 }
 
