@@ -1,6 +1,8 @@
 /**
  * Decoders from wire parameters to typed values, shared by the endpoints. Each names the
  * offending parameter in its error: `missing parameter: NAME`, `invalid parameter: NAME`.
+ * A rule that a route schema states (a pattern, an enum) is read from it (schemas.ts), never
+ * written again here.
  */
 import { isIpAddress, redirectUrl } from '../common/validate.js';
 import { isEmail, isLogin, MAX_PROFILE_FIELDS } from '../members/fields.js';
@@ -12,6 +14,7 @@ import { ApiError, MESSAGES, REASONS } from './errors.js';
 import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
 import type { WireParams } from './params.js';
 import type { AccountSettings } from '../accounts/account.js';
+import { POSITIVE_WHOLE } from './schemas.js';
 
 const PATTERNS = new Map<string, RegExp>();
 
@@ -51,15 +54,15 @@ export function decodePassword(name: string, value: string, settings: Pick<Accou
 }
 
 /**
- * One of the seed's one-letter codes (`A S D`, `N S D`, `F P A M`), in either case: code
- * written against the hosted original sends `status=a`, which it took. (Not the period unit,
- * where `m` and `M` are two units: decodePeriodUnit.)
+ * One of the seed's one-letter codes (`A S D`, `N S D`, `F P A M`: the parameter's enum in its
+ * schema), in either case: code written against the hosted original sends `status=a`, which it
+ * took. (Not the period unit, where `m` and `M` are two units: decodePeriodUnit.)
  */
-export function decodeCode<C extends string>(params: WireParams, name: string, codes: readonly C[], reason: string): C | undefined {
+export function decodeCode<C extends string>(params: WireParams, name: string, codes: readonly C[]): C | undefined {
   const value = params.nonEmpty(name);
   if (value === undefined) return undefined;
   const code = value.toUpperCase();
-  if (!(codes as readonly string[]).includes(code)) throw ApiError.invalid(name, reason);
+  if (!(codes as readonly string[]).includes(code)) throw ApiError.invalid(name, REASONS.code(codes));
   return code as C;
 }
 
@@ -96,12 +99,10 @@ export function decodeIp(params: WireParams, name: string): string | null {
   return canonicalAddress(address);
 }
 
-const MAX_COUNT = 999_999_999;
-
-/** A whole number from 1 to 999,999,999. */
+/** A count, as the schemas declare every one (POSITIVE_WHOLE): a whole number from 1 to 999,999,999. */
 export function decodePositiveInteger(name: string, value: string | undefined): number {
   if (value === undefined || value === '') throw ApiError.missing(name);
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) throw ApiError.invalid(name, REASONS.count);
+  if (!matchPattern(POSITIVE_WHOLE, value)) throw ApiError.invalid(name, REASONS.count);
   return Number(value);
 }
 

@@ -53,9 +53,8 @@ export const REASONS = {
   periodUnit: 'one of m h D M Y, in this case: m is minutes, M months',
   periodTooLong: 'the period ends after the year 9999',
   createMode: 'one of 0 1 2',
-  updateMode: 'one of N S D, in either case',
-  status: 'one of A S D, in either case',
-  regType: 'one of F P A M, in either case',
+  /** A code of the seed (`status`, `reg_type`, `is_exp_time`…), from its schema's enum: `one of A S D, in either case`. */
+  code: (codes: readonly string[]) => `one of ${codes.join(' ')}, in either case`,
   memberId: 'a member id, or *',
   profileName: '1 to 64 of A-Z a-z 0-9 _ . -',
   profileValue: 'longer than 65536 bytes',

@@ -1,12 +1,18 @@
 /**
  * The route schemas: what each endpoint takes and answers, as JSON Schema. They are the one
- * description of the wire: the routes read their list of built-in parameters from them, and
- * the OpenAPI document (/api2/openapi.json, /docs) is generated from them by @fastify/swagger.
+ * statement of the wire: the OpenAPI document (/api2/openapi.json, /docs) is generated from
+ * them by @fastify/swagger, and the routes read from them their built-in parameters and the
+ * rules a schema can state (a pattern, a maxLength, an enum, the required names), which the
+ * decoders apply.
  *
- * They describe; they do not validate. Parameters arrive as form, multipart, query string or
- * JSON, and the decoders check them and answer the seed's `{"result":"ERROR"}` naming the
- * parameter, with HTTP 200, which a schema validator's 400 would not.
+ * Fastify's validator does not run them: it would judge something else than what the API
+ * reads. Parameters come from the query string and the body, merged (a body value wins, the
+ * last of a repeated name; multipart is read by the handler, after validation would have run);
+ * an empty value is no value; codes are taken in either case; /create/'s plain names stand for
+ * its underscored ones; a wrong api key is answered before a bad parameter; and each refusal
+ * is the seed's `{"result":"ERROR"}` naming the parameter, with HTTP 200.
  */
+import type { MemberStatus } from '../members/member.js';
 import { MESSAGES } from './errors.js';
 
 export interface JsonSchema {
@@ -17,6 +23,8 @@ export interface Parameter {
   readonly description: string;
   readonly enum?: readonly string[];
   readonly pattern?: string;
+  /** In characters (code points), as JSON Schema counts. */
+  readonly maxLength?: number;
   readonly format?: string;
   readonly example?: string;
 }
@@ -66,7 +74,8 @@ export function getAndPost<S extends { description: string; body: JsonSchema; co
   return { GET: get, POST: schema } as const;
 }
 
-export function withAccount(parameters: Record<string, Parameter>): Record<string, Parameter> {
+/** `user` and `api_key`, then `parameters`, each as declared: the decoders read their rules from it. */
+export function withAccount<P extends Record<string, Parameter>>(parameters: P): typeof ACCOUNT_PARAMETERS & P {
   return { ...ACCOUNT_PARAMETERS, ...parameters };
 }
 
@@ -130,11 +139,12 @@ export function apiResponses(answers: JsonSchema[], description: string): JsonSc
 }
 
 export const STRING = { type: 'string' } as const;
-/** A count or length on the wire: a positive whole number. */
-export const POSITIVE_WHOLE = '^[1-9][0-9]*$';
+/** A count on the wire: a whole number from 1 to 999999999 (`007` is 7). */
+export const POSITIVE_WHOLE = '^(?!0+$)[0-9]{1,9}$';
 /**
  * A member id on the wire: a positive integer of at most 15 digits, as the store hands them
  * out and the import takes them (and a JavaScript number holds exactly: a longer one would be
  * rounded to another member's).
  */
 export const MEMBER_ID = '[1-9][0-9]{0,14}';
+export const MEMBER_STATUSES = ['A', 'S', 'D'] as const satisfies readonly MemberStatus[];

@@ -62,6 +62,54 @@ describeEachEngineApp('OpenAPI description', (h) => {
     }
   });
 
+  it('states the rules /list/ applies: each pattern, maxLength and enum of its parameters', async () => {
+    const document = (await h().request({ method: 'GET', url: '/api2/openapi.json' })).json;
+    const { user, apiKey } = await h().newAccount();
+    const refuses = async (name: string, value: string) => {
+      const answer = await h().request({ method: 'GET', url: `/api2/list/?${new URLSearchParams({ user, api_key: apiKey, [name]: value })}` });
+      return String(answer.json.message ?? '').startsWith(`invalid parameter: ${name} `);
+    };
+    const samples = ['1', '0', '007', '1s', '0s', '9999999999', '99999999999', '9999999999s', '99999999999s', 's', '1S', '-1', 'a', 'd', 'F', 'x'];
+    const ruled = (document.paths['/api2/list/'].get.parameters as Array<{ name: string; schema: Record<string, any> }>).filter(
+      ({ schema }) => schema.pattern !== undefined || schema.maxLength !== undefined || schema.enum !== undefined,
+    );
+    expect(ruled.map(({ name }) => name)).toEqual(expect.arrayContaining(['login', 'email', 'profile', 'status', 'reg_type', 'limit', 'limitd']));
+    for (const { name, schema } of ruled) {
+      // Lengths in code points, as JSON Schema counts them (an emoji is two UTF-16 units).
+      const lengths = schema.maxLength === undefined ? [] : ['😀'.repeat(schema.maxLength), '😀'.repeat(schema.maxLength + 1)];
+      for (const value of [...samples, ...lengths]) {
+        const documented =
+          (schema.pattern === undefined || new RegExp(schema.pattern, 'u').test(value)) &&
+          (schema.maxLength === undefined || [...value].length <= schema.maxLength) &&
+          // The seed's codes, in either case.
+          (schema.enum === undefined || schema.enum.includes(value.toUpperCase()));
+        expect(await refuses(name, value), `${name}=${value}`).toBe(!documented);
+      }
+    }
+  });
+
+  it('states the rules /update/ applies: each pattern of its parameters', async () => {
+    const document = (await h().request({ method: 'GET', url: '/api2/openapi.json' })).json;
+    const { user, apiKey } = await h().newAccount();
+    // What each needs beside it to be read at all; the account has no member, so a good value is "member not found".
+    const beside: Record<string, Record<string, string>> = {
+      find_member_id: { status: 'S' },
+      exp_time: { find_member_login: 'nobody', is_exp_time: 'S', exp_time_type: 'm' },
+      exp_logins: { find_member_login: 'nobody', is_exp_logins: 'S' },
+    };
+    const properties = document.paths['/api2/update/'].post.requestBody.content['application/x-www-form-urlencoded'].schema.properties;
+    const patterned = Object.entries(properties as Record<string, { pattern?: string }>).filter(([, schema]) => schema.pattern !== undefined);
+    expect(patterned.map(([name]) => name).sort()).toEqual(Object.keys(beside).sort());
+    const samples = ['1', '0', '00', '007', '-1', '1.5', 'a', '*', '**', '999999999', '1000000000', '0999999999', '999999999999999', '1000000000000000'];
+    for (const [name, { pattern }] of patterned) {
+      for (const value of samples) {
+        const answer = await h().post('/api2/update/', { user, api_key: apiKey, ...beside[name], [name]: value });
+        const refused = String(answer.json.message).startsWith(`invalid parameter: ${name} `);
+        expect(refused, `${name}=${value}: ${answer.json.message}`).toBe(!new RegExp(pattern!, 'u').test(value));
+      }
+    }
+  });
+
   it('serves the reference page and its assets from this server, with nothing from elsewhere', async () => {
     const page = await h().request({ method: 'GET', url: '/docs/' });
     expect(page.status).toBe(200);

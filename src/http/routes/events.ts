@@ -8,7 +8,7 @@ import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type EventsService, type FeedQuery 
 import { ApiError } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
-import { nearMiss } from '../decoders.js';
+import { matchPattern, nearMiss } from '../decoders.js';
 import { apiResponses, CONSUMES, parameterNames, parametersSchema, withAccount } from '../schemas.js';
 
 const EVENT_PARAMETERS = withAccount({
@@ -90,10 +90,11 @@ const KNOWN = parameterNames(feedParameters);
 export function decodeFeed(params: WireParams): FeedQuery {
   for (const name of params.names()) if (!KNOWN.has(name)) throw ApiError.unknown(name, nearMiss(name, KNOWN));
   const after = params.nonEmpty('after');
-  if (after !== undefined && !/^\d{1,15}$/.test(after)) throw ApiError.invalid('after', 'an event id (digits), as `next` gave it');
+  if (after !== undefined && !matchPattern(EVENT_PARAMETERS.after.pattern, after)) throw ApiError.invalid('after', 'an event id (digits), as `next` gave it');
   const limitText = params.nonEmpty('limit');
   const limit = limitText === undefined ? FEED_DEFAULT_LIMIT : Number(limitText);
-  if (!/^\d{1,4}$/.test(limitText ?? '1') || limit < 1 || limit > FEED_MAX_LIMIT) throw ApiError.invalid('limit', `a whole number from 1 to ${FEED_MAX_LIMIT}`);
+  if (!matchPattern(EVENT_PARAMETERS.limit.pattern, limitText ?? '1') || limit < 1 || limit > FEED_MAX_LIMIT)
+    throw ApiError.invalid('limit', `a whole number from 1 to ${FEED_MAX_LIMIT}`);
   const typesText = params.nonEmpty('types');
   let types: string[] | undefined;
   if (typesText !== undefined) {

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { parseDay, type CalendarDay } from '../../members/lifecycle.js';
-import type { MemberStatus, RegType } from '../../members/member.js';
+import type { RegType } from '../../members/member.js';
 import { MAX_EMAIL_LENGTH, MAX_FIELD_FILTERS, MAX_LOGIN_LENGTH, MAX_RECORD_FIELDS } from '../../members/fields.js';
 import { isProfileFieldName } from '../../members/profile-fields.js';
 import type { ListMembersCommand, MembersService } from '../../members/members-service.js';
@@ -13,26 +13,36 @@ import { DEFAULT_RECORD, parseRecordTemplate } from '../../members/record-templa
 import { ApiError, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { apiHandler, apiRoute, authenticate, type RouteContext } from '../route-kit.js';
-import { decodeCode, nearMiss, typoOf } from '../decoders.js';
+import { decodeCode, matchPattern, nearMiss, typoOf } from '../decoders.js';
 import type { ConcurrencySlots } from '../concurrency.js';
-import { apiResponses, CONSUMES, getAndPost, parameterNames, parametersSchema, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, getAndPost, MEMBER_STATUSES, parameterNames, parametersSchema, withAccount } from '../schemas.js';
+
+const REG_TYPES = ['F', 'P', 'A', 'M'] as const satisfies readonly RegType[];
+/**
+ * Search texts are at most as long as what they can match (a login, an address) or, in
+ * profiles, this: a long text costs the trigram index one lookup per three characters.
+ */
+const PROFILE_SEARCH_LENGTH = 256;
 
 const LIST_PARAMETERS = withAccount({
   record: {
     description: 'the fields of each member as a run of {name} tokens: built-in fields and profile fields; default {id}{login}{email}{status}',
     example: '{id}{login}{email}{reg_date}{city}',
   },
-  login: { description: 'login contains this text (case-insensitive)' },
-  login_full: { description: 'login is this (case-insensitive)' },
-  email: { description: 'e-mail address contains this text (case-insensitive)' },
-  email_full: { description: 'e-mail address is this (case-insensitive)' },
-  status: { description: 'A, S or D; without it (and without limitd) Deleted members are left out', enum: ['A', 'S', 'D'] },
-  reg_type: { description: 'F free, P paid, A API, M manual', enum: ['F', 'P', 'A', 'M'] },
-  profile: { description: 'some profile field contains this text (case-insensitive)' },
+  login: { description: 'login contains this text (case-insensitive)', maxLength: MAX_LOGIN_LENGTH },
+  login_full: { description: 'login is this (case-insensitive)', maxLength: MAX_LOGIN_LENGTH },
+  email: { description: 'e-mail address contains this text (case-insensitive)', maxLength: MAX_EMAIL_LENGTH },
+  email_full: { description: 'e-mail address is this (case-insensitive)', maxLength: MAX_EMAIL_LENGTH },
+  status: { description: 'A, S or D; without it (and without limitd) Deleted members are left out', enum: MEMBER_STATUSES },
+  reg_type: { description: 'F free, P paid, A API, M manual', enum: REG_TYPES },
+  profile: { description: 'some profile field contains this text (case-insensitive)', maxLength: PROFILE_SEARCH_LENGTH },
   register_after: { description: 'registered on a later day than this (YYYY-MM-DD, in the account’s time zone)', format: 'date' },
   register_before: { description: 'registered on an earlier day than this (YYYY-MM-DD)', format: 'date' },
-  limit: { description: 'NNN: at most NNN members; NNNs: registered in the last NNN seconds; may be sent twice to combine both', pattern: '^[0-9]+s?$' },
-  limitd: { description: 'NNNs: members deleted in the last NNN seconds', pattern: '^[0-9]+s$' },
+  limit: {
+    description: 'NNN: at most NNN members; NNNs: registered in the last NNN seconds; may be sent twice to combine both',
+    pattern: '^([0-9]{1,10})(s?)$',
+  },
+  limitd: { description: 'NNNs: members deleted in the last NNN seconds', pattern: '^([0-9]{1,10})s$' },
 });
 
 const LIST_DESCRIPTION =
@@ -67,16 +77,11 @@ export const LIST_SCHEMAS = getAndPost({
 
 const KNOWN = parameterNames(listParameters);
 const PROFILE_FIELD_FILTER = 'profile:';
-const MAX_DIGITS = 10;
-/**
- * Longest search texts: a login or an address longer than any can be never matches, and a
- * long text costs the trigram index one lookup per three characters.
- */
-const MAX_SEARCH_LENGTH = { login: MAX_LOGIN_LENGTH, email: MAX_EMAIL_LENGTH, profile: 256 } as const;
 
-function searchText(params: WireParams, name: string, kind: keyof typeof MAX_SEARCH_LENGTH): string | undefined {
+/** A search text, at most its parameter's maxLength (a `profile:NAME` filter: `profile`'s), counted as the schema counts it. */
+function searchText(params: WireParams, name: string, { maxLength }: { maxLength: number }): string | undefined {
   const value = params.nonEmpty(name);
-  if (value !== undefined && [...value].length > MAX_SEARCH_LENGTH[kind]) throw ApiError.invalid(name, REASONS.tooLong(MAX_SEARCH_LENGTH[kind]));
+  if (value !== undefined && [...value].length > maxLength) throw ApiError.invalid(name, REASONS.tooLong(maxLength));
   return value;
 }
 
@@ -105,29 +110,32 @@ export function decodeList(params: WireParams): ListMembersCommand {
   let limit: number | null = null;
   let registeredWithinSeconds: number | undefined;
   for (const value of params.getAll('limit')) {
-    const match = new RegExp(`^(\\d{1,${MAX_DIGITS}})(s?)$`).exec(value);
+    const match = matchPattern(LIST_PARAMETERS.limit.pattern, value);
     if (!match) throw ApiError.invalid('limit', REASONS.limit);
     if (match[2]) registeredWithinSeconds = Number(match[1]);
     else limit = Number(match[1]);
   }
   const limitd = params.nonEmpty('limitd');
-  const deleted = limitd === undefined ? undefined : new RegExp(`^(\\d{1,${MAX_DIGITS}})s$`).exec(limitd);
+  const deleted = limitd === undefined ? undefined : matchPattern(LIST_PARAMETERS.limitd.pattern, limitd);
   if (deleted === null) throw ApiError.invalid('limitd', REASONS.limitd);
 
   const fieldFilters = [...params.names()].filter((name) => name.startsWith(PROFILE_FIELD_FILTER) && params.nonEmpty(name) !== undefined);
   if (fieldFilters.length > MAX_FIELD_FILTERS) throw ApiError.invalid(fieldFilters[MAX_FIELD_FILTERS]!, `at most ${MAX_FIELD_FILTERS} profile: filters`);
-  const profileFieldContains = fieldFilters.map((name) => ({ name: name.slice(PROFILE_FIELD_FILTER.length), text: searchText(params, name, 'profile')! }));
+  const profileFieldContains = fieldFilters.map((name) => ({
+    name: name.slice(PROFILE_FIELD_FILTER.length),
+    text: searchText(params, name, LIST_PARAMETERS.profile)!,
+  }));
 
   return {
     record,
     filters: {
-      loginContains: searchText(params, 'login', 'login'),
-      login: searchText(params, 'login_full', 'login'),
-      emailContains: searchText(params, 'email', 'email'),
-      email: searchText(params, 'email_full', 'email'),
-      status: decodeCode<MemberStatus>(params, 'status', ['A', 'S', 'D'], REASONS.status),
-      regType: decodeCode<RegType>(params, 'reg_type', ['F', 'P', 'A', 'M'], REASONS.regType),
-      profileContains: searchText(params, 'profile', 'profile'),
+      loginContains: searchText(params, 'login', LIST_PARAMETERS.login),
+      login: searchText(params, 'login_full', LIST_PARAMETERS.login_full),
+      emailContains: searchText(params, 'email', LIST_PARAMETERS.email),
+      email: searchText(params, 'email_full', LIST_PARAMETERS.email_full),
+      status: decodeCode(params, 'status', LIST_PARAMETERS.status.enum),
+      regType: decodeCode(params, 'reg_type', LIST_PARAMETERS.reg_type.enum),
+      profileContains: searchText(params, 'profile', LIST_PARAMETERS.profile),
       profileFieldContains,
     },
     registerAfter: day(params, 'register_after'),

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../accounts/account.js';
 import { PERIOD_UNITS } from '../../members/lifecycle.js';
-import type { MemberStatus } from '../../members/member.js';
 import { MAX_PFDELETE_NAMES, MAX_UPDATE_PROFILE_BYTES } from '../../members/fields.js';
 import type { MemberSelector } from '../../members/member-store.js';
 import type { MembersService, UpdateMembersCommand } from '../../members/members-service.js';
@@ -23,9 +22,20 @@ import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, apiRoute, authenticate, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import type { WriteMirror } from '../../upstream/write-mirror.js';
-import { apiResponses, CONSUMES, getAndPost, MEMBER_ID, okAnswer, parameterNames, parametersSchema, POSITIVE_WHOLE, withAccount } from '../schemas.js';
+import {
+  apiResponses,
+  CONSUMES,
+  getAndPost,
+  MEMBER_ID,
+  MEMBER_STATUSES,
+  okAnswer,
+  parameterNames,
+  parametersSchema,
+  POSITIVE_WHOLE,
+  withAccount,
+} from '../schemas.js';
 
-const ACTION = ['N', 'S', 'D'];
+const ACTION = ['N', 'S', 'D'] as const;
 
 /** The find_member_* parameters (also /reset/'s). */
 export const SELECTOR_PARAMETERS = {
@@ -35,31 +45,30 @@ export const SELECTOR_PARAMETERS = {
   find_member_id: { description: 'selects the member with this id (any state), or * for every member that is not Deleted', pattern: `^(${MEMBER_ID}|\\*)$` },
 };
 
+const UPDATE_PARAMETERS = withAccount({
+  ...SELECTOR_PARAMETERS,
+  login: { description: 'new login (only when one member matches)' },
+  email: { description: 'new e-mail address: one plain address, as _email on /create/ (a new address is not verified)', format: 'email' },
+  password: { description: 'new password' },
+  urlok: { description: 'URL after a successful login; empty clears it' },
+  urlfail: { description: 'URL after a failed login; empty clears it' },
+  status: { description: 'A active, S suspended, D deleted (A restores a Deleted member)', enum: MEMBER_STATUSES },
+  is_exp_time: { description: 'time expiration: N none, S suspend, D delete when the period ends; the period starts now', enum: ACTION },
+  exp_time: { description: 'length of the period (needed with S or D)', pattern: POSITIVE_WHOLE },
+  exp_time_type: { description: 'unit: m minutes, h hours, D days, M months, Y years', enum: PERIOD_UNITS },
+  is_exp_logins: { description: 'login-count expiration: N none, S suspend, D delete when used up; counts from now', enum: ACTION },
+  exp_logins: { description: 'successful logins allowed (needed with S or D)', pattern: POSITIVE_WHOLE },
+  pfdelete: { description: 'comma-separated profile field names to remove' },
+  revoke_sessions: { description: '1 ends every session of the matched members (a new password, S and D end them anyway)', enum: ['0', '1'] },
+});
+
 export const UPDATE_SCHEMA = {
   summary: 'Change members',
   description:
     'Exactly one find_member_* selector. All matched members change in one transaction, or none does. Any parameter that is not listed sets a profile field.',
   tags: ['members'],
   consumes: CONSUMES,
-  body: parametersSchema(
-    withAccount({
-      ...SELECTOR_PARAMETERS,
-      login: { description: 'new login (only when one member matches)' },
-      email: { description: 'new e-mail address: one plain address, as _email on /create/ (a new address is not verified)', format: 'email' },
-      password: { description: 'new password' },
-      urlok: { description: 'URL after a successful login; empty clears it' },
-      urlfail: { description: 'URL after a failed login; empty clears it' },
-      status: { description: 'A active, S suspended, D deleted (A restores a Deleted member)', enum: ['A', 'S', 'D'] },
-      is_exp_time: { description: 'time expiration: N none, S suspend, D delete when the period ends; the period starts now', enum: ACTION },
-      exp_time: { description: 'length of the period (needed with S or D)', pattern: POSITIVE_WHOLE },
-      exp_time_type: { description: 'unit: m minutes, h hours, D days, M months, Y years', enum: PERIOD_UNITS },
-      is_exp_logins: { description: 'login-count expiration: N none, S suspend, D delete when used up; counts from now', enum: ACTION },
-      exp_logins: { description: 'successful logins allowed (needed with S or D)', pattern: POSITIVE_WHOLE },
-      pfdelete: { description: 'comma-separated profile field names to remove' },
-      revoke_sessions: { description: '1 ends every session of the matched members (a new password, S and D end them anyway)', enum: ['0', '1'] },
-    }),
-    { required: ['user', 'api_key'], profileFields: true, description: 'a selector and what to change' },
-  ),
+  body: parametersSchema(UPDATE_PARAMETERS, { required: ['user', 'api_key'], profileFields: true, description: 'a selector and what to change' }),
   response: apiResponses(
     [okAnswer({ updated: { type: 'integer', minimum: 1, description: 'how many members changed' } }, 'the members are changed')],
     'OK, or ERROR (bad parameters, wrong api key, member not found, login already taken, nothing to change)',
@@ -70,8 +79,8 @@ const SELECTORS = ['find_member_login', 'find_member_email', 'find_member_ptrans
 const BUILT_INS = parameterNames(UPDATE_SCHEMA.body);
 
 /** N none (null), S suspend, D delete, in either case; undefined when not sent. */
-function decodeAction(params: WireParams, name: string): 'S' | 'D' | null | undefined {
-  const code = decodeCode(params, name, ['N', 'S', 'D'], REASONS.updateMode);
+function decodeAction(params: WireParams, name: 'is_exp_time' | 'is_exp_logins'): 'S' | 'D' | null | undefined {
+  const code = decodeCode(params, name, UPDATE_PARAMETERS[name].enum);
   return code === 'N' ? null : code;
 }
 
@@ -130,7 +139,7 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
   const login = params.nonEmpty('login');
   const email = params.nonEmpty('email');
   const password = params.nonEmpty('password');
-  const status = decodeCode<MemberStatus>(params, 'status', ['A', 'S', 'D'], REASONS.status);
+  const status = decodeCode(params, 'status', UPDATE_PARAMETERS.status.enum);
   const timeAction = decodeAction(params, 'is_exp_time');
   const loginsAction = decodeAction(params, 'is_exp_logins');
 

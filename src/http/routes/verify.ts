@@ -10,6 +10,7 @@ import type { MembersService, VerifyEmailOutcome } from '../../members/members-s
 import { registerPages } from '../page-security.js';
 import { html } from '../html.js';
 import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
+import { matchPattern } from '../decoders.js';
 
 const PAGES: Record<VerifyEmailOutcome, { status: 200 | 400; title: string; text: string }> = {
   verified: { status: 200, title: 'E-mail address verified', text: 'Thank you: your e-mail address is verified.' },
@@ -27,7 +28,7 @@ export const VERIFY_SCHEMA = {
     properties: {
       user: { type: 'string', description: 'the account name' },
       login: { type: 'string', description: 'the member’s login' },
-      id: { type: 'string', description: 'the member id' },
+      id: { type: 'string', description: 'the member id', pattern: '^[0-9]{1,15}$' },
       code: { type: 'string', description: 'a keyed MAC over the account, id and login' },
     },
     required: ['user', 'login', 'id', 'code'],
@@ -41,7 +42,8 @@ export async function registerVerifyRoute(app: FastifyInstance, context: { accou
       const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
       const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
       let outcome: VerifyEmailOutcome = 'invalid';
-      if (user && login && code && /^\d{1,15}$/.test(id ?? '') && ![user, login, code].some((part) => part.includes('\0'))) {
+      const idPattern = VERIFY_SCHEMA.querystring.properties.id.pattern;
+      if (user && login && code && matchPattern(idPattern, id ?? '') && ![user, login, code].some((part) => part.includes('\0'))) {
         outcome = await context.members.verifyEmail(user!, Number(id), login!, code!, (name) => context.accounts.find(name), {
           actor: 'api',
           requestId: request.id,
