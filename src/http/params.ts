@@ -46,6 +46,11 @@ export class WireParams {
     if (value === undefined) throw ApiError.missing(name);
     return value;
   }
+
+  /** The values of a schema's `required` names, by name; the first one absent or empty is the one named missing. */
+  requiredAll<const N extends string>(names: readonly N[]): Record<N, string> {
+    return Object.fromEntries(names.map((name) => [name, this.required(name)])) as Record<N, string>;
+  }
 }
 
 /** A JSON body, flattened into name/value pairs; `invalid` names held an object or array of objects. */

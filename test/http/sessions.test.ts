@@ -58,6 +58,12 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     expect(await check('never-existed')).toEqual(NOT_FOUND);
     expect((await h().post('/api2/session/', { user: 'no-such-account', session })).json).toEqual(NOT_FOUND);
     expect((await h().post('/api2/session/', { user: 'x' })).json).toEqual({ result: 'ERROR', message: 'missing parameter: session' });
+    // The document's maxLength is the check's: longer than any id /login/ hands out, refused before it is hashed.
+    const document = (await h().request({ method: 'GET', url: '/api2/openapi.json' })).json;
+    const { maxLength } = document.paths['/api2/session/'].post.requestBody.content['application/x-www-form-urlencoded'].schema.properties.session;
+    expect(maxLength).toBe(256);
+    expect(await check('x'.repeat(maxLength))).toEqual(NOT_FOUND);
+    expect(await check('x'.repeat(maxLength + 1))).toEqual({ result: 'ERROR', message: `invalid parameter: session (at most ${maxLength} characters)` });
   });
 
   it('reads with the session alone only the fields the account allows (dates by default), and any field with a key that may read', async () => {

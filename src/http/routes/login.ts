@@ -11,6 +11,9 @@ import { admitAnonymousLogin, apiHandler, apiRoute, authenticate, refuseGetWrite
 import { apiResponses, CONSUMES, getAndPost, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
 import type { WireParams } from '../params.js';
 
+/** What /login/ cannot do without, in the order a missing one is named. */
+const LOGIN_REQUIRED = ['user', 'login', 'password'] as const;
+
 export const LOGIN_SCHEMA = {
   summary: 'Check a member’s login and password',
   description:
@@ -23,7 +26,7 @@ export const LOGIN_SCHEMA = {
       password: { description: 'the member’s password' },
       IP: { description: 'the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key', format: 'ip' },
     }),
-    { required: ['user', 'login', 'password'], profileFields: false, description: 'api_key is needed only with IP' },
+    { required: LOGIN_REQUIRED, profileFields: false, description: 'api_key is needed only with IP' },
   ),
   response: apiResponses(
     [
@@ -98,9 +101,7 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
     getAndPost(LOGIN_SCHEMA),
     { bodyLimit: context.limits.bodyLimitBytes },
     apiHandler(context, async (params, request) => {
-      const user = params.required('user');
-      const login = params.required('login');
-      const password = params.required('password');
+      const { user, login, password } = params.requiredAll(LOGIN_REQUIRED);
       refuseNearMisses(params);
       // No password can be longer, and normalising a long one costs (it may grow 18 times):
       // refused before anything else, the same for every member and for none.

@@ -15,10 +15,15 @@ import { okReply } from '../replies.js';
 import { apiHandler, authenticate, type RouteContext } from '../route-kit.js';
 import { apiResponses, CONSUMES, okAnswer, parametersSchema, STRING } from '../schemas.js';
 
+/** Longer than any id /login/ hands out: refused before it is hashed. */
+const MAX_SESSION_LENGTH = 256;
+
 const SESSION_PARAMETERS = {
   user: { description: 'the account name', example: 'demo' },
-  session: { description: 'the session id /login/ answered' },
+  session: { description: 'the session id /login/ answered', maxLength: MAX_SESSION_LENGTH },
 };
+/** What /session/ and /logout/ cannot do without, in the order a missing one is named. */
+const SESSION_REQUIRED = ['user', 'session'] as const;
 
 const NOT_FOUND = {
   type: 'object',
@@ -45,7 +50,7 @@ export const SESSION_SCHEMA = {
       },
       api_key: { description: 'a key of the account that may read (scope all or read): the record may then name any field' },
     },
-    { required: ['user', 'session'], profileFields: false, description: 'the session to check' },
+    { required: SESSION_REQUIRED, profileFields: false, description: 'the session to check' },
   ),
   response: apiResponses(
     [
@@ -76,12 +81,9 @@ export const LOGOUT_SCHEMA = {
   description: 'Ends the session, if it is valid; the answer is OK either way.',
   tags: ['sessions'],
   consumes: CONSUMES,
-  body: parametersSchema(SESSION_PARAMETERS, { required: ['user', 'session'], profileFields: false, description: 'the session to end' }),
+  body: parametersSchema(SESSION_PARAMETERS, { required: SESSION_REQUIRED, profileFields: false, description: 'the session to end' }),
   response: apiResponses([okAnswer({}, 'the session is ended (or was not valid)')], 'OK, or ERROR (bad parameters)'),
 };
-
-/** Longer than any id /login/ hands out: refused before it is hashed. */
-const MAX_SESSION_LENGTH = 256;
 
 /**
  * The first field of the record that a check without a key may not read. An unknown account
@@ -98,9 +100,10 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     '/api2/session/',
     { schema: SESSION_SCHEMA, bodyLimit: context.limits.bodyLimitBytes },
     apiHandler(context, async (params, request) => {
-      const user = params.required('user');
-      const session = params.required('session');
-      if (session.length > MAX_SESSION_LENGTH) throw ApiError.invalid('session', `at most ${MAX_SESSION_LENGTH} characters`);
+      const { user, session } = params.requiredAll(SESSION_REQUIRED);
+      // In UTF-16 units, not the schema's code points: stricter only for characters no session id has.
+      const { maxLength } = SESSION_PARAMETERS.session;
+      if (session.length > maxLength) throw ApiError.invalid('session', `at most ${maxLength} characters`);
       // A key is checked as on /list/: wrong, it is `wrong api key`, whatever the session.
       const keyed = params.nonEmpty('api_key') === undefined ? undefined : await authenticate(context, params, request, 'read');
       const template = params.nonEmpty('record');
@@ -145,9 +148,8 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     '/api2/logout/',
     { schema: LOGOUT_SCHEMA, bodyLimit: context.limits.bodyLimitBytes },
     apiHandler(context, async (params) => {
-      const user = params.required('user');
-      const session = params.required('session');
-      if (session.length <= MAX_SESSION_LENGTH) {
+      const { user, session } = params.requiredAll(SESSION_REQUIRED);
+      if (session.length <= SESSION_PARAMETERS.session.maxLength) {
         const account = await context.accounts.findRecent(user);
         if (account) await sessions.end(account, session);
       }
