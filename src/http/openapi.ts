@@ -14,8 +14,9 @@ export const OPENAPI_PATH = '/api2/openapi.json';
 export const DOCS_PATH = '/docs';
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
-  // The schemas describe the wire; the decoders check it, answering the seed's ERROR with
-  // HTTP 200 where a validator would answer 400. Answers are written as JSON.stringify would.
+  // The schemas state the wire's rules and the decoders apply them, reading them from the
+  // schemas (schemas.ts says why not a validator): the seed's ERROR with HTTP 200, where a
+  // validator would answer 400. Answers are written as JSON.stringify would.
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
