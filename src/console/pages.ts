@@ -26,46 +26,33 @@ export const memberPath = (account: string, id: number) => `${membersPath(accoun
 export function layout(title: string, chrome: Chrome, body: Html): string {
   const { operator, account } = chrome;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · member-api console</title>
-        <link rel="stylesheet" href="/admin/console.css" />
-      </head>
-      <body>
-        <header class="top">
-          <a class="brand" href="/admin/">member-api console</a>
-          <nav>
-            ${operator ? operator.accounts.map((grant) => html`<a href="${membersPath(grant.account)}" class="${grant.account === account ? 'current' : ''}">${grant.account}</a>`) : ''}
-          </nav>
-          ${
-            operator
-              ? html`<div class="who">
-                  <span>${operator.email}</span>
-                  <form method="post" action="/admin/sign-out"><button type="submit">Sign out</button></form>
-                  <form method="post" action="/admin/sign-out-everywhere"><button type="submit">Sign out everywhere</button></form>
-                </div>`
-              : ''
-          }
-        </header>
-        <main>${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
-      </body>
-    </html> `.value;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · member-api console</title><link rel="stylesheet" href="/admin/console.css"></head>
+<body>
+<header class="top"><a class="brand" href="/admin/">member-api console</a>
+<nav>${operator ? operator.accounts.map((grant) => html`<a href="${membersPath(grant.account)}" class="${grant.account === account ? 'current' : ''}">${grant.account}</a>`) : ''}</nav>
+${
+  operator
+    ? html`<div class="who"><span>${operator.email}</span>
+<form method="post" action="/admin/sign-out"><button type="submit">Sign out</button></form>
+<form method="post" action="/admin/sign-out-everywhere"><button type="submit">Sign out everywhere</button></form></div>`
+    : ''
+}
+</header>
+<main>${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
+</body></html>
+`.value;
 }
 
 export function signInPage(chrome: Chrome, email = ''): string {
   return layout(
     'Sign in',
     chrome,
-    html`<div class="narrow card">
-      <h1>Sign in</h1>
-      <form method="post" action="/admin/sign-in">
-        <label>E-mail <input type="email" name="email" value="${email}" required autocomplete="username" autofocus /></label>
-        <label>Password <input type="password" name="password" required autocomplete="current-password" /></label>
-        <button type="submit">Sign in</button>
-      </form>
-    </div>`,
+    html`<div class="narrow card"><h1>Sign in</h1>
+<form method="post" action="/admin/sign-in">
+<label>E-mail <input type="email" name="email" value="${email}" required autocomplete="username" autofocus></label>
+<label>Password <input type="password" name="password" required autocomplete="current-password"></label>
+<button type="submit">Sign in</button></form></div>`,
   );
 }
 
@@ -73,17 +60,14 @@ export function setupPage(chrome: Chrome, token: string, email: string): string 
   return layout(
     'Set your password',
     chrome,
-    html`<div class="narrow card">
-      <h1>Set your password</h1>
-      <p class="muted">For ${email}. At least 12 characters; this link works once.</p>
-      <form method="post" action="/admin/setup">
-        <input type="hidden" name="token" value="${token}" />
-        <input type="text" name="username" value="${email}" autocomplete="username" hidden />
-        <label>New password <input type="password" name="password" required minlength="12" autocomplete="new-password" autofocus /></label>
-        <label>Once more <input type="password" name="confirm" required minlength="12" autocomplete="new-password" /></label>
-        <button type="submit">Set password</button>
-      </form>
-    </div>`,
+    html`<div class="narrow card"><h1>Set your password</h1>
+<p class="muted">For ${email}. At least 12 characters; this link works once.</p>
+<form method="post" action="/admin/setup">
+<input type="hidden" name="token" value="${token}">
+<input type="text" name="username" value="${email}" autocomplete="username" hidden>
+<label>New password <input type="password" name="password" required minlength="12" autocomplete="new-password" autofocus></label>
+<label>Once more <input type="password" name="confirm" required minlength="12" autocomplete="new-password"></label>
+<button type="submit">Set password</button></form></div>`,
   );
 }
 
@@ -91,11 +75,7 @@ export function messagePage(title: string, text: string, chrome: Chrome, link?: 
   return layout(
     title,
     chrome,
-    html`<div class="narrow card">
-      <h1>${title}</h1>
-      <p>${text}</p>
-      ${link ? html`<p><a href="${link.href}">${link.text}</a></p>` : ''}
-    </div>`,
+    html`<div class="narrow card"><h1>${title}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.text}</a></p>` : ''}</div>`,
   );
 }
 
@@ -103,26 +83,9 @@ export function accountsPage(chrome: Chrome & { operator: Operator }): string {
   return layout(
     'Accounts',
     chrome,
-    html`<h1>Your accounts</h1>
-      <div class="card">
-        <table>
-          <thead>
-            <tr>
-              <th>Account</th>
-              <th>Your role</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${chrome.operator.accounts.map(
-              (grant) =>
-                html`<tr>
-                  <td><a href="${membersPath(grant.account)}">${grant.account}</a></td>
-                  <td>${grant.role}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>`,
+    html`<h1>Your accounts</h1><div class="card"><table><thead><tr><th>Account</th><th>Your role</th></tr></thead><tbody>
+${chrome.operator.accounts.map((grant) => html`<tr><td><a href="${membersPath(grant.account)}">${grant.account}</a></td><td>${grant.role}</td></tr>`)}
+</tbody></table></div>`,
   );
 }
 
@@ -141,7 +104,7 @@ export interface MembersView {
 }
 
 const option = (value: string, label: string, current: string | undefined) =>
-  html`<option value="${value}" ${current === value ? html` selected` : ''}>${label}</option>`;
+  html`<option value="${value}"${current === value ? html` selected` : ''}>${label}</option>`;
 
 export function membersPage(chrome: Chrome, view: MembersView): string {
   const f = view.form;
@@ -149,93 +112,30 @@ export function membersPage(chrome: Chrome, view: MembersView): string {
   return layout(
     `Members of ${view.account}`,
     chrome,
-    html`<div class="actions">
-        <h1>Members of ${view.account}</h1>
-        ${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">New member</a>` : ''}
-      </div>
-      <div class="card">
-        <form class="filters" method="get" action="${membersPath(view.account)}">
-          <label>Login contains <input name="login" value="${f.login ?? ''}" /></label>
-          <label>E-mail contains <input name="email" value="${f.email ?? ''}" /></label>
-          <label>Any profile field contains <input name="profile" value="${f.profile ?? ''}" /></label>
-          <label>Profile field <input name="field" value="${f.field ?? ''}" placeholder="name" /></label>
-          <label>…contains <input name="field_value" value="${f.field_value ?? ''}" /></label>
-          <label
-            >Status
-            <select name="status">
-              ${option('', 'Active and suspended', f.status)}${option('A', 'Active', f.status)}${option('S', 'Suspended', f.status)}${option('D', 'Deleted', f.status)}
-            </select></label
-          >
-          <label
-            >Registration
-            <select name="reg_type">
-              ${option('', 'Any', f.reg_type)}${option('F', 'Free', f.reg_type)}${option('P', 'Paid', f.reg_type)}${option('A', 'By the API', f.reg_type)}${option('M', 'Manual', f.reg_type)}
-            </select></label
-          >
-          <label>Registered from <input type="date" name="registered_from" value="${f.registered_from ?? ''}" /></label>
-          <label>Registered before <input type="date" name="registered_before" value="${f.registered_before ?? ''}" /></label>
-          <label
-            >Registered in the last
-            <select name="created_within">
-              ${option('', '—', f.created_within)}${option('1', 'day', f.created_within)}${option('7', '7 days', f.created_within)}${option('30', '30 days', f.created_within)}
-            </select></label
-          >
-          <label
-            >Deleted in the last
-            <select name="deleted_within">
-              ${option('', '—', f.deleted_within)}${option('1', 'day', f.deleted_within)}${option('7', '7 days', f.deleted_within)}${option('30', '30 days', f.deleted_within)}
-            </select></label
-          >
-          <label>Columns (profile fields) <input name="columns" value="${f.columns ?? ''}" placeholder="city,plan" /></label>
-          <label
-            >Sort by
-            <select name="sort">
-              ${option('id', 'Id', f.sort)}${option('login', 'Login', f.sort)}${option('registered', 'Registration time', f.sort)}
-            </select></label
-          >
-          <div class="actions"><button type="submit">Search</button><a href="${membersPath(view.account)}">Clear</a></div>
-        </form>
-      </div>
-      <div class="card">
-        <p class="count"><strong>${view.total.toLocaleString('en')}</strong> ${view.total === 1 ? 'member' : 'members'}</p>
-        <table>
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Login</th>
-              <th>E-mail</th>
-              <th>Status</th>
-              <th>Registered</th>
-              <th>Last login</th>
-              ${view.columns.map((c) => html`<th>${c}</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              view.members.length === 0
-                ? html`<tr>
-                    <td colspan="${6 + view.columns.length}" class="muted">No member matches.</td>
-                  </tr>`
-                : ''
-            }
-            ${view.members.map(
-              ({ member, profile }) =>
-                html`<tr>
-                  <td>${member.id}</td>
-                  <td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td>
-                  <td>${member.email}</td>
-                  <td>${statusBadge(member.status)}</td>
-                  <td>${when(member.regAt)}</td>
-                  <td>${when(member.lastLoginAt)}</td>
-                  ${view.columns.map((c) => html`<td>${profile.get(c) ?? ''}</td>`)}
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-        <nav class="pager">
-          ${view.first ? html`<a class="button secondary" href="${view.first}">First</a>` : ''}${view.previous ? html`<a class="button secondary" href="${view.previous}">Previous</a>` : ''}${view.next ? html`<a class="button secondary" href="${view.next}">Next</a>` : ''}${view.last ? html`<a class="button secondary" href="${view.last}">Last</a>` : ''}
-        </nav>
-      </div>`,
+    html`<div class="actions"><h1>Members of ${view.account}</h1>${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">New member</a>` : ''}</div>
+<div class="card"><form class="filters" method="get" action="${membersPath(view.account)}">
+<label>Login contains <input name="login" value="${f.login ?? ''}"></label>
+<label>E-mail contains <input name="email" value="${f.email ?? ''}"></label>
+<label>Any profile field contains <input name="profile" value="${f.profile ?? ''}"></label>
+<label>Profile field <input name="field" value="${f.field ?? ''}" placeholder="name"></label>
+<label>…contains <input name="field_value" value="${f.field_value ?? ''}"></label>
+<label>Status <select name="status">${option('', 'Active and suspended', f.status)}${option('A', 'Active', f.status)}${option('S', 'Suspended', f.status)}${option('D', 'Deleted', f.status)}</select></label>
+<label>Registration <select name="reg_type">${option('', 'Any', f.reg_type)}${option('F', 'Free', f.reg_type)}${option('P', 'Paid', f.reg_type)}${option('A', 'By the API', f.reg_type)}${option('M', 'Manual', f.reg_type)}</select></label>
+<label>Registered from <input type="date" name="registered_from" value="${f.registered_from ?? ''}"></label>
+<label>Registered before <input type="date" name="registered_before" value="${f.registered_before ?? ''}"></label>
+<label>Registered in the last <select name="created_within">${option('', '—', f.created_within)}${option('1', 'day', f.created_within)}${option('7', '7 days', f.created_within)}${option('30', '30 days', f.created_within)}</select></label>
+<label>Deleted in the last <select name="deleted_within">${option('', '—', f.deleted_within)}${option('1', 'day', f.deleted_within)}${option('7', '7 days', f.deleted_within)}${option('30', '30 days', f.deleted_within)}</select></label>
+<label>Columns (profile fields) <input name="columns" value="${f.columns ?? ''}" placeholder="city,plan"></label>
+<label>Sort by <select name="sort">${option('id', 'Id', f.sort)}${option('login', 'Login', f.sort)}${option('registered', 'Registration time', f.sort)}</select></label>
+<div class="actions"><button type="submit">Search</button><a href="${membersPath(view.account)}">Clear</a></div>
+</form></div>
+<div class="card"><p class="count"><strong>${view.total.toLocaleString('en')}</strong> ${view.total === 1 ? 'member' : 'members'}</p>
+<table><thead><tr><th>Id</th><th>Login</th><th>E-mail</th><th>Status</th><th>Registered</th><th>Last login</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
+${view.members.length === 0 ? html`<tr><td colspan="${6 + view.columns.length}" class="muted">No member matches.</td></tr>` : ''}
+${view.members.map(({ member, profile }) => html`<tr><td>${member.id}</td><td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${statusBadge(member.status)}</td><td>${when(member.regAt)}</td><td>${when(member.lastLoginAt)}</td>${view.columns.map((c) => html`<td>${profile.get(c) ?? ''}</td>`)}</tr>`)}
+</tbody></table>
+<nav class="pager">${view.first ? html`<a class="button secondary" href="${view.first}">First</a>` : ''}${view.previous ? html`<a class="button secondary" href="${view.previous}">Previous</a>` : ''}${view.next ? html`<a class="button secondary" href="${view.next}">Next</a>` : ''}${view.last ? html`<a class="button secondary" href="${view.last}">Last</a>` : ''}</nav>
+</div>`,
   );
 }
 
@@ -310,158 +210,49 @@ export function memberPage(chrome: Chrome, view: MemberView): string {
     `${member.login} · ${account}`,
     chrome,
     html`<p><a href="${membersPath(account)}">← Members of ${account}</a></p>
-      <div class="actions">
-        <h1>${member.login}</h1>
-        ${statusBadge(member.status)}
-      </div>
-      <div class="grid">
-        <div class="card">
-          <h2>Member</h2>
-          <table class="kv">
-            <tbody>
-              ${builtIn.map(
-                ([k, v]) =>
-                  html`<tr>
-                    <th>${k}</th>
-                    <td>${v}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-        <div class="card">
-          <h2>Status</h2>
-          <p>${statusBadge(member.status)} ${statusWhy(view)}</p>
-          <p>${view.lockedUntil ? html`Locked until ${when(view.lockedUntil)}.` : 'Not locked.'}</p>
-          ${
-            canEdit
-              ? html`<div class="actions">
-                  ${view.lockedUntil ? html`<form method="post" action="${path}/unlock"><button type="submit">Unlock</button></form>` : ''}
-                  ${member.status === 'A' ? html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="S" /><button type="submit" class="secondary">Suspend</button></form>` : html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="A" /><button type="submit">Restore</button></form>`}
-                  ${member.status !== 'D' ? html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="D" /><button type="submit" class="danger">Delete</button></form>` : ''}
-                </div>`
-              : ''
-          }
-          <h2>Profile</h2>
-          <table class="kv">
-            <tbody>
-              ${
-                view.profile.size === 0
-                  ? html`<tr>
-                      <td class="muted">No profile fields.</td>
-                    </tr>`
-                  : ''
-              }${[...view.profile].map(
-                ([k, v]) =>
-                  html`<tr>
-                    <th>${k}</th>
-                    <td>${v}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-      </div>
-      ${
-        canEdit
-          ? html`<div class="card">
-              <h2>Edit</h2>
-              <form method="post" action="${path}/edit" class="edit">
-                <label>Login <input name="login" value="${member.login}" required /></label>
-                <label>E-mail <input name="email" value="${member.email}" required /></label>
-                <label>New password <input type="password" name="password" autocomplete="new-password" placeholder="unchanged" /></label>
-                ${[...view.profile].map(([k, v]) => html`<label>${k} <input name="profile:${k}" value="${v}" /></label>`)}
-                <label>OK URL <input name="urlok" value="${member.urlOk ?? ''}" /></label>
-                <label>Fail URL <input name="urlfail" value="${member.urlFail ?? ''}" /></label>
-                <label
-                  >Time expiration
-                  <select name="is_exp_time">
-                    ${option('', 'unchanged', '')}${option('N', 'none', undefined)}${option('S', 'suspend after…', undefined)}${option('D', 'delete after…', undefined)}
-                  </select></label
-                >
-                <label
-                  >…this long, from now
-                  <span class="pair"
-                    ><input name="exp_time" inputmode="numeric" placeholder="30" /><select name="exp_time_type">
-                      ${option('D', 'days', 'D')}${option('M', 'months', undefined)}${option('Y', 'years', undefined)}${option('h', 'hours', undefined)}
-                    </select></span
-                  ></label
-                >
-                <label
-                  >Login expiration
-                  <select name="is_exp_logins">
-                    ${option('', 'unchanged', '')}${option('N', 'none', undefined)}${option('S', 'suspend after…', undefined)}${option('D', 'delete after…', undefined)}
-                  </select></label
-                >
-                <label>…this many logins <input name="exp_logins" inputmode="numeric" placeholder="10" /></label>
-                <label>Add profile field <input name="new_field" placeholder="name" /></label>
-                <label>…with value <input name="new_value" /></label>
-                <div class="actions"><button type="submit">Save</button></div>
-              </form>
-              <p class="muted">An empty profile field is removed.</p>
-            </div>`
-          : ''
-      }
-      <div class="grid">
-        <div class="card">
-          <h2>Last logins</h2>
-          <table>
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Outcome</th>
-                <th>IP</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                view.logins.length === 0
-                  ? html`<tr>
-                      <td colspan="3" class="muted">None recorded (logins are recorded when the site sends the member’s IP).</td>
-                    </tr>`
-                  : ''
-              }
-              ${view.logins.map(
-                (login) =>
-                  html`<tr>
-                    <td>${when(login.at)}</td>
-                    <td>${login.outcome}</td>
-                    <td>${login.ip}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-        <div class="card">
-          <h2>History</h2>
-          <table>
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>What</th>
-                <th>By</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                view.history.length === 0
-                  ? html`<tr>
-                      <td colspan="3" class="muted">No events kept.</td>
-                    </tr>`
-                  : ''
-              }
-              ${view.history.map(
-                (event) =>
-                  html`<tr>
-                    <td>${when(event.at)}</td>
-                    <td>${describeEvent(event)}</td>
-                    <td>${event.origin.email ?? event.origin.actor}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-      </div>`,
+<div class="actions"><h1>${member.login}</h1>${statusBadge(member.status)}</div>
+<div class="grid">
+<div class="card"><h2>Member</h2><table class="kv"><tbody>${builtIn.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table></div>
+<div class="card"><h2>Status</h2><p>${statusBadge(member.status)} ${statusWhy(view)}</p>
+<p>${view.lockedUntil ? html`Locked until ${when(view.lockedUntil)}.` : 'Not locked.'}</p>
+${
+  canEdit
+    ? html`<div class="actions">
+${view.lockedUntil ? html`<form method="post" action="${path}/unlock"><button type="submit">Unlock</button></form>` : ''}
+${member.status === 'A' ? html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="S"><button type="submit" class="secondary">Suspend</button></form>` : html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="A"><button type="submit">Restore</button></form>`}
+${member.status !== 'D' ? html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="D"><button type="submit" class="danger">Delete</button></form>` : ''}
+</div>`
+    : ''
+}
+<h2>Profile</h2><table class="kv"><tbody>${view.profile.size === 0 ? html`<tr><td class="muted">No profile fields.</td></tr>` : ''}${[...view.profile].map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table></div>
+</div>
+${
+  canEdit
+    ? html`<div class="card"><h2>Edit</h2><form method="post" action="${path}/edit" class="edit">
+<label>Login <input name="login" value="${member.login}" required></label>
+<label>E-mail <input name="email" value="${member.email}" required></label>
+<label>New password <input type="password" name="password" autocomplete="new-password" placeholder="unchanged"></label>
+${[...view.profile].map(([k, v]) => html`<label>${k} <input name="profile:${k}" value="${v}"></label>`)}
+<label>OK URL <input name="urlok" value="${member.urlOk ?? ''}"></label>
+<label>Fail URL <input name="urlfail" value="${member.urlFail ?? ''}"></label>
+<label>Time expiration <select name="is_exp_time">${option('', 'unchanged', '')}${option('N', 'none', undefined)}${option('S', 'suspend after…', undefined)}${option('D', 'delete after…', undefined)}</select></label>
+<label>…this long, from now <span class="pair"><input name="exp_time" inputmode="numeric" placeholder="30"><select name="exp_time_type">${option('D', 'days', 'D')}${option('M', 'months', undefined)}${option('Y', 'years', undefined)}${option('h', 'hours', undefined)}</select></span></label>
+<label>Login expiration <select name="is_exp_logins">${option('', 'unchanged', '')}${option('N', 'none', undefined)}${option('S', 'suspend after…', undefined)}${option('D', 'delete after…', undefined)}</select></label>
+<label>…this many logins <input name="exp_logins" inputmode="numeric" placeholder="10"></label>
+<label>Add profile field <input name="new_field" placeholder="name"></label>
+<label>…with value <input name="new_value"></label>
+<div class="actions"><button type="submit">Save</button></div></form>
+<p class="muted">An empty profile field is removed.</p></div>`
+    : ''
+}
+<div class="grid">
+<div class="card"><h2>Last logins</h2><table><thead><tr><th>Time</th><th>Outcome</th><th>IP</th></tr></thead><tbody>
+${view.logins.length === 0 ? html`<tr><td colspan="3" class="muted">None recorded (logins are recorded when the site sends the member’s IP).</td></tr>` : ''}
+${view.logins.map((login) => html`<tr><td>${when(login.at)}</td><td>${login.outcome}</td><td>${login.ip}</td></tr>`)}</tbody></table></div>
+<div class="card"><h2>History</h2><table><thead><tr><th>Time</th><th>What</th><th>By</th></tr></thead><tbody>
+${view.history.length === 0 ? html`<tr><td colspan="3" class="muted">No events kept.</td></tr>` : ''}
+${view.history.map((event) => html`<tr><td>${when(event.at)}</td><td>${describeEvent(event)}</td><td>${event.origin.email ?? event.origin.actor}</td></tr>`)}</tbody></table></div>
+</div>`,
   );
 }
 
@@ -469,17 +260,13 @@ export function newMemberPage(chrome: Chrome, account: string, form: Readonly<Re
   return layout(
     `New member · ${account}`,
     chrome,
-    html`<p><a href="${membersPath(account)}">← Members of ${account}</a></p>
-      <h1>New member</h1>
-      <div class="card">
-        <form method="post" action="${membersPath(account)}/new" class="edit">
-          <label>Login <input name="login" value="${form.login ?? ''}" required /></label>
-          <label>E-mail <input type="email" name="email" value="${form.email ?? ''}" required /></label>
-          <label>Password <input type="password" name="password" autocomplete="new-password" placeholder="generated when empty" /></label>
-          <label>Profile field <input name="new_field" value="${form.new_field ?? ''}" placeholder="name" /></label>
-          <label>…with value <input name="new_value" value="${form.new_value ?? ''}" /></label>
-          <div class="actions"><button type="submit">Create</button></div>
-        </form>
-      </div>`,
+    html`<p><a href="${membersPath(account)}">← Members of ${account}</a></p><h1>New member</h1>
+<div class="card"><form method="post" action="${membersPath(account)}/new" class="edit">
+<label>Login <input name="login" value="${form.login ?? ''}" required></label>
+<label>E-mail <input type="email" name="email" value="${form.email ?? ''}" required></label>
+<label>Password <input type="password" name="password" autocomplete="new-password" placeholder="generated when empty"></label>
+<label>Profile field <input name="new_field" value="${form.new_field ?? ''}" placeholder="name"></label>
+<label>…with value <input name="new_value" value="${form.new_value ?? ''}"></label>
+<div class="actions"><button type="submit">Create</button></div></form></div>`,
   );
 }

@@ -375,11 +375,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           layout(
             'Member created',
             chrome,
-            html`<div class="notice ok" role="status">Member ${outcome.login} created.${generated}</div>
-              <p>
-                <a class="button" href="${memberPath(account.name, outcome.id)}">Open ${outcome.login}</a>
-                <a href="${membersPath(account.name)}">Back to the members</a>
-              </p>`,
+            html`<div class="notice ok" role="status">Member ${outcome.login} created.${generated}</div><p><a class="button" href="${memberPath(account.name, outcome.id)}">Open ${outcome.login}</a> <a href="${membersPath(account.name)}">Back to the members</a></p>`,
           ),
         );
       } catch (error) {

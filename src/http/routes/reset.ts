@@ -54,14 +54,14 @@ const LINK_PAGES = {
 
 function form(token: string, login: string, error?: string): Html {
   return html`<p>Choose a new password for <strong>${login}</strong>.</p>
-    ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-    <form method="post" action="${RESET_PAGE_PATH}">
-      <input type="hidden" name="token" value="${token}" />
-      <input type="text" name="username" value="${login}" autocomplete="username" hidden />
-      <label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required />
-      <label for="confirm">The same password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
-      <button type="submit">Set the password</button>
-    </form>`;
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="${RESET_PAGE_PATH}">
+<input type="hidden" name="token" value="${token}">
+<input type="text" name="username" value="${login}" autocomplete="username" hidden>
+<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required>
+<label for="confirm">The same password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+<button type="submit">Set the password</button>
+</form>`;
 }
 
 /**
