@@ -30,7 +30,8 @@ interface Kind<V> {
   check(value: V): string | undefined;
   /** What the store holds. */
   toRow(value: V): string | number;
-  fromRow(raw: unknown): V;
+  /** The stored value; undefined when it is not one this server knows (then the default holds). */
+  fromRow(raw: unknown): V | undefined;
   /** How `account show` and the docs show it. */
   show(value: V): string | number;
 }
@@ -117,8 +118,8 @@ function choice<C extends string>(choices: readonly C[]): Kind<C> {
     parse: (text) => text as C,
     check: (value) => (choices.includes(value) ? undefined : `must be one of ${choices.join(', ')}`),
     toRow: (value) => value,
-    // An unknown stored value (a newer server's) reads as the default, the first choice.
-    fromRow: (raw) => (choices.includes(raw as C) ? (raw as C) : choices[0]!),
+    // An unknown stored value (a newer server's) reads as the default.
+    fromRow: (raw) => (choices.includes(raw as C) ? (raw as C) : undefined),
     show: (value) => value,
   };
 }
@@ -388,7 +389,10 @@ export function settingsRow(settings: AccountSettings): Record<string, string | 
 
 /** The settings read back from a row of the accounts table. */
 export function settingsOfRow(row: Record<string, unknown>): AccountSettings {
-  return ACCOUNT_SETTINGS.reduce((settings, spec) => spec.set(settings, spec.kind.fromRow(row[spec.column])), DEFAULT_SETTINGS);
+  return ACCOUNT_SETTINGS.reduce((settings, spec) => {
+    const value = spec.kind.fromRow(row[spec.column]);
+    return value === undefined ? settings : spec.set(settings, value);
+  }, DEFAULT_SETTINGS);
 }
 
 /** The documentation's table of the settings (docs/configuration.md holds it; a test compares). */

@@ -1,7 +1,8 @@
 /**
  * The first step of a login: is this the member's password? A verifier answers what it found
- * (the member, whether the password is right, and who said so) and writes nothing; the login
- * service then records the attempt (login-service.ts), as Kratos's password strategy hands its
+ * (the member, whether the password is right, and who said so) and records nothing of the
+ * attempt (the upstream's may bring a member over, with `captureUnknown`); the login service
+ * then records the attempt (login-service.ts), as Kratos's password strategy hands its
  * result to the post-login hooks.
  *
  * Both verifiers cost the same whatever the answer: a login that names no member is verified

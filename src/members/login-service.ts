@@ -37,7 +37,7 @@ interface Attempt {
   readonly scope: string;
   readonly failUrl: string;
   readonly verified: Verification;
-  /** What the events of the attempt tell (absent on a login that names no account). */
+  /** What the events of the attempt tell. */
   readonly events: LoginAttemptEvents;
 }
 
@@ -96,7 +96,8 @@ export class LoginService {
     // A member brought over now has no failures of its own (those read were of unknown logins).
     const locked = member !== undefined && !verified.broughtOver && isLockedOut(failures, now);
     if (!member || locked || !verified.ok) return this.recordFailure(attempt, locked);
-    // A password the upstream confirmed is kept, whatever the member's state here.
+    // A password the upstream confirmed is kept, whatever the member's state here (only the
+    // upstream verifier, made when there is an upstream, answers `upstream`).
     if (verified.source === 'upstream') await this.upstream!.capture(account, member.id, await this.passwords.hash(command.password));
     if (effectiveState(member, now).status === 'S') return this.recordSuspended(attempt);
     return this.recordSuccess(attempt, member);

@@ -94,7 +94,7 @@ export class Metrics {
     });
     this.jobRounds = new Histogram({
       name: 'member_api_job_round_seconds',
-      help: "rounds of the background jobs (sweep, fold, mirror, webhooks, mail) by outcome: ok, failed (logged; tried again at the next interval), skipped (another server held the job's lock)",
+      help: "rounds of the background jobs (sweep, fold, mirror, webhooks, mail) by outcome: ok, failed (logged; tried again at the next interval), skipped (another server held the job's lock), busy (its interval came while its previous round still ran)",
       labelNames: ['job', 'outcome'],
       buckets: [0.001, 0.01, 0.1, 1, 10, 60],
       registers,
@@ -139,7 +139,7 @@ export class Metrics {
     this.credentialsInUrl.inc({ endpoint });
   }
 
-  observeJobRound(job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number): void {
+  observeJobRound(job: string, outcome: 'ok' | 'failed' | 'skipped' | 'busy', seconds: number): void {
     this.jobRounds.observe({ job, outcome }, seconds);
   }
 

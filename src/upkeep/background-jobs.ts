@@ -29,8 +29,11 @@ export interface BackgroundJob {
   close?(): void | Promise<void>;
 }
 
-/** How a round ended: `skipped` when another server held the job's lock. */
-export type RoundOutcome = 'ok' | 'failed' | 'skipped';
+/**
+ * How a round ended: `skipped` when another server held the job's lock; `busy` when its
+ * interval came while the job's previous round still ran (none is started then).
+ */
+export type RoundOutcome = 'ok' | 'failed' | 'skipped' | 'busy';
 
 export interface JobLoopDependencies {
   readonly log: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
@@ -61,8 +64,11 @@ export async function runRound(job: BackgroundJob, deps: JobLoopDependencies): P
 export function startJobs(jobs: readonly BackgroundJob[], deps: JobLoopDependencies): () => Promise<void> {
   const running = new Map<string, Promise<unknown>>();
   const round = (job: BackgroundJob) => {
-    // A round never overlaps the job's previous one.
-    if (running.has(job.name)) return;
+    // A round never overlaps the job's previous one (a round that hangs shows as `busy`).
+    if (running.has(job.name)) {
+      deps.observe?.(job.name, 'busy', 0);
+      return;
+    }
     running.set(
       job.name,
       runRound(job, deps).finally(() => running.delete(job.name)),
@@ -77,6 +83,13 @@ export function startJobs(jobs: readonly BackgroundJob[], deps: JobLoopDependenc
   return async () => {
     for (const timer of timers) clearInterval(timer);
     await Promise.all(running.values());
-    for (const job of jobs) await job.close?.();
+    // Each job lets go of what it holds, whatever another's close did.
+    for (const job of jobs) {
+      try {
+        await job.close?.();
+      } catch (error) {
+        deps.log.warn({ err: error, job: job.name }, `${job.name}: closing failed`);
+      }
+    }
   };
 }

@@ -193,7 +193,11 @@ async function procedureRunner(): Promise<ProcedureRunner> {
  * answer is sent only after the COMMIT: what a caller is told has happened is on disk.
  */
 async function runGroup(calls: ProcedureCall[]): Promise<ProcedureOutcome[]> {
-  const { connection, procedures, savepoints } = await (runner ??= procedureRunner());
+  const { connection, procedures, savepoints } = await (runner ??= procedureRunner().catch((error: unknown) => {
+    // Tried again by the next group.
+    runner = undefined;
+    throw error;
+  }));
   const db = database!;
   const outcomes: ProcedureOutcome[] = [];
   const allFailed = (error: WorkerErrorMessage): ProcedureOutcome[] => calls.map(() => ({ ok: false, error }));
