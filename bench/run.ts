@@ -507,7 +507,9 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
   for (const row of rows) {
     const cells = engines.map((engine) => {
       const v = row.value(all[engine]!);
-      return v === undefined || Number.isNaN(v) ? 'n/a' : `${row.pass(v, engine) ? '✅' : '❌'} ${row.show(v, all[engine]!)}`;
+      if (v === undefined || Number.isNaN(v)) return 'n/a';
+      // A figure without a target is shown, not judged.
+      return row.target === '–' ? row.show(v, all[engine]!) : `${row.pass(v, engine) ? '✅' : '❌'} ${row.show(v, all[engine]!)}`;
     });
     console.log(`| ${row.figure} | ${row.target} | ${cells.join(' | ')} |`);
   }
