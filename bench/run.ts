@@ -76,10 +76,10 @@ async function load(url: string, body: () => string, settings: { connections: nu
   };
 }
 
-/** Raw argon2id throughput from bench/baselines/argon2.ts, with the server's thread pool size. */
-async function argon2Baseline(kind: 'verify' | 'hash'): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/argon2.ts`, kind, String(SLOTS), String(SECONDS)], {
-    env: { ...process.env, UV_THREADPOOL_SIZE: String(Math.max(4, SLOTS + 2)) },
+/** Runs a baseline program of bench/baselines/ that prints one JSON line, and answers its rate. */
+async function baselineRate(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/${script}`, ...args], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -88,18 +88,12 @@ async function argon2Baseline(kind: 'verify' | 'hash'): Promise<number> {
   return (JSON.parse(output) as { perSecond: number }).perSecond;
 }
 
-/** The same durable one-row update by the bare driver, at the same concurrency (bench/baselines/bare-update.ts). */
-async function bareUpdateBaseline(url: string): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', `${ROOT}bench/baselines/bare-update.ts`, url, String(COUNT), String(LIGHT_CONNECTIONS), String(SECONDS)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise((resolve) => child.on('exit', resolve));
-  return (JSON.parse(output) as { perSecond: number }).perSecond;
-}
+/** Raw argon2id throughput, with the server's thread pool size. */
+const argon2Baseline = (kind: 'verify' | 'hash') =>
+  baselineRate('argon2.ts', [kind, String(SLOTS), String(SECONDS)], { UV_THREADPOOL_SIZE: String(Math.max(4, SLOTS + 2)) });
+
+/** The same durable one-row update by the bare driver, at the same concurrency. */
+const bareUpdateBaseline = (url: string) => baselineRate('bare-update.ts', [url, String(COUNT), String(LIGHT_CONNECTIONS), String(SECONDS)]);
 
 async function bareFastifyBaseline(body: () => string): Promise<number> {
   const bare = await startListening([`--import`, 'tsx', `${ROOT}bench/baselines/bare-fastify.ts`], {});

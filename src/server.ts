@@ -64,8 +64,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      // In-flight requests get this long to finish; then their connections are cut.
       await stopJobs();
+      // In-flight requests get this long to finish; then their connections are cut.
       const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       try {
         await app.close();
@@ -73,7 +73,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
         clearTimeout(force);
       }
       await metricsServer?.close();
-      await services.sweeper.idle();
       await services.store.close();
     })());
   return { app, services, address, metricsAddress: metricsServer?.address, stop };

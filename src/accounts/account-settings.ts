@@ -32,8 +32,10 @@ interface Kind<V> {
   toRow(value: V): string | number;
   /** The stored value; undefined when it is not one this server knows (then the default holds). */
   fromRow(raw: unknown): V | undefined;
-  /** How `account show` and the docs show it. */
+  /** How `account show` shows it. */
   show(value: V): string | number;
+  /** How `--help` and the docs show a default, when not as `account show` does. */
+  readonly shownDefault?: (value: V) => string;
 }
 
 export interface SettingSpec<V = unknown> {
@@ -91,6 +93,7 @@ function period(min: number, max: number, range: string, zeroIsNone = false): Ki
     toRow: (value) => value,
     fromRow: (raw) => Number(raw),
     show: (value) => value,
+    shownDefault: periodText,
   };
 }
 
@@ -365,8 +368,7 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
 /** The default as the docs and `--help` show it (periods as periods). */
 export function defaultText(spec: SettingSpec): string {
   const value = spec.get(DEFAULT_SETTINGS);
-  if (spec.kind.argument === '<period>') return periodText(value as number);
-  return String(spec.kind.show(value));
+  return spec.kind.shownDefault?.(value) ?? String(spec.kind.show(value));
 }
 
 /**
