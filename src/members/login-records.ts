@@ -1,3 +1,4 @@
+import type { LockoutPolicy } from '../accounts/account.js';
 /**
  * What the login side needs from storage: the record of attempts (failure counts per member
  * and address, the events recorded with an address), the sessions a login hands out, the
@@ -37,7 +38,8 @@ export interface FailedAttempt {
   readonly resetBefore: number;
   /** False for an attempt that must cost the same but not count (a right password while locked). */
   readonly counted: boolean;
-  readonly lockUntil: (count: 'address' | 'all', failures: number) => number;
+  /** The account's lockout: what turns each new count into a lock (auth/lockout.ts: lockedUntil). */
+  readonly policy: LockoutPolicy;
 }
 
 export interface LoginEvent {
@@ -69,8 +71,8 @@ export interface LoginRecords {
   findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures>;
   /**
    * Counts a failed attempt, in `scope` and across all addresses, in one transaction (a count
-   * starts over when its last failure was before `resetBefore`), and lets `lockUntil` turn
-   * each new count into a lock. An attempt that is not `counted` runs the same statements.
+   * starts over when its last failure was before `resetBefore`), and lets the lockout `policy`
+   * turn each new count into a lock. An attempt that is not `counted` runs the same statements.
    */
   recordLoginFailure(
     accountId: number,

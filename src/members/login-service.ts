@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import { addressScope } from '../auth/client-address.js';
-import { countResetBefore, isLockedOut, lockedUntilAcrossAddresses, lockedUntilAfter } from '../auth/lockout.js';
+import { countResetBefore, isLockedOut } from '../auth/lockout.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { effectiveState } from './lifecycle.js';
@@ -112,7 +112,7 @@ export class LoginService {
       resetBefore: countResetBefore(now, policy),
       // A right password while locked is not a failure, but it costs the same.
       counted: !verified.ok || !verified.member,
-      lockUntil: (count, n) => (count === 'all' ? lockedUntilAcrossAddresses(n, now, policy) : lockedUntilAfter(n, now, policy)),
+      policy,
       events: { ...attempt.events, outcome: locked ? 'locked' : 'fail' },
     });
     return this.failed(attempt, locked ? 'locked' : 'wrong-credentials');

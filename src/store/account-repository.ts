@@ -1,4 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { writerProcedure } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 import type { Account, AccountSettings, ApiKey, KeyScope } from '../accounts/account.js';
 import type { AccountStore, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
 import { ACCOUNT_SETTINGS, settingsOfRow, settingsRow as settingsColumns } from '../accounts/account-settings.js';
@@ -33,15 +35,11 @@ function keyRow(accountId: number, key: NewApiKey) {
 
 const ACCOUNT_COLUMNS = ['id', 'name', 'created_at', ...ACCOUNT_SETTINGS.map((spec) => spec.column)] as Array<keyof AccountTable>;
 
-export class AccountRepository implements AccountStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    /** Short reads outside any transaction (see EngineConnection.reads). */
-    private readonly reads: Kysely<Database> = db,
-  ) {}
-
-  insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
-    return this.db.transaction().execute(async (trx) => {
+/** A new account with its first key. */
+export const insertAccount = writerProcedure(
+  'accounts.insert',
+  ({ db }, account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> =>
+    db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('accounts')
         .values({ name: account.name, created_at: account.createdAt, ...settingsRow(account.settings) })
@@ -49,7 +47,20 @@ export class AccountRepository implements AccountStore {
         .executeTakeFirstOrThrow();
       await trx.insertInto('api_keys').values(keyRow(row.id, key)).execute();
       return toAccount(row);
-    });
+    }),
+);
+
+export class AccountRepository implements AccountStore {
+  private readonly reads: Kysely<Database>;
+  private readonly build: Kysely<Database>;
+
+  constructor(private readonly connection: StoreConnection) {
+    this.reads = connection.reads;
+    this.build = connection.build;
+  }
+
+  insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
+    return this.connection.transact(insertAccount, account, key);
   }
 
   async findAccountByName(name: string): Promise<Account | undefined> {
@@ -114,32 +125,34 @@ export class AccountRepository implements AccountStore {
   }
 
   async updateAccountSettings(accountId: number, settings: AccountSettings): Promise<boolean> {
-    const result = await this.db.updateTable('accounts').set(settingsRow(settings)).where('id', '=', accountId).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = await this.connection.write(this.build.updateTable('accounts').set(settingsRow(settings)).where('id', '=', accountId).compile());
+    return result.numAffectedRows! > 0n;
   }
 
   async deleteAccount(accountId: number): Promise<boolean> {
     // Children first, in one transaction: tables without a foreign key to accounts would
     // otherwise keep orphans, and a cascade through a million members is no faster.
-    return this.db.transaction().execute(async (trx) => {
-      // The counters after what they count: deleting members and fields moves them.
-      for (const table of [
-        'sessions',
-        'login_failures',
-        'login_events',
-        'member_fields',
-        'members',
-        'member_counts',
-        'member_count_deltas',
-        'account_usage',
-        'account_usage_deltas',
-        'api_keys',
-      ] as const) {
-        await trx.deleteFrom(table).where('account_id', '=', accountId).execute();
-      }
-      const result = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
-      return result.numDeletedRows > 0n;
-    });
+    // The counters after what they count: deleting members and fields moves them.
+    const children = [
+      'sessions',
+      'login_failures',
+      'login_events',
+      'member_fields',
+      'members',
+      'member_counts',
+      'member_count_deltas',
+      'account_usage',
+      'account_usage_deltas',
+      'api_keys',
+    ] as const;
+    const results = await this.connection.writeAll(
+      [
+        ...children.map((table) => this.build.deleteFrom(table).where('account_id', '=', accountId)),
+        this.build.deleteFrom('accounts').where('id', '=', accountId),
+      ].map((query) => query.compile()),
+      { long: true },
+    );
+    return results.at(-1)!.numAffectedRows! > 0n;
   }
 
   async countMembersByStatus(accountId: number): Promise<Record<string, number>> {
@@ -158,29 +171,30 @@ export class AccountRepository implements AccountStore {
   }
 
   async insertKey(accountId: number, key: NewApiKey): Promise<ApiKey> {
-    return toApiKey(await this.db.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().executeTakeFirstOrThrow());
+    const { rows } = await this.connection.write(this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().compile());
+    return toApiKey(rows[0]!);
   }
 
-  replaceKey(accountId: number, key: NewApiKey, retire: ReadonlyArray<KeyRetirement>): Promise<ApiKey> {
-    return this.db.transaction().execute(async (trx) => {
-      for (const old of retire) {
-        await trx
-          .updateTable('api_keys')
-          .set({ name: old.name, expires_at: old.expiresAt })
-          .where('account_id', '=', accountId)
-          .where('id', '=', old.id)
-          .execute();
-      }
-      return toApiKey(await trx.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().executeTakeFirstOrThrow());
-    });
+  async replaceKey(accountId: number, key: NewApiKey, retire: ReadonlyArray<KeyRetirement>): Promise<ApiKey> {
+    const retired = retire.map((old) =>
+      this.build
+        .updateTable('api_keys')
+        .set({ name: old.name, expires_at: old.expiresAt })
+        .where('account_id', '=', accountId)
+        .where('id', '=', old.id)
+        .compile(),
+    );
+    const inserted = this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().compile();
+    const results = await this.connection.writeAll([...retired, inserted]);
+    return toApiKey(results.at(-1)!.rows[0] as Selectable<ApiKeyTable>);
   }
 
   async deleteKeys(accountId: number, name: string): Promise<number> {
-    const result = await this.db.deleteFrom('api_keys').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const result = await this.connection.write(this.build.deleteFrom('api_keys').where('account_id', '=', accountId).where('name', '=', name).compile());
+    return Number(result.numAffectedRows);
   }
 
   async touchKey(keyId: number, at: number): Promise<void> {
-    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+    await this.connection.write(this.build.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).compile());
   }
 }

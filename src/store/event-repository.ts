@@ -3,7 +3,8 @@ import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type
 import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/event.js';
 import type { EventPage, EventStore } from '../events/events-store.js';
 import type { Database, EventOutboxTable, EventTable } from './schema.js';
-import { writerProcedure, type EngineConnection, type WriterConnection } from './dialects/dialect.js';
+import { writerProcedure, type WriterConnection } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 
 /** Events per INSERT: well under both engines' limits on bound parameters. */
 const EVENTS_PER_INSERT = 500;
@@ -15,15 +16,21 @@ const EVENTS_PER_INSERT = 500;
  * transaction has committed; a rollback leaves nothing.
  */
 export async function appendEvents(trx: Transaction<Database>, accountId: number, events: readonly NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
+  for (const statement of appendEventsStatements(trx, accountId, events)) await trx.executeQuery(statement);
+}
+
+/** The statements that append the events (appendEvents), for a transaction handed over whole (StoreConnection.writeAll). */
+export function appendEventsStatements(db: Kysely<Database>, accountId: number, events: readonly NewEvent[]): CompiledQuery[] {
+  const statements = [];
   for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
     const slice = events.slice(start, start + EVENTS_PER_INSERT);
     const parameters = slice.flatMap((event) => {
       const row = outboxRow(accountId, event);
       return EVENT_COLUMNS.map((column) => row[column]);
     });
-    await trx.executeQuery(CompiledQuery.raw(insertSql(trx, slice.length), parameters));
+    statements.push(CompiledQuery.raw(insertSql(db, slice.length), parameters));
   }
+  return statements;
 }
 
 function outboxRow(accountId: number, event: NewEvent): Insertable<EventOutboxTable> {
@@ -45,7 +52,7 @@ const EVENT_COLUMNS = ['account_id', 'type', 'at', 'actor', 'actor_email', 'requ
 /** The INSERT of `count` events, compiled once per dialect and count (an update of one member writes one). */
 const insertSqls = new WeakMap<object, Map<number, string>>();
 
-function insertSql(trx: Transaction<Database>, count: number): string {
+function insertSql(trx: Kysely<Database>, count: number): string {
   const dialect = trx.getExecutor().adapter.constructor;
   let byCount = insertSqls.get(dialect);
   if (!byCount) insertSqls.set(dialect, (byCount = new Map()));
@@ -78,13 +85,13 @@ const SEQUENCER_LOCK = 7_245_001;
  * read leave the outbox (one committed meanwhile with a smaller entry waits for the next
  * round). Answers how many it numbered.
  */
-export async function sequenceEvents(connection: EngineConnection): Promise<number> {
+export async function sequenceEvents(connection: StoreConnection): Promise<number> {
   let numbered = 0;
   for (;;) {
     // Nothing to number (the usual case for a feed read): no transaction, no lock, no commit.
     const waiting = await connection.reads.selectFrom('event_outbox').select('entry').limit(1).executeTakeFirst();
     if (!waiting) return numbered;
-    const count = await connection.nearWriter(sequenceBatch);
+    const count = await connection.transact(sequenceBatch);
     numbered += count;
     if (count < SEQUENCE_BATCH) return numbered;
   }
@@ -164,7 +171,7 @@ function toEvent(row: Selectable<EventTable>): StoredEvent {
 export class EventRepository implements EventStore {
   private readonly reads: Kysely<Database>;
 
-  constructor(private readonly connection: EngineConnection) {
+  constructor(private readonly connection: StoreConnection) {
     this.reads = connection.reads;
   }
 

@@ -8,7 +8,10 @@ import { endResetLinksOf } from './reset-repository.js';
 import type { Database } from './schema.js';
 import type { EventOrigin, NewEvent } from '../events/event.js';
 import { lockedEvent, loginEvent, loginExpiryEvents, unlockedEvent } from '../events/member-events.js';
-import { appendEvents } from './event-repository.js';
+import { appendEvents, appendEventsStatements } from './event-repository.js';
+import { writerProcedure } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
+import { lockedUntil } from '../auth/lockout.js';
 
 function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
   const throttle = (s: string): LoginThrottle | undefined => {
@@ -18,18 +21,21 @@ function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_
   return { address: throttle(scope), all: throttle(ALL_ADDRESSES) };
 }
 
-export class LoginRecordsRepository implements LoginRecords {
-  constructor(
-    private readonly db: Kysely<Database>,
-    /** Short reads outside any transaction (see EngineConnection.reads). */
-    private readonly reads: Kysely<Database> = db,
-    /** Whether logins write their events (the EVENTS setting). */
-    private readonly events = true,
-  ) {}
-
-  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording> {
+/**
+ * A successful login counted in one transaction (see LoginRecords.recordLogin); `events`:
+ * whether logins write their events (the EVENTS setting).
+ */
+export const recordLogin = writerProcedure(
+  'logins.recordLogin',
+  (
+    { db },
+    accountId: number,
+    memberId: number,
+    login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents },
+    withEvents: boolean,
+  ): Promise<LoginRecording> => {
     const { at } = login;
-    return this.db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       // Columns on the right-hand side read the values from before this update, so the
       // allowance check and the decrement are one atomic step on both engines.
       const updated = await trx
@@ -70,7 +76,7 @@ export class LoginRecordsRepository implements LoginRecords {
           .values({ account_id: accountId, member_id: memberId, login: login.login, ip: login.ip, at, outcome: 'ok' })
           .execute();
       }
-      const events = this.events ? login.events : undefined;
+      const events = withEvents ? login.events : undefined;
       if (events?.member) {
         const written: NewEvent[] = [];
         if (events.loginEvent) written.push(loginEvent(events, 'ok', at));
@@ -80,28 +86,23 @@ export class LoginRecordsRepository implements LoginRecords {
       }
       return { kind: 'recorded', status: updated.status as MemberStatus } as const;
     });
-  }
+  },
+);
 
-  async findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures> {
-    const rows = await this.reads
-      .selectFrom('login_failures')
-      .select(['scope', 'failures', 'last_failure_at', 'locked_until'])
-      .where('account_id', '=', accountId)
-      .where('member_id', '=', memberId)
-      .where('scope', 'in', [scope, ALL_ADDRESSES])
-      .execute();
-    return failuresOf(rows, scope);
-  }
-
-  recordLoginFailure(
+/** A failed attempt counted, in its scope and across all addresses, in one transaction (see LoginRecords.recordLoginFailure). */
+export const recordLoginFailure = writerProcedure(
+  'logins.recordLoginFailure',
+  (
+    { db },
     accountId: number,
     memberId: number,
     scope: string,
     attempt: FailedAttempt & { events?: LoginAttemptEvents & { outcome: 'fail' | 'locked' } },
-  ): Promise<LoginFailures> {
+    withEvents: boolean,
+  ): Promise<LoginFailures> => {
     const { at, resetBefore } = attempt;
     const added = attempt.counted ? 1 : 0;
-    return this.db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       // Both counts in one statement: the scope's and the one across addresses. An attempt
       // that does not count (a right password while locked) still runs the very same
       // statements, so that its time tells nothing.
@@ -122,7 +123,7 @@ export class LoginRecordsRepository implements LoginRecords {
       let lockedNow: { until: number; scope: 'all' | 'address'; failures: number } | undefined;
       for (const row of counted) {
         // An attempt that does not count locks nothing (the update then matches no row).
-        const until = attempt.counted ? attempt.lockUntil(row.scope === ALL_ADDRESSES ? 'all' : 'address', row.failures) : 0;
+        const until = attempt.counted ? lockedUntil(row.scope === ALL_ADDRESSES ? 'all' : 'address', row.failures, at, attempt.policy) : 0;
         await trx
           .updateTable('login_failures')
           .set({ locked_until: until })
@@ -136,7 +137,7 @@ export class LoginRecordsRepository implements LoginRecords {
         if (until > at && row.locked_until <= at && (!lockedNow || until > lockedNow.until))
           lockedNow = { until, scope: row.scope === ALL_ADDRESSES ? 'all' : 'address', failures: Number(row.failures) };
       }
-      const events = this.events ? attempt.events : undefined;
+      const events = withEvents ? attempt.events : undefined;
       if (events) {
         const written: NewEvent[] = [];
         if (events.loginEvent) written.push(loginEvent(events, events.outcome, at));
@@ -147,21 +148,80 @@ export class LoginRecordsRepository implements LoginRecords {
       }
       return failuresOf(rows, scope);
     });
+  },
+);
+
+/** A member's failure counts cleared, with `member.unlocked` when that ended a lock; answers how many counts there were. */
+export const clearLoginFailures = writerProcedure(
+  'logins.clearLoginFailures',
+  ({ db }, accountId: number, memberId: number, unlocked: { at: number; login: string; origin: EventOrigin } | undefined): Promise<number> =>
+    db.transaction().execute(async (trx) => {
+      const cleared = await trx
+        .deleteFrom('login_failures')
+        .where('account_id', '=', accountId)
+        .where('member_id', '=', memberId)
+        .returning('locked_until')
+        .execute();
+      if (unlocked && cleared.some((row) => Number(row.locked_until) > unlocked.at)) {
+        await appendEvents(trx, accountId, [unlockedEvent({ id: memberId, login: unlocked.login }, unlocked.at, unlocked.origin)]);
+      }
+      return cleared.length;
+    }),
+);
+
+export class LoginRecordsRepository implements LoginRecords {
+  private readonly reads: Kysely<Database>;
+  private readonly build: Kysely<Database>;
+
+  constructor(
+    private readonly connection: StoreConnection,
+    /** Whether logins write their events (the EVENTS setting). */
+    private readonly events = true,
+  ) {
+    this.reads = connection.reads;
+    this.build = connection.build;
+  }
+
+  recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording> {
+    return this.connection.transact(recordLogin, accountId, memberId, login, this.events);
+  }
+
+  async findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures> {
+    const rows = await this.reads
+      .selectFrom('login_failures')
+      .select(['scope', 'failures', 'last_failure_at', 'locked_until'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .where('scope', 'in', [scope, ALL_ADDRESSES])
+      .execute();
+    return failuresOf(rows, scope);
+  }
+
+  recordLoginFailure(
+    accountId: number,
+    memberId: number,
+    scope: string,
+    attempt: FailedAttempt & { events?: LoginAttemptEvents & { outcome: 'fail' | 'locked' } },
+  ): Promise<LoginFailures> {
+    return this.connection.transact(recordLoginFailure, accountId, memberId, scope, attempt, this.events);
   }
 
   async recordLoginEvent(accountId: number, event: LoginEvent): Promise<void> {
-    await this.db
-      .insertInto('login_events')
-      .values((eb) => ({
-        account_id: accountId,
-        // Only a member of this account can be named in its events.
-        member_id: event.memberId === null ? null : eb.selectFrom('members').select('id').where('account_id', '=', accountId).where('id', '=', event.memberId),
-        login: event.login,
-        ip: event.ip,
-        at: event.at,
-        outcome: event.outcome,
-      }))
-      .execute();
+    await this.connection.write(
+      this.build
+        .insertInto('login_events')
+        .values((eb) => ({
+          account_id: accountId,
+          // Only a member of this account can be named in its events.
+          member_id:
+            event.memberId === null ? null : eb.selectFrom('members').select('id').where('account_id', '=', accountId).where('id', '=', event.memberId),
+          login: event.login,
+          ip: event.ip,
+          at: event.at,
+          outcome: event.outcome,
+        }))
+        .compile(),
+    );
   }
 
   async listLoginFailures(accountId: number, memberId: number): Promise<FailureCount[]> {
@@ -183,22 +243,11 @@ export class LoginRecordsRepository implements LoginRecords {
 
   async recordLoginAttemptEvent(accountId: number, at: number, events: LoginAttemptEvents & { outcome: 'suspended' }): Promise<void> {
     if (!this.events || !events.loginEvent) return;
-    await this.db.transaction().execute((trx) => appendEvents(trx, accountId, [loginEvent(events, events.outcome, at)]));
+    await this.connection.writeAll(appendEventsStatements(this.build, accountId, [loginEvent(events, events.outcome, at)]));
   }
 
   async clearLoginFailures(accountId: number, memberId: number, unlocked?: { at: number; login: string; origin: EventOrigin }): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const cleared = await trx
-        .deleteFrom('login_failures')
-        .where('account_id', '=', accountId)
-        .where('member_id', '=', memberId)
-        .returning('locked_until')
-        .execute();
-      if (this.events && unlocked && cleared.some((row) => Number(row.locked_until) > unlocked.at)) {
-        await appendEvents(trx, accountId, [unlockedEvent({ id: memberId, login: unlocked.login }, unlocked.at, unlocked.origin)]);
-      }
-      return cleared.length;
-    });
+    return this.connection.transact(clearLoginFailures, accountId, memberId, this.events ? unlocked : undefined);
   }
 
   async recentLoginEvents(accountId: number, memberId: number, limit: number): Promise<LoginEvent[]> {
@@ -215,12 +264,14 @@ export class LoginRecordsRepository implements LoginRecords {
   }
 
   async replacePasswordHash(accountId: number, memberId: number, oldHash: string, newHash: string): Promise<void> {
-    await this.db
-      .updateTable('members')
-      .set({ password_hash: newHash })
-      .where('account_id', '=', accountId)
-      .where('id', '=', memberId)
-      .where('password_hash', '=', oldHash)
-      .execute();
+    await this.connection.write(
+      this.build
+        .updateTable('members')
+        .set({ password_hash: newHash })
+        .where('account_id', '=', accountId)
+        .where('id', '=', memberId)
+        .where('password_hash', '=', oldHash)
+        .compile(),
+    );
   }
 }

@@ -1,45 +1,43 @@
 /** The mail outbox and the accounts' mail templates. */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { MailKind, MailRequest, MailStore, QueuedMail } from '../mail/mail.js';
 import type { Database } from './schema.js';
+import type { StoreConnection } from './writes.js';
 
-/** Queues a mail to a member inside the transaction of the change that asks for it. */
-export async function queueMail(
-  trx: Transaction<Database> | Kysely<Database>,
-  accountId: number,
-  memberIds: readonly number[],
-  mail: MailRequest,
-  now: number,
-): Promise<void> {
-  if (memberIds.length === 0) return;
-  await trx
-    .insertInto('mail_outbox')
-    .values(
-      memberIds.map((memberId) => ({
-        account_id: accountId,
-        member_id: memberId,
-        kind: mail.kind,
-        vars: JSON.stringify(mail.vars ?? {}),
-        created_at: now,
-        due_at: now,
-      })),
-    )
-    .execute();
+/** The statement that queues a mail to members, for the transaction of the change that asks for it (none for no member). */
+export function queueMail(db: Kysely<Database>, accountId: number, memberIds: readonly number[], mail: MailRequest, now: number) {
+  if (memberIds.length === 0) return undefined;
+  return db.insertInto('mail_outbox').values(
+    memberIds.map((memberId) => ({
+      account_id: accountId,
+      member_id: memberId,
+      kind: mail.kind,
+      vars: JSON.stringify(mail.vars ?? {}),
+      created_at: now,
+      due_at: now,
+    })),
+  );
 }
 
 export class MailRepository implements MailStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  private readonly build: Kysely<Database>;
+
+  constructor(private readonly connection: StoreConnection) {
+    this.db = connection.reads;
+    this.build = connection.build;
+  }
 
   async setTemplate(accountId: number, kind: MailKind, text: string | undefined): Promise<void> {
-    if (text === undefined) {
-      await this.db.deleteFrom('mail_templates').where('account_id', '=', accountId).where('kind', '=', kind).execute();
-      return;
-    }
-    await this.db
-      .insertInto('mail_templates')
-      .values({ account_id: accountId, kind, text })
-      .onConflict((oc) => oc.columns(['account_id', 'kind']).doUpdateSet({ text }))
-      .execute();
+    await this.connection.write(
+      text === undefined
+        ? this.build.deleteFrom('mail_templates').where('account_id', '=', accountId).where('kind', '=', kind).compile()
+        : this.build
+            .insertInto('mail_templates')
+            .values({ account_id: accountId, kind, text })
+            .onConflict((oc) => oc.columns(['account_id', 'kind']).doUpdateSet({ text }))
+            .compile(),
+    );
   }
 
   async template(accountId: number, kind: MailKind): Promise<string | undefined> {
@@ -97,34 +95,40 @@ export class MailRepository implements MailStore {
 
   async lease(id: number, now: number, until: number): Promise<boolean> {
     // A compare-and-set on the lease: of several servers, one takes it.
-    const result = await this.db
-      .updateTable('mail_outbox')
-      .set({ lease_until: until })
-      .where('id', '=', id)
-      .where('lease_until', '<=', now)
-      .where('sent_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const result = await this.connection.write(
+      this.build
+        .updateTable('mail_outbox')
+        .set({ lease_until: until })
+        .where('id', '=', id)
+        .where('lease_until', '<=', now)
+        .where('sent_at', 'is', null)
+        .compile(),
+    );
+    return Number(result.numAffectedRows) === 1;
   }
 
   async markSent(id: number, at: number): Promise<void> {
-    await this.db
-      .updateTable('mail_outbox')
-      .set({ sent_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: null })
-      .where('id', '=', id)
-      .execute();
+    await this.connection.write(
+      this.build
+        .updateTable('mail_outbox')
+        .set({ sent_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: null })
+        .where('id', '=', id)
+        .compile(),
+    );
   }
 
   async markFailed(id: number, at: number, error: string, nextAt: number | null): Promise<void> {
-    await this.db
-      .updateTable('mail_outbox')
-      .set(
-        nextAt === null
-          ? { failed_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: error }
-          : { due_at: nextAt, lease_until: 0, attempts: sql`attempts + 1`, last_error: error },
-      )
-      .where('id', '=', id)
-      .execute();
+    await this.connection.write(
+      this.build
+        .updateTable('mail_outbox')
+        .set(
+          nextAt === null
+            ? { failed_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: error }
+            : { due_at: nextAt, lease_until: 0, attempts: sql`attempts + 1`, last_error: error },
+        )
+        .where('id', '=', id)
+        .compile(),
+    );
   }
 
   async counts(accountId?: number): Promise<{ pending: number; sent: number; failed: number }> {
@@ -136,7 +140,8 @@ export class MailRepository implements MailStore {
         eb.fn.count<number>('failed_at').as('failed'),
       ]);
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-    const row = await query.executeTakeFirstOrThrow();
-    return { pending: Number(row.pending), sent: Number(row.sent), failed: Number(row.failed) };
+    // Over the whole outbox (a million welcome mails after an import): read apart.
+    const [row] = await this.connection.readApart(query.compile());
+    return { pending: Number(row!.pending), sent: Number(row!.sent), failed: Number(row!.failed) };
   }
 }

@@ -7,7 +7,8 @@ import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { ImportWrite, MemberExport, PortableMember } from '../members/portable-member.js';
 import type { MemberTransferStore } from '../import-export/member-transfer-store.js';
-import type { EngineConnection, SnapshotReader } from './dialects/dialect.js';
+import { writerProcedure, type SnapshotReader } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
 import { valueKeyOf } from './member-updates.js';
 import { endSessionsOf } from './session-repository.js';
@@ -166,61 +167,68 @@ async function membersNow(trx: Transaction<Database>, updates: ImportWrite['upda
   return found;
 }
 
-/** Writes one batch in one transaction, with its events: all of it lands, or none. */
-export async function writeImport(connection: EngineConnection, accountId: number, write: ImportWrite, withEvents = true): Promise<void> {
-  await connection.db.transaction().execute(async (trx) => {
-    const profiles: Array<{ memberId: number; profile: ReadonlyMap<string, string> }> = [];
-    const events: NewEvent[] = [];
-    for (let start = 0; start < write.inserts.length; start += MEMBERS_PER_STATEMENT) {
-      const slice = write.inserts.slice(start, start + MEMBERS_PER_STATEMENT);
-      const inserted = await trx
-        .insertInto('members')
-        .values(slice.map((member) => memberRow(accountId, member, write.now)))
-        .returningAll()
-        .execute();
-      const rowOf = new Map(inserted.map((row) => [row.login_key, row]));
-      for (const member of slice) {
-        const row = rowOf.get(foldKey(member.login))!;
-        profiles.push({ memberId: row.id, profile: member.profile });
-        if (withEvents) events.push(createdEvent(toMember(row), member.profile, write.now, write.origin));
+/**
+ * Writes one batch of an import in one transaction, with its events (`withEvents`): all of it
+ * lands, or none. Long: a batch is up to a thousand members.
+ */
+export const writeImportBatch = writerProcedure(
+  'members.import',
+  ({ db }, accountId: number, write: ImportWrite, withEvents: boolean): Promise<void> =>
+    db.transaction().execute(async (trx) => {
+      const profiles: Array<{ memberId: number; profile: ReadonlyMap<string, string> }> = [];
+      const events: NewEvent[] = [];
+      for (let start = 0; start < write.inserts.length; start += MEMBERS_PER_STATEMENT) {
+        const slice = write.inserts.slice(start, start + MEMBERS_PER_STATEMENT);
+        const inserted = await trx
+          .insertInto('members')
+          .values(slice.map((member) => memberRow(accountId, member, write.now)))
+          .returningAll()
+          .execute();
+        const rowOf = new Map(inserted.map((row) => [row.login_key, row]));
+        for (const member of slice) {
+          const row = rowOf.get(foldKey(member.login))!;
+          profiles.push({ memberId: row.id, profile: member.profile });
+          if (withEvents) events.push(createdEvent(toMember(row), member.profile, write.now, write.origin));
+        }
       }
-    }
-    const before = withEvents && write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
-    const updates = write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) }));
-    if (write.keepDeletionTimes) {
-      const deleted = await deletedAmong(
-        trx,
-        updates.filter(({ columns }) => columns.status === 'D').map(({ id }) => id),
-      );
-      for (const update of updates) if (deleted.has(update.id)) delete update.columns.deleted_at;
-    }
-    // A new address is not verified (unless the file says it is), as through /update/.
-    const newAddress = await withNewAddress(trx, updates);
-    for (const update of updates) if (newAddress.has(update.id) && update.columns.email_verified_at === undefined) update.columns.email_verified_at = null;
-    await updateMembersSetBased(trx, accountId, updates);
-    // A new password, a suspension or a deletion ends the member's sessions, as through /update/;
-    // those and a new address end its reset links.
-    const ending = updates.filter(({ columns }) => columns.password_hash !== undefined || columns.status === 'S' || columns.status === 'D').map(({ id }) => id);
-    await endSessionsOf(trx, accountId, ending);
-    await endResetLinksOf(trx, accountId, [...new Set([...ending, ...newAddress])]);
-    for (const { id, member } of write.updates) profiles.push({ memberId: id, profile: member.profile });
-    await setFields(trx, accountId, profiles);
-    if (before) {
-      const after = await membersNow(trx, write.updates);
-      for (const { id, member } of write.updates) {
-        const was = before.get(id)!;
-        events.push(...changeEvents(was.member, after.get(id)!.member, { before: was.profile, after: member.profile }, write.now, write.origin));
+      const before = withEvents && write.updates.length > 0 ? await membersNow(trx, write.updates) : undefined;
+      const updates = write.updates.map(({ id, member }) => ({ id, columns: changedColumns(member, write.now) }));
+      if (write.keepDeletionTimes) {
+        const deleted = await deletedAmong(
+          trx,
+          updates.filter(({ columns }) => columns.status === 'D').map(({ id }) => id),
+        );
+        for (const update of updates) if (deleted.has(update.id)) delete update.columns.deleted_at;
       }
-    }
-    // Last: the account's event counter stays locked only for the commit.
-    await appendEvents(trx, accountId, events);
-  });
-  if (write.inserts.some((member) => member.id !== undefined)) await connection.syncMemberIds();
-}
+      // A new address is not verified (unless the file says it is), as through /update/.
+      const newAddress = await withNewAddress(trx, updates);
+      for (const update of updates) if (newAddress.has(update.id) && update.columns.email_verified_at === undefined) update.columns.email_verified_at = null;
+      await updateMembersSetBased(trx, accountId, updates);
+      // A new password, a suspension or a deletion ends the member's sessions, as through /update/;
+      // those and a new address end its reset links.
+      const ending = updates
+        .filter(({ columns }) => columns.password_hash !== undefined || columns.status === 'S' || columns.status === 'D')
+        .map(({ id }) => id);
+      await endSessionsOf(trx, accountId, ending);
+      await endResetLinksOf(trx, accountId, [...new Set([...ending, ...newAddress])]);
+      for (const { id, member } of write.updates) profiles.push({ memberId: id, profile: member.profile });
+      await setFields(trx, accountId, profiles);
+      if (before) {
+        const after = await membersNow(trx, write.updates);
+        for (const { id, member } of write.updates) {
+          const was = before.get(id)!;
+          events.push(...changeEvents(was.member, after.get(id)!.member, { before: was.profile, after: member.profile }, write.now, write.origin));
+        }
+      }
+      // Last: the account's event counter stays locked only for the commit.
+      await appendEvents(trx, accountId, events);
+    }),
+  () => true,
+);
 
 /** The account's members, whole, in id order, read page by page inside one snapshot. */
-export async function exportMembers(connection: EngineConnection, accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
-  const { db } = connection;
+export async function exportMembers(connection: StoreConnection, accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
+  const { build: db } = connection;
   await inSnapshot(connection, async (reader) => {
     const names = await reader.all(db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile());
     async function* members(): AsyncIterable<PortableMember[]> {
@@ -253,8 +261,8 @@ export async function exportMembers(connection: EngineConnection, accountId: num
   });
 }
 
-/** Runs `work` in a read snapshot (see EngineConnection.readSnapshot) and answers what it answers. */
-async function inSnapshot<T>(connection: EngineConnection, work: (reader: SnapshotReader) => Promise<T>): Promise<T> {
+/** Runs `work` in a read snapshot (see StoreConnection.readSnapshot) and answers what it answers. */
+async function inSnapshot<T>(connection: StoreConnection, work: (reader: SnapshotReader) => Promise<T>): Promise<T> {
   for await (const result of connection.readSnapshot(async function* (reader) {
     yield await work(reader);
   })) {
@@ -268,7 +276,7 @@ export class MemberTransferRepository implements MemberTransferStore {
   readonly writesInFlight: number;
 
   constructor(
-    private readonly connection: EngineConnection,
+    private readonly connection: StoreConnection,
     /** Whether batches write their events (the EVENTS setting). */
     private readonly events = true,
   ) {
@@ -284,8 +292,9 @@ export class MemberTransferRepository implements MemberTransferStore {
     return findTakenIds(this.connection.reads, ids);
   }
 
-  writeImport(accountId: number, write: ImportWrite): Promise<void> {
-    return writeImport(this.connection, accountId, write, this.events);
+  async writeImport(accountId: number, write: ImportWrite): Promise<void> {
+    await this.connection.transact(writeImportBatch, accountId, write, this.events);
+    if (write.inserts.some((member) => member.id !== undefined)) await this.connection.syncMemberIds();
   }
 
   exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {

@@ -9,7 +9,8 @@ import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } fro
 import { foldKey, type ExpiryAction, type MemberStatus } from '../members/member.js';
 import type { MemberFilters, MemberListing, MemberListQuery } from '../members/member-store.js';
 import { profileColumn, profileFieldsOf, type ListedRow } from '../members/record-template.js';
-import type { EngineConnection, SearchSql, SnapshotReader } from './dialects/dialect.js';
+import type { SearchSql, SnapshotReader } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 import type { Database } from './schema.js';
 
 /** Rows fetched from the cursor at a time: large enough to amortise a round trip, small enough for flat memory. */
@@ -111,8 +112,8 @@ export async function countByStatus(db: Kysely<Database>, reader: SnapshotReader
   return counts;
 }
 
-export function listMembers(connection: EngineConnection, accountId: number, query: MemberListQuery, now: number): MemberListing {
-  const { db, search } = connection;
+export function listMembers(connection: StoreConnection, accountId: number, query: MemberListQuery, now: number): MemberListing {
+  const { build: db, search } = connection;
   // The projection: the columns the record's built-in fields render (status read as it is at
   // `now`), and its profile fields.
   const builtIn = [...new Set(query.record.flatMap((field) => (field.kind === 'built-in' ? [field.token.field.column] : [])))];

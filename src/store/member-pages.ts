@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { MemberPage, MemberPageQuery } from '../members/member-store.js';
-import type { EngineConnection } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 import { byStatusOnly, countByStatus, filtered, statusAt } from './member-listing.js';
 import { toMember, type MemberRow } from './member-rows.js';
 
@@ -30,8 +30,8 @@ function decodeCursor(cursor: string, order: MemberPageQuery['order']): [string 
   }
 }
 
-export async function pageMembers(connection: EngineConnection, accountId: number, query: MemberPageQuery, now: number): Promise<MemberPage> {
-  const { db, search } = connection;
+export async function pageMembers(connection: StoreConnection, accountId: number, query: MemberPageQuery, now: number): Promise<MemberPage> {
+  const { build: db, search } = connection;
   const key = KEYS[query.order];
   const after = query.after === undefined ? undefined : decodeCursor(query.after, query.order);
   const before = query.before === undefined ? undefined : decodeCursor(query.before, query.order);

@@ -12,11 +12,12 @@ import type {
   MemberUpdate,
   UpdateLimits,
 } from '../members/member-store.js';
-import type { EngineConnection } from './dialects/dialect.js';
+import { writerProcedure } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 import { listMembers } from './member-listing.js';
 import { pageMembers } from './member-pages.js';
 import { memberRow, toMember } from './member-rows.js';
-import { selectorCondition, updateMembersNearWriter, valueKeyOf } from './member-updates.js';
+import { selectorCondition, updateMembersProcedure, valueKeyOf } from './member-updates.js';
 import { queueMail } from './mail-repository.js';
 import type { MailRequest } from '../mail/mail.js';
 import type { Database } from './schema.js';
@@ -24,23 +25,15 @@ import { createdEvent, type EventOrigin } from '../events/event.js';
 import { verifiedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
 
-export class MemberRepository implements MemberStore {
-  private readonly db: Kysely<Database>;
-  /** Short reads outside any transaction (see EngineConnection.reads). */
-  private readonly reads: Kysely<Database>;
-
-  constructor(
-    private readonly connection: EngineConnection,
-    /** Whether changes write their events (the EVENTS setting). */
-    private readonly events = true,
-  ) {
-    this.db = connection.db;
-    this.reads = connection.reads;
-  }
-
-  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number> {
-    // A login taken meanwhile (the unique index decides races) leaves as UniqueViolation.
-    return this.db.transaction().execute(async (trx) => {
+/**
+ * A new member with its profile, its mail and its `member.created` (unless `origin` is
+ * undefined: EVENTS=off); answers its id. A login taken meanwhile (the unique index decides
+ * races) leaves as UniqueViolation.
+ */
+export const insertMember = writerProcedure(
+  'members.insert',
+  ({ db }, accountId: number, member: NewMember, origin: EventOrigin | undefined, mail: MailRequest | undefined): Promise<number> =>
+    db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('members')
         .values(memberRow(accountId, member, member.regAt))
@@ -53,10 +46,50 @@ export class MemberRepository implements MemberStore {
           .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value, value_key: valueKeyOf(value) })))
           .execute();
       }
-      if (mail) await queueMail(trx, accountId, [id], mail, member.regAt);
-      if (this.events) await appendEvents(trx, accountId, [createdEvent(toMember(row), member.profile, member.regAt, origin)]);
+      if (mail) await queueMail(trx, accountId, [id], mail, member.regAt)!.execute();
+      if (origin) await appendEvents(trx, accountId, [createdEvent(toMember(row), member.profile, member.regAt, origin)]);
       return id;
-    });
+    }),
+);
+
+/**
+ * The member's address marked verified, if it is still the address the link was for (answers
+ * false otherwise), with `member.verified` the first time (unless `origin` is undefined).
+ */
+export const markEmailVerified = writerProcedure(
+  'members.markEmailVerified',
+  ({ db }, accountId: number, memberId: number, email: string, at: number, origin: EventOrigin | undefined): Promise<boolean> =>
+    db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('members')
+        .select(['login', 'email', 'email_key', 'email_verified_at'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', memberId)
+        .executeTakeFirst();
+      // Changed since the link was checked: the link was for the address before.
+      if (!before || before.email_key !== foldKey(email)) return false;
+      // The first verification counts (and is told); following the link again changes nothing.
+      if (before.email_verified_at !== null) return true;
+      await trx.updateTable('members').set({ email_verified_at: at, updated_at: at }).where('account_id', '=', accountId).where('id', '=', memberId).execute();
+      if (origin) await appendEvents(trx, accountId, [verifiedEvent({ id: memberId, login: before.login }, before.email, at, origin)]);
+      return true;
+    }),
+);
+
+export class MemberRepository implements MemberStore {
+  /** Short reads outside any transaction (see EngineConnection.reads). */
+  private readonly reads: Kysely<Database>;
+
+  constructor(
+    private readonly connection: StoreConnection,
+    /** Whether changes write their events (the EVENTS setting). */
+    private readonly events = true,
+  ) {
+    this.reads = connection.reads;
+  }
+
+  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number> {
+    return this.connection.transact(insertMember, accountId, member, this.events ? origin : undefined, mail);
   }
 
   async findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]> {
@@ -108,22 +141,8 @@ export class MemberRepository implements MemberStore {
     return row && toMember(row);
   }
 
-  async markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom('members')
-        .select(['login', 'email', 'email_key', 'email_verified_at'])
-        .where('account_id', '=', accountId)
-        .where('id', '=', memberId)
-        .executeTakeFirst();
-      // Changed since the link was checked: the link was for the address before.
-      if (!before || before.email_key !== foldKey(email)) return false;
-      // The first verification counts (and is told); following the link again changes nothing.
-      if (before.email_verified_at !== null) return true;
-      await trx.updateTable('members').set({ email_verified_at: at, updated_at: at }).where('account_id', '=', accountId).where('id', '=', memberId).execute();
-      if (this.events) await appendEvents(trx, accountId, [verifiedEvent({ id: memberId, login: before.login }, before.email, at, origin)]);
-      return true;
-    });
+  markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean> {
+    return this.connection.transact(markEmailVerified, accountId, memberId, email, at, this.events ? origin : undefined);
   }
 
   updateMembers(
@@ -134,7 +153,7 @@ export class MemberRepository implements MemberStore {
     limits: UpdateLimits,
     origin: EventOrigin,
   ): Promise<MemberUpdate> {
-    return this.connection.nearWriter(updateMembersNearWriter, accountId, selector, changes, now, limits, this.events ? origin : undefined);
+    return this.connection.transact(updateMembersProcedure, accountId, selector, changes, now, limits, this.events ? origin : undefined);
   }
 
   async profileBytes(accountId: number): Promise<number> {

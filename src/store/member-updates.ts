@@ -2,7 +2,7 @@
  * /update/ in SQL: every change is one set-based statement over the members the selector
  * finds, whether that is one member or a million, all in one transaction.
  */
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
 import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
@@ -55,24 +55,54 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Writes down the time expirations due at `now`: the member becomes S or D, a deletion dated
- * at the instant it expired. For one account, or for all when `accountId` is undefined. Ten
- * thousand members per statement, the event loop free between them.
- *
- * Events: one `member.bulk_updated` per account, statement and new status, with the cause
- * `time_expiry` and the count (an expiry of a million members stays a few statements). Inside
- * a caller's transaction (`db` is one) they go to `collect`, for the caller to append with
- * its own; on their own (the sweep), each statement is a transaction with its events. No
- * events when `events` is false (EVENTS=off).
+ * Writes down the time expirations due at `now`, inside the caller's transaction (an
+ * update's, before it reads the members it changes): the member becomes S or D, a deletion
+ * dated at the instant it expired, ten thousand members per statement. The events (see
+ * expireChunk) go to `collect`, for the caller to append with its own.
  */
 export async function expireDue(
-  db: Kysely<Database>,
+  trx: Transaction<Database>,
   now: number,
-  accountId?: number,
-  options: { events: boolean; collect?: NewEvent[] } = { events: true },
+  accountId: number,
+  options: { events: boolean; collect?: NewEvent[] },
 ): Promise<number> {
   let expired = 0;
-  const chunk = async (trx: Kysely<Database>) => {
+  for (;;) {
+    const count = await expireChunk(trx, now, accountId, options);
+    expired += count;
+    if (count < CHUNK_MEMBERS) return expired;
+    await nextTurn();
+  }
+}
+
+/**
+ * The sweep's expiry across every account: one chunk (see expireChunk) per transaction, its
+ * events with it; answers how many members it expired (fewer than CHUNK_MEMBERS: the last).
+ */
+export const expireDueChunk = writerProcedure(
+  'members.expireDue',
+  ({ db }, now: number, events: boolean) => db.transaction().execute((trx) => expireChunk(trx, now, undefined, { events })),
+  () => true,
+);
+
+/** The number of members one expiry statement writes at most. */
+export const EXPIRY_CHUNK = CHUNK_MEMBERS;
+
+/**
+ * Up to CHUNK_MEMBERS expirations due at `now` written down, for one account or for all when
+ * `accountId` is undefined, with the sessions and reset links of the members they end.
+ *
+ * Events: one `member.bulk_updated` per account, statement and new status, with the cause
+ * `time_expiry` and the count (an expiry of a million members stays a few statements),
+ * appended here unless `collect` takes them. No events when `events` is false (EVENTS=off).
+ */
+async function expireChunk(
+  trx: Transaction<Database>,
+  now: number,
+  accountId: number | undefined,
+  options: { events: boolean; collect?: NewEvent[] },
+): Promise<number> {
+  {
     let due = trx.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
     if (accountId !== undefined) due = due.where('account_id', '=', accountId);
     const rows = await trx
@@ -115,16 +145,10 @@ export async function expireDue(
       for (const { accountId: account, status, count } of grouped) {
         const event = bulkUpdatedEvent({ cause: 'time_expiry', status, count }, now, { actor: 'system' });
         if (options.collect) options.collect.push(event);
-        else await appendEvents(trx as Transaction<Database>, account, [event]);
+        else await appendEvents(trx, account, [event]);
       }
     }
     return rows.length;
-  };
-  for (;;) {
-    const count = db.isTransaction || !options.events ? await chunk(db) : await db.transaction().execute(chunk);
-    expired += count;
-    if (count < CHUNK_MEMBERS) return expired;
-    await nextTurn();
   }
 }
 
@@ -186,11 +210,11 @@ export async function updateMembers(
 }
 
 /**
- * updateMembers where the writer is (EngineConnection.nearWriter): on SQLite an update is one
+ * updateMembers as a writer procedure (EngineConnection.transact): on SQLite an update is one
  * message to the writer's thread, however many statements it takes.
  */
-export const updateMembersNearWriter = writerProcedure(
-  'updateMembersNearWriter',
+export const updateMembersProcedure = writerProcedure(
+  'members.update',
   updateMembers,
   // One member by id or login is short; every member, or all of an address or billing id, may be many.
   (_account, selector) => selector.by !== 'id' && selector.by !== 'login',

@@ -1,32 +1,58 @@
 /** Operators, their accounts, links and sessions in SQL. */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { foldKey } from '../members/member.js';
+import { writerProcedure } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 import { isRole, type Operator, type OperatorCredentials, type OperatorSession, type OperatorStore, type Role } from '../operators/operator.js';
 import type { Database } from './schema.js';
 
-export class OperatorRepository implements OperatorStore {
-  constructor(private readonly db: Kysely<Database>) {}
+/** The operator of this address (made if new) given this role on the account; answers its id. */
+export const grantOperator = writerProcedure('operators.grant', ({ db }, email: string, accountId: number, role: Role, now: number): Promise<number> =>
+  db.transaction().execute(async (trx) => {
+    const key = foldKey(email);
+    await trx
+      .insertInto('operators')
+      .values({ email, email_key: key, password_hash: null, created_at: now })
+      .onConflict((oc) => oc.column('email_key').doNothing())
+      .execute();
+    const { id } = await trx.selectFrom('operators').select('id').where('email_key', '=', key).executeTakeFirstOrThrow();
+    await trx
+      .insertInto('operator_accounts')
+      .values({ operator_id: id, account_id: accountId, role })
+      .onConflict((oc) => oc.columns(['operator_id', 'account_id']).doUpdateSet({ role }))
+      .execute();
+    return id;
+  }),
+);
 
-  async grant(email: string, accountId: number, role: Role, now: number): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const key = foldKey(email);
-      await trx
-        .insertInto('operators')
-        .values({ email, email_key: key, password_hash: null, created_at: now })
-        .onConflict((oc) => oc.column('email_key').doNothing())
-        .execute();
-      const { id } = await trx.selectFrom('operators').select('id').where('email_key', '=', key).executeTakeFirstOrThrow();
-      await trx
-        .insertInto('operator_accounts')
-        .values({ operator_id: id, account_id: accountId, role })
-        .onConflict((oc) => oc.columns(['operator_id', 'account_id']).doUpdateSet({ role }))
-        .execute();
+/** The link taken (it works once): the operator's new password set; answers its id, or undefined for a link unknown or expired. */
+export const setPasswordByLink = writerProcedure(
+  'operators.setPasswordByLink',
+  ({ db }, digest: string, passwordHash: string, now: number): Promise<number | undefined> =>
+    db.transaction().execute(async (trx) => {
+      const row = await trx.deleteFrom('operator_links').where('digest', '=', digest).returning(['operator_id', 'expires_at']).executeTakeFirst();
+      if (!row || Number(row.expires_at) <= now) return undefined;
+      const id = Number(row.operator_id);
+      for (const statement of replacePassword(trx, id, passwordHash)) await statement.execute();
       return id;
-    });
+    }),
+);
+
+export class OperatorRepository implements OperatorStore {
+  private readonly reads: Kysely<Database>;
+  private readonly build: Kysely<Database>;
+
+  constructor(private readonly connection: StoreConnection) {
+    this.reads = connection.reads;
+    this.build = connection.build;
+  }
+
+  grant(email: string, accountId: number, role: Role, now: number): Promise<number> {
+    return this.connection.transact(grantOperator, email, accountId, role, now);
   }
 
   async byEmail(email: string): Promise<Operator | undefined> {
-    const row = await this.db.selectFrom('operators').select('id').where('email_key', '=', foldKey(email)).executeTakeFirst();
+    const row = await this.reads.selectFrom('operators').select('id').where('email_key', '=', foldKey(email)).executeTakeFirst();
     return row ? this.byId(row.id) : undefined;
   }
 
@@ -39,11 +65,11 @@ export class OperatorRepository implements OperatorStore {
   }
 
   private async operators(id?: number): Promise<Operator[]> {
-    let query = this.db.selectFrom('operators').select(['id', 'email', 'password_hash', 'created_at']).orderBy('id');
+    let query = this.reads.selectFrom('operators').select(['id', 'email', 'password_hash', 'created_at']).orderBy('id');
     if (id !== undefined) query = query.where('id', '=', id);
     const rows = await query.execute();
     if (rows.length === 0) return [];
-    let grants = this.db
+    let grants = this.reads
       .selectFrom('operator_accounts as g')
       .innerJoin('accounts as a', 'a.id', 'g.account_id')
       .select(['g.operator_id', 'g.account_id', 'g.role', 'a.name'])
@@ -66,21 +92,23 @@ export class OperatorRepository implements OperatorStore {
   }
 
   async remove(id: number, accountId?: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      if (accountId === undefined) {
-        // Children first: SQLite enforces the foreign keys, and not every engine cascades alike.
-        for (const table of ['operator_sessions', 'operator_links', 'operator_accounts'] as const)
-          await trx.deleteFrom(table).where('operator_id', '=', id).execute();
-        await trx.deleteFrom('operators').where('id', '=', id).execute();
-      } else {
-        await trx.deleteFrom('operator_accounts').where('operator_id', '=', id).where('account_id', '=', accountId).execute();
-        await trx.deleteFrom('operator_links').where('operator_id', '=', id).execute();
-      }
-    });
+    const { build } = this;
+    const statements =
+      accountId === undefined
+        ? // Children first: SQLite enforces the foreign keys, and not every engine cascades alike.
+          [
+            ...(['operator_sessions', 'operator_links', 'operator_accounts'] as const).map((table) => build.deleteFrom(table).where('operator_id', '=', id)),
+            build.deleteFrom('operators').where('id', '=', id),
+          ]
+        : [
+            build.deleteFrom('operator_accounts').where('operator_id', '=', id).where('account_id', '=', accountId),
+            build.deleteFrom('operator_links').where('operator_id', '=', id),
+          ];
+    await this.connection.writeAll(statements.map((statement) => statement.compile()));
   }
 
   async credentials(email: string): Promise<OperatorCredentials | undefined> {
-    const row = await this.db
+    const row = await this.reads
       .selectFrom('operators')
       .select(['id', 'password_hash', 'failures', 'last_failure_at', 'locked_until'])
       .where('email_key', '=', foldKey(email))
@@ -97,82 +125,86 @@ export class OperatorRepository implements OperatorStore {
   }
 
   async countFailure(id: number, now: number, resetBefore: number): Promise<number> {
-    const row = await this.db
-      .updateTable('operators')
-      .set((eb) => ({
-        failures: eb
-          .case()
-          .when('last_failure_at', '<', resetBefore)
-          .then(1)
-          .else(eb('failures', '+', 1))
-          .end(),
-        last_failure_at: now,
-      }))
-      .where('id', '=', id)
-      .returning('failures')
-      .executeTakeFirst();
-    return Number(row?.failures ?? 0);
+    const { rows } = await this.connection.write(
+      this.build
+        .updateTable('operators')
+        .set((eb) => ({
+          failures: eb
+            .case()
+            .when('last_failure_at', '<', resetBefore)
+            .then(1)
+            .else(eb('failures', '+', 1))
+            .end(),
+          last_failure_at: now,
+        }))
+        .where('id', '=', id)
+        .returning('failures')
+        .compile(),
+    );
+    return Number(rows[0]?.failures ?? 0);
   }
 
   async setLockedUntil(id: number, until: number): Promise<void> {
-    await this.db.updateTable('operators').set({ locked_until: until }).where('id', '=', id).execute();
+    await this.connection.write(this.build.updateTable('operators').set({ locked_until: until }).where('id', '=', id).compile());
   }
 
   async clearFailures(id: number): Promise<void> {
-    await this.db.updateTable('operators').set({ failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).execute();
+    await this.connection.write(this.build.updateTable('operators').set({ failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).compile());
   }
 
   async replacePassword(id: number, passwordHash: string | null): Promise<void> {
-    await this.db.transaction().execute((trx) => replacePassword(trx, id, passwordHash));
+    await this.connection.writeAll(replacePassword(this.build, id, passwordHash).map((statement) => statement.compile()));
   }
 
   async addLink(digest: string, operatorId: number, expiresAt: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('operator_links').where('operator_id', '=', operatorId).execute();
-      await trx.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }).execute();
-    });
+    await this.connection.writeAll([
+      this.build.deleteFrom('operator_links').where('operator_id', '=', operatorId).compile(),
+      this.build.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }).compile(),
+    ]);
   }
 
-  async setPasswordByLink(digest: string, passwordHash: string, now: number): Promise<number | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx.deleteFrom('operator_links').where('digest', '=', digest).returning(['operator_id', 'expires_at']).executeTakeFirst();
-      if (!row || Number(row.expires_at) <= now) return undefined;
-      const id = Number(row.operator_id);
-      await replacePassword(trx, id, passwordHash);
-      return id;
-    });
+  setPasswordByLink(digest: string, passwordHash: string, now: number): Promise<number | undefined> {
+    return this.connection.transact(setPasswordByLink, digest, passwordHash, now);
   }
 
   async linkOperator(digest: string, now: number): Promise<number | undefined> {
-    const row = await this.db.selectFrom('operator_links').select(['operator_id', 'expires_at']).where('digest', '=', digest).executeTakeFirst();
+    const row = await this.reads.selectFrom('operator_links').select(['operator_id', 'expires_at']).where('digest', '=', digest).executeTakeFirst();
     return row && Number(row.expires_at) > now ? Number(row.operator_id) : undefined;
   }
 
   async addSession(digest: string, operatorId: number, now: number): Promise<void> {
-    await this.db.insertInto('operator_sessions').values({ digest, operator_id: operatorId, created_at: now, seen_at: now }).execute();
+    await this.connection.write(
+      this.build.insertInto('operator_sessions').values({ digest, operator_id: operatorId, created_at: now, seen_at: now }).compile(),
+    );
   }
 
   async session(digest: string): Promise<OperatorSession | undefined> {
-    const row = await this.db.selectFrom('operator_sessions').select(['operator_id', 'created_at', 'seen_at']).where('digest', '=', digest).executeTakeFirst();
+    const row = await this.reads
+      .selectFrom('operator_sessions')
+      .select(['operator_id', 'created_at', 'seen_at'])
+      .where('digest', '=', digest)
+      .executeTakeFirst();
     return row && { operatorId: Number(row.operator_id), createdAt: Number(row.created_at), seenAt: Number(row.seen_at) };
   }
 
   async touchSession(digest: string, now: number): Promise<void> {
-    await this.db.updateTable('operator_sessions').set({ seen_at: now }).where('digest', '=', digest).execute();
+    await this.connection.write(this.build.updateTable('operator_sessions').set({ seen_at: now }).where('digest', '=', digest).compile());
   }
 
   async endSession(digest: string): Promise<void> {
-    await this.db.deleteFrom('operator_sessions').where('digest', '=', digest).execute();
+    await this.connection.write(this.build.deleteFrom('operator_sessions').where('digest', '=', digest).compile());
   }
 
   async endSessions(operatorId: number): Promise<void> {
-    await this.db.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).execute();
+    await this.connection.write(this.build.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).compile());
   }
 }
 
-/** The new password (or none), failures cleared, and every link and session of the operator ended. */
-async function replacePassword(trx: Transaction<Database>, id: number, passwordHash: string | null): Promise<void> {
-  await trx.updateTable('operators').set({ password_hash: passwordHash, failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).execute();
-  await trx.deleteFrom('operator_links').where('operator_id', '=', id).execute();
-  await trx.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
+/** The statements of a new password (or none): failures cleared, and every link and session of the operator ended. */
+function replacePassword(db: Kysely<Database>, id: number, passwordHash: string | null) {
+  return [
+    db.updateTable('operators').set({ password_hash: passwordHash, failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id),
+    db.deleteFrom('operator_links').where('operator_id', '=', id),
+    db.deleteFrom('operator_sessions').where('operator_id', '=', id),
+  ];
 }

@@ -4,25 +4,27 @@ import type { MailRequest } from '../mail/mail.js';
 import type { ResetLink, ResetLinkStore } from '../members/password-resets.js';
 import { queueMail } from './mail-repository.js';
 import type { Database } from './schema.js';
+import type { StoreConnection } from './writes.js';
 
 export class ResetRepository implements ResetLinkStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    /** Short reads outside any transaction (see EngineConnection.reads). */
-    private readonly reads: Kysely<Database> = db,
-  ) {}
+  private readonly reads: Kysely<Database>;
+  private readonly build: Kysely<Database>;
+
+  constructor(private readonly connection: StoreConnection) {
+    this.reads = connection.reads;
+    this.build = connection.build;
+  }
 
   async createResetLink(
     link: { accountId: number; memberId: number; digest: string; createdAt: number; expiresAt: number },
     mail?: MailRequest,
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('reset_links')
-        .values({ digest: link.digest, account_id: link.accountId, member_id: link.memberId, created_at: link.createdAt, expires_at: link.expiresAt })
-        .execute();
-      if (mail) await queueMail(trx, link.accountId, [link.memberId], mail, link.createdAt);
-    });
+    const inserted = this.build
+      .insertInto('reset_links')
+      .values({ digest: link.digest, account_id: link.accountId, member_id: link.memberId, created_at: link.createdAt, expires_at: link.expiresAt })
+      .compile();
+    const mailed = mail && queueMail(this.build, link.accountId, [link.memberId], mail, link.createdAt)!.compile();
+    await this.connection.writeAll(mailed ? [inserted, mailed] : [inserted]);
   }
 
   async findResetLink(digest: string): Promise<ResetLink | undefined> {
@@ -42,14 +44,16 @@ export class ResetRepository implements ResetLinkStore {
   }
 
   async useResetLink(digest: string, at: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('reset_links')
-      .set({ used_at: at })
-      .where('digest', '=', digest)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', at)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const result = await this.connection.write(
+      this.build
+        .updateTable('reset_links')
+        .set({ used_at: at })
+        .where('digest', '=', digest)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', at)
+        .compile(),
+    );
+    return Number(result.numAffectedRows) === 1;
   }
 }
 

@@ -4,7 +4,7 @@ import type { FoundSession, SessionStore } from '../members/sessions.js';
 import { profileColumn, type ListedRow } from '../members/record-template.js';
 import type { ExpiryAction, MemberStatus } from '../members/member.js';
 import type { Database } from './schema.js';
-import type { EngineConnection } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 
 /** A session's row with its member's: a few columns for a bare check, all of them for a record. */
 type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' | 'status' | 'exp_time_at' | 'exp_time_mode' | 'deleted_at'> & {
@@ -48,11 +48,11 @@ function foundOf(row: LookupRow): FoundSession {
 
 export class SessionRepository implements SessionStore {
   private readonly lookups;
-  private readonly db: Kysely<Database>;
+  private readonly build: Kysely<Database>;
   private readonly reads: Kysely<Database>;
 
-  constructor(private readonly connection: EngineConnection) {
-    this.db = connection.db;
+  constructor(private readonly connection: StoreConnection) {
+    this.build = connection.build;
     this.reads = connection.reads;
     this.lookups = lookupQueries(connection.reads);
   }
@@ -89,11 +89,11 @@ export class SessionRepository implements SessionStore {
   }
 
   async touchSession(digest: string, at: number): Promise<void> {
-    await this.db.updateTable('sessions').set({ seen_at: at }).where('digest', '=', digest).execute();
+    await this.connection.write(this.build.updateTable('sessions').set({ seen_at: at }).where('digest', '=', digest).compile());
   }
 
   async endSession(accountId: number, digest: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId).execute();
+    await this.connection.write(this.build.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId).compile());
   }
 }
 

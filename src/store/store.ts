@@ -11,6 +11,7 @@ import type { EngineConnection, Engine } from './dialects/dialect.js';
 import type { RateLimiterOptions } from '../auth/request-limits.js';
 import type { PoolStats } from '../observability/metrics.js';
 import { translateError } from './errors.js';
+import { storeConnection } from './writes.js';
 import { HousekeepingRepository } from './housekeeping-repository.js';
 import { LoginRecordsRepository } from './login-records-repository.js';
 import { MemberTransferRepository } from './member-import-export.js';
@@ -74,36 +75,39 @@ export function openStore(databaseUrl: string, options: ConnectOptions = {}): St
   return storeOver(connect(databaseUrl, options), { events: options.events ?? true });
 }
 
-export function storeOver(connection: EngineConnection, options: { events: boolean } = { events: true }): Store {
-  const { db } = connection;
+export function storeOver(engine: EngineConnection, options: { events: boolean } = { events: true }): Store {
+  // The repositories see the store's connection, whose only writes are whole transactions (writes.ts).
+  const connection = storeConnection(engine);
   const guard = <T extends object>(target: T) => translatingErrors(target, connection.classifyError);
   return {
     engine: connection.engine,
-    accounts: guard(new AccountRepository(db, connection.reads)),
+    accounts: guard(new AccountRepository(connection)),
     members: guard(new MemberRepository(connection, options.events)),
-    logins: guard(new LoginRecordsRepository(db, connection.reads, options.events)),
+    logins: guard(new LoginRecordsRepository(connection, options.events)),
     sessions: guard(new SessionRepository(connection)),
-    resets: guard(new ResetRepository(db, connection.reads)),
-    mail: guard(new MailRepository(db)),
+    resets: guard(new ResetRepository(connection)),
+    mail: guard(new MailRepository(connection)),
     transfer: guard(new MemberTransferRepository(connection, options.events)),
     housekeeping: guard(new HousekeepingRepository(connection, options.events)),
-    upstream: guard(new UpstreamRepository(db, connection.reads)),
+    upstream: guard(new UpstreamRepository(connection)),
     events: guard(new EventRepository(connection)),
-    webhooks: guard(new WebhookRepository(db, connection.reads)),
-    operators: guard(new OperatorRepository(db)),
+    webhooks: guard(new WebhookRepository(connection)),
+    operators: guard(new OperatorRepository(connection)),
     secret: (name, create) =>
       guard({
         async secret() {
-          await db
-            .insertInto('settings')
-            .values({ name, value: create() })
-            .onConflict((oc) => oc.column('name').doNothing())
-            .execute();
-          const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+          await connection.write(
+            connection.build
+              .insertInto('settings')
+              .values({ name, value: create() })
+              .onConflict((oc) => oc.column('name').doNothing())
+              .compile(),
+          );
+          const row = await connection.reads.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
           return row.value;
         },
       }).secret(),
-    migrate: () => migrateToLatest(connection),
+    migrate: () => migrateToLatest(engine),
     backup: connection.backup,
     rateLimiter: (options) => connection.rateLimiter(options),
     ping: () => guard({ ping: () => connection.ping() }).ping(),

@@ -6,6 +6,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
 import type { MirrorJob, UpstreamLink, UpstreamLinkSettings, UpstreamLinkStore } from '../upstream/upstream-link.js';
 import type { Database, UpstreamLinkTable } from './schema.js';
+import { writerProcedure } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 
 function toLink(row: Selectable<UpstreamLinkTable>): UpstreamLink {
   const instant = (value: number | null) => (value === null ? null : Number(value));
@@ -29,11 +31,34 @@ function toLink(row: Selectable<UpstreamLinkTable>): UpstreamLink {
   };
 }
 
+/** The password an upstream login confirmed, kept where the member still waits for one; answers whether it was. */
+export const capturePassword = writerProcedure('upstream.capturePassword', ({ db }, accountId: number, memberId: number, hash: string): Promise<boolean> =>
+  db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('members')
+      .set({ password_hash: hash })
+      .where('account_id', '=', accountId)
+      .where('id', '=', memberId)
+      .where('password_hash', '=', PASSWORD_AT_UPSTREAM)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return false;
+    await trx
+      .updateTable('upstream_links')
+      .set((eb) => ({ captured: eb('captured', '+', 1) }))
+      .where('account_id', '=', accountId)
+      .execute();
+    return true;
+  }),
+);
+
 export class UpstreamRepository implements UpstreamLinkStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly reads: Kysely<Database> = db,
-  ) {}
+  private readonly reads: Kysely<Database>;
+  private readonly build: Kysely<Database>;
+
+  constructor(private readonly connection: StoreConnection) {
+    this.reads = connection.reads;
+    this.build = connection.build;
+  }
 
   async saveLink(accountId: number, settings: UpstreamLinkSettings, at: number): Promise<void> {
     const values = {
@@ -44,19 +69,21 @@ export class UpstreamRepository implements UpstreamLinkStore {
       capture_unknown: settings.captureUnknown ? 1 : 0,
       mirror_writes: settings.mirrorWrites ? 1 : 0,
     };
-    await this.db
-      .insertInto('upstream_links')
-      .values({ account_id: accountId, linked_at: at, ...values })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
-      .execute();
+    await this.connection.write(
+      this.build
+        .insertInto('upstream_links')
+        .values({ account_id: accountId, linked_at: at, ...values })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
+        .compile(),
+    );
   }
 
-  removeLink(accountId: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('upstream_mirror').where('account_id', '=', accountId).execute();
-      const removed = await trx.deleteFrom('upstream_links').where('account_id', '=', accountId).executeTakeFirst();
-      return Number(removed.numDeletedRows) > 0;
-    });
+  async removeLink(accountId: number): Promise<boolean> {
+    const [, removed] = await this.connection.writeAll([
+      this.build.deleteFrom('upstream_mirror').where('account_id', '=', accountId).compile(),
+      this.build.deleteFrom('upstream_links').where('account_id', '=', accountId).compile(),
+    ]);
+    return Number(removed!.numAffectedRows) > 0;
   }
 
   async findLink(accountId: number): Promise<UpstreamLink | undefined> {
@@ -69,64 +96,60 @@ export class UpstreamRepository implements UpstreamLinkStore {
   }
 
   async recordSyncProgress(accountId: number, startedAt: number, cursor: number, written: number): Promise<void> {
-    await this.db
-      .updateTable('upstream_links')
-      .set((eb) => ({ sync_started_at: startedAt, sync_cursor: cursor, migrated: eb('migrated', '+', written) }))
-      .where('account_id', '=', accountId)
-      .execute();
+    await this.connection.write(
+      this.build
+        .updateTable('upstream_links')
+        .set((eb) => ({ sync_started_at: startedAt, sync_cursor: cursor, migrated: eb('migrated', '+', written) }))
+        .where('account_id', '=', accountId)
+        .compile(),
+    );
   }
 
   async finishSync(accountId: number, startedAt: number): Promise<void> {
-    await this.db
-      .updateTable('upstream_links')
-      .set({ sync_started_at: null, sync_cursor: null, last_sync_at: startedAt })
-      .where('account_id', '=', accountId)
-      .execute();
+    await this.connection.write(
+      this.build
+        .updateTable('upstream_links')
+        .set({ sync_started_at: null, sync_cursor: null, last_sync_at: startedAt })
+        .where('account_id', '=', accountId)
+        .compile(),
+    );
   }
 
   async recordUpstreamError(accountId: number, message: string, at: number): Promise<void> {
-    await this.db
-      .updateTable('upstream_links')
-      .set((eb) => ({ upstream_errors: eb('upstream_errors', '+', 1), last_error: message.slice(0, 500), last_error_at: at }))
-      .where('account_id', '=', accountId)
-      .execute();
+    await this.connection.write(
+      this.build
+        .updateTable('upstream_links')
+        .set((eb) => ({ upstream_errors: eb('upstream_errors', '+', 1), last_error: message.slice(0, 500), last_error_at: at }))
+        .where('account_id', '=', accountId)
+        .compile(),
+    );
   }
 
   capturePassword(accountId: number, memberId: number, hash: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const changed = await trx
-        .updateTable('members')
-        .set({ password_hash: hash })
-        .where('account_id', '=', accountId)
-        .where('id', '=', memberId)
-        .where('password_hash', '=', PASSWORD_AT_UPSTREAM)
-        .executeTakeFirst();
-      if (Number(changed.numUpdatedRows) === 0) return false;
-      await trx
-        .updateTable('upstream_links')
-        .set((eb) => ({ captured: eb('captured', '+', 1) }))
-        .where('account_id', '=', accountId)
-        .execute();
-      return true;
-    });
+    return this.connection.transact(capturePassword, accountId, memberId, hash);
   }
 
   async countWaiting(accountId: number): Promise<number> {
-    const row = await this.reads
-      .selectFrom('members')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .where('password_hash', '=', PASSWORD_AT_UPSTREAM)
-      .where('status', '!=', 'D')
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    // Up to every member of the account: read apart.
+    const [row] = await this.connection.readApart(
+      this.reads
+        .selectFrom('members')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .where('password_hash', '=', PASSWORD_AT_UPSTREAM)
+        .where('status', '!=', 'D')
+        .compile(),
+    );
+    return Number(row!.n);
   }
 
   async enqueueMirror(accountId: number, endpoint: MirrorJob['endpoint'], params: MirrorJob['params'], at: number): Promise<void> {
-    await this.db
-      .insertInto('upstream_mirror')
-      .values({ account_id: accountId, endpoint, params: JSON.stringify(params), created_at: at, next_at: at })
-      .execute();
+    await this.connection.write(
+      this.build
+        .insertInto('upstream_mirror')
+        .values({ account_id: accountId, endpoint, params: JSON.stringify(params), created_at: at, next_at: at })
+        .compile(),
+    );
   }
 
   async claimMirror(now: number, leaseMs: number): Promise<MirrorJob | undefined> {
@@ -137,13 +160,17 @@ export class UpstreamRepository implements UpstreamLinkStore {
         where m.next_at <= ${now} and m.lease_until <= ${now}
           and not exists (select 1 from upstream_mirror e where e.account_id = m.account_id and e.id < m.id)
         order by m.id limit 1)`;
-    const row = await this.db
-      .updateTable('upstream_mirror')
-      .set((eb) => ({ lease_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', head)
-      .where('lease_until', '<=', now)
-      .returning(['id', 'account_id', 'endpoint', 'params', 'attempts'])
-      .executeTakeFirst();
+    const {
+      rows: [row],
+    } = await this.connection.write(
+      this.build
+        .updateTable('upstream_mirror')
+        .set((eb) => ({ lease_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', head)
+        .where('lease_until', '<=', now)
+        .returning(['id', 'account_id', 'endpoint', 'params', 'attempts'])
+        .compile(),
+    );
     if (!row) return undefined;
     return {
       id: Number(row.id),
@@ -155,15 +182,17 @@ export class UpstreamRepository implements UpstreamLinkStore {
   }
 
   async finishMirror(id: number): Promise<void> {
-    await this.db.deleteFrom('upstream_mirror').where('id', '=', id).execute();
+    await this.connection.write(this.build.deleteFrom('upstream_mirror').where('id', '=', id).compile());
   }
 
   async retryMirror(id: number, error: string, nextAt: number): Promise<void> {
-    await this.db
-      .updateTable('upstream_mirror')
-      .set({ last_error: error.slice(0, 500), next_at: nextAt, lease_until: 0 })
-      .where('id', '=', id)
-      .execute();
+    await this.connection.write(
+      this.build
+        .updateTable('upstream_mirror')
+        .set({ last_error: error.slice(0, 500), next_at: nextAt, lease_until: 0 })
+        .where('id', '=', id)
+        .compile(),
+    );
   }
 
   async mirrorBacklog(accountId: number): Promise<{ pending: number; lastError: string | null }> {

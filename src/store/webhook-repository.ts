@@ -2,6 +2,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AttemptResult, DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookStore } from '../webhooks/webhook.js';
 import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from './schema.js';
+import { writerProcedure } from './dialects/dialect.js';
+import type { StoreConnection } from './writes.js';
 
 const ROWS_PER_INSERT = 500;
 
@@ -35,71 +37,14 @@ function toDelivery(row: Selectable<WebhookDeliveryTable>): WebhookDelivery {
   };
 }
 
-export class WebhookRepository implements WebhookStore {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly reads: Kysely<Database>,
-  ) {}
-
-  async insertEndpoint(endpoint: {
-    accountId: number;
-    name: string | null;
-    url: string;
-    secret: string;
-    types: readonly string[] | undefined;
-    createdAt: number;
-  }): Promise<WebhookEndpoint> {
-    return this.db.transaction().execute(async (trx) => {
-      // From the events written from now on: the last id committed is where it starts.
-      const counter = await trx.selectFrom('event_counters').select('last_id').where('account_id', '=', endpoint.accountId).executeTakeFirst();
-      const row = await trx
-        .insertInto('webhook_endpoints')
-        .values({
-          account_id: endpoint.accountId,
-          name: endpoint.name,
-          url: endpoint.url,
-          secret: endpoint.secret,
-          types: endpoint.types === undefined ? null : endpoint.types.join(','),
-          created_at: endpoint.createdAt,
-          cursor: counter === undefined ? 0 : Number(counter.last_id),
-          disabled_at: null,
-          disabled_reason: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toEndpoint(row);
-    });
-  }
-
-  async endpoints(accountId: number): Promise<WebhookEndpoint[]> {
-    return (await this.reads.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('id').execute()).map(toEndpoint);
-  }
-
-  async endpoint(id: number): Promise<WebhookEndpoint | undefined> {
-    const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toEndpoint(row);
-  }
-
-  async endpointNamed(accountId: number, name: string): Promise<WebhookEndpoint | undefined> {
-    const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
-    return row && toEndpoint(row);
-  }
-
-  async enabledEndpoints(): Promise<WebhookEndpoint[]> {
-    return (await this.db.selectFrom('webhook_endpoints').selectAll().where('disabled_at', 'is', null).orderBy('id').execute()).map(toEndpoint);
-  }
-
-  async removeEndpoint(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
-  }
-
-  async setDisabled(id: number, at: number | null, reason: string | null): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set({ disabled_at: at, disabled_reason: reason }).where('id', '=', id).execute();
-  }
-
-  async fanOut(endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+/**
+ * The endpoint's cursor moved from `from` to `to` and a delivery made of each event between;
+ * nothing if another server moved it first (answers false).
+ */
+export const fanOut = writerProcedure(
+  'webhooks.fanOut',
+  ({ db }, endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean> =>
+    db.transaction().execute(async (trx) => {
       const moved = await trx.updateTable('webhook_endpoints').set({ cursor: to }).where('id', '=', endpointId).where('cursor', '=', from).executeTakeFirst();
       if (moved.numUpdatedRows === 0n) return false;
       const rows = eventIds.map((eventId) => ({
@@ -118,36 +63,101 @@ export class WebhookRepository implements WebhookStore {
           .values(rows.slice(start, start + ROWS_PER_INSERT))
           .execute();
       return true;
-    });
+    }),
+);
+
+export class WebhookRepository implements WebhookStore {
+  private readonly reads: Kysely<Database>;
+  private readonly build: Kysely<Database>;
+
+  constructor(private readonly connection: StoreConnection) {
+    this.reads = connection.reads;
+    this.build = connection.build;
+  }
+
+  async insertEndpoint(endpoint: {
+    accountId: number;
+    name: string | null;
+    url: string;
+    secret: string;
+    types: readonly string[] | undefined;
+    createdAt: number;
+  }): Promise<WebhookEndpoint> {
+    const { rows } = await this.connection.write(
+      this.build
+        .insertInto('webhook_endpoints')
+        .values((eb) => ({
+          account_id: endpoint.accountId,
+          name: endpoint.name,
+          url: endpoint.url,
+          secret: endpoint.secret,
+          types: endpoint.types === undefined ? null : endpoint.types.join(','),
+          created_at: endpoint.createdAt,
+          // From the events written from now on: the last id committed is where it starts.
+          cursor: eb.fn.coalesce(eb.selectFrom('event_counters').select('last_id').where('account_id', '=', endpoint.accountId), eb.lit(0)),
+          disabled_at: null,
+          disabled_reason: null,
+        }))
+        .returningAll()
+        .compile(),
+    );
+    return toEndpoint(rows[0]!);
+  }
+
+  async endpoints(accountId: number): Promise<WebhookEndpoint[]> {
+    return (await this.reads.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('id').execute()).map(toEndpoint);
+  }
+
+  async endpoint(id: number): Promise<WebhookEndpoint | undefined> {
+    const row = await this.reads.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toEndpoint(row);
+  }
+
+  async endpointNamed(accountId: number, name: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.reads.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
+    return row && toEndpoint(row);
+  }
+
+  async enabledEndpoints(): Promise<WebhookEndpoint[]> {
+    return (await this.reads.selectFrom('webhook_endpoints').selectAll().where('disabled_at', 'is', null).orderBy('id').execute()).map(toEndpoint);
+  }
+
+  async removeEndpoint(id: number): Promise<boolean> {
+    const result = await this.connection.write(this.build.deleteFrom('webhook_endpoints').where('id', '=', id).compile());
+    return result.numAffectedRows! > 0n;
+  }
+
+  async setDisabled(id: number, at: number | null, reason: string | null): Promise<void> {
+    await this.connection.write(this.build.updateTable('webhook_endpoints').set({ disabled_at: at, disabled_reason: reason }).where('id', '=', id).compile());
+  }
+
+  fanOut(endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean> {
+    return this.connection.transact(fanOut, endpointId, accountId, from, to, eventIds, now);
   }
 
   async lease(endpointId: number, now: number, until: number): Promise<boolean> {
     // A compare-and-set on the lease: of several servers, one takes it (as SKIP LOCKED would).
-    const result = await this.db
-      .updateTable('webhook_endpoints')
-      .set({ lease_until: until })
-      .where('id', '=', endpointId)
-      .where('lease_until', '<=', now)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = await this.connection.write(
+      this.build.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '<=', now).compile(),
+    );
+    return result.numAffectedRows! > 0n;
   }
 
   async renewLease(endpointId: number, held: number, until: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('webhook_endpoints')
-      .set({ lease_until: until })
-      .where('id', '=', endpointId)
-      .where('lease_until', '=', held)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = await this.connection.write(
+      this.build.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '=', held).compile(),
+    );
+    return result.numAffectedRows! > 0n;
   }
 
   async release(endpointId: number, held: number): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', endpointId).where('lease_until', '=', held).execute();
+    await this.connection.write(
+      this.build.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', endpointId).where('lease_until', '=', held).compile(),
+    );
   }
 
   async pending(endpointId: number, limit: number): Promise<WebhookDelivery[]> {
-    const rows = await this.db
+    const rows = await this.reads
       .selectFrom('webhook_deliveries')
       .selectAll()
       .where('endpoint_id', '=', endpointId)
@@ -161,33 +171,35 @@ export class WebhookRepository implements WebhookStore {
 
   async recordAttempts(results: readonly AttemptResult[]): Promise<void> {
     if (results.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      const attempts = results.map(({ deliveryId, attempt }) => ({
-        delivery_id: deliveryId,
-        at: attempt.at,
-        status_code: attempt.statusCode,
-        duration_ms: attempt.durationMs,
-        error: attempt.error,
-      }));
-      for (let start = 0; start < attempts.length; start += ROWS_PER_INSERT)
-        await trx
+    const attempts = results.map(({ deliveryId, attempt }) => ({
+      delivery_id: deliveryId,
+      at: attempt.at,
+      status_code: attempt.statusCode,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+    }));
+    const inserts = [];
+    for (let start = 0; start < attempts.length; start += ROWS_PER_INSERT)
+      inserts.push(
+        this.build
           .insertInto('webhook_attempts')
           .values(attempts.slice(start, start + ROWS_PER_INSERT))
-          .execute();
-      for (const { deliveryId, attempt, state, nextAt } of results) {
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({
-            state,
-            attempts: sql`attempts + 1`,
-            next_at: nextAt,
-            delivered_at: state === 'delivered' ? attempt.at : null,
-            last_error: attempt.error ?? (state === 'delivered' ? null : `HTTP ${attempt.statusCode}`),
-          })
-          .where('id', '=', deliveryId)
-          .execute();
-      }
-    });
+          .compile(),
+      );
+    const updates = results.map(({ deliveryId, attempt, state, nextAt }) =>
+      this.build
+        .updateTable('webhook_deliveries')
+        .set({
+          state,
+          attempts: sql`attempts + 1`,
+          next_at: nextAt,
+          delivered_at: state === 'delivered' ? attempt.at : null,
+          last_error: attempt.error ?? (state === 'delivered' ? null : `HTTP ${attempt.statusCode}`),
+        })
+        .where('id', '=', deliveryId)
+        .compile(),
+    );
+    await this.connection.writeAll([...inserts, ...updates]);
   }
 
   async deliveries(endpointId: number, limit: number): Promise<Array<WebhookDelivery & { attemptsMade: WebhookAttempt[] }>> {
@@ -214,11 +226,11 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async delivery(id: number): Promise<WebhookDelivery | undefined> {
-    const row = await this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.reads.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toDelivery(row);
   }
 
   async redeliver(id: number, now: number): Promise<void> {
-    await this.db.updateTable('webhook_deliveries').set({ state: 'pending', next_at: now }).where('id', '=', id).execute();
+    await this.connection.write(this.build.updateTable('webhook_deliveries').set({ state: 'pending', next_at: now }).where('id', '=', id).compile());
   }
 }

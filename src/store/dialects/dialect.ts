@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, RawBuilder, SqlBool } from 'kysely';
+import { Kysely, type CompiledQuery, type Dialect, type RawBuilder, type SqlBool } from 'kysely';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
@@ -44,10 +44,14 @@ export interface TransactionLocks {
   lock(mode: 'shared' | 'exclusive', ...keys: ReadonlyArray<number | RawBuilder<unknown>>): RawBuilder<unknown>;
 }
 
-/** What store work that writes needs of an engine (a procedure: see nearWriter). */
+/** What a transaction needs of an engine (a writer procedure: see EngineConnection.transact). */
 export interface WriterConnection {
   readonly engine: Engine;
-  /** Writes and transactions. */
+  /**
+   * The engine itself. Inside a writer procedure: its transaction's connection. Outside one,
+   * for migrations, maintenance and tests only: the store's repositories never see it
+   * (StoreConnection), so that every write of the service takes the one path.
+   */
   readonly db: Kysely<Database>;
   readonly search: SearchSql;
   /** Present when writers run side by side: then a transaction locks what it reads to change. */
@@ -55,10 +59,10 @@ export interface WriterConnection {
 }
 
 /**
- * Store work that runs as close to the writer as the engine allows (EngineConnection.nearWriter):
- * a function given the writer's connection and arguments that survive a trip between threads
- * (structured clone: no functions, no class instances), answering such a value. Every one is
- * listed in store/writer-procedures.ts, where SQLite's writer thread finds it by its name.
+ * A transaction of the store, run where the writer is (EngineConnection.transact): a function
+ * given the writer's connection and arguments that survive a trip between threads (structured
+ * clone: no functions, no class instances), answering such a value. Every one is listed in
+ * store/writer-procedures.ts, where SQLite's writer thread finds it by its name.
  */
 export interface WriterProcedure<A extends unknown[], R> {
   /** Its name in store/writer-procedures.ts. */
@@ -76,13 +80,18 @@ export interface WriterProcedure<A extends unknown[], R> {
 export function writerProcedure<A extends unknown[], R>(
   name: string,
   run: (connection: WriterConnection, ...args: A) => Promise<R>,
-  long?: (...args: A) => boolean,
+  long?: NoInfer<(...args: A) => boolean>,
 ): WriterProcedure<A, R> {
   return { name, run, long };
 }
 
 /** What the one store implementation needs from an engine: connections, search SQL, error triage. */
 export interface EngineConnection extends WriterConnection {
+  /**
+   * Builds queries, compiled for this engine, to hand to a write (StoreConnection.write):
+   * running one from it throws.
+   */
+  readonly build: Kysely<Database>;
   /**
    * Short reads outside any transaction (a member by login, an account and its keys). On
    * SQLite a connection of its own, so that they go on while the writer is held by a long
@@ -98,14 +107,15 @@ export interface EngineConnection extends WriterConnection {
    */
   hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | Promise<R[]>;
   /**
-   * Runs a transaction of several statements where the writer is. On SQLite, inside the
-   * writer's own thread, with a connection of that thread: the procedure is one message there
-   * and its answer one back, so the one writer is held for its SQL alone, not for a trip to the
-   * event loop and back between two statements (each waiting its turn behind whatever else the
-   * event loop has to do). On PostgreSQL here, on the pool (`db`): a transaction there holds
-   * only the rows it writes.
+   * Runs a writer procedure: the one way the store writes (StoreConnection.write is a
+   * procedure too). On SQLite, inside the writer's own thread with a connection of that
+   * thread, committed together with the procedures that queued meanwhile (sqlite.ts:
+   * GroupCommit): the transaction is one message there and its answer one back, so the one
+   * writer is held for its SQL alone, never for a trip to the event loop between two
+   * statements. On PostgreSQL here, on the pool (`db`), with plain parameterised statements:
+   * a transaction there holds only the rows it writes.
    */
-  nearWriter<A extends unknown[], R>(procedure: WriterProcedure<A, R>, ...args: A): Promise<R>;
+  transact<A extends unknown[], R>(procedure: WriterProcedure<A, R>, ...args: A): Promise<R>;
   classifyError(error: unknown): StoreErrorKind | undefined;
   /**
    * Runs `work` in a read-only snapshot on a connection of its own, so that a long read
@@ -151,4 +161,22 @@ export interface EngineConnection extends WriterConnection {
   /** Connections: open, idle, and requests waiting for one. */
   poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+/** A query builder that compiles for one engine and runs nothing (EngineConnection.build). */
+export function queryBuilder(parts: Pick<Dialect, 'createAdapter' | 'createQueryCompiler' | 'createIntrospector'>): Kysely<Database> {
+  return new Kysely<Database>({
+    dialect: {
+      ...parts,
+      createDriver: () => ({
+        init: async () => {},
+        acquireConnection: () => Promise.reject(new Error('this builds queries, and runs none: hand them to StoreConnection.write')),
+        beginTransaction: async () => {},
+        commitTransaction: async () => {},
+        rollbackTransaction: async () => {},
+        releaseConnection: async () => {},
+        destroy: async () => {},
+      }),
+    },
+  });
 }

@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import Cursor from 'pg-cursor';
-import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
-import type { EngineConnection, SearchSql, SnapshotReader, TransactionLocks } from './dialect.js';
+import { queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
 
 /** Transaction-scoped advisory locks: released by the COMMIT or ROLLBACK, never by hand. */
 const transactionLocks: TransactionLocks = {
@@ -52,7 +52,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     classifyError: classifyPostgresError,
     search: postgresSearch,
     transactionLocks,
-    nearWriter: (procedure, ...args) => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args),
+    build: queryBuilder({
+      createAdapter: () => new PostgresAdapter(),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+    }),
+    transact: (procedure, ...args) => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args),
     async *readSnapshot(work) {
       const client = await pool.connect();
       let broken = false;

@@ -33,7 +33,7 @@ import { describeSqliteStore } from './location.js';
 import { WorkerError, WorkerPool, type WorkerSession } from '../../common/worker-pool.js';
 import type { StoreErrorKind } from '../errors.js';
 import type { Database } from '../schema.js';
-import type { EngineConnection, SnapshotReader } from './dialect.js';
+import { queryBuilder, type EngineConnection, type SnapshotReader } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
 import type { ProcedureCall, ProcedureOutcome, SqliteChunk, SqliteRequest, SqliteRun } from './sqlite-worker.js';
 
@@ -120,8 +120,13 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     },
     classifyError: classifySqliteError,
     search: sqliteSearch,
+    build: queryBuilder({
+      createAdapter: () => new SqliteAdapter(),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+    }),
     // Run in the writer's thread, committed with the others that wait meanwhile (see GroupCommit).
-    nearWriter: (procedure, ...args) => groupCommit.run({ name: procedure.name, args }, procedure.long?.(...args) ?? false) as Promise<never>,
+    transact: (procedure, ...args) => groupCommit.run({ name: procedure.name, args }, procedure.long?.(...args) ?? false) as Promise<never>,
     async *readSnapshot(work) {
       await writer.ready();
       const session = await readers.checkout();
