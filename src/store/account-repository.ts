@@ -125,7 +125,7 @@ export class AccountRepository implements AccountStore {
   }
 
   async updateAccountSettings(accountId: number, settings: AccountSettings): Promise<boolean> {
-    const result = await this.connection.write(this.build.updateTable('accounts').set(settingsRow(settings)).where('id', '=', accountId).compile());
+    const result = await this.connection.write(this.build.updateTable('accounts').set(settingsRow(settings)).where('id', '=', accountId));
     return result.numAffectedRows! > 0n;
   }
 
@@ -149,7 +149,7 @@ export class AccountRepository implements AccountStore {
       [
         ...children.map((table) => this.build.deleteFrom(table).where('account_id', '=', accountId)),
         this.build.deleteFrom('accounts').where('id', '=', accountId),
-      ].map((query) => query.compile()),
+      ],
       { long: true },
     );
     return results.at(-1)!.numAffectedRows! > 0n;
@@ -171,30 +171,25 @@ export class AccountRepository implements AccountStore {
   }
 
   async insertKey(accountId: number, key: NewApiKey): Promise<ApiKey> {
-    const { rows } = await this.connection.write(this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().compile());
+    const { rows } = await this.connection.write(this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll());
     return toApiKey(rows[0]!);
   }
 
   async replaceKey(accountId: number, key: NewApiKey, retire: ReadonlyArray<KeyRetirement>): Promise<ApiKey> {
     const retired = retire.map((old) =>
-      this.build
-        .updateTable('api_keys')
-        .set({ name: old.name, expires_at: old.expiresAt })
-        .where('account_id', '=', accountId)
-        .where('id', '=', old.id)
-        .compile(),
+      this.build.updateTable('api_keys').set({ name: old.name, expires_at: old.expiresAt }).where('account_id', '=', accountId).where('id', '=', old.id),
     );
-    const inserted = this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll().compile();
+    const inserted = this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll();
     const results = await this.connection.writeAll([...retired, inserted]);
     return toApiKey(results.at(-1)!.rows[0] as Selectable<ApiKeyTable>);
   }
 
   async deleteKeys(accountId: number, name: string): Promise<number> {
-    const result = await this.connection.write(this.build.deleteFrom('api_keys').where('account_id', '=', accountId).where('name', '=', name).compile());
+    const result = await this.connection.write(this.build.deleteFrom('api_keys').where('account_id', '=', accountId).where('name', '=', name));
     return Number(result.numAffectedRows);
   }
 
   async touchKey(keyId: number, at: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).compile());
+    await this.connection.write(this.build.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId));
   }
 }

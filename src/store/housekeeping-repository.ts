@@ -202,42 +202,34 @@ export class HousekeepingRepository implements Housekeeping {
 
   async purgeSessions(before: number, now: number): Promise<number> {
     // Every session past SESSION_RETENTION_DAYS, then each account's past its own lifetime.
-    let purged = Number(
-      (await this.connection.write(this.build.deleteFrom('sessions').where('created_at', '<', before).compile(), { long: true })).numAffectedRows,
-    );
+    let purged = Number((await this.connection.write(this.build.deleteFrom('sessions').where('created_at', '<', before), { long: true })).numAffectedRows);
     const accounts = await this.reads.selectFrom('accounts').select(['id', 'session_lifetime_seconds']).execute();
     for (const account of accounts) {
       const ended = now - Number(account.session_lifetime_seconds) * 1000;
       if (ended <= before) continue;
-      const result = await this.connection.write(
-        this.build.deleteFrom('sessions').where('created_at', '<', ended).where('account_id', '=', account.id).compile(),
-        {
-          long: true,
-        },
-      );
+      const result = await this.connection.write(this.build.deleteFrom('sessions').where('created_at', '<', ended).where('account_id', '=', account.id), {
+        long: true,
+      });
       purged += Number(result.numAffectedRows);
     }
     return purged;
   }
 
   async purgeResetLinks(before: number): Promise<number> {
-    const result = await this.connection.write(this.build.deleteFrom('reset_links').where('expires_at', '<', before).compile(), { long: true });
+    const result = await this.connection.write(this.build.deleteFrom('reset_links').where('expires_at', '<', before), { long: true });
     return Number(result.numAffectedRows);
   }
 
   async purgeMails(before: number): Promise<number> {
     const result = await this.connection.write(
-      this.build
-        .deleteFrom('mail_outbox')
-        .where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)]))
-        .compile(),
+      this.build.deleteFrom('mail_outbox').where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)])),
       { long: true },
     );
     return Number(result.numAffectedRows);
   }
 
   async purgeLoginEvents(before: number): Promise<number> {
-    const result = await this.connection.write(this.build.deleteFrom('login_events').where('at', '<', before).compile(), { long: true });
+    const result = await this.connection.write(this.build.deleteFrom('login_events').where('at', '<', before), { long: true });
     return Number(result.numAffectedRows);
   }
 
@@ -247,10 +239,7 @@ export class HousekeepingRepository implements Housekeeping {
 
   async purgeEvents(before: number, max: number): Promise<number> {
     const result = await this.connection.write(
-      this.build
-        .deleteFrom('events')
-        .where('entry', 'in', (eb) => eb.selectFrom('events').select('entry').where('at', '<', before).limit(max))
-        .compile(),
+      this.build.deleteFrom('events').where('entry', 'in', (eb) => eb.selectFrom('events').select('entry').where('at', '<', before).limit(max)),
       { long: true },
     );
     return Number(result.numAffectedRows);
@@ -272,18 +261,18 @@ export class HousekeepingRepository implements Housekeeping {
   }
 
   async purgeExpiredKeys(before: number): Promise<number> {
-    const result = await this.connection.write(this.build.deleteFrom('api_keys').where('expires_at', '<', before).compile(), { long: true });
+    const result = await this.connection.write(this.build.deleteFrom('api_keys').where('expires_at', '<', before), { long: true });
     return Number(result.numAffectedRows);
   }
 
   async purgeRateLimits(before: number): Promise<number> {
-    const result = await this.connection.write(this.build.deleteFrom('rate_limits').where('expire', '<', before).compile(), { long: true });
+    const result = await this.connection.write(this.build.deleteFrom('rate_limits').where('expire', '<', before), { long: true });
     return Number(result.numAffectedRows);
   }
 
   async purgeThrottles(before: number): Promise<number> {
     const result = await this.connection.write(
-      this.build.deleteFrom('login_failures').where('last_failure_at', '<', before).where('locked_until', '<', before).compile(),
+      this.build.deleteFrom('login_failures').where('last_failure_at', '<', before).where('locked_until', '<', before),
       { long: true },
     );
     return Number(result.numAffectedRows);

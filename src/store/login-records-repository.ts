@@ -208,19 +208,15 @@ export class LoginRecordsRepository implements LoginRecords {
 
   async recordLoginEvent(accountId: number, event: LoginEvent): Promise<void> {
     await this.connection.write(
-      this.build
-        .insertInto('login_events')
-        .values((eb) => ({
-          account_id: accountId,
-          // Only a member of this account can be named in its events.
-          member_id:
-            event.memberId === null ? null : eb.selectFrom('members').select('id').where('account_id', '=', accountId).where('id', '=', event.memberId),
-          login: event.login,
-          ip: event.ip,
-          at: event.at,
-          outcome: event.outcome,
-        }))
-        .compile(),
+      this.build.insertInto('login_events').values((eb) => ({
+        account_id: accountId,
+        // Only a member of this account can be named in its events.
+        member_id: event.memberId === null ? null : eb.selectFrom('members').select('id').where('account_id', '=', accountId).where('id', '=', event.memberId),
+        login: event.login,
+        ip: event.ip,
+        at: event.at,
+        outcome: event.outcome,
+      })),
     );
   }
 
@@ -270,8 +266,7 @@ export class LoginRecordsRepository implements LoginRecords {
         .set({ password_hash: newHash })
         .where('account_id', '=', accountId)
         .where('id', '=', memberId)
-        .where('password_hash', '=', oldHash)
-        .compile(),
+        .where('password_hash', '=', oldHash),
     );
   }
 }

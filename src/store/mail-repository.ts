@@ -31,12 +31,11 @@ export class MailRepository implements MailStore {
   async setTemplate(accountId: number, kind: MailKind, text: string | undefined): Promise<void> {
     await this.connection.write(
       text === undefined
-        ? this.build.deleteFrom('mail_templates').where('account_id', '=', accountId).where('kind', '=', kind).compile()
+        ? this.build.deleteFrom('mail_templates').where('account_id', '=', accountId).where('kind', '=', kind)
         : this.build
             .insertInto('mail_templates')
             .values({ account_id: accountId, kind, text })
-            .onConflict((oc) => oc.columns(['account_id', 'kind']).doUpdateSet({ text }))
-            .compile(),
+            .onConflict((oc) => oc.columns(['account_id', 'kind']).doUpdateSet({ text })),
     );
   }
 
@@ -96,13 +95,7 @@ export class MailRepository implements MailStore {
   async lease(id: number, now: number, until: number): Promise<boolean> {
     // A compare-and-set on the lease: of several servers, one takes it.
     const result = await this.connection.write(
-      this.build
-        .updateTable('mail_outbox')
-        .set({ lease_until: until })
-        .where('id', '=', id)
-        .where('lease_until', '<=', now)
-        .where('sent_at', 'is', null)
-        .compile(),
+      this.build.updateTable('mail_outbox').set({ lease_until: until }).where('id', '=', id).where('lease_until', '<=', now).where('sent_at', 'is', null),
     );
     return Number(result.numAffectedRows) === 1;
   }
@@ -112,8 +105,7 @@ export class MailRepository implements MailStore {
       this.build
         .updateTable('mail_outbox')
         .set({ sent_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: null })
-        .where('id', '=', id)
-        .compile(),
+        .where('id', '=', id),
     );
   }
 
@@ -126,8 +118,7 @@ export class MailRepository implements MailStore {
             ? { failed_at: at, vars: '{}', lease_until: 0, attempts: sql`attempts + 1`, last_error: error }
             : { due_at: nextAt, lease_until: 0, attempts: sql`attempts + 1`, last_error: error },
         )
-        .where('id', '=', id)
-        .compile(),
+        .where('id', '=', id),
     );
   }
 
@@ -141,7 +132,7 @@ export class MailRepository implements MailStore {
       ]);
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
     // Over the whole outbox (a million welcome mails after an import): read apart.
-    const [row] = await this.connection.readApart(query.compile());
+    const [row] = await this.connection.readApart(query);
     return { pending: Number(row!.pending), sent: Number(row!.sent), failed: Number(row!.failed) };
   }
 }

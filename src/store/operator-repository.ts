@@ -104,7 +104,7 @@ export class OperatorRepository implements OperatorStore {
             build.deleteFrom('operator_accounts').where('operator_id', '=', id).where('account_id', '=', accountId),
             build.deleteFrom('operator_links').where('operator_id', '=', id),
           ];
-    await this.connection.writeAll(statements.map((statement) => statement.compile()));
+    await this.connection.writeAll(statements);
   }
 
   async credentials(email: string): Promise<OperatorCredentials | undefined> {
@@ -138,28 +138,27 @@ export class OperatorRepository implements OperatorStore {
           last_failure_at: now,
         }))
         .where('id', '=', id)
-        .returning('failures')
-        .compile(),
+        .returning('failures'),
     );
     return Number(rows[0]?.failures ?? 0);
   }
 
   async setLockedUntil(id: number, until: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('operators').set({ locked_until: until }).where('id', '=', id).compile());
+    await this.connection.write(this.build.updateTable('operators').set({ locked_until: until }).where('id', '=', id));
   }
 
   async clearFailures(id: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('operators').set({ failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id).compile());
+    await this.connection.write(this.build.updateTable('operators').set({ failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id));
   }
 
   async replacePassword(id: number, passwordHash: string | null): Promise<void> {
-    await this.connection.writeAll(replacePassword(this.build, id, passwordHash).map((statement) => statement.compile()));
+    await this.connection.writeAll(replacePassword(this.build, id, passwordHash));
   }
 
   async addLink(digest: string, operatorId: number, expiresAt: number): Promise<void> {
     await this.connection.writeAll([
-      this.build.deleteFrom('operator_links').where('operator_id', '=', operatorId).compile(),
-      this.build.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }).compile(),
+      this.build.deleteFrom('operator_links').where('operator_id', '=', operatorId),
+      this.build.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }),
     ]);
   }
 
@@ -173,9 +172,7 @@ export class OperatorRepository implements OperatorStore {
   }
 
   async addSession(digest: string, operatorId: number, now: number): Promise<void> {
-    await this.connection.write(
-      this.build.insertInto('operator_sessions').values({ digest, operator_id: operatorId, created_at: now, seen_at: now }).compile(),
-    );
+    await this.connection.write(this.build.insertInto('operator_sessions').values({ digest, operator_id: operatorId, created_at: now, seen_at: now }));
   }
 
   async session(digest: string): Promise<OperatorSession | undefined> {
@@ -188,15 +185,15 @@ export class OperatorRepository implements OperatorStore {
   }
 
   async touchSession(digest: string, now: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('operator_sessions').set({ seen_at: now }).where('digest', '=', digest).compile());
+    await this.connection.write(this.build.updateTable('operator_sessions').set({ seen_at: now }).where('digest', '=', digest));
   }
 
   async endSession(digest: string): Promise<void> {
-    await this.connection.write(this.build.deleteFrom('operator_sessions').where('digest', '=', digest).compile());
+    await this.connection.write(this.build.deleteFrom('operator_sessions').where('digest', '=', digest));
   }
 
   async endSessions(operatorId: number): Promise<void> {
-    await this.connection.write(this.build.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).compile());
+    await this.connection.write(this.build.deleteFrom('operator_sessions').where('operator_id', '=', operatorId));
   }
 }
 

@@ -21,9 +21,8 @@ export class ResetRepository implements ResetLinkStore {
   ): Promise<void> {
     const inserted = this.build
       .insertInto('reset_links')
-      .values({ digest: link.digest, account_id: link.accountId, member_id: link.memberId, created_at: link.createdAt, expires_at: link.expiresAt })
-      .compile();
-    const mailed = mail && queueMail(this.build, link.accountId, [link.memberId], mail, link.createdAt)!.compile();
+      .values({ digest: link.digest, account_id: link.accountId, member_id: link.memberId, created_at: link.createdAt, expires_at: link.expiresAt });
+    const mailed = mail && queueMail(this.build, link.accountId, [link.memberId], mail, link.createdAt)!;
     await this.connection.writeAll(mailed ? [inserted, mailed] : [inserted]);
   }
 
@@ -45,13 +44,7 @@ export class ResetRepository implements ResetLinkStore {
 
   async useResetLink(digest: string, at: number): Promise<boolean> {
     const result = await this.connection.write(
-      this.build
-        .updateTable('reset_links')
-        .set({ used_at: at })
-        .where('digest', '=', digest)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', at)
-        .compile(),
+      this.build.updateTable('reset_links').set({ used_at: at }).where('digest', '=', digest).where('used_at', 'is', null).where('expires_at', '>', at),
     );
     return Number(result.numAffectedRows) === 1;
   }

@@ -89,11 +89,11 @@ export class SessionRepository implements SessionStore {
   }
 
   async touchSession(digest: string, at: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('sessions').set({ seen_at: at }).where('digest', '=', digest).compile());
+    await this.connection.write(this.build.updateTable('sessions').set({ seen_at: at }).where('digest', '=', digest));
   }
 
   async endSession(accountId: number, digest: string): Promise<void> {
-    await this.connection.write(this.build.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId).compile());
+    await this.connection.write(this.build.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId));
   }
 }
 

@@ -100,8 +100,7 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
             connection.build
               .insertInto('settings')
               .values({ name, value: create() })
-              .onConflict((oc) => oc.column('name').doNothing())
-              .compile(),
+              .onConflict((oc) => oc.column('name').doNothing()),
           );
           const row = await connection.reads.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
           return row.value;

@@ -73,15 +73,14 @@ export class UpstreamRepository implements UpstreamLinkStore {
       this.build
         .insertInto('upstream_links')
         .values({ account_id: accountId, linked_at: at, ...values })
-        .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
-        .compile(),
+        .onConflict((oc) => oc.column('account_id').doUpdateSet(values)),
     );
   }
 
   async removeLink(accountId: number): Promise<boolean> {
     const [, removed] = await this.connection.writeAll([
-      this.build.deleteFrom('upstream_mirror').where('account_id', '=', accountId).compile(),
-      this.build.deleteFrom('upstream_links').where('account_id', '=', accountId).compile(),
+      this.build.deleteFrom('upstream_mirror').where('account_id', '=', accountId),
+      this.build.deleteFrom('upstream_links').where('account_id', '=', accountId),
     ]);
     return Number(removed!.numAffectedRows) > 0;
   }
@@ -100,18 +99,13 @@ export class UpstreamRepository implements UpstreamLinkStore {
       this.build
         .updateTable('upstream_links')
         .set((eb) => ({ sync_started_at: startedAt, sync_cursor: cursor, migrated: eb('migrated', '+', written) }))
-        .where('account_id', '=', accountId)
-        .compile(),
+        .where('account_id', '=', accountId),
     );
   }
 
   async finishSync(accountId: number, startedAt: number): Promise<void> {
     await this.connection.write(
-      this.build
-        .updateTable('upstream_links')
-        .set({ sync_started_at: null, sync_cursor: null, last_sync_at: startedAt })
-        .where('account_id', '=', accountId)
-        .compile(),
+      this.build.updateTable('upstream_links').set({ sync_started_at: null, sync_cursor: null, last_sync_at: startedAt }).where('account_id', '=', accountId),
     );
   }
 
@@ -120,8 +114,7 @@ export class UpstreamRepository implements UpstreamLinkStore {
       this.build
         .updateTable('upstream_links')
         .set((eb) => ({ upstream_errors: eb('upstream_errors', '+', 1), last_error: message.slice(0, 500), last_error_at: at }))
-        .where('account_id', '=', accountId)
-        .compile(),
+        .where('account_id', '=', accountId),
     );
   }
 
@@ -137,18 +130,14 @@ export class UpstreamRepository implements UpstreamLinkStore {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('account_id', '=', accountId)
         .where('password_hash', '=', PASSWORD_AT_UPSTREAM)
-        .where('status', '!=', 'D')
-        .compile(),
+        .where('status', '!=', 'D'),
     );
     return Number(row!.n);
   }
 
   async enqueueMirror(accountId: number, endpoint: MirrorJob['endpoint'], params: MirrorJob['params'], at: number): Promise<void> {
     await this.connection.write(
-      this.build
-        .insertInto('upstream_mirror')
-        .values({ account_id: accountId, endpoint, params: JSON.stringify(params), created_at: at, next_at: at })
-        .compile(),
+      this.build.insertInto('upstream_mirror').values({ account_id: accountId, endpoint, params: JSON.stringify(params), created_at: at, next_at: at }),
     );
   }
 
@@ -168,8 +157,7 @@ export class UpstreamRepository implements UpstreamLinkStore {
         .set((eb) => ({ lease_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
         .where('id', '=', head)
         .where('lease_until', '<=', now)
-        .returning(['id', 'account_id', 'endpoint', 'params', 'attempts'])
-        .compile(),
+        .returning(['id', 'account_id', 'endpoint', 'params', 'attempts']),
     );
     if (!row) return undefined;
     return {
@@ -182,7 +170,7 @@ export class UpstreamRepository implements UpstreamLinkStore {
   }
 
   async finishMirror(id: number): Promise<void> {
-    await this.connection.write(this.build.deleteFrom('upstream_mirror').where('id', '=', id).compile());
+    await this.connection.write(this.build.deleteFrom('upstream_mirror').where('id', '=', id));
   }
 
   async retryMirror(id: number, error: string, nextAt: number): Promise<void> {
@@ -190,8 +178,7 @@ export class UpstreamRepository implements UpstreamLinkStore {
       this.build
         .updateTable('upstream_mirror')
         .set({ last_error: error.slice(0, 500), next_at: nextAt, lease_until: 0 })
-        .where('id', '=', id)
-        .compile(),
+        .where('id', '=', id),
     );
   }
 

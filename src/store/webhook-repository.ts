@@ -98,8 +98,7 @@ export class WebhookRepository implements WebhookStore {
           disabled_at: null,
           disabled_reason: null,
         }))
-        .returningAll()
-        .compile(),
+        .returningAll(),
     );
     return toEndpoint(rows[0]!);
   }
@@ -123,12 +122,12 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async removeEndpoint(id: number): Promise<boolean> {
-    const result = await this.connection.write(this.build.deleteFrom('webhook_endpoints').where('id', '=', id).compile());
+    const result = await this.connection.write(this.build.deleteFrom('webhook_endpoints').where('id', '=', id));
     return result.numAffectedRows! > 0n;
   }
 
   async setDisabled(id: number, at: number | null, reason: string | null): Promise<void> {
-    await this.connection.write(this.build.updateTable('webhook_endpoints').set({ disabled_at: at, disabled_reason: reason }).where('id', '=', id).compile());
+    await this.connection.write(this.build.updateTable('webhook_endpoints').set({ disabled_at: at, disabled_reason: reason }).where('id', '=', id));
   }
 
   fanOut(endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean> {
@@ -138,21 +137,21 @@ export class WebhookRepository implements WebhookStore {
   async lease(endpointId: number, now: number, until: number): Promise<boolean> {
     // A compare-and-set on the lease: of several servers, one takes it (as SKIP LOCKED would).
     const result = await this.connection.write(
-      this.build.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '<=', now).compile(),
+      this.build.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '<=', now),
     );
     return result.numAffectedRows! > 0n;
   }
 
   async renewLease(endpointId: number, held: number, until: number): Promise<boolean> {
     const result = await this.connection.write(
-      this.build.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '=', held).compile(),
+      this.build.updateTable('webhook_endpoints').set({ lease_until: until }).where('id', '=', endpointId).where('lease_until', '=', held),
     );
     return result.numAffectedRows! > 0n;
   }
 
   async release(endpointId: number, held: number): Promise<void> {
     await this.connection.write(
-      this.build.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', endpointId).where('lease_until', '=', held).compile(),
+      this.build.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', endpointId).where('lease_until', '=', held),
     );
   }
 
@@ -180,12 +179,7 @@ export class WebhookRepository implements WebhookStore {
     }));
     const inserts = [];
     for (let start = 0; start < attempts.length; start += ROWS_PER_INSERT)
-      inserts.push(
-        this.build
-          .insertInto('webhook_attempts')
-          .values(attempts.slice(start, start + ROWS_PER_INSERT))
-          .compile(),
-      );
+      inserts.push(this.build.insertInto('webhook_attempts').values(attempts.slice(start, start + ROWS_PER_INSERT)));
     const updates = results.map(({ deliveryId, attempt, state, nextAt }) =>
       this.build
         .updateTable('webhook_deliveries')
@@ -196,8 +190,7 @@ export class WebhookRepository implements WebhookStore {
           delivered_at: state === 'delivered' ? attempt.at : null,
           last_error: attempt.error ?? (state === 'delivered' ? null : `HTTP ${attempt.statusCode}`),
         })
-        .where('id', '=', deliveryId)
-        .compile(),
+        .where('id', '=', deliveryId),
     );
     await this.connection.writeAll([...inserts, ...updates]);
   }
@@ -231,6 +224,6 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async redeliver(id: number, now: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('webhook_deliveries').set({ state: 'pending', next_at: now }).where('id', '=', id).compile());
+    await this.connection.write(this.build.updateTable('webhook_deliveries').set({ state: 'pending', next_at: now }).where('id', '=', id));
   }
 }

@@ -10,7 +10,7 @@
  * pool. Repositories are given a StoreConnection, which has no `db`: there is no other way to
  * write.
  */
-import type { CompiledQuery, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import { CompiledQuery as Compiled } from 'kysely';
 import { writerProcedure, type EngineConnection } from './dialects/dialect.js';
 
@@ -19,18 +19,18 @@ export interface StoreConnection extends Omit<EngineConnection, 'db'> {
    * Runs one statement (built with `build`) as a transaction of its own, where the writer is.
    * `long`: its cost grows with the data (WriterProcedure.long).
    */
-  write<R>(query: CompiledQuery<R>, options?: { long?: boolean }): Promise<QueryResult<R>>;
+  write<R>(query: Compilable<R>, options?: { long?: boolean }): Promise<QueryResult<R>>;
   /**
    * Runs these statements in order as one transaction: all of them, or none. Answers each
    * one's result. `long`: their cost grows with the data (WriterProcedure.long).
    */
-  writeAll(queries: readonly CompiledQuery[], options?: { long?: boolean }): Promise<Array<QueryResult<unknown>>>;
+  writeAll(queries: ReadonlyArray<Compilable<unknown> | CompiledQuery>, options?: { long?: boolean }): Promise<Array<QueryResult<unknown>>>;
   /**
    * A read whose cost grows with the data (a count over every member), run in a read
    * snapshot of its own (EngineConnection.readSnapshot: on SQLite a reader thread, never the
    * event loop).
    */
-  readApart<R>(query: CompiledQuery<R>): Promise<R[]>;
+  readApart<R>(query: Compilable<R>): Promise<R[]>;
 }
 
 /** A statement as it travels to the writer: its SQL and its parameters, nothing else. */
@@ -57,17 +57,22 @@ export const runStatements = writerProcedure(
 
 /** The connection as the repositories see it: the engine's, without `db`, with write and writeAll. */
 export function storeConnection(engine: EngineConnection): StoreConnection {
-  const statementsOf = (queries: readonly CompiledQuery[]): Statement[] => queries.map(({ sql, parameters }) => ({ sql, parameters }));
+  const statementsOf = (queries: ReadonlyArray<Compilable<unknown> | CompiledQuery>): Statement[] =>
+    queries.map((query) => {
+      const { sql, parameters } = 'compile' in query ? query.compile() : query;
+      return { sql, parameters };
+    });
   const connection: StoreConnection & { db?: unknown } = {
     ...engine,
-    async write<R>(query: CompiledQuery<R>, options?: { long?: boolean }) {
+    async write<R>(query: Compilable<R>, options?: { long?: boolean }) {
       const [result] = await engine.transact(runStatements, statementsOf([query]), options?.long);
       return result as QueryResult<R>;
     },
     writeAll: (queries, options) => engine.transact(runStatements, statementsOf(queries), options?.long),
-    async readApart<R>(query: CompiledQuery<R>) {
+    async readApart<R>(query: Compilable<R>) {
+      const compiled = query.compile();
       for await (const rows of engine.readSnapshot(async function* (reader) {
-        yield await reader.all(query);
+        yield await reader.all(compiled);
       }))
         return rows;
       throw new Error('the snapshot ended without an answer');
