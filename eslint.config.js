@@ -37,4 +37,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The store writes one way (store/writes.ts): its repositories are given a StoreConnection,
+    // which has no `db`; only the composition of the store and the migrations see the engine's.
+    files: ['src/store/*.ts'],
+    ignores: ['src/store/store.ts', 'src/store/writes.ts', 'src/store/connect.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: './dialects/dialect.js',
+              importNames: ['EngineConnection'],
+              message: 'A repository takes a StoreConnection (store/writes.ts) and writes with write, writeAll or transact.',
+              allowTypeImports: false,
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

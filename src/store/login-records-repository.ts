@@ -1,6 +1,6 @@
 /** The record of logins (attempts, failure counts, sessions, the hash upgrade): the login side's storage. */
 import { sql, type Kysely } from 'kysely';
-import type { LoginFailures, LoginThrottle } from '../auth/lockout.js';
+import { lockedUntil, type LoginFailures, type LoginThrottle } from '../auth/lockout.js';
 import { ALL_ADDRESSES } from '../auth/client-address.js';
 import type { MemberStatus } from '../members/member.js';
 import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
@@ -11,7 +11,6 @@ import { lockedEvent, loginEvent, loginExpiryEvents, unlockedEvent } from '../ev
 import { appendEvents, appendEventsStatements } from './event-repository.js';
 import { writerProcedure } from './dialects/dialect.js';
 import type { StoreConnection } from './writes.js';
-import { lockedUntil } from '../auth/lockout.js';
 
 function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
   const throttle = (s: string): LoginThrottle | undefined => {
@@ -22,7 +21,7 @@ function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_
 }
 
 /**
- * A successful login counted in one transaction (see LoginRecords.recordLogin); `events`:
+ * A successful login counted in one transaction (see LoginRecords.recordLogin); `withEvents`:
  * whether logins write their events (the EVENTS setting).
  */
 export const recordLogin = writerProcedure(
@@ -89,7 +88,10 @@ export const recordLogin = writerProcedure(
   },
 );
 
-/** A failed attempt counted, in its scope and across all addresses, in one transaction (see LoginRecords.recordLoginFailure). */
+/**
+ * A failed attempt counted, in its scope and across all addresses, in one transaction (see
+ * LoginRecords.recordLoginFailure), locking by the account's policy.
+ */
 export const recordLoginFailure = writerProcedure(
   'logins.recordLoginFailure',
   (
