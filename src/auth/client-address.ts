@@ -6,11 +6,7 @@
  */
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
-
-/** The lockout's scope for attempts without an address (the integrator sent no `IP`). */
-export const NO_ADDRESS = '';
-/** The lockout's scope counting every attempt at a member, whatever the address. */
-export const ALL_ADDRESSES = '*';
+import { NO_ADDRESS } from './lockout.js';
 
 /** The canonical text of a literal address (validated by `isIP`); IPv4-mapped IPv6 becomes IPv4. */
 export function canonicalAddress(address: string): string {

@@ -5,6 +5,11 @@
  */
 import type { LockoutPolicy } from '../accounts/account.js';
 
+/** The lockout's scope for attempts without an address (the integrator sent no `IP`). */
+export const NO_ADDRESS = '';
+/** The lockout's scope counting every attempt at a member, whatever the address. */
+export const ALL_ADDRESSES = '*';
+
 export interface LoginThrottle {
   readonly failures: number;
   readonly lastFailureAt: number;

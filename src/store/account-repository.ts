@@ -1,5 +1,4 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { writerProcedure } from './dialects/dialect.js';
 import type { StoreConnection } from './writes.js';
 import type { Account, AccountSettings, ApiKey, KeyScope } from '../accounts/account.js';
 import type { AccountStore, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
@@ -29,26 +28,12 @@ function toApiKey(row: Selectable<ApiKeyTable>): ApiKey {
   };
 }
 
-function keyRow(accountId: number, key: NewApiKey) {
-  return { account_id: accountId, name: key.name, digest: key.digest, scope: key.scope, created_at: key.createdAt, expires_at: key.expiresAt };
+/** A key's columns but its account's. */
+function keyColumns(key: NewApiKey) {
+  return { name: key.name, digest: key.digest, scope: key.scope, created_at: key.createdAt, expires_at: key.expiresAt };
 }
 
 const ACCOUNT_COLUMNS = ['id', 'name', 'created_at', ...ACCOUNT_SETTINGS.map((spec) => spec.column)] as Array<keyof AccountTable>;
-
-/** A new account with its first key. */
-export const insertAccount = writerProcedure(
-  'accounts.insert',
-  ({ db }, account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> =>
-    db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('accounts')
-        .values({ name: account.name, created_at: account.createdAt, ...settingsRow(account.settings) })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx.insertInto('api_keys').values(keyRow(row.id, key)).execute();
-      return toAccount(row);
-    }),
-);
 
 export class AccountRepository implements AccountStore {
   private readonly reads: Kysely<Database>;
@@ -59,8 +44,17 @@ export class AccountRepository implements AccountStore {
     this.build = connection.build;
   }
 
-  insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
-    return this.connection.transact(insertAccount, account, key);
+  async insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
+    const { build } = this;
+    const [inserted] = await this.connection.writeAll([
+      build
+        .insertInto('accounts')
+        .values({ name: account.name, created_at: account.createdAt, ...settingsRow(account.settings) })
+        .returningAll(),
+      // Its first key, by the account's name (unique): the id is not known before the insert.
+      build.insertInto('api_keys').values({ ...keyColumns(key), account_id: build.selectFrom('accounts').select('id').where('name', '=', account.name) }),
+    ]);
+    return toAccount(inserted!.rows[0] as Selectable<AccountTable>);
   }
 
   async findAccountByName(name: string): Promise<Account | undefined> {
@@ -171,7 +165,12 @@ export class AccountRepository implements AccountStore {
   }
 
   async insertKey(accountId: number, key: NewApiKey): Promise<ApiKey> {
-    const { rows } = await this.connection.write(this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll());
+    const { rows } = await this.connection.write(
+      this.build
+        .insertInto('api_keys')
+        .values({ ...keyColumns(key), account_id: accountId })
+        .returningAll(),
+    );
     return toApiKey(rows[0]!);
   }
 
@@ -179,7 +178,10 @@ export class AccountRepository implements AccountStore {
     const retired = retire.map((old) =>
       this.build.updateTable('api_keys').set({ name: old.name, expires_at: old.expiresAt }).where('account_id', '=', accountId).where('id', '=', old.id),
     );
-    const inserted = this.build.insertInto('api_keys').values(keyRow(accountId, key)).returningAll();
+    const inserted = this.build
+      .insertInto('api_keys')
+      .values({ ...keyColumns(key), account_id: accountId })
+      .returningAll();
     const results = await this.connection.writeAll([...retired, inserted]);
     return toApiKey(results.at(-1)!.rows[0] as Selectable<ApiKeyTable>);
   }

@@ -1,7 +1,6 @@
 /** The record of logins (attempts, failure counts, sessions, the hash upgrade): the login side's storage. */
 import { sql, type Kysely } from 'kysely';
-import { lockedUntil, type LoginFailures, type LoginThrottle } from '../auth/lockout.js';
-import { ALL_ADDRESSES } from '../auth/client-address.js';
+import { ALL_ADDRESSES, lockedUntil, type LoginFailures, type LoginThrottle } from '../auth/lockout.js';
 import type { MemberStatus } from '../members/member.js';
 import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
 import { endResetLinksOf } from './reset-repository.js';

@@ -5,7 +5,6 @@
  * new procedure is an entry here (a test finds any that is not).
  */
 import type { WriterProcedure } from './dialects/dialect.js';
-import { insertAccount } from './account-repository.js';
 import { sequenceBatch } from './event-repository.js';
 import { foldAccountUsage, foldMemberCounts, purgeDeleted, warnExpiringChunk } from './housekeeping-repository.js';
 import { clearLoginFailures, recordLogin, recordLoginFailure } from './login-records-repository.js';
@@ -19,7 +18,6 @@ import { runStatements } from './writes.js';
 
 export const WRITER_PROCEDURES: ReadonlyArray<WriterProcedure<never[], unknown>> = [
   runStatements,
-  insertAccount,
   sequenceBatch,
   foldAccountUsage,
   foldMemberCounts,
