@@ -1,9 +1,9 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { StoreConnection } from './writes.js';
+import type { Insertable, Selectable } from 'kysely';
+import { Repository } from './writes.js';
 import type { Account, AccountSettings, ApiKey, KeyScope } from '../accounts/account.js';
 import type { AccountStore, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
 import { ACCOUNT_SETTINGS, settingsOfRow, settingsRow as settingsColumns } from '../accounts/account-settings.js';
-import type { AccountTable, ApiKeyTable, Database } from './schema.js';
+import type { AccountTable, ApiKeyTable } from './schema.js';
 
 /** The one row-to-domain conversion for accounts (the settings' columns are ACCOUNT_SETTINGS's). */
 export function toAccount(row: Selectable<AccountTable>): Account {
@@ -35,15 +35,7 @@ function keyColumns(key: NewApiKey) {
 
 const ACCOUNT_COLUMNS = ['id', 'name', 'created_at', ...ACCOUNT_SETTINGS.map((spec) => spec.column)] as Array<keyof AccountTable>;
 
-export class AccountRepository implements AccountStore {
-  private readonly reads: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
-  constructor(private readonly connection: StoreConnection) {
-    this.reads = connection.reads;
-    this.build = connection.build;
-  }
-
+export class AccountRepository extends Repository implements AccountStore {
   async insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
     const { build } = this;
     const [inserted] = await this.connection.writeAll([

@@ -4,7 +4,7 @@ import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/even
 import type { EventPage, EventStore } from '../events/events-store.js';
 import type { Database, EventOutboxTable, EventTable } from './schema.js';
 import { writerProcedure, type WriterConnection } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository, type StoreConnection } from './writes.js';
 
 /** Events per INSERT: well under both engines' limits on bound parameters. */
 const EVENTS_PER_INSERT = 500;
@@ -168,13 +168,7 @@ function toEvent(row: Selectable<EventTable>): StoredEvent {
   };
 }
 
-export class EventRepository implements EventStore {
-  private readonly reads: Kysely<Database>;
-
-  constructor(private readonly connection: StoreConnection) {
-    this.reads = connection.reads;
-  }
-
+export class EventRepository extends Repository implements EventStore {
   sequence(): Promise<number> {
     return sequenceEvents(this.connection);
   }

@@ -1,8 +1,8 @@
 /** Upkeep across all accounts, for the sweep. */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Housekeeping } from '../upkeep/housekeeping.js';
 import { writerProcedure } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository, type StoreConnection } from './writes.js';
 import { EXPIRY_CHUNK, expireDueChunk } from './member-updates.js';
 import type { Database } from './schema.js';
 import type { NewEvent } from '../events/event.js';
@@ -145,17 +145,13 @@ export const foldAccountUsage = writerProcedure(
   () => true,
 );
 
-export class HousekeepingRepository implements Housekeeping {
-  private readonly reads: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
+export class HousekeepingRepository extends Repository implements Housekeeping {
   constructor(
-    private readonly connection: StoreConnection,
+    connection: StoreConnection,
     /** Whether the sweep's changes write events (the EVENTS setting). */
     private readonly events = true,
   ) {
-    this.reads = connection.reads;
-    this.build = connection.build;
+    super(connection);
   }
 
   refreshStatistics(): Promise<void> {

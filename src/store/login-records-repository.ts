@@ -1,15 +1,14 @@
 /** The record of logins (attempts, failure counts, sessions, the hash upgrade): the login side's storage. */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { ALL_ADDRESSES, lockedUntil, type LoginFailures, type LoginThrottle } from '../auth/lockout.js';
 import type { MemberStatus } from '../members/member.js';
 import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
 import { endResetLinksOf } from './reset-repository.js';
-import type { Database } from './schema.js';
 import type { EventOrigin, NewEvent } from '../events/event.js';
 import { lockedEvent, loginEvent, loginExpiryEvents, unlockedEvent } from '../events/member-events.js';
 import { appendEvents, appendEventsStatements } from './event-repository.js';
 import { writerProcedure } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository, type StoreConnection } from './writes.js';
 
 function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
   const throttle = (s: string): LoginThrottle | undefined => {
@@ -170,17 +169,13 @@ export const clearLoginFailures = writerProcedure(
     }),
 );
 
-export class LoginRecordsRepository implements LoginRecords {
-  private readonly reads: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
+export class LoginRecordsRepository extends Repository implements LoginRecords {
   constructor(
-    private readonly connection: StoreConnection,
+    connection: StoreConnection,
     /** Whether logins write their events (the EVENTS setting). */
     private readonly events = true,
   ) {
-    this.reads = connection.reads;
-    this.build = connection.build;
+    super(connection);
   }
 
   recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording> {

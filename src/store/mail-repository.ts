@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { MailKind, MailRequest, MailStore, QueuedMail } from '../mail/mail.js';
 import type { Database } from './schema.js';
-import type { StoreConnection } from './writes.js';
+import { Repository } from './writes.js';
 
 /** The statement that queues a mail to members, for the transaction of the change that asks for it (none for no member). */
 export function queueMail(db: Kysely<Database>, accountId: number, memberIds: readonly number[], mail: MailRequest, now: number) {
@@ -19,15 +19,7 @@ export function queueMail(db: Kysely<Database>, accountId: number, memberIds: re
   );
 }
 
-export class MailRepository implements MailStore {
-  private readonly db: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
-  constructor(private readonly connection: StoreConnection) {
-    this.db = connection.reads;
-    this.build = connection.build;
-  }
-
+export class MailRepository extends Repository implements MailStore {
   async setTemplate(accountId: number, kind: MailKind, text: string | undefined): Promise<void> {
     await this.connection.write(
       text === undefined
@@ -40,12 +32,12 @@ export class MailRepository implements MailStore {
   }
 
   async template(accountId: number, kind: MailKind): Promise<string | undefined> {
-    const row = await this.db.selectFrom('mail_templates').select('text').where('account_id', '=', accountId).where('kind', '=', kind).executeTakeFirst();
+    const row = await this.reads.selectFrom('mail_templates').select('text').where('account_id', '=', accountId).where('kind', '=', kind).executeTakeFirst();
     return row?.text;
   }
 
   async dueMails(now: number, limit: number): Promise<QueuedMail[]> {
-    const rows = await this.db
+    const rows = await this.reads
       .selectFrom('mail_outbox as o')
       .innerJoin('members as m', 'm.id', 'o.member_id')
       .innerJoin('accounts as a', 'a.id', 'o.account_id')
@@ -123,7 +115,7 @@ export class MailRepository implements MailStore {
   }
 
   async counts(accountId?: number): Promise<{ pending: number; sent: number; failed: number }> {
-    let query = this.db
+    let query = this.reads
       .selectFrom('mail_outbox')
       .select((eb) => [
         eb.fn.countAll<number>().filterWhere('sent_at', 'is', null).filterWhere('failed_at', 'is', null).as('pending'),

@@ -8,7 +8,7 @@ import { foldKey } from '../members/member.js';
 import type { ImportWrite, MemberExport, PortableMember } from '../members/portable-member.js';
 import type { MemberTransferStore } from '../import-export/member-transfer-store.js';
 import { writerProcedure, type SnapshotReader } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository, type StoreConnection } from './writes.js';
 import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
 import { valueKeyOf } from './member-updates.js';
 import { endSessionsOf } from './session-repository.js';
@@ -272,24 +272,25 @@ async function inSnapshot<T>(connection: StoreConnection, work: (reader: Snapsho
 }
 
 /** Members whole, in batches: the import's and the export's storage. */
-export class MemberTransferRepository implements MemberTransferStore {
+export class MemberTransferRepository extends Repository implements MemberTransferStore {
   readonly writesInFlight: number;
 
   constructor(
-    private readonly connection: StoreConnection,
+    connection: StoreConnection,
     /** Whether batches write their events (the EVENTS setting). */
     private readonly events = true,
   ) {
+    super(connection);
     // Writers side by side (they lock what they change): two batches in flight; one writer: one.
     this.writesInFlight = connection.transactionLocks ? 2 : 1;
   }
 
   findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
-    return findLoginIds(this.connection.reads, accountId, logins);
+    return findLoginIds(this.reads, accountId, logins);
   }
 
   findTakenIds(ids: readonly number[]): Promise<Set<number>> {
-    return findTakenIds(this.connection.reads, ids);
+    return findTakenIds(this.reads, ids);
   }
 
   async writeImport(accountId: number, write: ImportWrite): Promise<void> {

@@ -1,5 +1,4 @@
 /** Members and their profiles, for the member services: the API's storage. */
-import type { Kysely } from 'kysely';
 import { foldKey, type Member, type NewMember } from '../members/member.js';
 import type {
   MemberChanges,
@@ -13,14 +12,13 @@ import type {
   UpdateLimits,
 } from '../members/member-store.js';
 import { writerProcedure } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository, type StoreConnection } from './writes.js';
 import { listMembers } from './member-listing.js';
 import { pageMembers } from './member-pages.js';
 import { memberRow, toMember } from './member-rows.js';
 import { selectorCondition, updateMembersProcedure, valueKeyOf } from './member-updates.js';
 import { queueMail } from './mail-repository.js';
 import type { MailRequest } from '../mail/mail.js';
-import type { Database } from './schema.js';
 import { createdEvent, type EventOrigin } from '../events/event.js';
 import { verifiedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
@@ -76,16 +74,13 @@ export const markEmailVerified = writerProcedure(
     }),
 );
 
-export class MemberRepository implements MemberStore {
-  /** Short reads outside any transaction (see EngineConnection.reads). */
-  private readonly reads: Kysely<Database>;
-
+export class MemberRepository extends Repository implements MemberStore {
   constructor(
-    private readonly connection: StoreConnection,
+    connection: StoreConnection,
     /** Whether changes write their events (the EVENTS setting). */
     private readonly events = true,
   ) {
-    this.reads = connection.reads;
+    super(connection);
   }
 
   insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number> {

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { foldKey } from '../members/member.js';
 import { writerProcedure } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository } from './writes.js';
 import { isRole, type Operator, type OperatorCredentials, type OperatorSession, type OperatorStore, type Role } from '../operators/operator.js';
 import type { Database } from './schema.js';
 
@@ -38,15 +38,7 @@ export const setPasswordByLink = writerProcedure(
     }),
 );
 
-export class OperatorRepository implements OperatorStore {
-  private readonly reads: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
-  constructor(private readonly connection: StoreConnection) {
-    this.reads = connection.reads;
-    this.build = connection.build;
-  }
-
+export class OperatorRepository extends Repository implements OperatorStore {
   grant(email: string, accountId: number, role: Role, now: number): Promise<number> {
     return this.connection.transact(grantOperator, email, accountId, role, now);
   }

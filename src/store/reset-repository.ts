@@ -4,17 +4,9 @@ import type { MailRequest } from '../mail/mail.js';
 import type { ResetLink, ResetLinkStore } from '../members/password-resets.js';
 import { queueMail } from './mail-repository.js';
 import type { Database } from './schema.js';
-import type { StoreConnection } from './writes.js';
+import { Repository } from './writes.js';
 
-export class ResetRepository implements ResetLinkStore {
-  private readonly reads: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
-  constructor(private readonly connection: StoreConnection) {
-    this.reads = connection.reads;
-    this.build = connection.build;
-  }
-
+export class ResetRepository extends Repository implements ResetLinkStore {
   async createResetLink(
     link: { accountId: number; memberId: number; digest: string; createdAt: number; expiresAt: number },
     mail?: MailRequest,

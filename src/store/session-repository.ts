@@ -4,7 +4,7 @@ import type { FoundSession, SessionStore } from '../members/sessions.js';
 import { profileColumn, type ListedRow } from '../members/record-template.js';
 import type { ExpiryAction, MemberStatus } from '../members/member.js';
 import type { Database } from './schema.js';
-import type { StoreConnection } from './writes.js';
+import { Repository, type StoreConnection } from './writes.js';
 
 /** A session's row with its member's: a few columns for a bare check, all of them for a record. */
 type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' | 'status' | 'exp_time_at' | 'exp_time_mode' | 'deleted_at'> & {
@@ -46,14 +46,11 @@ function foundOf(row: LookupRow): FoundSession {
   };
 }
 
-export class SessionRepository implements SessionStore {
+export class SessionRepository extends Repository implements SessionStore {
   private readonly lookups;
-  private readonly build: Kysely<Database>;
-  private readonly reads: Kysely<Database>;
 
-  constructor(private readonly connection: StoreConnection) {
-    this.build = connection.build;
-    this.reads = connection.reads;
+  constructor(connection: StoreConnection) {
+    super(connection);
     this.lookups = lookupQueries(connection.reads);
   }
 

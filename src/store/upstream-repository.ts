@@ -2,12 +2,12 @@
  * The upstream links in SQL: the link rows, the capture of a member's password, the members
  * still waiting, and the queue of writes mirrored to the upstream.
  */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
 import type { MirrorJob, UpstreamLink, UpstreamLinkSettings, UpstreamLinkStore } from '../upstream/upstream-link.js';
-import type { Database, UpstreamLinkTable } from './schema.js';
+import type { UpstreamLinkTable } from './schema.js';
 import { writerProcedure } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository } from './writes.js';
 
 function toLink(row: Selectable<UpstreamLinkTable>): UpstreamLink {
   const instant = (value: number | null) => (value === null ? null : Number(value));
@@ -51,15 +51,7 @@ export const capturePassword = writerProcedure('upstream.capturePassword', ({ db
   }),
 );
 
-export class UpstreamRepository implements UpstreamLinkStore {
-  private readonly reads: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
-  constructor(private readonly connection: StoreConnection) {
-    this.reads = connection.reads;
-    this.build = connection.build;
-  }
-
+export class UpstreamRepository extends Repository implements UpstreamLinkStore {
   async saveLink(accountId: number, settings: UpstreamLinkSettings, at: number): Promise<void> {
     const values = {
       url: settings.url,

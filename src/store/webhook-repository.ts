@@ -1,9 +1,9 @@
 /** Webhook endpoints, deliveries and attempts in SQL. */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { AttemptResult, DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookStore } from '../webhooks/webhook.js';
-import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from './schema.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './schema.js';
 import { writerProcedure } from './dialects/dialect.js';
-import type { StoreConnection } from './writes.js';
+import { Repository } from './writes.js';
 
 const ROWS_PER_INSERT = 500;
 
@@ -66,15 +66,7 @@ export const fanOut = writerProcedure(
     }),
 );
 
-export class WebhookRepository implements WebhookStore {
-  private readonly reads: Kysely<Database>;
-  private readonly build: Kysely<Database>;
-
-  constructor(private readonly connection: StoreConnection) {
-    this.reads = connection.reads;
-    this.build = connection.build;
-  }
-
+export class WebhookRepository extends Repository implements WebhookStore {
   async insertEndpoint(endpoint: {
     accountId: number;
     name: string | null;

@@ -10,7 +10,8 @@
  * pool. Repositories are given a StoreConnection, which has no `db`: there is no other way to
  * write.
  */
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Database } from './schema.js';
 import { CompiledQuery as Compiled } from 'kysely';
 import { writerProcedure, type EngineConnection } from './dialects/dialect.js';
 
@@ -80,4 +81,17 @@ export function storeConnection(engine: EngineConnection): StoreConnection {
   };
   delete connection.db;
   return connection;
+}
+
+/** What every repository starts from: the store's connection, its short reads and its query builder. */
+export abstract class Repository {
+  /** Short reads outside any transaction (see EngineConnection.reads). */
+  protected readonly reads: Kysely<Database>;
+  /** Builds the queries handed to write and writeAll. */
+  protected readonly build: Kysely<Database>;
+
+  constructor(protected readonly connection: StoreConnection) {
+    this.reads = connection.reads;
+    this.build = connection.build;
+  }
 }
