@@ -34,6 +34,11 @@ export default tseslint.config(
           message: 'No engine test outside src/store/dialects/: give the connection a capability instead.',
         },
         { selector: "Property[key.name='type'][value.value=/^member\\./]", message: 'Build events with the constructors of src/events/.' },
+        {
+          // On PostgreSQL `reads` is the pool itself: a write through it would work, and bypass the one write path.
+          selector: "CallExpression[callee.object.property.name='reads'][callee.property.name=/^(insertInto|replaceInto|updateTable|deleteFrom|mergeInto|transaction|startTransaction)$/]",
+          message: 'Write with write, writeAll or transact (store/writes.ts), never through reads.',
+        },
       ],
     },
   },

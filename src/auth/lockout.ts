@@ -62,12 +62,12 @@ export function lockedUntilAfter(failures: number, now: number, policy: LockoutP
  * locks the member for the reset time, so that rotating addresses buys an attacker nothing
  * beyond 100 guesses (NIST SP 800-63B), whatever `IP` says.
  */
-/** The lock a new count of failures begins (0: none): `address`, a count of one address; `all`, the count across addresses. */
-export function lockedUntil(count: 'address' | 'all', failures: number, now: number, policy: LockoutPolicy): number {
-  return count === 'all' ? lockedUntilAcrossAddresses(failures, now, policy) : lockedUntilAfter(failures, now, policy);
-}
-
 export function lockedUntilAcrossAddresses(failures: number, now: number, policy: LockoutPolicy): number {
   if (policy.threshold === 0 || failures < MAX_CONSECUTIVE_FAILURES) return 0;
   return now + policy.resetSeconds * 1000;
+}
+
+/** The lock a new count of failures begins (0: none): `address`, a count of one address; `all`, the count across addresses. */
+export function lockedUntil(count: 'address' | 'all', failures: number, now: number, policy: LockoutPolicy): number {
+  return count === 'all' ? lockedUntilAcrossAddresses(failures, now, policy) : lockedUntilAfter(failures, now, policy);
 }

@@ -1,10 +1,10 @@
-import type { LockoutPolicy } from '../accounts/account.js';
 /**
  * What the login side needs from storage: the record of attempts (failure counts per member
  * and address, the events recorded with an address), the sessions a login hands out, the
  * login count and allowance, and the hash upgrade. Owned by the login service; the member
  * store knows nothing of it.
  */
+import type { LockoutPolicy } from '../accounts/account.js';
 import type { LoginFailures } from '../auth/lockout.js';
 import type { MemberStatus } from './member.js';
 import type { EventOrigin } from '../events/event.js';

@@ -142,12 +142,14 @@ export class AccountRepository extends Repository implements AccountStore {
   }
 
   async countMembersByStatus(accountId: number): Promise<Record<string, number>> {
-    const rows = await this.reads
-      .selectFrom('members')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('account_id', '=', accountId)
-      .groupBy('status')
-      .execute();
+    // Over every member of the account: read apart.
+    const rows = await this.connection.readApart(
+      this.build
+        .selectFrom('members')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('account_id', '=', accountId)
+        .groupBy('status'),
+    );
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
   }
 

@@ -52,14 +52,14 @@ const EVENT_COLUMNS = ['account_id', 'type', 'at', 'actor', 'actor_email', 'requ
 /** The INSERT of `count` events, compiled once per dialect and count (an update of one member writes one). */
 const insertSqls = new WeakMap<object, Map<number, string>>();
 
-function insertSql(trx: Kysely<Database>, count: number): string {
-  const dialect = trx.getExecutor().adapter.constructor;
+function insertSql(db: Kysely<Database>, count: number): string {
+  const dialect = db.getExecutor().adapter.constructor;
   let byCount = insertSqls.get(dialect);
   if (!byCount) insertSqls.set(dialect, (byCount = new Map()));
   let text = byCount.get(count);
   if (text === undefined) {
     const row = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, null])) as unknown as Insertable<EventOutboxTable>;
-    text = trx
+    text = db
       .insertInto('event_outbox')
       .values(Array.from({ length: count }, () => row))
       .compile().sql;
@@ -91,14 +91,14 @@ export async function sequenceEvents(connection: StoreConnection): Promise<numbe
     // Nothing to number (the usual case for a feed read): no transaction, no lock, no commit.
     const waiting = await connection.reads.selectFrom('event_outbox').select('entry').limit(1).executeTakeFirst();
     if (!waiting) return numbered;
-    const count = await connection.transact(sequenceBatch);
+    const count = await connection.transact(sequenceBatchProcedure);
     numbered += count;
     if (count < SEQUENCE_BATCH) return numbered;
   }
 }
 
 /** One transaction of the sequencer: up to SEQUENCE_BATCH events numbered and moved; answers how many. */
-export const sequenceBatch = writerProcedure('sequenceBatch', (connection: WriterConnection) =>
+export const sequenceBatchProcedure = writerProcedure('events.sequenceBatch', (connection: WriterConnection) =>
   connection.db.transaction().execute(async (trx) => {
     // SQLite's writer holds the write lock already: its group of procedures began IMMEDIATE.
     if (connection.transactionLocks) await sql`select ${connection.transactionLocks.lock('exclusive', SEQUENCER_LOCK)}`.execute(trx);

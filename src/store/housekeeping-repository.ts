@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Housekeeping } from '../upkeep/housekeeping.js';
 import { writerProcedure } from './dialects/dialect.js';
 import { Repository, type StoreConnection } from './writes.js';
-import { EXPIRY_CHUNK, expireDueChunk } from './member-updates.js';
+import { CHUNK_MEMBERS, expireDueProcedure } from './member-updates.js';
 import type { Database } from './schema.js';
 import type { NewEvent } from '../events/event.js';
 import { expiringEvent, purgedEvent } from '../events/member-events.js';
@@ -18,7 +18,7 @@ const QUEUE_TABLES = ['event_outbox', 'member_count_deltas', 'account_usage_delt
  * Up to `limit` members Deleted before `before` purged, each with its `member.purged` in the
  * same transaction (in batches, so that a purge of many members never holds the store long).
  */
-export const purgeDeleted = writerProcedure(
+export const purgeDeletedProcedure = writerProcedure(
   'housekeeping.purgeDeleted',
   ({ db }, before: number, limit: number, now: number, withEvents: boolean): Promise<number> =>
     db.transaction().execute(async (trx) => {
@@ -46,7 +46,7 @@ export const purgeDeleted = writerProcedure(
  * warned, each with its `member.expiring` (and its reminder mail, when the account has a mail
  * server); answers how many.
  */
-export const warnExpiringChunk = writerProcedure(
+export const warnExpiringProcedure = writerProcedure(
   'housekeeping.warnExpiring',
   ({ db, engine }, account: { id: number; smtp_url: string }, now: number, until: number, limit: number): Promise<number> =>
     db.transaction().execute(async (trx) => {
@@ -92,7 +92,7 @@ export const warnExpiringChunk = writerProcedure(
 );
 
 /** The member counts' deltas folded into the counts (PostgreSQL); answers how many deltas. */
-export const foldMemberCounts = writerProcedure(
+export const foldMemberCountsProcedure = writerProcedure(
   'housekeeping.foldMemberCounts',
   ({ db }): Promise<number> =>
     db.transaction().execute(async (trx) => {
@@ -121,7 +121,7 @@ export const foldMemberCounts = writerProcedure(
 );
 
 /** The profile bytes' deltas folded into each account's usage (PostgreSQL); answers how many deltas. */
-export const foldAccountUsage = writerProcedure(
+export const foldAccountUsageProcedure = writerProcedure(
   'housekeeping.foldAccountUsage',
   ({ db }): Promise<number> =>
     db.transaction().execute(async (trx) => {
@@ -165,16 +165,16 @@ export class HousekeepingRepository extends Repository implements Housekeeping {
   async expireAllDue(now: number): Promise<number> {
     let expired = 0;
     for (;;) {
-      const count = await this.connection.transact(expireDueChunk, now, this.events);
+      const count = await this.connection.transact(expireDueProcedure, now, this.events);
       expired += count;
-      if (count < EXPIRY_CHUNK) return expired;
+      if (count < CHUNK_MEMBERS) return expired;
     }
   }
 
   async purgeDeleted(before: number, limit: number, now: number): Promise<number> {
     // In batches, so that a purge of many members never holds the store for long; each
     // purged member's `member.purged` in the same transaction.
-    return this.connection.transact(purgeDeleted, before, limit, now, this.events);
+    return this.connection.transact(purgeDeletedProcedure, before, limit, now, this.events);
   }
 
   async warnExpiring(now: number, limit: number): Promise<number> {
@@ -188,7 +188,7 @@ export class HousekeepingRepository extends Repository implements Housekeeping {
     for (const account of accounts) {
       const until = now + Number(account.expiry_warning_seconds) * 1000;
       for (;;) {
-        const count = await this.connection.transact(warnExpiringChunk, { id: account.id, smtp_url: account.smtp_url }, now, until, limit);
+        const count = await this.connection.transact(warnExpiringProcedure, { id: account.id, smtp_url: account.smtp_url }, now, until, limit);
         warned += count;
         if (count < limit) break;
       }
@@ -244,12 +244,12 @@ export class HousekeepingRepository extends Repository implements Housekeeping {
   async foldMemberCounts(): Promise<number> {
     // Nothing to fold (always on SQLite, whose triggers keep the counts themselves): no transaction.
     if (!(await this.connection.reads.selectFrom('member_count_deltas').select('account_id').limit(1).executeTakeFirst())) return 0;
-    return this.connection.transact(foldMemberCounts);
+    return this.connection.transact(foldMemberCountsProcedure);
   }
 
   async foldAccountUsage(): Promise<number> {
     if (!(await this.connection.reads.selectFrom('account_usage_deltas').select('account_id').limit(1).executeTakeFirst())) return 0;
-    return this.connection.transact(foldAccountUsage);
+    return this.connection.transact(foldAccountUsageProcedure);
   }
 
   vacuumQueues(): Promise<string[]> {

@@ -22,7 +22,7 @@ function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_
  * A successful login counted in one transaction (see LoginRecords.recordLogin); `withEvents`:
  * whether logins write their events (the EVENTS setting).
  */
-export const recordLogin = writerProcedure(
+export const recordLoginProcedure = writerProcedure(
   'logins.recordLogin',
   (
     { db },
@@ -90,7 +90,7 @@ export const recordLogin = writerProcedure(
  * A failed attempt counted, in its scope and across all addresses, in one transaction (see
  * LoginRecords.recordLoginFailure), locking by the account's policy.
  */
-export const recordLoginFailure = writerProcedure(
+export const recordLoginFailureProcedure = writerProcedure(
   'logins.recordLoginFailure',
   (
     { db },
@@ -152,7 +152,7 @@ export const recordLoginFailure = writerProcedure(
 );
 
 /** A member's failure counts cleared, with `member.unlocked` when that ended a lock; answers how many counts there were. */
-export const clearLoginFailures = writerProcedure(
+export const clearLoginFailuresProcedure = writerProcedure(
   'logins.clearLoginFailures',
   ({ db }, accountId: number, memberId: number, unlocked: { at: number; login: string; origin: EventOrigin } | undefined): Promise<number> =>
     db.transaction().execute(async (trx) => {
@@ -179,7 +179,7 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
   }
 
   recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording> {
-    return this.connection.transact(recordLogin, accountId, memberId, login, this.events);
+    return this.connection.transact(recordLoginProcedure, accountId, memberId, login, this.events);
   }
 
   async findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures> {
@@ -199,7 +199,7 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
     scope: string,
     attempt: FailedAttempt & { events?: LoginAttemptEvents & { outcome: 'fail' | 'locked' } },
   ): Promise<LoginFailures> {
-    return this.connection.transact(recordLoginFailure, accountId, memberId, scope, attempt, this.events);
+    return this.connection.transact(recordLoginFailureProcedure, accountId, memberId, scope, attempt, this.events);
   }
 
   async recordLoginEvent(accountId: number, event: LoginEvent): Promise<void> {
@@ -239,7 +239,7 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
   }
 
   async clearLoginFailures(accountId: number, memberId: number, unlocked?: { at: number; login: string; origin: EventOrigin }): Promise<number> {
-    return this.connection.transact(clearLoginFailures, accountId, memberId, this.events ? unlocked : undefined);
+    return this.connection.transact(clearLoginFailuresProcedure, accountId, memberId, this.events ? unlocked : undefined);
   }
 
   async recentLoginEvents(accountId: number, memberId: number, limit: number): Promise<LoginEvent[]> {

@@ -171,7 +171,7 @@ async function membersNow(trx: Transaction<Database>, updates: ImportWrite['upda
  * Writes one batch of an import in one transaction, with its events (`withEvents`): all of it
  * lands, or none. Long: a batch is up to a thousand members.
  */
-export const writeImportBatch = writerProcedure(
+export const importBatchProcedure = writerProcedure(
   'members.import',
   ({ db }, accountId: number, write: ImportWrite, withEvents: boolean): Promise<void> =>
     db.transaction().execute(async (trx) => {
@@ -294,7 +294,7 @@ export class MemberTransferRepository extends Repository implements MemberTransf
   }
 
   async writeImport(accountId: number, write: ImportWrite): Promise<void> {
-    await this.connection.transact(writeImportBatch, accountId, write, this.events);
+    await this.connection.transact(importBatchProcedure, accountId, write, this.events);
     if (write.inserts.some((member) => member.id !== undefined)) await this.connection.syncMemberIds();
   }
 

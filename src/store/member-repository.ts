@@ -28,7 +28,7 @@ import { appendEvents } from './event-repository.js';
  * undefined: EVENTS=off); answers its id. A login taken meanwhile (the unique index decides
  * races) leaves as UniqueViolation.
  */
-export const insertMember = writerProcedure(
+export const insertMemberProcedure = writerProcedure(
   'members.insert',
   ({ db }, accountId: number, member: NewMember, origin: EventOrigin | undefined, mail: MailRequest | undefined): Promise<number> =>
     db.transaction().execute(async (trx) => {
@@ -54,7 +54,7 @@ export const insertMember = writerProcedure(
  * The member's address marked verified, if it is still the address the link was for (answers
  * false otherwise), with `member.verified` the first time (unless `origin` is undefined).
  */
-export const markEmailVerified = writerProcedure(
+export const markEmailVerifiedProcedure = writerProcedure(
   'members.markEmailVerified',
   ({ db }, accountId: number, memberId: number, email: string, at: number, origin: EventOrigin | undefined): Promise<boolean> =>
     db.transaction().execute(async (trx) => {
@@ -84,7 +84,7 @@ export class MemberRepository extends Repository implements MemberStore {
   }
 
   insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number> {
-    return this.connection.transact(insertMember, accountId, member, this.events ? origin : undefined, mail);
+    return this.connection.transact(insertMemberProcedure, accountId, member, this.events ? origin : undefined, mail);
   }
 
   async findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]> {
@@ -137,7 +137,7 @@ export class MemberRepository extends Repository implements MemberStore {
   }
 
   markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean> {
-    return this.connection.transact(markEmailVerified, accountId, memberId, email, at, this.events ? origin : undefined);
+    return this.connection.transact(markEmailVerifiedProcedure, accountId, memberId, email, at, this.events ? origin : undefined);
   }
 
   updateMembers(

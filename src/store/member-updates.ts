@@ -44,7 +44,7 @@ export function selectorCondition(accountId: number, selector: MemberSelector) {
  * Members written per statement by the expiry sweep and by an update: every statement's cost
  * is bounded (it holds the one SQLite writer), and a million members are a hundred of them.
  */
-const CHUNK_MEMBERS = 10_000;
+export const CHUNK_MEMBERS = 10_000;
 /**
  * Bytes of profile values written per statement by an update: a value of 64 KiB set on every
  * member goes 64 members at a time (the search index is written too).
@@ -71,7 +71,6 @@ export async function expireDue(
     const count = await expireChunk(trx, now, accountId, options);
     expired += count;
     if (count < CHUNK_MEMBERS) return expired;
-    await nextTurn();
   }
 }
 
@@ -79,14 +78,11 @@ export async function expireDue(
  * The sweep's expiry across every account: one chunk (see expireChunk) per transaction, its
  * events with it; answers how many members it expired (fewer than CHUNK_MEMBERS: the last).
  */
-export const expireDueChunk = writerProcedure(
+export const expireDueProcedure = writerProcedure(
   'members.expireDue',
   ({ db }, now: number, events: boolean) => db.transaction().execute((trx) => expireChunk(trx, now, undefined, { events })),
   () => true,
 );
-
-/** The number of members one expiry statement writes at most. */
-export const EXPIRY_CHUNK = CHUNK_MEMBERS;
 
 /**
  * Up to CHUNK_MEMBERS expirations due at `now` written down, for one account or for all when
@@ -102,54 +98,52 @@ async function expireChunk(
   accountId: number | undefined,
   options: { events: boolean; collect?: NewEvent[] },
 ): Promise<number> {
-  {
-    let due = trx.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
-    if (accountId !== undefined) due = due.where('account_id', '=', accountId);
-    const rows = await trx
-      .updateTable('members')
-      .set({
-        status: sql`exp_time_mode`,
-        deleted_at: sql`case when exp_time_mode = 'D' then exp_time_at else deleted_at end`,
-        updated_at: now,
-      })
-      .where('id', 'in', due)
-      .returning(['id', 'account_id', 'status'])
-      .execute();
-    // An expiry ends the member's sessions (a check would refuse them anyway; this keeps a
-    // later renewal from bringing them back), and its reset links.
-    if (rows.length > 0) {
-      await trx
-        .deleteFrom('sessions')
-        .where(
-          'member_id',
-          'in',
-          rows.map((row) => row.id),
-        )
-        .execute();
-      await endResetLinksOf(
-        trx,
-        accountId,
+  let due = trx.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
+  if (accountId !== undefined) due = due.where('account_id', '=', accountId);
+  const rows = await trx
+    .updateTable('members')
+    .set({
+      status: sql`exp_time_mode`,
+      deleted_at: sql`case when exp_time_mode = 'D' then exp_time_at else deleted_at end`,
+      updated_at: now,
+    })
+    .where('id', 'in', due)
+    .returning(['id', 'account_id', 'status'])
+    .execute();
+  // An expiry ends the member's sessions (a check would refuse them anyway; this keeps a
+  // later renewal from bringing them back), and its reset links.
+  if (rows.length > 0) {
+    await trx
+      .deleteFrom('sessions')
+      .where(
+        'member_id',
+        'in',
         rows.map((row) => row.id),
-      );
-    }
-    if (options.events && rows.length > 0) {
-      const counts = new Map<string, { accountId: number; status: string; count: number }>();
-      for (const row of rows) {
-        const key = `${row.account_id}:${row.status}`;
-        const entry = counts.get(key) ?? { accountId: Number(row.account_id), status: row.status, count: 0 };
-        entry.count++;
-        counts.set(key, entry);
-      }
-      // Accounts in one order, so that two sweeps could never lock two counters crosswise.
-      const grouped = [...counts.values()].sort((a, b) => a.accountId - b.accountId || a.status.localeCompare(b.status));
-      for (const { accountId: account, status, count } of grouped) {
-        const event = bulkUpdatedEvent({ cause: 'time_expiry', status, count }, now, { actor: 'system' });
-        if (options.collect) options.collect.push(event);
-        else await appendEvents(trx, account, [event]);
-      }
-    }
-    return rows.length;
+      )
+      .execute();
+    await endResetLinksOf(
+      trx,
+      accountId,
+      rows.map((row) => row.id),
+    );
   }
+  if (options.events && rows.length > 0) {
+    const counts = new Map<string, { accountId: number; status: string; count: number }>();
+    for (const row of rows) {
+      const key = `${row.account_id}:${row.status}`;
+      const entry = counts.get(key) ?? { accountId: Number(row.account_id), status: row.status, count: 0 };
+      entry.count++;
+      counts.set(key, entry);
+    }
+    // Accounts in one order, so that two sweeps could never lock two counters crosswise.
+    const grouped = [...counts.values()].sort((a, b) => a.accountId - b.accountId || a.status.localeCompare(b.status));
+    for (const { accountId: account, status, count } of grouped) {
+      const event = bulkUpdatedEvent({ cause: 'time_expiry', status, count }, now, { actor: 'system' });
+      if (options.collect) options.collect.push(event);
+      else await appendEvents(trx, account, [event]);
+    }
+  }
+  return rows.length;
 }
 
 /**

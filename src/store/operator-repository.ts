@@ -7,7 +7,7 @@ import { isRole, type Operator, type OperatorCredentials, type OperatorSession, 
 import type { Database } from './schema.js';
 
 /** The operator of this address (made if new) given this role on the account; answers its id. */
-export const grantOperator = writerProcedure('operators.grant', ({ db }, email: string, accountId: number, role: Role, now: number): Promise<number> =>
+export const grantOperatorProcedure = writerProcedure('operators.grant', ({ db }, email: string, accountId: number, role: Role, now: number): Promise<number> =>
   db.transaction().execute(async (trx) => {
     const key = foldKey(email);
     await trx
@@ -26,7 +26,7 @@ export const grantOperator = writerProcedure('operators.grant', ({ db }, email: 
 );
 
 /** The link taken (it works once): the operator's new password set; answers its id, or undefined for a link unknown or expired. */
-export const setPasswordByLink = writerProcedure(
+export const setPasswordByLinkProcedure = writerProcedure(
   'operators.setPasswordByLink',
   ({ db }, digest: string, passwordHash: string, now: number): Promise<number | undefined> =>
     db.transaction().execute(async (trx) => {
@@ -40,7 +40,7 @@ export const setPasswordByLink = writerProcedure(
 
 export class OperatorRepository extends Repository implements OperatorStore {
   grant(email: string, accountId: number, role: Role, now: number): Promise<number> {
-    return this.connection.transact(grantOperator, email, accountId, role, now);
+    return this.connection.transact(grantOperatorProcedure, email, accountId, role, now);
   }
 
   async byEmail(email: string): Promise<Operator | undefined> {
@@ -155,7 +155,7 @@ export class OperatorRepository extends Repository implements OperatorStore {
   }
 
   setPasswordByLink(digest: string, passwordHash: string, now: number): Promise<number | undefined> {
-    return this.connection.transact(setPasswordByLink, digest, passwordHash, now);
+    return this.connection.transact(setPasswordByLinkProcedure, digest, passwordHash, now);
   }
 
   async linkOperator(digest: string, now: number): Promise<number | undefined> {

@@ -32,23 +32,25 @@ function toLink(row: Selectable<UpstreamLinkTable>): UpstreamLink {
 }
 
 /** The password an upstream login confirmed, kept where the member still waits for one; answers whether it was. */
-export const capturePassword = writerProcedure('upstream.capturePassword', ({ db }, accountId: number, memberId: number, hash: string): Promise<boolean> =>
-  db.transaction().execute(async (trx) => {
-    const changed = await trx
-      .updateTable('members')
-      .set({ password_hash: hash })
-      .where('account_id', '=', accountId)
-      .where('id', '=', memberId)
-      .where('password_hash', '=', PASSWORD_AT_UPSTREAM)
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) === 0) return false;
-    await trx
-      .updateTable('upstream_links')
-      .set((eb) => ({ captured: eb('captured', '+', 1) }))
-      .where('account_id', '=', accountId)
-      .execute();
-    return true;
-  }),
+export const capturePasswordProcedure = writerProcedure(
+  'upstream.capturePassword',
+  ({ db }, accountId: number, memberId: number, hash: string): Promise<boolean> =>
+    db.transaction().execute(async (trx) => {
+      const changed = await trx
+        .updateTable('members')
+        .set({ password_hash: hash })
+        .where('account_id', '=', accountId)
+        .where('id', '=', memberId)
+        .where('password_hash', '=', PASSWORD_AT_UPSTREAM)
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) === 0) return false;
+      await trx
+        .updateTable('upstream_links')
+        .set((eb) => ({ captured: eb('captured', '+', 1) }))
+        .where('account_id', '=', accountId)
+        .execute();
+      return true;
+    }),
 );
 
 export class UpstreamRepository extends Repository implements UpstreamLinkStore {
@@ -70,10 +72,13 @@ export class UpstreamRepository extends Repository implements UpstreamLinkStore 
   }
 
   async removeLink(accountId: number): Promise<boolean> {
-    const [, removed] = await this.connection.writeAll([
-      this.build.deleteFrom('upstream_mirror').where('account_id', '=', accountId),
-      this.build.deleteFrom('upstream_links').where('account_id', '=', accountId),
-    ]);
+    const [, removed] = await this.connection.writeAll(
+      [
+        this.build.deleteFrom('upstream_mirror').where('account_id', '=', accountId),
+        this.build.deleteFrom('upstream_links').where('account_id', '=', accountId),
+      ],
+      { long: true },
+    );
     return Number(removed!.numAffectedRows) > 0;
   }
 
@@ -111,13 +116,13 @@ export class UpstreamRepository extends Repository implements UpstreamLinkStore 
   }
 
   capturePassword(accountId: number, memberId: number, hash: string): Promise<boolean> {
-    return this.connection.transact(capturePassword, accountId, memberId, hash);
+    return this.connection.transact(capturePasswordProcedure, accountId, memberId, hash);
   }
 
   async countWaiting(accountId: number): Promise<number> {
     // Up to every member of the account: read apart.
     const [row] = await this.connection.readApart(
-      this.reads
+      this.build
         .selectFrom('members')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('account_id', '=', accountId)
@@ -175,11 +180,13 @@ export class UpstreamRepository extends Repository implements UpstreamLinkStore 
   }
 
   async mirrorBacklog(accountId: number): Promise<{ pending: number; lastError: string | null }> {
-    const count = await this.reads
-      .selectFrom('upstream_mirror')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow();
+    // Over the whole backlog of writes waiting for the upstream: read apart.
+    const [count] = await this.connection.readApart(
+      this.build
+        .selectFrom('upstream_mirror')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId),
+    );
     const failed = await this.reads
       .selectFrom('upstream_mirror')
       .select('last_error')
@@ -188,6 +195,6 @@ export class UpstreamRepository extends Repository implements UpstreamLinkStore 
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
-    return { pending: Number(count.n), lastError: failed?.last_error ?? null };
+    return { pending: Number(count!.n), lastError: failed?.last_error ?? null };
   }
 }

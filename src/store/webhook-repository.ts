@@ -41,7 +41,7 @@ function toDelivery(row: Selectable<WebhookDeliveryTable>): WebhookDelivery {
  * The endpoint's cursor moved from `from` to `to` and a delivery made of each event between;
  * nothing if another server moved it first (answers false).
  */
-export const fanOut = writerProcedure(
+export const fanOutProcedure = writerProcedure(
   'webhooks.fanOut',
   ({ db }, endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean> =>
     db.transaction().execute(async (trx) => {
@@ -114,7 +114,8 @@ export class WebhookRepository extends Repository implements WebhookStore {
   }
 
   async removeEndpoint(id: number): Promise<boolean> {
-    const result = await this.connection.write(this.build.deleteFrom('webhook_endpoints').where('id', '=', id));
+    // Its deliveries and their attempts go with it (foreign keys): a cost that grows with them.
+    const result = await this.connection.write(this.build.deleteFrom('webhook_endpoints').where('id', '=', id), { long: true });
     return result.numAffectedRows! > 0n;
   }
 
@@ -123,7 +124,7 @@ export class WebhookRepository extends Repository implements WebhookStore {
   }
 
   fanOut(endpointId: number, accountId: number, from: number, to: number, eventIds: readonly number[], now: number): Promise<boolean> {
-    return this.connection.transact(fanOut, endpointId, accountId, from, to, eventIds, now);
+    return this.connection.transact(fanOutProcedure, endpointId, accountId, from, to, eventIds, now);
   }
 
   async lease(endpointId: number, now: number, until: number): Promise<boolean> {

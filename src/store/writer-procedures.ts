@@ -5,34 +5,34 @@
  * new procedure is an entry here (a test finds any that is not).
  */
 import type { WriterProcedure } from './dialects/dialect.js';
-import { sequenceBatch } from './event-repository.js';
-import { foldAccountUsage, foldMemberCounts, purgeDeleted, warnExpiringChunk } from './housekeeping-repository.js';
-import { clearLoginFailures, recordLogin, recordLoginFailure } from './login-records-repository.js';
-import { writeImportBatch } from './member-import-export.js';
-import { insertMember, markEmailVerified } from './member-repository.js';
-import { expireDueChunk, updateMembersProcedure } from './member-updates.js';
-import { grantOperator, setPasswordByLink } from './operator-repository.js';
-import { capturePassword } from './upstream-repository.js';
-import { fanOut } from './webhook-repository.js';
-import { runStatements } from './writes.js';
+import { sequenceBatchProcedure } from './event-repository.js';
+import { foldAccountUsageProcedure, foldMemberCountsProcedure, purgeDeletedProcedure, warnExpiringProcedure } from './housekeeping-repository.js';
+import { clearLoginFailuresProcedure, recordLoginProcedure, recordLoginFailureProcedure } from './login-records-repository.js';
+import { importBatchProcedure } from './member-import-export.js';
+import { insertMemberProcedure, markEmailVerifiedProcedure } from './member-repository.js';
+import { expireDueProcedure, updateMembersProcedure } from './member-updates.js';
+import { grantOperatorProcedure, setPasswordByLinkProcedure } from './operator-repository.js';
+import { capturePasswordProcedure } from './upstream-repository.js';
+import { fanOutProcedure } from './webhook-repository.js';
+import { statementsProcedure } from './writes.js';
 
 export const WRITER_PROCEDURES: ReadonlyArray<WriterProcedure<never[], unknown>> = [
-  runStatements,
-  sequenceBatch,
-  foldAccountUsage,
-  foldMemberCounts,
-  purgeDeleted,
-  warnExpiringChunk,
-  clearLoginFailures,
-  recordLogin,
-  recordLoginFailure,
-  writeImportBatch,
-  insertMember,
-  markEmailVerified,
-  expireDueChunk,
+  statementsProcedure,
+  sequenceBatchProcedure,
+  foldAccountUsageProcedure,
+  foldMemberCountsProcedure,
+  purgeDeletedProcedure,
+  warnExpiringProcedure,
+  clearLoginFailuresProcedure,
+  recordLoginProcedure,
+  recordLoginFailureProcedure,
+  importBatchProcedure,
+  insertMemberProcedure,
+  markEmailVerifiedProcedure,
+  expireDueProcedure,
   updateMembersProcedure,
-  grantOperator,
-  setPasswordByLink,
-  capturePassword,
-  fanOut,
+  grantOperatorProcedure,
+  setPasswordByLinkProcedure,
+  capturePasswordProcedure,
+  fanOutProcedure,
 ] as never;

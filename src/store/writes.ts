@@ -41,7 +41,7 @@ interface Statement {
 }
 
 /** The writer procedure behind write and writeAll. */
-export const runStatements = writerProcedure(
+export const statementsProcedure = writerProcedure(
   'statements',
   async ({ db }, statements: readonly Statement[], _long?: boolean): Promise<Array<QueryResult<unknown>>> => {
     const run = (executor: typeof db, statement: Statement) => executor.executeQuery(Compiled.raw(statement.sql, [...statement.parameters]));
@@ -66,10 +66,10 @@ export function storeConnection(engine: EngineConnection): StoreConnection {
   const connection: StoreConnection & { db?: unknown } = {
     ...engine,
     async write<R>(query: Compilable<R>, options?: { long?: boolean }) {
-      const [result] = await engine.transact(runStatements, statementsOf([query]), options?.long);
+      const [result] = await engine.transact(statementsProcedure, statementsOf([query]), options?.long);
       return result as QueryResult<R>;
     },
-    writeAll: (queries, options) => engine.transact(runStatements, statementsOf(queries), options?.long),
+    writeAll: (queries, options) => engine.transact(statementsProcedure, statementsOf(queries), options?.long),
     async readApart<R>(query: Compilable<R>) {
       const compiled = query.compile();
       for await (const rows of engine.readSnapshot(async function* (reader) {
