@@ -36,7 +36,8 @@ export default tseslint.config(
         { selector: "Property[key.name='type'][value.value=/^member\\./]", message: 'Build events with the constructors of src/events/.' },
         {
           // On PostgreSQL `reads` is the pool itself: a write through it would work, and bypass the one write path.
-          selector: "CallExpression[callee.object.property.name='reads'][callee.property.name=/^(insertInto|replaceInto|updateTable|deleteFrom|mergeInto|transaction|startTransaction)$/]",
+          selector:
+            "CallExpression[callee.object.property.name='reads'][callee.property.name=/^(insertInto|replaceInto|updateTable|deleteFrom|mergeInto|transaction|startTransaction)$/]",
           message: 'Write with write, writeAll or transact (store/writes.ts), never through reads.',
         },
       ],

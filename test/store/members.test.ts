@@ -153,7 +153,8 @@ describeEachEngine('member store', (context) => {
     const id = await insertMember(store, account.id);
     // Locked for a minute at the third failure of an address.
     const policy = { threshold: 3, stepSeconds: 60, maxSeconds: 60, resetSeconds: 3600 };
-    const fail = (scope: string, at: number, resetBefore = 0, counted = true) => store.logins.recordLoginFailure(account.id, id, scope, { at, resetBefore, counted, policy });
+    const fail = (scope: string, at: number, resetBefore = 0, counted = true) =>
+      store.logins.recordLoginFailure(account.id, id, scope, { at, resetBefore, counted, policy });
     expect(await fail('', NOW)).toEqual({
       address: { failures: 1, lastFailureAt: NOW, lockedUntil: 0 },
       all: { failures: 1, lastFailureAt: NOW, lockedUntil: 0 },
@@ -239,7 +240,12 @@ describeEachEngine('member store', (context) => {
     expect(await store.logins.recordLogin(other.id, id, { login: 'private', at: NOW, ip: null, sessionDigest: uniqueName('s'), throttleScope: '' })).toEqual({
       kind: 'not-active',
     });
-    await store.logins.recordLoginFailure(other.id, id, '', { at: NOW, resetBefore: 0, counted: true, policy: { threshold: 1, stepSeconds: 1, maxSeconds: 1, resetSeconds: 1 } });
+    await store.logins.recordLoginFailure(other.id, id, '', {
+      at: NOW,
+      resetBefore: 0,
+      counted: true,
+      policy: { threshold: 1, stepSeconds: 1, maxSeconds: 1, resetSeconds: 1 },
+    });
     await store.logins.replacePasswordHash(other.id, id, 'h', 'stolen');
     expect(await m.markEmailVerified(other.id, id, (await m.findMemberById(owner.id, id))!.email, NOW, { actor: 'api' })).toBe(false);
     await store.logins.recordLoginEvent(other.id, { memberId: id, login: 'private', ip: '192.0.2.1', at: NOW, outcome: 'ok' });
