@@ -139,6 +139,14 @@ export function apiResponses(answers: JsonSchema[], description: string): JsonSc
 }
 
 export const STRING = { type: 'string' } as const;
+
+/**
+ * An `IP` parameter (decoders.ts: decodeIp): one IPv4 or IPv6 address, or a forwarded list as
+ * an X-Forwarded-For header holds it, of which the first valid address is taken.
+ */
+export function ipParameter(description: string) {
+  return { description: `${description}; a forwarded list (\`203.0.113.5, 10.0.0.1\`) gives its first valid address`, example: '203.0.113.5' };
+}
 /** A count on the wire: a whole number from 1 to 999999999 (`007` is 7). */
 export const POSITIVE_WHOLE = '^(?!0+$)[0-9]{1,9}$';
 /**

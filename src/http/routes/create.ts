@@ -24,6 +24,7 @@ import {
   apiResponses,
   CONSUMES,
   getAndPost,
+  ipParameter,
   MAIL_NOT_SENT,
   okAnswer,
   parameterNames,
@@ -77,7 +78,7 @@ export const CREATE_SCHEMA = {
       set_isexptime: { ...timeMode, description: `${timeMode.description} (other spelling)` },
       set_exptime: { ...timeCount, description: `${timeCount.description} (other spelling)` },
       set_exptimet: { ...timeUnit, description: `${timeUnit.description} (other spelling)` },
-      IP: { description: 'the member’s IPv4 or IPv6 address at registration', format: 'ip' },
+      IP: ipParameter('the member’s IPv4 or IPv6 address at registration'),
       send_welcome: {
         description: '1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url)',
         enum: ['0', '1'],

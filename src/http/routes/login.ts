@@ -8,7 +8,7 @@ import { ApiError, MESSAGES, REASONS } from '../errors.js';
 import { isOverlongPassword, MAX_PASSWORD_LENGTH } from '../../auth/passwords.js';
 import { failReply, okReply } from '../replies.js';
 import { admitAnonymousLogin, apiHandler, apiRoute, authenticate, refuseGetWrite, type RouteContext } from '../route-kit.js';
-import { apiResponses, CONSUMES, getAndPost, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
+import { apiResponses, CONSUMES, getAndPost, ipParameter, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
 import type { WireParams } from '../params.js';
 
 /** What /login/ cannot do without, in the order a missing one is named. */
@@ -24,7 +24,7 @@ export const LOGIN_SCHEMA = {
     withAccount({
       login: { description: 'the member’s login, compared case-insensitively' },
       password: { description: 'the member’s password' },
-      IP: { description: 'the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key', format: 'ip' },
+      IP: ipParameter('the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key'),
     }),
     { required: LOGIN_REQUIRED, profileFields: false, description: 'api_key is needed only with IP' },
   ),
