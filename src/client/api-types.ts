@@ -25,7 +25,7 @@ export interface paths {
                     login: string;
                     /** @description the member’s password */
                     password: string;
-                    /** @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key */
+                    /** @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address */
                     IP?: string;
                 };
                 header?: never;
@@ -206,8 +206,8 @@ export interface paths {
                         /** @description the member’s password */
                         password: string;
                         /**
-                         * Format: ip
-                         * @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key
+                         * @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address
+                         * @example 203.0.113.5
                          */
                         IP?: string;
                     };
@@ -224,8 +224,8 @@ export interface paths {
                         /** @description the member’s password */
                         password: string;
                         /**
-                         * Format: ip
-                         * @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key
+                         * @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address
+                         * @example 203.0.113.5
                          */
                         IP?: string;
                     };
@@ -242,8 +242,8 @@ export interface paths {
                         /** @description the member’s password */
                         password: string;
                         /**
-                         * Format: ip
-                         * @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key
+                         * @description the member’s IPv4 or IPv6 address, recorded with the attempt; needs api_key; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address
+                         * @example 203.0.113.5
                          */
                         IP?: string;
                     };
@@ -444,7 +444,7 @@ export interface paths {
                     set_exptime?: string;
                     /** @description unit of the period: m minutes, h hours, D days, M months, Y years (case-sensitive) (other spelling) */
                     set_exptimet?: "m" | "h" | "D" | "M" | "Y";
-                    /** @description the member’s IPv4 or IPv6 address at registration */
+                    /** @description the member’s IPv4 or IPv6 address at registration; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address */
                     IP?: string;
                     /** @description 1 mails the member the account’s welcome mail, with its verify_url (when the account has a mail server: account set --smtp-url) */
                     send_welcome?: "0" | "1";
@@ -677,8 +677,8 @@ export interface paths {
                          */
                         set_exptimet?: "m" | "h" | "D" | "M" | "Y";
                         /**
-                         * Format: ip
-                         * @description the member’s IPv4 or IPv6 address at registration
+                         * @description the member’s IPv4 or IPv6 address at registration; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address
+                         * @example 203.0.113.5
                          */
                         IP?: string;
                         /**
@@ -748,8 +748,8 @@ export interface paths {
                          */
                         set_exptimet?: "m" | "h" | "D" | "M" | "Y";
                         /**
-                         * Format: ip
-                         * @description the member’s IPv4 or IPv6 address at registration
+                         * @description the member’s IPv4 or IPv6 address at registration; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address
+                         * @example 203.0.113.5
                          */
                         IP?: string;
                         /**
@@ -819,8 +819,8 @@ export interface paths {
                          */
                         set_exptimet?: "m" | "h" | "D" | "M" | "Y";
                         /**
-                         * Format: ip
-                         * @description the member’s IPv4 or IPv6 address at registration
+                         * @description the member’s IPv4 or IPv6 address at registration; a forwarded list (`203.0.113.5, 10.0.0.1`) gives its first valid address
+                         * @example 203.0.113.5
                          */
                         IP?: string;
                         /**
