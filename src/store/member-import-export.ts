@@ -7,8 +7,8 @@ import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { ImportWrite, MemberExport, PortableMember } from '../members/portable-member.js';
 import type { MemberTransferStore } from '../import-export/member-transfer-store.js';
-import { writerProcedure, type SnapshotReader } from './dialects/dialect.js';
-import { Repository, type StoreConnection } from './writes.js';
+import { writerProcedure } from './dialects/dialect.js';
+import { inSnapshot, Repository, type StoreConnection } from './writes.js';
 import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
 import { valueKeyOf } from './member-updates.js';
 import { endSessionsOf } from './session-repository.js';
@@ -259,16 +259,6 @@ export async function exportMembers(connection: StoreConnection, accountId: numb
     }
     await consume({ fieldNames: names.map((row) => row.name), members: members() });
   });
-}
-
-/** Runs `work` in a read snapshot (see StoreConnection.readSnapshot) and answers what it answers. */
-async function inSnapshot<T>(connection: StoreConnection, work: (reader: SnapshotReader) => Promise<T>): Promise<T> {
-  for await (const result of connection.readSnapshot(async function* (reader) {
-    yield await work(reader);
-  })) {
-    return result;
-  }
-  throw new Error('the snapshot ended without an answer');
 }
 
 /** Members whole, in batches: the import's and the export's storage. */

@@ -10,10 +10,9 @@
  * pool. Repositories are given a StoreConnection, which has no `db`: there is no other way to
  * write.
  */
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './schema.js';
-import { CompiledQuery as Compiled } from 'kysely';
-import { writerProcedure, type EngineConnection } from './dialects/dialect.js';
+import { writerProcedure, type EngineConnection, type SnapshotReader } from './dialects/dialect.js';
 
 export interface StoreConnection extends Omit<EngineConnection, 'db'> {
   /**
@@ -44,7 +43,7 @@ interface Statement {
 export const statementsProcedure = writerProcedure(
   'statements',
   async ({ db }, statements: readonly Statement[], _long?: boolean): Promise<Array<QueryResult<unknown>>> => {
-    const run = (executor: typeof db, statement: Statement) => executor.executeQuery(Compiled.raw(statement.sql, [...statement.parameters]));
+    const run = (executor: typeof db, statement: Statement) => executor.executeQuery(CompiledQuery.raw(statement.sql, [...statement.parameters]));
     // One statement is a transaction of its own (on SQLite, a savepoint of the writer's group).
     if (statements.length === 1) return [await run(db, statements[0]!)];
     return db.transaction().execute(async (trx) => {
@@ -70,17 +69,22 @@ export function storeConnection(engine: EngineConnection): StoreConnection {
       return result as QueryResult<R>;
     },
     writeAll: (queries, options) => engine.transact(statementsProcedure, statementsOf(queries), options?.long),
-    async readApart<R>(query: Compilable<R>) {
+    readApart<R>(query: Compilable<R>) {
       const compiled = query.compile();
-      for await (const rows of engine.readSnapshot(async function* (reader) {
-        yield await reader.all(compiled);
-      }))
-        return rows;
-      throw new Error('the snapshot ended without an answer');
+      return inSnapshot(engine, (reader) => reader.all(compiled));
     },
   };
   delete connection.db;
   return connection;
+}
+
+/** Runs `work` in a read snapshot (EngineConnection.readSnapshot) and answers what it answers. */
+export async function inSnapshot<T>(connection: Pick<EngineConnection, 'readSnapshot'>, work: (reader: SnapshotReader) => Promise<T>): Promise<T> {
+  for await (const result of connection.readSnapshot(async function* (reader) {
+    yield await work(reader);
+  }))
+    return result;
+  throw new Error('the snapshot ended without an answer');
 }
 
 /** What every repository starts from: the store's connection, its short reads and its query builder. */
