@@ -85,6 +85,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
     }
     return session;
   });
+  // Statement by statement, for migrations and tests (the service's writes are procedures: transact).
   const db = new Kysely<Database>({ dialect: workerDialect(writer) });
   const groupCommit = new GroupCommit(writer);
   // Short reads (a member by login, an account's keys) are index look-ups whose cost is
@@ -299,7 +300,11 @@ class GroupCommit {
   }
 }
 
-/** Kysely's SQLite dialect, its driver swapped for one that sends each statement to a worker. */
+/**
+ * Kysely's SQLite dialect, its driver swapped for one that sends each statement to a worker:
+ * EngineConnection.db, for the migrations, the bench's seeding and tests. The service writes
+ * through writer procedures (transact), each one message.
+ */
 function workerDialect(connection: WorkerConnection): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
