@@ -8,12 +8,15 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type { AccountsService } from './accounts/accounts-service.js';
-import type { AccountRateLimiter, AnonymousLoginLimiter, KeyGuessGuard } from './auth/request-limits.js';
+import type { AccountRateLimiter, AnonymousLoginLimiter, KeyGuessGuard, PageFormLimiter } from './auth/request-limits.js';
+import type { OperatorsService } from './operators/operators-service.js';
+import { registerMemberPages } from './pages/routes.js';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import type { LoginService } from './members/login-service.js';
 import type { MembersService } from './members/members-service.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { FORM_BODY_LIMIT_BYTES } from './http/page-security.js';
 import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js';
 import { errorBody, handleError, MESSAGES } from './http/errors.js';
 import { hasSecretInQuery, recordAnswers, RequestLogController } from './http/logging.js';
@@ -73,6 +76,10 @@ export interface AppDependencies {
   readonly version?: string;
   /** PUBLIC_URL, when set: a page's form posted from there is this site's own. */
   readonly publicUrl?: string;
+  /** The member pages' forms anyone can send, per address and per account. */
+  readonly pageForms: { readonly registrations: PageFormLimiter; readonly reminders: PageFormLimiter };
+  /** Who is told of a registration awaiting approval (the account's operators). */
+  readonly operators: Pick<OperatorsService, 'list'>;
   /** The operator's console at /admin/ (ADMIN=off leaves it out). */
   readonly console?: ConsoleContext;
 }
@@ -167,6 +174,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerSessionRoutes(app, { ...small, sessions: deps.sessions });
   await registerResetRoutes(app, { ...small, resets: deps.resets, publicUrl: deps.publicUrl });
   await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
+  await registerMemberPages(app, {
+    ...context,
+    limits: { ...deps.limits, bodyLimitBytes: FORM_BODY_LIMIT_BYTES },
+    members: deps.members,
+    logins: deps.logins,
+    sessions: deps.sessions,
+    resets: deps.resets,
+    operators: deps.operators,
+    ...deps.pageForms,
+    publicUrl: deps.publicUrl,
+    countLogin: (outcome) => deps.metrics?.countLogin(outcome),
+  });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
   if (deps.console) await registerConsole(app, deps.console);
   return app;

@@ -11,7 +11,7 @@ import { AccountsService } from './accounts/accounts-service.js';
 import type { AppDependencies } from './app.js';
 import { gatedHasher, HashingGate, hashingLimits } from './auth/hashing-gate.js';
 import { createArgon2Hasher, type PasswordHasher } from './auth/passwords.js';
-import { AccountRateLimiter, AnonymousLoginLimiter, KeyGuessGuard } from './auth/request-limits.js';
+import { AccountRateLimiter, AnonymousLoginLimiter, KeyGuessGuard, PageFormLimiter } from './auth/request-limits.js';
 import { systemClock, type Clock } from './common/clock.js';
 import { loadConfig, type Config } from './config.js';
 import { MemberImporter } from './import-export/importer.js';
@@ -186,6 +186,13 @@ export function createMetrics(services: Pick<Services, 'hashing' | 'store' | 'up
  * so that several servers count together), and every limit from the Config. `extra` holds
  * what is not configuration: the logger, metrics, the version.
  */
+/**
+ * Registrations and password reminders from the member pages, each: 10 an hour per client
+ * address, 200 an hour per account. A site that gets more real sign-ups than that is a happy
+ * problem for a later setting.
+ */
+export const PAGE_FORM_LIMITS = { perAddressPerHour: 10, perAccountPerHour: 200 };
+
 export function appDependencies(
   services: Services,
   config: Config,
@@ -201,6 +208,11 @@ export function appDependencies(
     keyGuard: new KeyGuessGuard({ maxFailures: config.keyFailureLimit, windowSeconds: config.keyFailureWindowSeconds }, limiter),
     accountRates: new AccountRateLimiter(limiter),
     anonymousLogins: new AnonymousLoginLimiter(limiter),
+    pageForms: {
+      registrations: new PageFormLimiter(limiter, 'registrations', PAGE_FORM_LIMITS),
+      reminders: new PageFormLimiter(limiter, 'reminders', PAGE_FORM_LIMITS),
+    },
+    operators: services.operators,
     accounts: services.accounts,
     members: services.members,
     events: services.events,

@@ -13,7 +13,8 @@ import { isTimeZone, redirectUrl } from '../common/validate.js';
 import { isEmail, MAX_RECORD_FIELDS } from '../members/fields.js';
 import { LIST_TOKENS } from '../members/member-fields.js';
 import { isProfileFieldName } from '../members/profile-fields.js';
-import { DEFAULT_SETTINGS, MESSAGE_STYLES, PASSWORD_CHECKS, type AccountSettings, type SettingsPatch } from './account.js';
+import { DEFAULT_SETTINGS, MESSAGE_STYLES, PAGE_LANGUAGES, PASSWORD_CHECKS, REGISTRATIONS, type AccountSettings, type SettingsPatch } from './account.js';
+import { formatRegistrationFields, parseRegistrationFields, type RegistrationField } from './registration-fields.js';
 
 /** A value the command line cannot read as the setting's kind (its message says what it must be). */
 export class SettingValueError extends Error {}
@@ -153,6 +154,66 @@ const URL_REASON = 'must be an absolute http(s) URL or a path starting with /';
 const url = text('<url>', (value) => (value === '' || redirectUrl(value) !== undefined ? undefined : URL_REASON));
 // Kept header-safe, as the members' own URLs are.
 const canonicalUrl = (value: string) => (value === '' ? '' : (redirectUrl(value) ?? value));
+
+/** A comma-separated list (white space around an entry ignored; "" for none), each entry checked. */
+function list(argument: string, check: (value: readonly string[]) => string | undefined): Kind<readonly string[]> {
+  return {
+    argument,
+    parse: (value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    check,
+    toRow: (value) => value.join(','),
+    fromRow: (raw) => (raw === '' ? [] : String(raw).split(',')),
+    show: (value) => value.join(','),
+  };
+}
+
+/** At most this many allowed return origins: a site and its few subdomains. */
+const MAX_RETURN_ORIGINS = 20;
+
+/** `https://www.example.com` (or http, and a port): an origin, nothing after it. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const origins = list('<origins>', (value) => {
+  const wrong = value.find((origin) => !isOrigin(origin));
+  if (wrong !== undefined) return `"${wrong}" is not an origin: scheme, host and port only, e.g. https://www.example.com`;
+  return value.length > MAX_RETURN_ORIGINS ? `at most ${MAX_RETURN_ORIGINS} origins` : undefined;
+});
+
+const fieldNames = list('<names>', (value) => {
+  const wrong = value.find((name) => !isProfileFieldName(name));
+  if (wrong !== undefined) return `"${wrong}" is not a profile field name`;
+  return value.length > MAX_RECORD_FIELDS ? `at most ${MAX_RECORD_FIELDS} fields` : undefined;
+});
+
+const registrationFields: Kind<readonly RegistrationField[]> = {
+  argument: '<fields>',
+  parse(text) {
+    const parsed = parseRegistrationFields(text);
+    if (!parsed.ok) throw new SettingValueError(parsed.reason);
+    return parsed.fields;
+  },
+  check: (value) => {
+    const parsed = parseRegistrationFields(formatRegistrationFields(value));
+    return parsed.ok ? undefined : parsed.reason;
+  },
+  toRow: formatRegistrationFields,
+  fromRow: (raw) => {
+    const parsed = parseRegistrationFields(String(raw));
+    return parsed.ok ? parsed.fields : undefined;
+  },
+  show: formatRegistrationFields,
+};
 
 /** A mebibyte short of 1 PiB: a quota is a guard rail, not a billing figure. */
 export const MAX_STORAGE_QUOTA_MB = 1024 * 1024 * 1024 - 1;
@@ -363,7 +424,86 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
     get: (s) => s.passwordCheck,
     set: (s, passwordCheck) => ({ ...s, passwordCheck }),
   }),
+  setting({
+    option: 'registration',
+    column: 'registration',
+    kind: choice(REGISTRATIONS),
+    help: 'the member pages’ registration: off, open (an Active member, signed in at once) or approval (Suspended until an operator approves it)',
+    more: 'See [Member pages](member-pages.md#registration).',
+    get: (s) => s.registration,
+    set: (s, registration) => ({ ...s, registration }),
+  }),
+  setting({
+    option: 'registration-fields',
+    column: 'registration_fields',
+    kind: registrationFields,
+    help: 'profile fields the registration page asks, `;`-separated name[*]:kind[:label] (* required; kinds text, email, number, date, choice(a|b), checkbox)',
+    more: 'E.g. `first_name*:text:First name;plan:choice(gold|silver):Plan;terms*:checkbox:I accept the terms`. Members change the same fields (but the checkboxes) on their profile page.',
+    get: (s) => s.registrationFields,
+    set: (s, registrationFields) => ({ ...s, registrationFields }),
+  }),
+  setting({
+    option: 'return-origins',
+    column: 'return_origins',
+    kind: origins,
+    help: 'origins the member pages may send a browser back to after sign-in, and whose pages may post the sign-in form, comma-separated',
+    more: 'E.g. `https://www.example.com,https://shop.example.com`. Any other `return` or `url` is refused (never an open redirect).',
+    get: (s) => s.returnOrigins,
+    set: (s, returnOrigins) => ({ ...s, returnOrigins }),
+    normalize: (value) => [...new Set(value)],
+  }),
+  setting({
+    option: 'page-name',
+    column: 'page_name',
+    kind: text('<name>', (value) => (value.length <= 100 && !/[\u0000-\u001f\u007f]/.test(value) ? undefined : 'must be at most 100 characters, on one line')),
+    help: 'the heading of the member pages; "" shows the account’s name',
+    get: (s) => s.pageName,
+    set: (s, pageName) => ({ ...s, pageName }),
+  }),
+  setting({
+    option: 'page-logo',
+    column: 'page_logo_url',
+    kind: text('<url>', (value) => (value === '' || (isOrigin(originOf(value)) && redirectUrl(value) === value) ? undefined : 'must be an absolute http(s) URL, or "" for none')),
+    help: 'an image shown at the top of the member pages (absolute http(s) URL; "" for none)',
+    get: (s) => s.pageLogoUrl,
+    set: (s, pageLogoUrl) => ({ ...s, pageLogoUrl }),
+  }),
+  setting({
+    option: 'page-accent',
+    column: 'page_accent',
+    kind: text('<colour>', (value) => (/^#[0-9a-f]{6}$/.test(value) ? undefined : 'must be a colour as #rrggbb (lower case)')),
+    help: 'the member pages’ accent colour, #rrggbb',
+    more: 'Buttons and links; white text is written on it, so choose a dark one.',
+    get: (s) => s.pageAccent,
+    set: (s, pageAccent) => ({ ...s, pageAccent }),
+  }),
+  setting({
+    option: 'page-language',
+    column: 'page_language',
+    kind: choice(PAGE_LANGUAGES),
+    help: 'the member pages’ language: auto (the browser’s Accept-Language), en or fr',
+    get: (s) => s.pageLanguage,
+    set: (s, pageLanguage) => ({ ...s, pageLanguage }),
+  }),
+  setting({
+    option: 'check-fields',
+    column: 'check_fields',
+    kind: fieldNames,
+    help: 'profile fields /auth/ACCOUNT/check answers as X-Member-Field-NAME headers, comma-separated; "" for none',
+    more: 'Beside `X-Member-Id`, `X-Member-Login` and `X-Member-Email`, which every valid check answers.',
+    get: (s) => s.checkFields,
+    set: (s, checkFields) => ({ ...s, checkFields }),
+    normalize: (value) => [...new Set(value)],
+  }),
 ];
+
+function originOf(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return '';
+  }
+}
 
 /** The default as the docs and `--help` show it (periods as periods). */
 export function defaultText(spec: SettingSpec): string {

@@ -1,3 +1,5 @@
+import type { RegistrationField } from './registration-fields.js';
+
 /** An account: one tenant of the installation, with its own members, keys and settings. */
 export interface Account {
   readonly id: number;
@@ -53,10 +55,34 @@ export interface AccountSettings {
   readonly messages: MessageStyle;
   /** Whether a chosen password on the ~49,000 most common ones is refused (`common`) or taken (`off`). */
   readonly passwordCheck: PasswordCheck;
+  /** Whether the member pages let visitors register: not at all, at once, or after an operator's approval. */
+  readonly registration: Registration;
+  /** What the registration page asks beyond login, e-mail and password; members edit these on their profile page. */
+  readonly registrationFields: readonly RegistrationField[];
+  /**
+   * Origins (`https://www.example.com`) the member pages may send a browser back to after
+   * sign-in (`return`, `url`), and whose pages may post the sign-in form.
+   */
+  readonly returnOrigins: readonly string[];
+  /** The member pages' heading; "" shows the account's name. */
+  readonly pageName: string;
+  /** An https logo shown on the member pages; "" for none. */
+  readonly pageLogoUrl: string;
+  /** The member pages' accent colour, `#rrggbb`. */
+  readonly pageAccent: string;
+  /** The member pages' language: the browser's choice (`auto`) or one of the built-in ones. */
+  readonly pageLanguage: PageLanguage;
+  /** Profile fields `/auth/ACCOUNT/check` answers as `X-Member-Field-NAME` headers. */
+  readonly checkFields: readonly string[];
 }
 
 /** Some settings changed, the others kept (ACCOUNT_SETTINGS checks the result). */
 export type SettingsPatch = Partial<Omit<AccountSettings, 'lockout'>> & { lockout?: Partial<LockoutPolicy> };
+
+export const REGISTRATIONS = ['off', 'open', 'approval'] as const;
+export type Registration = (typeof REGISTRATIONS)[number];
+export const PAGE_LANGUAGES = ['auto', 'en', 'fr'] as const;
+export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
 
 export const MESSAGE_STYLES = ['short', 'original'] as const;
 export type MessageStyle = (typeof MESSAGE_STYLES)[number];
@@ -121,6 +147,14 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   getWrites: true,
   messages: 'short',
   passwordCheck: 'common',
+  registration: 'off',
+  registrationFields: [],
+  returnOrigins: [],
+  pageName: '',
+  pageLogoUrl: '',
+  pageAccent: '#1d4ed8',
+  pageLanguage: 'auto',
+  checkFields: [],
 });
 
 /**

@@ -110,3 +110,31 @@ export class AnonymousLoginLimiter {
     return member.ok ? client : member;
   }
 }
+
+/**
+ * The member pages' forms that anyone can send (registration, the password reminder): each a
+ * budget per client address and one per account, per hour, so that a script can neither fill
+ * an account with members nor its members' mailboxes with links.
+ */
+export class PageFormLimiter {
+  private readonly perAddress: RateLimiterAbstract;
+  private readonly perAccount: RateLimiterAbstract;
+
+  constructor(limiter: LimiterFactory, form: string, limits: { perAddressPerHour: number; perAccountPerHour: number }) {
+    this.perAddress = limiter({ keyPrefix: `${form}-address`, points: limits.perAddressPerHour, duration: 3600 });
+    this.perAccount = limiter({ keyPrefix: `${form}-account`, points: limits.perAccountPerHour, duration: 3600 });
+  }
+
+  async admit(accountId: number, address: string): Promise<Admission> {
+    const spend = (limiter: RateLimiterAbstract, key: string) =>
+      limiter.consume(key).then(
+        () => ADMITTED,
+        (result: unknown) => {
+          if (result instanceof RateLimiterRes) return refusal(result);
+          throw result;
+        },
+      );
+    const client = await spend(this.perAddress, `${accountId}:${address}`);
+    return client.ok ? spend(this.perAccount, String(accountId)) : client;
+  }
+}

@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   'member.unlocked',
   'member.login',
   'member.expiring',
+  'member.registered',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

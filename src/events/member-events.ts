@@ -20,6 +20,11 @@ export interface LoginAttempt {
   readonly origin: EventOrigin;
 }
 
+/** `member.registered`: a visitor registered on the member pages; `approval`: it waits, Suspended, for an operator. */
+export function registeredEvent(member: MemberRef, approval: boolean, at: number, origin: EventOrigin): NewEvent {
+  return { type: 'member.registered', at, origin, member, data: { approval } };
+}
+
 /** `member.login`: an attempt and its outcome, with the address when the integrator sent one. */
 export function loginEvent(attempt: LoginAttempt, outcome: string, at: number): NewEvent {
   const data: Record<string, unknown> = { outcome };

@@ -58,11 +58,21 @@ export const REDACTED = '[redacted]';
  */
 const OLD_SETUP_PATH = `${SETUP_PATH}/`;
 
+/**
+ * Whether a parameter's value must never be logged: a key, a password, a session, by its
+ * name; and the `id` of the member pages' session check (`?mode=API&action=session&id=SID`,
+ * the hosted original's), which is a session id under a plain name.
+ */
+function isSecret(name: string, params: URLSearchParams): boolean {
+  return SECRET_NAME.test(name) || (name === 'id' && params.get('action') === 'session');
+}
+
 /** Whether a URL's query string carries a parameter whose value must never be logged (a key, a password, a session). */
 export function hasSecretInQuery(url: string): boolean {
   const query = url.indexOf('?');
   if (query < 0) return false;
-  for (const name of new URLSearchParams(url.slice(query + 1)).keys()) if (SECRET_NAME.test(name)) return true;
+  const params = new URLSearchParams(url.slice(query + 1));
+  for (const name of params.keys()) if (isSecret(name, params)) return true;
   return false;
 }
 
@@ -73,7 +83,7 @@ export function redactUrl(url: string): string {
   const params = new URLSearchParams(url.slice(query + 1));
   let changed = false;
   for (const name of new Set(params.keys())) {
-    if (SECRET_NAME.test(name)) {
+    if (isSecret(name, params)) {
       params.set(name, REDACTED);
       changed = true;
     }

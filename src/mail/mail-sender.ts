@@ -99,7 +99,9 @@ export class MailSender {
       if (!isEmail(mail.member.email)) throw new Error('the member’s e-mail address is not one plain address: change it');
       const message = this.render(mail);
       // An address object is taken as it is; a string would be parsed, as a list of addresses.
-      const to = { name: '', address: mail.member.email };
+      // A mail about the member to someone else (the operators) names its recipients itself.
+      const to = (mail.vars.to ? mail.vars.to.split(',').filter(isEmail) : [mail.member.email]).map((address) => ({ name: '', address }));
+      if (to.length === 0) throw new Error('the mail has no recipient with a plain e-mail address');
       const sending = this.transport(mail.account.smtpUrl).sendMail({ from: mail.account.mailFrom, to, subject: message.subject, text: message.body });
       sending.catch(() => {}); // its failure is the race's (or, after the deadline, no one's)
       let timer: NodeJS.Timeout | undefined;

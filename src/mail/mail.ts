@@ -10,14 +10,16 @@
  * and forgets it once the mail is sent.
  */
 
-export type MailKind = 'welcome' | 'reset' | 'expiring';
-export const MAIL_KINDS: readonly MailKind[] = ['welcome', 'reset', 'expiring'];
+export type MailKind = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused';
+export const MAIL_KINDS: readonly MailKind[] = ['welcome', 'reset', 'expiring', 'registered', 'refused'];
 
 /** What a template may use, by kind. */
 export const TEMPLATE_VARIABLES: Record<MailKind, readonly string[]> = {
   welcome: ['account', 'login', 'email', 'verify_url'],
   reset: ['account', 'login', 'email', 'reset_url', 'reset_expires'],
   expiring: ['account', 'login', 'email', 'expires', 'action'],
+  registered: ['account', 'login', 'email', 'approve_url'],
+  refused: ['account', 'login', 'email'],
 };
 
 /**
@@ -51,6 +53,19 @@ If you did not ask for it, ignore this mail: your password stays as it is.
 Hello {{login}},
 
 your membership ends on {{expires}}. Renew it before then to keep your access.
+`,
+  registered: `Subject: {{login}} registered and waits for approval
+
+{{login}} <{{email}}> registered on {{account}}'s member pages. Approve or refuse the
+registration in the console:
+
+{{approve_url}}
+`,
+  refused: `Subject: Your registration
+
+Hello {{login}},
+
+your registration was not accepted. If you think this is a mistake, reply to this mail.
 `,
 };
 

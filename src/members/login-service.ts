@@ -162,6 +162,15 @@ export class LoginService {
     return { kind: 'fail', reason, failUrl: attempt.failUrl };
   }
 
+  /**
+   * Whether the password is the member's own, for a member already signed in who confirms a
+   * change with it (the member pages' password change and account deletion). Nothing is
+   * recorded: the member is known, and its session is the credential that reached here.
+   */
+  confirmPassword(member: Member, password: string): Promise<boolean> {
+    return this.passwords.verify(member.passwordHash, password);
+  }
+
   /** A member's failure counts and whether one of them locks it now (from some address, or from all). */
   async lockoutOf(account: Account, memberId: number): Promise<{ lockedUntil: number | null; counts: FailureCount[] }> {
     const now = this.clock();

@@ -39,6 +39,8 @@ export interface MemberChanges {
   readonly setFields: ReadonlyMap<string, string>;
   /** End the members' sessions (a password change or a status change to S or D ends them anyway). */
   readonly revokeSessions?: boolean;
+  /** A mail queued to every member changed, in the change's transaction (an approval's welcome). */
+  readonly mail?: MailRequest;
 }
 
 export type MemberUpdate =
@@ -121,9 +123,17 @@ export interface MemberPage {
  * the account id, and never sees or changes another account's members. A write that breaks a
  * uniqueness rule (a login taken) fails with the store's UniqueViolation.
  */
+/** A member that registered on the member pages, and whether it waits for an operator's approval. */
+export interface Registered {
+  readonly approval: boolean;
+}
+
 export interface MemberStore {
-  /** The new member's id; `member.created` is written with it (from `origin`), and `mail` queued to it, in one transaction. */
-  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number>;
+  /**
+   * The new member's id; `member.created` is written with it (from `origin`), `mail` queued to
+   * it, and for a registration `member.registered`, in one transaction.
+   */
+  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest, registration?: Registered): Promise<number>;
   /** The first `limit` members (by id) a selector finds that are not Deleted (as stored). */
   findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]>;
   /** Whether a member (in any state) holds this login, compared case-insensitively. */

@@ -9,6 +9,7 @@ import { createRecordRenderer, type RecordField } from './record-template.js';
 import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
 import type { VerifyLinks } from './verify-link.js';
 import type { EventOrigin } from '../events/event.js';
+import type { MailRequest } from '../mail/mail.js';
 
 /** A validated /create/ request. */
 export interface CreateMemberCommand {
@@ -24,6 +25,11 @@ export interface CreateMemberCommand {
   readonly profile: ReadonlyMap<string, string>;
   /** Queue the welcome mail (when the account has a mail server). */
   readonly sendWelcome?: boolean;
+  /**
+   * A visitor registering on the member pages: reg_type Free, `member.registered`, and when
+   * it waits for approval, Suspended with a mail to these operators (not the welcome mail).
+   */
+  readonly registration?: { readonly approval: boolean; readonly operators: readonly string[]; readonly approveUrl: string };
 }
 
 export type CreateMemberOutcome =
@@ -53,6 +59,8 @@ export interface UpdateMembersCommand {
   readonly setFields: ReadonlyMap<string, string>;
   /** End the matched members' sessions. */
   readonly revokeSessions?: boolean;
+  /** A mail to each member changed, queued with the change (when the account has a mail server). */
+  readonly mail?: MailRequest;
 }
 
 export type UpdateMembersOutcome = MemberUpdate | { kind: 'login-taken' } | { kind: 'expiry-out-of-range' };
@@ -95,6 +103,7 @@ export class MembersService {
     if (await this.store.loginTaken(account.id, command.login)) return { kind: 'login-taken' };
     if (command.profile.size > 0 && (await this.storageLeft(account)) < profileBytes(command.profile.values())) return { kind: 'over-quota' };
     const password = command.password ?? generatePassword();
+    const { registration } = command;
     let id: number;
     try {
       id = await this.store.insertMember(
@@ -103,8 +112,8 @@ export class MembersService {
           login: command.login,
           email: command.email,
           passwordHash: await this.passwords.hash(password),
-          status: 'A',
-          regType: 'A',
+          status: registration?.approval ? 'S' : 'A',
+          regType: registration ? 'F' : 'A',
           regAt: now,
           regIp: command.ip,
           urlOk: command.urlOk,
@@ -114,7 +123,8 @@ export class MembersService {
           profile: command.profile,
         },
         origin,
-        command.sendWelcome && account.settings.smtpUrl !== '' ? { kind: 'welcome' } : undefined,
+        this.createMail(account, command),
+        registration && { approval: registration.approval },
       );
     } catch (error) {
       // Taken meanwhile: the unique index decided a race.
@@ -122,6 +132,17 @@ export class MembersService {
       throw error;
     }
     return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login, command.email) };
+  }
+
+  /** The mail a new member's creation queues, if any (none without a mail server). */
+  private createMail(account: Account, command: CreateMemberCommand): MailRequest | undefined {
+    if (account.settings.smtpUrl === '') return undefined;
+    const { registration } = command;
+    if (registration?.approval) {
+      if (registration.operators.length === 0) return undefined;
+      return { kind: 'registered', vars: { to: registration.operators.join(','), approve_url: registration.approveUrl } };
+    }
+    return command.sendWelcome ? { kind: 'welcome' } : undefined;
   }
 
   async update(account: Account, command: UpdateMembersCommand, origin: EventOrigin): Promise<UpdateMembersOutcome> {
@@ -153,6 +174,7 @@ export class MembersService {
           deleteFields: command.deleteFields,
           setFields: command.setFields,
           revokeSessions: command.revokeSessions,
+          mail: account.settings.smtpUrl === '' ? undefined : command.mail,
         },
         now,
         {

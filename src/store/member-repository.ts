@@ -1,6 +1,7 @@
 /** Members and their profiles, for the member services: the API's storage. */
 import { foldKey, type Member, type NewMember } from '../members/member.js';
 import type {
+  Registered,
   MemberChanges,
   MemberListing,
   MemberListQuery,
@@ -20,17 +21,25 @@ import { selectorCondition, updateMembersProcedure, valueKeyOf } from './member-
 import { queueMail } from './mail-repository.js';
 import type { MailRequest } from '../mail/mail.js';
 import { createdEvent, type EventOrigin } from '../events/event.js';
-import { verifiedEvent } from '../events/member-events.js';
+import { registeredEvent, verifiedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
 
 /**
  * A new member with its profile, its mail and its `member.created` (unless `origin` is
- * undefined: EVENTS=off); answers its id. A login taken meanwhile (the unique index decides
+ * undefined: EVENTS=off), and `member.registered` when it came from the registration page;
+ * answers its id. A login taken meanwhile (the unique index decides
  * races) leaves as UniqueViolation.
  */
 export const insertMemberProcedure = writerProcedure(
   'members.insert',
-  ({ db }, accountId: number, member: NewMember, origin: EventOrigin | undefined, mail: MailRequest | undefined): Promise<number> =>
+  (
+    { db },
+    accountId: number,
+    member: NewMember,
+    origin: EventOrigin | undefined,
+    mail: MailRequest | undefined,
+    registration: Registered | undefined,
+  ): Promise<number> =>
     db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('members')
@@ -45,7 +54,11 @@ export const insertMemberProcedure = writerProcedure(
           .execute();
       }
       if (mail) await queueMail(trx, accountId, [id], mail, member.regAt)!.execute();
-      if (origin) await appendEvents(trx, accountId, [createdEvent(toMember(row), member.profile, member.regAt, origin)]);
+      if (origin) {
+        const created = createdEvent(toMember(row), member.profile, member.regAt, origin);
+        const registered = registration && registeredEvent({ id, login: row.login }, registration.approval, member.regAt, origin);
+        await appendEvents(trx, accountId, registered ? [created, registered] : [created]);
+      }
       return id;
     }),
 );
@@ -83,8 +96,8 @@ export class MemberRepository extends Repository implements MemberStore {
     super(connection);
   }
 
-  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest): Promise<number> {
-    return this.connection.transact(insertMemberProcedure, accountId, member, this.events ? origin : undefined, mail);
+  insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest, registration?: Registered): Promise<number> {
+    return this.connection.transact(insertMemberProcedure, accountId, member, this.events ? origin : undefined, mail, registration);
   }
 
   async findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]> {

@@ -11,6 +11,7 @@ import { bulkUpdatedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
 import { endSessionsOf } from './session-repository.js';
 import { endResetLinksOf } from './reset-repository.js';
+import { queueMail } from './mail-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import { writerProcedure, type SearchSql, type TransactionLocks, type WriterConnection } from './dialects/dialect.js';
 import type { Database, MemberTable } from './schema.js';
@@ -250,6 +251,7 @@ async function applyUpdate(
     const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
     if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes))))
       return { kind: 'too-many-fields' };
+    if (changes.mail) await queueMail(trx, accountId, ids, changes.mail, now)!.execute();
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
     await nextTurn();
@@ -323,7 +325,7 @@ async function chunkBefore(
   // member's id, login and the columns of those values are all it reads; on PostgreSQL an
   // update of profile fields alone is then an index-only scan (the (account, id) index carries
   // the login: migration 013), not a visit to the member's row.
-  const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
+  const { status, deleteFields, setFields, revokeSessions, mail, ...values } = changes;
   const given =
     status === undefined
       ? Object.keys(columnsOf({ ...values, ...(values.email !== undefined ? { emailVerifiedAt: null } : {}) } as Partial<Member>))
@@ -366,7 +368,7 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
   const ids = before.members.map((member) => member.id);
   // Without a status change, the member after is the member before with the values set (no
   // column is computed in SQL then); a status change clears what it clears: read it back.
-  const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
+  const { status, deleteFields, setFields, revokeSessions, mail, ...values } = changes;
   const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
   // (An update of profile fields alone leaves each member as it was: no copy.)
   const unchanged = Object.keys(given).length === 0;
@@ -395,7 +397,7 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
  * password is named, never shown) and the profile fields set and removed.
  */
 function bulkEvent(changes: MemberChanges, count: number, now: number, origin: EventOrigin): NewEvent {
-  const { deleteFields, setFields, passwordHash, revokeSessions, ...values } = changes;
+  const { deleteFields, setFields, passwordHash, revokeSessions, mail, ...values } = changes;
   const set: Record<string, string | null> = builtInValues(values as Partial<Member>);
   if (passwordHash !== undefined) set.password = 'changed';
   return bulkUpdatedEvent({ selector: '*', count, set, profile: { set: Object.fromEntries(setFields), deleted: [...deleteFields] } }, now, origin);
@@ -509,7 +511,7 @@ async function changeProfiles(
  * the update.
  */
 function memberColumnChanges(changes: MemberChanges, now: number): Record<string, unknown> {
-  const { status, deleteFields, setFields, revokeSessions, ...values } = changes;
+  const { status, deleteFields, setFields, revokeSessions, mail, ...values } = changes;
   const set = columnsOf(values as Partial<Member>);
   // A verification is of an address: a new one is not verified (the same one, in another case, stays).
   if (values.email !== undefined) set.email_verified_at = sql`case when email_key = ${foldKey(values.email)} then email_verified_at else null end`;

@@ -67,6 +67,19 @@ export interface AccountTable {
   messages: Generated<string>;
   /** `common` or `off`: whether common passwords are refused. */
   password_check: Generated<string>;
+  /** `off`, `open` or `approval`: the member pages' registration. */
+  registration: Generated<string>;
+  /** The registration page's fields, as `account set --registration-fields` writes them. */
+  registration_fields: Generated<string>;
+  /** Origins a browser may return to after sign-in, comma-separated. */
+  return_origins: Generated<string>;
+  page_name: Generated<string>;
+  page_logo_url: Generated<string>;
+  page_accent: Generated<string>;
+  /** `auto`, `en` or `fr`. */
+  page_language: Generated<string>;
+  /** Profile fields the protection check answers as headers, comma-separated. */
+  check_fields: Generated<string>;
 }
 
 /** An account's API keys: SHA-256 digests only (a key is 256 random bits). */

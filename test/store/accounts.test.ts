@@ -28,6 +28,17 @@ describeEachEngine('account store', (context) => {
       getWrites: false,
       messages: 'original' as const,
       passwordCheck: 'off' as const,
+      registration: 'approval' as const,
+      registrationFields: [
+        { name: 'first_name', label: 'First name', required: true, kind: 'text' as const, choices: [] },
+        { name: 'plan', label: 'plan', required: false, kind: 'choice' as const, choices: ['gold', 'silver'] },
+      ],
+      returnOrigins: ['https://www.example.com', 'http://127.0.0.1:8080'],
+      pageName: 'The Club',
+      pageLogoUrl: 'https://cdn.example.com/logo.png',
+      pageAccent: '#0f766e',
+      pageLanguage: 'fr' as const,
+      checkFields: ['plan'],
     };
     const key = { name: 'default', digest: 'cd'.repeat(32), scope: 'all', createdAt: 1_700_000_000_000, expiresAt: null } as const;
     const created = await store.accounts.insertAccount({ name, settings, createdAt: 1_700_000_000_000 }, key);

@@ -17,6 +17,7 @@ import * as outboxWithoutAccountLock from './014-outbox-without-account-lock.js'
 import * as sessionFields from './015-session-fields.js';
 import * as webhookNames from './016-webhook-names.js';
 import * as hostedTolerances from './017-hosted-tolerances.js';
+import * as memberPages from './018-member-pages.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '015-session-fields': sessionFields,
   '016-webhook-names': webhookNames,
   '017-hosted-tolerances': hostedTolerances,
+  '018-member-pages': memberPages,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

@@ -1,0 +1,97 @@
+/**
+ * The member pages' session cookie and the addresses a browser may be sent back to.
+ *
+ * The cookie holds the id of a session /api2/login/ would hand out (the same sessions: a
+ * /session/ check, /logout/, a password change or a suspension end it alike). It is
+ * `member_ACCOUNT`, HttpOnly, SameSite=Lax (sent when a member follows a link from the site,
+ * not on another site's forms or fetches), Path=/ (a reverse proxy's check of any path on the
+ * site's host reads it), Secure behind https; a new one at every sign-in.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../accounts/account.js';
+import { redirectUrl } from '../common/validate.js';
+
+/** Longer than any id a sign-in hands out: not worth a look-up. */
+const MAX_SESSION_LENGTH = 256;
+/** A return address longer than this is refused (a URL a site builds is far shorter). */
+const MAX_RETURN_LENGTH = 2048;
+
+export function cookieName(account: Pick<Account, 'name'>): string {
+  return `member_${account.name}`;
+}
+
+/** The cookie's value from a Cookie header, without parsing the others (this runs on every protected request). */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  let at = 0;
+  while (at < header.length) {
+    while (header.charCodeAt(at) === 32) at++;
+    const end = header.indexOf(';', at);
+    const stop = end < 0 ? header.length : end;
+    if (header.startsWith(name, at) && header.charCodeAt(at + name.length) === 61 /* = */) {
+      const value = header.slice(at + name.length + 1, stop).trim();
+      return value.length > 0 && value.length <= MAX_SESSION_LENGTH ? value : undefined;
+    }
+    at = stop + 1;
+  }
+  return undefined;
+}
+
+/** Whether the browser reached this server over https (itself, or a proxy it trusts, or PUBLIC_URL says so). */
+function secure(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  return request.protocol === 'https' || (publicUrl?.startsWith('https:') ?? false);
+}
+
+/** Sets the member's session cookie: for the browser's session, or (`remember`) the account's session lifetime. */
+export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, account: Account, session: string, remember: boolean, publicUrl?: string): void {
+  const parts = [`${cookieName(account)}=${session}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
+  if (remember) parts.push(`Max-Age=${account.settings.sessionLifetimeSeconds}`);
+  if (secure(request, publicUrl)) parts.push('Secure');
+  reply.header('set-cookie', parts.join('; '));
+}
+
+export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest, account: Account, publicUrl?: string): void {
+  const parts = [`${cookieName(account)}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0'];
+  if (secure(request, publicUrl)) parts.push('Secure');
+  reply.header('set-cookie', parts.join('; '));
+}
+
+/** This server's own origin, as the request names it (or PUBLIC_URL). */
+export function ownOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
+  return publicUrl ? new URL(publicUrl).origin : `${request.protocol}://${request.host}`;
+}
+
+/**
+ * The address a browser may be sent back to, made header-safe; undefined when it is not an
+ * absolute http(s) URL on one of the account's allowed origins (or this server's own). Never
+ * an open redirect: `//evil.example`, `https://evil.example`, `javascript:`, a look-alike
+ * host (`https://www.example.com.evil.example`) are all refused.
+ */
+export function allowedReturn(account: Account, value: string | undefined, request: FastifyRequest, publicUrl: string | undefined): string | undefined {
+  if (!value || value.length > MAX_RETURN_LENGTH) return undefined;
+  const safe = redirectUrl(value);
+  if (!safe || !/^https?:\/\//i.test(safe)) return undefined;
+  let origin: string;
+  try {
+    origin = new URL(safe).origin;
+  } catch {
+    return undefined;
+  }
+  return account.settings.returnOrigins.includes(origin) || origin === ownOrigin(request, publicUrl) ? safe : undefined;
+}
+
+/** Whether a POST came from a page on one of the account's allowed origins (a sign-in form pasted on the site). */
+export function fromAllowedOrigin(account: Account, request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  return typeof origin === 'string' && account.settings.returnOrigins.includes(origin);
+}
+
+/** The origin of an absolute http(s) URL, or undefined. */
+export function originOf(url: string): string | undefined {
+  if (!/^https?:\/\//i.test(url)) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * The member pages' HTML: one layout in the account's look (its name, logo and accent colour)
+ * and one function per page, all escaped templates (html.ts), no script. The stylesheet is
+ * inline and allowed by its hash, which depends on the accent: policy() gives the
+ * Content-Security-Policy that goes with a page.
+ */
+import { createHash } from 'node:crypto';
+import type { Account } from '../accounts/account.js';
+import type { RegistrationField } from '../accounts/registration-fields.js';
+import { html, Html } from '../http/html.js';
+import type { Language, MessageKey, Translate } from './catalog.js';
+
+const BASE_STYLE = [
+  '*{box-sizing:border-box}',
+  'body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f4f5f7;color:#1f2328;line-height:1.5}',
+  'main{max-width:30rem;margin:2.5rem auto;padding:1.75rem;background:#fff;border:1px solid #d0d7de;border-radius:.5rem}',
+  'header{text-align:center;margin-bottom:1rem}header img{max-height:3.5rem;max-width:12rem}',
+  '.brand{font-size:.95rem;color:#57606a;margin:.25rem 0 0}',
+  'h1{font-size:1.45rem;margin:.25rem 0 1rem}h2{font-size:1.1rem;margin:1.75rem 0 .5rem;padding-top:1rem;border-top:1px solid #d0d7de}',
+  'label{display:block;margin:.9rem 0 .25rem;font-weight:600}',
+  'input,select{font:inherit;padding:.55rem .6rem;width:100%;border:1px solid #8c959f;border-radius:.35rem;background:#fff;color:inherit}',
+  'input:focus,select:focus,button:focus,a:focus{outline:3px solid var(--accent);outline-offset:2px}',
+  '.check{display:flex;gap:.5rem;align-items:flex-start;margin:.9rem 0 .25rem;font-weight:400}.check input{width:auto;margin-top:.3rem}',
+  'button{font:inherit;font-weight:600;margin-top:1.25rem;padding:.6rem 1.2rem;border:0;border-radius:.35rem;background:var(--accent);color:#fff;cursor:pointer;width:100%}',
+  'button.secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}button.danger{background:#b42318}',
+  'a{color:var(--accent)}',
+  '.links{margin-top:1.25rem;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;justify-content:space-between}',
+  '.hint{font-size:.875rem;color:#57606a;margin:.25rem 0 0}',
+  '.error{color:#b42318;font-size:.9rem;margin:.25rem 0 0}',
+  '.alert{padding:.75rem 1rem;border-radius:.35rem;margin:0 0 1rem;background:#fdecea;color:#8a1c12;border:1px solid #f5c2bd}',
+  '.notice{padding:.75rem 1rem;border-radius:.35rem;margin:0 0 1rem;background:#e8f5ec;color:#14532d;border:1px solid #b7dfc3}',
+  '.trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}',
+  '@media (max-width:32rem){main{margin:0;border:0;border-radius:0;min-height:100vh;padding:1.25rem}}',
+].join('');
+
+/** The stylesheet of an account's pages, and its hash for the policy; made once per accent. */
+const styles = new Map<string, { text: string; source: string }>();
+function styleOf(accent: string): { text: string; source: string } {
+  let style = styles.get(accent);
+  if (!style) {
+    const text = `:root{--accent:${accent}}${BASE_STYLE}`;
+    if (styles.size > 1000) styles.clear();
+    styles.set(accent, (style = { text, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` }));
+  }
+  return style;
+}
+
+/** What every page of one request shares: the account, its words. */
+export interface Chrome {
+  readonly account: Account;
+  readonly t: Translate;
+  readonly language: Language;
+  /** `/auth/ACCOUNT/` (escaped in the templates like any value). */
+  readonly base: string;
+}
+
+/**
+ * The page's Content-Security-Policy: nothing but its own stylesheet and the account's logo,
+ * forms posted to this site (and, for a form whose answer sends the browser on, those
+ * origins: browsers hold a form's redirect to `form-action`), never framed.
+ */
+export function policy(account: Account, formTargets: readonly string[] = []): string {
+  const logo = account.settings.pageLogoUrl === '' ? "'none'" : new URL(account.settings.pageLogoUrl).origin;
+  return [
+    "default-src 'none'",
+    `style-src ${styleOf(account.settings.pageAccent).source}`,
+    `img-src ${logo}`,
+    `form-action 'self' ${[...new Set(formTargets)].join(' ')}`.trim(),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export function layout(chrome: Chrome, title: string, content: Html): string {
+  const { account, language } = chrome;
+  const name = account.settings.pageName || account.name;
+  const logo = account.settings.pageLogoUrl;
+  return html`<!doctype html>
+<html lang="${language}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
+<title>${title} · ${name}</title>
+<style>${new Html(styleOf(account.settings.pageAccent).text)}</style></head>
+<body><main>
+<header>${logo ? html`<img src="${logo}" alt="${name}">` : ''}<p class="brand">${name}</p></header>
+<h1>${title}</h1>
+${content}
+</main></body>
+</html>
+`.value;
+}
+
+/** A field's markup: its label, the input, its error (tied by aria-describedby). */
+function input(
+  id: string,
+  label: string,
+  options: { type?: string; value?: string; autocomplete?: string; required?: boolean; error?: string; hint?: string; autofocus?: boolean },
+): Html {
+  const described = [options.hint ? `${id}-hint` : '', options.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<label for="${id}">${label}</label>
+<input id="${id}" name="${id}" type="${options.type ?? 'text'}" value="${options.value ?? ''}"${options.autocomplete ? html` autocomplete="${options.autocomplete}"` : ''}${options.required ? html` required` : ''}${options.autofocus ? html` autofocus` : ''}${options.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}>
+${options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : ''}${options.error ? html`<p class="error" id="${id}-error">${options.error}</p>` : ''}`;
+}
+
+const alert = (message: string | undefined) => (message ? html`<p class="alert" role="alert">${message}</p>` : '');
+const notice = (message: string | undefined) => (message ? html`<p class="notice" role="status">${message}</p>` : '');
+
+export interface SignInView {
+  readonly error?: string;
+  readonly login?: string;
+  /** Where the browser goes after sign-in (already checked). */
+  readonly returnTo?: string;
+  readonly notice?: string;
+}
+
+export function signInPage(chrome: Chrome, view: SignInView): string {
+  const { t, base, account } = chrome;
+  return layout(
+    chrome,
+    t('signIn'),
+    html`${alert(view.error)}${notice(view.notice)}
+<form method="post" action="${base}">
+<input type="hidden" name="action" value="login">
+${view.returnTo ? html`<input type="hidden" name="return" value="${view.returnTo}">` : ''}
+${input('login', t('login'), { value: view.login, autocomplete: 'username', required: true, autofocus: !view.login })}
+${input('password', t('password'), { type: 'password', autocomplete: 'current-password', required: true, autofocus: Boolean(view.login) })}
+<label class="check" for="remember"><input id="remember" name="remember" type="checkbox" value="1"> ${t('remember')}</label>
+<button type="submit">${t('signIn')}</button>
+</form>
+<p class="links"><a href="${base}?action=lost">${t('forgot')}</a>${
+      account.settings.registration === 'off' ? '' : html`<span>${t('noAccount')} <a href="${base}?action=reg">${t('register')}</a></span>`
+    }</p>`,
+  );
+}
+
+export interface RegisterView {
+  readonly values: Readonly<Record<string, string>>;
+  readonly errors: Readonly<Record<string, string>>;
+  readonly error?: string;
+}
+
+/** A registration field's markup: a checkbox, a choice list, or an input of its kind. */
+function registrationInput(field: RegistrationField, view: Pick<RegisterView, 'values' | 'errors'>): Html {
+  const id = `f_${field.name}`;
+  const value = view.values[field.name];
+  const error = view.errors[field.name];
+  const errorHtml = error ? html`<p class="error" id="${id}-error">${error}</p>` : '';
+  const aria = error ? html` aria-invalid="true" aria-describedby="${id}-error"` : '';
+  if (field.kind === 'checkbox') {
+    return html`<label class="check" for="${id}"><input id="${id}" name="${id}" type="checkbox" value="yes"${value ? html` checked` : ''}${field.required ? html` required` : ''}${aria}> ${field.label}</label>${errorHtml}`;
+  }
+  if (field.kind === 'choice') {
+    return html`<label for="${id}">${field.label}</label>
+<select id="${id}" name="${id}"${field.required ? html` required` : ''}${aria}><option value="">—</option>${field.choices.map(
+      (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${choice}</option>`,
+    )}</select>${errorHtml}`;
+  }
+  const type = { text: 'text', email: 'email', number: 'text', date: 'date' }[field.kind];
+  return input(id, field.label, { type, value, required: field.required, error, autocomplete: field.kind === 'email' ? 'email' : undefined });
+}
+
+export function registerPage(chrome: Chrome, view: RegisterView): string {
+  const { t, base, account } = chrome;
+  const { values, errors } = view;
+  return layout(
+    chrome,
+    t('registerTo', { name: account.settings.pageName || account.name }),
+    html`${alert(view.error ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
+<form method="post" action="${base}register" novalidate>
+${input('login', t('login'), { value: values.login, autocomplete: 'username', required: true, error: errors.login })}
+${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
+${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.password, hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
+${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.confirm })}
+${account.settings.registrationFields.map((field) => registrationInput(field, view))}
+<div class="trap" aria-hidden="true"><label for="website">Website</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>
+<button type="submit">${t('createAccount')}</button>
+</form>
+<p class="links"><span>${t('haveAccount')} <a href="${base}">${t('signIn')}</a></span></p>`,
+  );
+}
+
+export function lostPage(chrome: Chrome, error?: string): string {
+  const { t, base } = chrome;
+  return layout(
+    chrome,
+    t('lost'),
+    html`${alert(error)}<p>${t('lostText')}</p>
+<form method="post" action="${base}lost">
+${input('who', t('emailOrLogin'), { autocomplete: 'username', required: true, autofocus: true })}
+<button type="submit">${t('sendLink')}</button>
+</form>
+<p class="links"><a href="${base}">${t('backToSignIn')}</a></p>`,
+  );
+}
+
+export interface ProfileView {
+  readonly login: string;
+  readonly email: string;
+  readonly profile: ReadonlyMap<string, string>;
+  readonly notice?: string;
+  readonly errors?: Readonly<Record<string, string>>;
+  /** Values typed that were refused, shown again. */
+  readonly values?: Readonly<Record<string, string>>;
+  readonly passwordError?: { readonly field: 'current' | 'password' | 'confirm'; readonly message: string };
+  readonly deleteError?: string;
+}
+
+export function profilePage(chrome: Chrome, view: ProfileView): string {
+  const { t, base, account } = chrome;
+  const errors = view.errors ?? {};
+  const editable = account.settings.registrationFields.filter((field) => field.kind !== 'checkbox');
+  const values: Record<string, string> = { ...Object.fromEntries(view.profile), email: view.email, ...(view.values ?? {}) };
+  const pwError = (field: 'current' | 'password' | 'confirm') => (view.passwordError?.field === field ? view.passwordError.message : undefined);
+  return layout(
+    chrome,
+    t('profile'),
+    html`${notice(view.notice)}${alert(Object.keys(errors).length > 0 ? t('errorSummary') : undefined)}
+<p>${t('signedInAs', { login: view.login })}</p>
+<form method="post" action="${base}profile" novalidate>
+${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
+${editable.map((field) => registrationInput(field, { values, errors }))}
+<button type="submit">${t('save')}</button>
+</form>
+<h2>${t('changePassword')}</h2>
+<form method="post" action="${base}password">
+<input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
+${input('current', t('currentPassword'), { type: 'password', autocomplete: 'current-password', required: true, error: pwError('current') })}
+${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: pwError('password'), hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
+${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-password', required: true, error: pwError('confirm') })}
+<button type="submit" class="secondary">${t('changePassword')}</button>
+</form>
+<h2>${t('myData')}</h2>
+<p><a href="${base}my-data" download>${t('downloadData')}</a></p>
+<form method="post" action="${base}logout"><button type="submit" class="secondary">${t('signOut')}</button></form>
+<h2>${t('deleteAccount')}</h2>
+<p>${t('deleteText')}</p>
+<form method="post" action="${base}delete">
+<input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
+${input('delete_password', t('password'), { type: 'password', autocomplete: 'current-password', required: true, error: view.deleteError })}
+<button type="submit" class="danger">${t('deleteButton')}</button>
+</form>`,
+  );
+}
+
+/** A page that says one thing, with a way on. */
+export function messagePage(chrome: Chrome, title: MessageKey, text: MessageKey, link?: { href: string; label: MessageKey }): string {
+  const { t } = chrome;
+  return layout(chrome, t(title), html`<p>${t(text)}</p>${link ? html`<p class="links"><a href="${link.href}">${t(link.label)}</a></p>` : ''}`);
+}
+
+/**
+ * The page that sends the browser on after a sign-in when the destination is not one the
+ * form's policy lists (a member's own `urlok` elsewhere): a link, followed at once.
+ */
+export function continuePage(chrome: Chrome, destination: string): string {
+  const { t } = chrome;
+  return layout(
+    chrome,
+    t('signedIn'),
+    html`<meta http-equiv="refresh" content="0;url=${destination}"><p class="links"><a href="${destination}">${t('continue')}</a></p>`,
+  );
+}

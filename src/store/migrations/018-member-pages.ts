@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../dialects/dialect.js';
+
+/**
+ * The member pages' settings: registration (`off`, `open`, `approval`) and its fields, the
+ * origins a browser may be sent back to, the pages' look and language, and the profile fields
+ * the protection check answers as headers.
+ */
+export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
+  const columns: Array<[string, string]> = [
+    ['registration', 'off'],
+    ['registration_fields', ''],
+    ['return_origins', ''],
+    ['page_name', ''],
+    ['page_logo_url', ''],
+    ['page_accent', '#1d4ed8'],
+    ['page_language', 'auto'],
+    ['check_fields', ''],
+  ];
+  for (const [name, fallback] of columns) {
+    await db.schema
+      .alterTable('accounts')
+      .addColumn(name, 'text', (c) => c.notNull().defaultTo(fallback))
+      .execute();
+  }
+}
