@@ -43,7 +43,10 @@ export function parseRegistrationFields(text: string): { ok: true; fields: Regis
     if (!isProfileFieldName(name)) return { ok: false, reason: `"${name}" is not a profile field name` };
     if (looksLikePassword(name)) return { ok: false, reason: `"${name}" looks like a password field: passwords are never kept in profile fields` };
     if (!(FIELD_KINDS as readonly string[]).includes(kind)) return { ok: false, reason: `"${kind}" is not a kind (${FIELD_KINDS.join(', ')})` };
-    const choices = (list ?? '').split('|').map((choice) => choice.trim()).filter((choice) => choice !== '');
+    const choices = (list ?? '')
+      .split('|')
+      .map((choice) => choice.trim())
+      .filter((choice) => choice !== '');
     if (kind === 'choice' && choices.length === 0) return { ok: false, reason: `"${name}": a choice lists its values, choice(gold|silver)` };
     if (kind !== 'choice' && list !== undefined) return { ok: false, reason: `"${name}": only a choice lists values` };
     if ((label ?? '').length > MAX_LABEL) return { ok: false, reason: `"${name}": a label has at most ${MAX_LABEL} characters` };

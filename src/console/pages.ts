@@ -112,7 +112,7 @@ export function membersPage(chrome: Chrome, view: MembersView): string {
   return layout(
     `Members of ${view.account}`,
     chrome,
-    html`<div class="actions"><h1>Members of ${view.account}</h1>${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">New member</a>` : ''}</div>
+    html`<div class="actions"><h1>Members of ${view.account}</h1>${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">New member</a>` : ''}<a class="button secondary" href="/admin/accounts/${view.account}/registrations">Registrations</a>${view.role === 'owner' ? html`<a class="button secondary" href="/admin/accounts/${view.account}/member-pages">Member pages</a>` : ''}</div>
 <div class="card"><form class="filters" method="get" action="${membersPath(view.account)}">
 <label>Login contains <input name="login" value="${f.login ?? ''}"></label>
 <label>E-mail contains <input name="email" value="${f.email ?? ''}"></label>

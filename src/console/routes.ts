@@ -38,6 +38,7 @@ import {
   type Chrome,
 } from './pages.js';
 import { html } from '../http/html.js';
+import { registerMemberPagesConsole } from './member-pages.js';
 import { isProfileFieldName, looksLikePassword } from '../members/profile-fields.js';
 
 export interface ConsoleContext {
@@ -177,7 +178,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           403,
           messagePage(
             'Not allowed',
-            `Your role on ${name} (${seen.role}) may not change members.`,
+            `Your role on ${name} (${seen.role}) may not do this: it takes an ${needed}.`,
             { operator, account: name },
             { href: membersPath(name), text: 'Back to the members' },
           ),
@@ -484,6 +485,8 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     scope.post('/admin/accounts/:account/members/:id/status', async (request, reply) =>
       change(request, reply, (form) => [['status', form.status ?? '']], 'Status changed.'),
     );
+
+    registerMemberPagesConsole(scope, { accounts: context.accounts, members: context.members, accountOf, send, formOf });
 
     scope.post('/admin/accounts/:account/members/:id/unlock', async (request, reply) => {
       const seen = await accountOf(request, reply, 'editor');

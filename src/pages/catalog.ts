@@ -105,7 +105,8 @@ const FR: Catalog = {
   emailOrLogin: 'Adresse e-mail ou identifiant',
   sendLink: 'Envoyer le lien',
   lostSent: 'Consultez vos e-mails',
-  lostSentText: 'Si un compte correspond, un lien pour choisir un nouveau mot de passe part vers son adresse e-mail. Il fonctionne une fois, pendant un temps limité.',
+  lostSentText:
+    'Si un compte correspond, un lien pour choisir un nouveau mot de passe part vers son adresse e-mail. Il fonctionne une fois, pendant un temps limité.',
   backToSignIn: 'Retour à la connexion',
   profile: 'Votre profil',
   signedInAs: 'Connecté en tant que {login}.',

@@ -92,7 +92,11 @@ function visitor(request: FastifyRequest): string {
 }
 
 /** The member's valid session from the cookie, if any (a valid check moves its idle deadline). */
-async function currentSession(context: MemberPagesContext, account: Account, request: FastifyRequest): Promise<{ session: string; member: SessionMember } | undefined> {
+async function currentSession(
+  context: MemberPagesContext,
+  account: Account,
+  request: FastifyRequest,
+): Promise<{ session: string; member: SessionMember } | undefined> {
   const session = readCookie(request.headers.cookie, cookieName(account));
   if (!session) return undefined;
   const checked = await context.sessions.check(account, session);
@@ -124,7 +128,11 @@ const FIELD_PROBLEMS: Record<Extract<FieldCheck, { ok: false }>['problem'], Mess
 };
 
 /** The account's fields read from a form: the values to keep, and each refused one's message. */
-function readFields(chrome: Chrome, params: WireParams, editableOnly: boolean): { set: Map<string, string>; cleared: string[]; values: Record<string, string>; errors: Record<string, string> } {
+function readFields(
+  chrome: Chrome,
+  params: WireParams,
+  editableOnly: boolean,
+): { set: Map<string, string>; cleared: string[]; values: Record<string, string>; errors: Record<string, string> } {
   const set = new Map<string, string>();
   const cleared: string[] = [];
   const values: Record<string, string> = {};
@@ -152,7 +160,9 @@ function destinationOf(chrome: Chrome, returnTo: string | undefined, okUrl: stri
 
 /** The origins a page's form may lead the browser to: the allowed ones, the account's ok URL's, a return's. */
 function formTargets(account: Account, returnTo?: string): string[] {
-  return [...account.settings.returnOrigins, originOf(account.settings.okUrl), returnTo && originOf(returnTo)].filter((origin): origin is string => Boolean(origin));
+  return [...account.settings.returnOrigins, originOf(account.settings.okUrl), returnTo && originOf(returnTo)].filter((origin): origin is string =>
+    Boolean(origin),
+  );
 }
 
 /**
@@ -192,7 +202,14 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     return sendPage(reply, 200, chrome, signInPage(chrome, { returnTo, notice }), formTargets(account, returnTo));
   }
 
-  async function showProfile(request: FastifyRequest, reply: FastifyReply, account: Account, memberId: number, view: Partial<ProfileView>, status = 200): Promise<FastifyReply> {
+  async function showProfile(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: Account,
+    memberId: number,
+    view: Partial<ProfileView>,
+    status = 200,
+  ): Promise<FastifyReply> {
     const chrome = chromeOf(account, request);
     const member = await context.members.byId(account, memberId);
     if (!member) return showSignIn(request, reply, account, undefined);
@@ -211,9 +228,17 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
   }
 
   /** Signs the member in as /api2/login/ would, then sets the cookie; the failure's words otherwise. */
-  async function signIn(request: FastifyRequest, reply: FastifyReply, account: Account, login: string, password: string, remember: boolean): Promise<{ ok: true; okUrl: string } | { ok: false; message: string; failUrl: string }> {
+  async function signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: Account,
+    login: string,
+    password: string,
+    remember: boolean,
+  ): Promise<{ ok: true; okUrl: string } | { ok: false; message: string; failUrl: string }> {
     const chrome = chromeOf(account, request);
-    if (login === '' || password === '' || password.length > MAX_PASSWORD_LENGTH * 4) return { ok: false, message: chrome.t('wrongLogin'), failUrl: account.settings.failUrl };
+    if (login === '' || password === '' || password.length > MAX_PASSWORD_LENGTH * 4)
+      return { ok: false, message: chrome.t('wrongLogin'), failUrl: account.settings.failUrl };
     try {
       context.hashing.assertRoom();
     } catch (error) {
@@ -275,7 +300,13 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         case 'lost':
           return sendPage(reply, 200, chrome, lostPage(chrome));
         case 'reg':
-          if (account.settings.registration === 'off') return sendPage(reply, 404, chrome, messagePage(chrome, 'registrationClosed', 'registrationClosedText', { href: chrome.base, label: 'backToSignIn' }));
+          if (account.settings.registration === 'off')
+            return sendPage(
+              reply,
+              404,
+              chrome,
+              messagePage(chrome, 'registrationClosed', 'registrationClosedText', { href: chrome.base, label: 'backToSignIn' }),
+            );
           return sendPage(reply, 200, chrome, registerPage(chrome, { values: {}, errors: {} }));
         case 'logout':
           return signOut(request, reply, account);
@@ -297,7 +328,14 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       const login = params.get('login') ?? '';
       const wanted = params.get('return');
       const returnTo = allowedReturn(account, wanted, request, publicUrl);
-      const outcome = await signIn(request, reply, account, login, params.get('password') ?? '', params.get('remember') === '1' || params.get('remember') === 'on');
+      const outcome = await signIn(
+        request,
+        reply,
+        account,
+        login,
+        params.get('password') ?? '',
+        params.get('remember') === '1' || params.get('remember') === 'on',
+      );
       const allowed = formTargets(account, returnTo);
       if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), allowed);
       // A pasted form's page is the site's: it goes to the failure URL when there is one.
@@ -322,7 +360,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       const email = (params.get('email') ?? '').trim();
       const password = params.get('password') ?? '';
       const { set, values, errors } = readFields(chrome, params, false);
-      const again = (status: number, error?: string) => sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
+      const again = (status: number, error?: string) =>
+        sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
       // A robot fills the hidden field: it is thanked, and nothing is made.
       if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText'));
       if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
@@ -340,7 +379,11 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         throw error;
       }
       const approval = account.settings.registration === 'approval';
-      const operators = approval ? (await context.operators.list()).filter((operator) => operator.accounts.some((access) => access.accountId === account.id)).map((operator) => operator.email) : [];
+      const operators = approval
+        ? (await context.operators.list())
+            .filter((operator) => operator.accounts.some((access) => access.accountId === account.id))
+            .map((operator) => operator.email)
+        : [];
       const created = await context.members.create(
         account,
         {
@@ -354,7 +397,11 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           ip: visitor(request),
           profile: set,
           sendWelcome: true,
-          registration: { approval, operators, approveUrl: `${publicUrl ?? `${request.protocol}://${request.host}`}/admin/accounts/${account.name}/registrations` },
+          registration: {
+            approval,
+            operators,
+            approveUrl: `${publicUrl ?? `${request.protocol}://${request.host}`}/admin/accounts/${account.name}/registrations`,
+          },
         },
         { actor: 'member', requestId: request.id },
       );
@@ -363,7 +410,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         return again(409);
       }
       if (created.kind !== 'created') return again(400, chrome.t('tooLong'));
-      if (approval) return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
+      if (approval)
+        return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
       const signedIn = await signIn(request, reply, account, login, password, false);
       if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
       return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl), formTargets(account));
@@ -425,7 +473,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         { selector: { by: 'id', id: member.id }, ...(email !== member.email ? { email } : {}), setFields: set, deleteFields: cleared },
         { actor: 'member', requestId: request.id },
       );
-      if (updated.kind !== 'updated') return showProfile(request, reply, account, member.id, { errors: { email: chrome.t('tooLong') }, values: { ...values, email } }, 400);
+      if (updated.kind !== 'updated')
+        return showProfile(request, reply, account, member.id, { errors: { email: chrome.t('tooLong') }, values: { ...values, email } }, 400);
       return showProfile(request, reply, account, member.id, { notice: chrome.t('saved') });
     });
 
@@ -434,13 +483,18 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       if (!form) return reply;
       const { account, chrome, member, params } = form;
       const password = params.get('password') ?? '';
-      const fail = (field: 'current' | 'password' | 'confirm', message: string) => showProfile(request, reply, account, member.id, { passwordError: { field, message } }, 400);
+      const fail = (field: 'current' | 'password' | 'confirm', message: string) =>
+        showProfile(request, reply, account, member.id, { passwordError: { field, message } }, 400);
       if (!(await context.logins.confirmPassword(member, params.get('current') ?? ''))) return fail('current', chrome.t('wrongPassword'));
       const problem = passwordProblem(chrome, password);
       if (problem) return fail('password', problem);
       if (password !== (params.get('confirm') ?? '')) return fail('confirm', chrome.t('passwordsDiffer'));
       // A new password ends every session of the member (as /update/'s does); this browser signs in again with it.
-      await context.members.update(account, { selector: { by: 'id', id: member.id }, password, setFields: new Map(), deleteFields: [] }, { actor: 'member', requestId: request.id });
+      await context.members.update(
+        account,
+        { selector: { by: 'id', id: member.id }, password, setFields: new Map(), deleteFields: [] },
+        { actor: 'member', requestId: request.id },
+      );
       const signedIn = await signIn(request, reply, account, member.login, password, false);
       if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login: member.login }));
       return showProfile(request, reply, account, member.id, { notice: chrome.t('passwordChanged') });
@@ -460,7 +514,11 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       if (!(await context.logins.confirmPassword(member, params.get('delete_password') ?? ''))) {
         return showProfile(request, reply, account, member.id, { deleteError: chrome.t('wrongPassword') }, 400);
       }
-      await context.members.update(account, { selector: { by: 'id', id: member.id }, status: 'D', setFields: new Map(), deleteFields: [] }, { actor: 'member', requestId: request.id });
+      await context.members.update(
+        account,
+        { selector: { by: 'id', id: member.id }, status: 'D', setFields: new Map(), deleteFields: [] },
+        { actor: 'member', requestId: request.id },
+      );
       clearSessionCookie(reply, request, account, publicUrl);
       return sendPage(reply, 200, chrome, messagePage(chrome, 'deleted', 'deletedText'));
     });

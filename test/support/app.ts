@@ -67,7 +67,7 @@ export interface HarnessOptions {
 export const PUBLIC_URL = 'https://members.example.test';
 
 /** Parameter and answer fields that carry secrets: none of their values may reach a log. */
-const SECRET_FIELDS = new Set(['password', '_password', 'api_key', 'session', 'token', 'confirm']);
+const SECRET_FIELDS = new Set(['password', '_password', 'api_key', 'session', 'token', 'confirm', 'current', 'delete_password']);
 /** Shorter values could turn up in a log by chance; no real secret here is that short. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -103,6 +103,13 @@ class SecretLedger {
 
   fromParams(params: URLSearchParams): void {
     for (const [name, value] of params) if (SECRET_FIELDS.has(name)) this.add(value);
+    // The member pages' session check, as the hosted original named it.
+    if (params.get('action') === 'session') this.add(params.get('id'));
+  }
+
+  /** A member-page session handed out in a cookie. */
+  fromCookies(setCookie: string | string[] | number | undefined): void {
+    for (const cookie of [setCookie ?? []].flat()) this.add(/^member_[^=]+=([^;]+)/.exec(String(cookie))?.[1]);
   }
 
   fromReply(json: Record<string, unknown>): void {
@@ -158,6 +165,7 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
         if (typeof payload === 'string' && !headers?.['content-type']?.startsWith('application/json')) secrets.fromParams(new URLSearchParams(payload));
         const reply = toReply(await app.inject({ method: method as 'POST', url, payload, headers }));
         secrets.fromReply(reply.json);
+        secrets.fromCookies(reply.headers['set-cookie']);
         return reply;
       };
       harness = {

@@ -1,0 +1,203 @@
+/**
+ * The console's side of the member pages: the queue of registrations awaiting approval
+ * (editors: approve makes the member Active and sends the welcome mail; refuse deletes it,
+ * with a mail when asked), and the pages' settings (owners: registration and its fields, the
+ * allowed return origins, the look, the language, the check's headers).
+ *
+ * A registration awaiting approval is a Suspended member registered on the pages (reg_type
+ * Free): what the registration service makes, and what the queue lists.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PAGE_LANGUAGES, REGISTRATIONS, type Account, type SettingsPatch } from '../accounts/account.js';
+import { ACCOUNT_SETTINGS, SettingValueError } from '../accounts/account-settings.js';
+import { formatRegistrationFields } from '../accounts/registration-fields.js';
+import type { AccountsService } from '../accounts/accounts-service.js';
+import type { MembersService } from '../members/members-service.js';
+import type { Operator, Role } from '../operators/operator.js';
+import { html } from '../http/html.js';
+import { layout, memberPath, membersPath, when, type Chrome } from './pages.js';
+
+const QUEUE_SIZE = 50;
+
+export const registrationsPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/registrations`;
+export const memberPagesPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/member-pages`;
+
+/** What the console's routes lend this module. */
+export interface ConsoleKit {
+  readonly accounts: AccountsService;
+  readonly members: MembersService;
+  accountOf(request: FastifyRequest, reply: FastifyReply, needed: Role): Promise<{ operator: Operator; account: Account; role: Role } | undefined>;
+  send(reply: FastifyReply, status: number, page: string): FastifyReply;
+  formOf(request: FastifyRequest): Record<string, string>;
+}
+
+interface QueueView {
+  readonly account: Account;
+  readonly members: ReadonlyArray<{
+    readonly id: number;
+    readonly login: string;
+    readonly email: string;
+    readonly regAt: number;
+    readonly profile: ReadonlyMap<string, string>;
+  }>;
+  readonly total: number;
+}
+
+export function registrationsPage(chrome: Chrome, view: QueueView): string {
+  const { account } = view;
+  const fields = account.settings.registrationFields.map((field) => field.name);
+  return layout(
+    `Registrations of ${account.name}`,
+    chrome,
+    html`<div class="actions"><h1>Registrations awaiting approval</h1><a class="button secondary" href="${membersPath(account.name)}">Members</a></div>
+${account.settings.registration !== 'approval' ? html`<p class="muted">Registration is <strong>${account.settings.registration}</strong> on this account: new registrations do not wait here.</p>` : ''}
+<div class="card"><p class="count"><strong>${view.total.toLocaleString('en')}</strong> waiting${view.total > view.members.length ? html` (the oldest ${view.members.length} shown)` : ''}</p>
+<table><thead><tr><th>Login</th><th>E-mail</th><th>Registered</th>${fields.map((name) => html`<th>${name}</th>`)}<th>Decision</th></tr></thead><tbody>
+${view.members.length === 0 ? html`<tr><td colspan="${4 + fields.length}" class="muted">No registration waits.</td></tr>` : ''}
+${view.members.map(
+  (
+    member,
+  ) => html`<tr><td><a href="${memberPath(account.name, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${when(member.regAt)}</td>${fields.map((name) => html`<td>${member.profile.get(name) ?? ''}</td>`)}
+<td><div class="actions"><form method="post" action="${registrationsPath(account.name)}/${member.id}/approve"><button type="submit">Approve</button></form>
+<form method="post" action="${registrationsPath(account.name)}/${member.id}/refuse"><label class="inline"><input type="checkbox" name="tell" value="1" checked> mail them</label> <button type="submit" class="danger">Refuse</button></form></div></td></tr>`,
+)}
+</tbody></table></div>`,
+  );
+}
+
+/** The member pages' settings form, with each setting's current value or the value sent and its error. */
+export function memberPagesSettingsPage(
+  chrome: Chrome,
+  account: Account,
+  form: Readonly<Record<string, string>> = {},
+  error?: { setting: string; reason: string },
+): string {
+  const s = account.settings;
+  const value = (name: string, current: string) => form[name] ?? current;
+  const choice = (name: string, choices: readonly string[], current: string) =>
+    html`<select name="${name}" id="${name}">${choices.map((c) => html`<option value="${c}"${value(name, current) === c ? html` selected` : ''}>${c}</option>`)}</select>`;
+  return layout(
+    `Member pages of ${account.name}`,
+    { ...chrome, notice: error ? { kind: 'error', text: `${error.setting}: ${error.reason}.` } : chrome.notice },
+    html`<div class="actions"><h1>Member pages</h1><a class="button secondary" href="/auth/${account.name}/">Open the sign-in page</a></div>
+<div class="card"><form method="post" action="${memberPagesPath(account.name)}" class="edit">
+<label for="registration">Registration</label>${choice('registration', REGISTRATIONS, s.registration)}
+<p class="muted">off: no registration page; open: a new member is Active and signed in at once; approval: it waits, Suspended, in the <a href="${registrationsPath(account.name)}">registrations queue</a>.</p>
+<label for="registration_fields">Registration fields</label><textarea id="registration_fields" name="registration_fields" rows="3">${value('registration_fields', formatRegistrationFields(s.registrationFields))}</textarea>
+<p class="muted">Separated by <code>;</code>, each <code>name[*]:kind[:label]</code> (<code>*</code>: required; kinds text, email, number, date, choice(a|b), checkbox), e.g. <code>first_name*:text:First name;terms*:checkbox:I accept the terms</code>. Members change the same fields, but the checkboxes, on their profile page.</p>
+<label for="return_origins">Allowed return origins</label><textarea id="return_origins" name="return_origins" rows="2">${value('return_origins', s.returnOrigins.join(', '))}</textarea>
+<p class="muted">Comma-separated, e.g. <code>https://www.example.com</code>: where a browser may go back after sign-in, and whose pages may post the sign-in form.</p>
+<label for="page_name">Name shown</label><input id="page_name" name="page_name" value="${value('page_name', s.pageName)}" placeholder="${account.name}">
+<label for="page_logo">Logo URL</label><input id="page_logo" name="page_logo" value="${value('page_logo', s.pageLogoUrl)}" placeholder="https://…">
+<label for="page_accent">Accent colour</label><input id="page_accent" name="page_accent" type="color" value="${value('page_accent', s.pageAccent)}">
+<label for="page_language">Language</label>${choice('page_language', PAGE_LANGUAGES, s.pageLanguage)}
+<label for="check_fields">Profile fields the check answers as headers</label><input id="check_fields" name="check_fields" value="${value('check_fields', s.checkFields.join(','))}" placeholder="plan,city">
+<div class="actions"><button type="submit">Save</button></div>
+</form></div>`,
+  );
+}
+
+/** The form's fields, by the setting each sets (the command line's option names). */
+const FORM_SETTINGS: Record<string, string> = {
+  registration: 'registration',
+  registration_fields: 'registration-fields',
+  return_origins: 'return-origins',
+  page_name: 'page-name',
+  page_logo: 'page-logo',
+  page_accent: 'page-accent',
+  page_language: 'page-language',
+  check_fields: 'check-fields',
+};
+
+/** The patch a settings form asks for, read as the command line reads each option; or the first value that cannot be read. */
+function patchOfForm(form: Readonly<Record<string, string>>): { ok: true; patch: SettingsPatch } | { ok: false; setting: string; reason: string } {
+  let patch = {} as SettingsPatch;
+  for (const [field, option] of Object.entries(FORM_SETTINGS)) {
+    const sent = form[field];
+    if (sent === undefined) continue;
+    const spec = ACCOUNT_SETTINGS.find((candidate) => candidate.option === option)!;
+    try {
+      const text = field === 'return_origins' ? sent.replace(/\s+/g, ',') : sent;
+      patch = spec.set(patch as never, spec.kind.parse(text.trim())) as SettingsPatch;
+    } catch (error) {
+      if (error instanceof SettingValueError) return { ok: false, setting: option, reason: error.message };
+      throw error;
+    }
+  }
+  return { ok: true, patch };
+}
+
+export function registerMemberPagesConsole(scope: FastifyInstance, kit: ConsoleKit): void {
+  async function showQueue(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    seen: { operator: Operator; account: Account },
+    status = 200,
+    notice?: Chrome['notice'],
+  ) {
+    const { account } = seen;
+    const page = await kit.members.pageMembers(account, {
+      filters: { status: 'S', regType: 'F' },
+      order: 'registered',
+      limit: QUEUE_SIZE,
+      profileFields: account.settings.registrationFields.map((field) => field.name),
+    });
+    const members = page.members.map(({ member, profile }) => ({ id: member.id, login: member.login, email: member.email, regAt: member.regAt, profile }));
+    return kit.send(reply, status, registrationsPage({ operator: seen.operator, account: account.name, notice }, { account, members, total: page.total }));
+  }
+
+  scope.get('/admin/accounts/:account/registrations', async (request, reply) => {
+    const seen = await kit.accountOf(request, reply, 'viewer');
+    if (!seen) return reply;
+    return showQueue(request, reply, seen);
+  });
+
+  /** Approves or refuses one registration that still waits: through the members' service, with the member's mail. */
+  async function decide(request: FastifyRequest, reply: FastifyReply, approve: boolean) {
+    const seen = await kit.accountOf(request, reply, 'editor');
+    if (!seen) return reply;
+    const { account, operator } = seen;
+    const id = (request.params as { id: string }).id;
+    const member = /^[1-9]\d{0,14}$/.test(id) ? await kit.members.byId(account, Number(id)) : undefined;
+    if (!member || member.status !== 'S' || member.regType !== 'F')
+      return showQueue(request, reply, seen, 404, { kind: 'error', text: 'This registration no longer waits.' });
+    const tell = kit.formOf(request).tell === '1';
+    await kit.members.update(
+      account,
+      {
+        selector: { by: 'id', id: member.id },
+        status: approve ? 'A' : 'D',
+        setFields: new Map(),
+        deleteFields: [],
+        ...(approve ? { mail: { kind: 'welcome' } } : tell ? { mail: { kind: 'refused' } } : {}),
+      },
+      { actor: 'operator', email: operator.email, requestId: request.id },
+    );
+    const mailed = account.settings.smtpUrl !== '' && (approve || tell) ? ', and mailed' : '';
+    return showQueue(request, reply, seen, 200, { kind: 'ok', text: `${member.login} ${approve ? 'approved' : 'refused'}${mailed}.` });
+  }
+
+  scope.post('/admin/accounts/:account/registrations/:id/approve', async (request, reply) => decide(request, reply, true));
+  scope.post('/admin/accounts/:account/registrations/:id/refuse', async (request, reply) => decide(request, reply, false));
+
+  scope.get('/admin/accounts/:account/member-pages', async (request, reply) => {
+    const seen = await kit.accountOf(request, reply, 'owner');
+    if (!seen) return reply;
+    return kit.send(reply, 200, memberPagesSettingsPage({ operator: seen.operator, account: seen.account.name }, seen.account));
+  });
+
+  scope.post('/admin/accounts/:account/member-pages', async (request, reply) => {
+    const seen = await kit.accountOf(request, reply, 'owner');
+    if (!seen) return reply;
+    const form = kit.formOf(request);
+    const chrome = { operator: seen.operator, account: seen.account.name };
+    const read = patchOfForm(form);
+    if (!read.ok) return kit.send(reply, 400, memberPagesSettingsPage(chrome, seen.account, form, read));
+    const changed = await kit.accounts.change(seen.account.name, read.patch);
+    if (changed.kind !== 'ok') {
+      const refusal = changed.kind === 'invalid' ? { setting: changed.setting, reason: changed.reason } : { setting: 'account', reason: 'not found' };
+      return kit.send(reply, 400, memberPagesSettingsPage(chrome, seen.account, form, refusal));
+    }
+    return kit.send(reply, 200, memberPagesSettingsPage({ ...chrome, notice: { kind: 'ok', text: 'Saved.' } }, changed.account));
+  });
+}
