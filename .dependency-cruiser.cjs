@@ -4,6 +4,7 @@
  *
  *   http/      the wire: decoders, replies, routes. Never the store.
  *   console/   the operator's pages: a wire too (it reuses http/'s decoders). Never the store.
+ *   pages/     the member pages under /auth/ACCOUNT/: a wire too. Never the store.
  *   members/, accounts/, auth/, import-export/, upkeep/, observability/, upstream/, events/, webhooks/, operators/, mail/: the domain and its
  *              services. They own their store interfaces; they never import the store.
  *   store/     the one SQL implementation of those interfaces. Never the wire.
@@ -27,7 +28,7 @@ module.exports = {
       name: 'http-not-store',
       severity: 'error',
       comment: 'The wire speaks to services; what a store answers reaches it as values or common/store-errors.',
-      from: { path: '^src/(http|console)/' },
+      from: { path: '^src/(http|console|pages)/' },
       to: { path: '^src/store/' },
     },
     {
@@ -35,7 +36,7 @@ module.exports = {
       severity: 'error',
       comment: 'The store knows nothing of form parameters or answers.',
       from: { path: '^src/store/' },
-      to: { path: '^src/(http|console)/' },
+      to: { path: '^src/(http|console|pages)/' },
     },
     {
       name: 'domain-not-store',
@@ -69,7 +70,7 @@ module.exports = {
       name: 'no-root-from-layers',
       severity: 'error',
       comment: 'Only the entry points import the composition root (compose.ts, app.ts, server.ts, main.ts).',
-      from: { path: '^src/(http|console|members|accounts|auth|store|upkeep|observability|upstream|events|webhooks|operators|mail|common|client)/' },
+      from: { path: '^src/(http|console|pages|members|accounts|auth|store|upkeep|observability|upstream|events|webhooks|operators|mail|common|client)/' },
       to: { path: '^src/(compose|app|server|main)\\.ts$' },
     },
   ],

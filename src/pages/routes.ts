@@ -343,9 +343,11 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), allowed);
     });
 
+    // On every request to a protected page: the account as recently read (a second at most).
     pages.get('/auth/:account/check', async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
+      const found = context.accounts.findRecent((request.params as { account: string }).account);
+      const account = found instanceof Promise ? await found : found;
+      if (!account) return reply.code(401).send();
       return check(context, account, request, reply);
     });
 

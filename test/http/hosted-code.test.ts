@@ -42,6 +42,20 @@ describeEachEngineApp('code written for the hosted original', (h) => {
     expect(metrics).not.toContain(api.apiKey);
   });
 
+  it('checks a session by the member pages’ address as a site’s server does (`?mode=API&action=session&id=SID`), keeping the id out of the log', async () => {
+    const api = await apiAccount(h());
+    await api.create('paged', { _password: 'paged-horse-1' });
+    const session = (await api.login('paged', 'paged-horse-1')).session as string;
+    const checkSession = async () => (await h().request({ method: 'GET', url: `/auth/${api.user}/?mode=API&action=session&id=${session}` })).body;
+    expect(await checkSession()).toBe('OK');
+    await h().post('/api2/logout/', { user: api.user, session });
+    expect(await checkSession()).toBe('FAIL');
+    // The suite's ledger holds the id (harness: `id` beside `action=session`): the log never shows it.
+    const metrics = (await h().metrics.exposition()).body;
+    expect(metrics).toMatch(/member_api_credentials_in_url_total\{endpoint="\/auth\/:account\/"\} [2-9]/);
+    expect(metrics).not.toContain(session);
+  });
+
   it('refuses GET for the calls that change or check a member once the account says so, and keeps POST and GET /list/', async () => {
     const api = await apiAccount(h(), { getWrites: false });
     const key = { user: api.user, api_key: api.apiKey };
