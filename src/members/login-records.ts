@@ -25,6 +25,8 @@ export interface SuccessfulLogin {
   readonly ip: string | null;
   /** Digest of the new session id, kept so that the session can be recognised later. */
   readonly sessionDigest: string;
+  /** "Keep me signed in": the session lasts its absolute lifetime, whatever its idle time. */
+  readonly remember?: boolean;
 }
 
 export type LoginRecording =

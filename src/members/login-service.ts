@@ -18,6 +18,8 @@ export interface LoginCommand {
   readonly ip: string | null;
   /** Who asked (the request), for the events the attempt writes. */
   readonly origin?: EventOrigin;
+  /** "Keep me signed in" (the sign-in page): the session ends at its absolute lifetime only. */
+  readonly remember?: boolean;
 }
 
 export type LoginOutcome = { kind: 'ok'; session: string; okUrl: string } | { kind: 'fail'; reason: FailReason; failUrl: string };
@@ -133,6 +135,7 @@ export class LoginService {
       at: now,
       ip: command.ip,
       sessionDigest: createHash('sha256').update(session).digest('hex'),
+      remember: command.remember,
       throttleScope: attempt.scope,
       events: attempt.events,
     });

@@ -3,8 +3,8 @@
  *
  * A session is a row keyed by the SHA-256 digest of its id (the id itself is never kept). It
  * is valid while its member is Active (effectively: an expiration that fell due counts), for
- * the account's idle lifetime since it was last checked and its absolute lifetime since the
- * login. It ends for good, its row deleted, when: /logout/ ends it; /update/ with
+ * the account's idle lifetime since it was last checked (unless the member asked the sign-in
+ * page to keep it signed in) and its absolute lifetime since the login. It ends for good, its row deleted, when: /logout/ ends it; /update/ with
  * `revoke_sessions=1`, a change of password or a status change to S or D (any door) ends the
  * member's sessions in the change's own transaction; a check finds it past a lifetime or its
  * member no longer Active (an expiry, a login allowance used up); the sweep purges old ones.
@@ -28,6 +28,8 @@ export interface FoundSession {
   readonly createdAt: number;
   /** When a check last moved the idle deadline; null: not since the login. */
   readonly seenAt: number | null;
+  /** "Keep me signed in": only the absolute lifetime ends it. */
+  readonly remember: boolean;
   readonly member: SessionMember;
   /** With a record: the member's columns and the record's profile values (`pf0`, …). */
   readonly row?: ListedRow;
@@ -90,14 +92,15 @@ export class SessionsService {
     const { sessionIdleSeconds, sessionLifetimeSeconds } = account.settings;
     const seen = found.seenAt ?? found.createdAt;
     const endsAt = found.createdAt + sessionLifetimeSeconds * 1000;
-    if (now >= endsAt || now >= seen + sessionIdleSeconds * 1000 || effectiveState(found.member, now).status !== 'A') {
+    const idleEndsAt = found.remember ? endsAt : seen + sessionIdleSeconds * 1000;
+    if (now >= endsAt || now >= idleEndsAt || effectiveState(found.member, now).status !== 'A') {
       // Over for good: a later check (the member restored, say) must not bring it back.
       return this.store.endSession(account.id, digest).then(() => NOT_FOUND);
     }
     const answer = (lastSeen: number): SessionCheck => ({
       kind: 'valid',
       member: found.member,
-      expiresAt: Math.min(endsAt, lastSeen + sessionIdleSeconds * 1000),
+      expiresAt: found.remember ? endsAt : Math.min(endsAt, lastSeen + sessionIdleSeconds * 1000),
       ...(record && found.row ? { record: this.renderer(record, account.settings.timeZone)(found.row) } : {}),
     });
     if (now - seen >= SESSION_TOUCH_MS) return this.store.touchSession(digest, now).then(() => answer(now));

@@ -247,7 +247,13 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     }
     const admission = await context.anonymousLogins.admit(account.id, foldKey(login), visitor(request), account.settings.loginRateLimitPerMinute);
     if (!admission.ok) return { ok: false, message: chrome.t('tooMany', { seconds: admission.retryAfterSeconds }), failUrl: '' };
-    const outcome = await context.logins.login(account, { login, password, ip: visitor(request), origin: { actor: 'member', requestId: request.id } });
+    const outcome = await context.logins.login(account, {
+      login,
+      password,
+      ip: visitor(request),
+      origin: { actor: 'member', requestId: request.id },
+      remember,
+    });
     context.countLogin?.(outcome.kind === 'ok' ? 'ok' : outcome.reason === 'wrong-credentials' ? 'fail' : outcome.reason);
     if (outcome.kind === 'fail') return { ok: false, message: chrome.t(outcome.reason === 'suspended' ? 'suspended' : 'wrongLogin'), failUrl: outcome.failUrl };
     // A session the browser held before is ended: an id is never carried across a sign-in.

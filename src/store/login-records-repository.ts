@@ -58,7 +58,7 @@ export const recordLoginProcedure = writerProcedure(
       if (updated.status !== 'A') await endResetLinksOf(trx, accountId, [memberId]);
       await trx
         .insertInto('sessions')
-        .values({ digest: login.sessionDigest, account_id: accountId, member_id: memberId, created_at: at, ip: login.ip })
+        .values({ digest: login.sessionDigest, account_id: accountId, member_id: memberId, created_at: at, ip: login.ip, remember: login.remember ? 1 : 0 })
         .execute();
       // A success clears the count of its own scope and the count across addresses.
       await trx

@@ -131,6 +131,8 @@ export interface SessionTable {
   ip: string | null;
   /** When a check last moved the idle deadline; null: not since the login. */
   seen_at: number | null;
+  /** 1: "keep me signed in" (member pages): the idle lifetime does not end it. */
+  remember: Generated<number>;
 }
 
 export interface LoginEventTable {

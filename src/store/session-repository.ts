@@ -10,6 +10,7 @@ import { Repository, type StoreConnection } from './writes.js';
 type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' | 'status' | 'exp_time_at' | 'exp_time_mode' | 'deleted_at'> & {
   session_created_at: number;
   session_seen_at: number | null;
+  session_remember: number;
 };
 
 /**
@@ -20,7 +21,7 @@ function lookupQueries(reads: Kysely<Database>): { brief: CompiledQuery<LookupRo
   const base = reads
     .selectFrom('sessions')
     .innerJoin('members', 'members.id', 'sessions.member_id')
-    .select(['sessions.created_at as session_created_at', 'sessions.seen_at as session_seen_at'])
+    .select(['sessions.created_at as session_created_at', 'sessions.seen_at as session_seen_at', 'sessions.remember as session_remember'])
     .where('sessions.digest', '=', '')
     .where('sessions.account_id', '=', 0);
   return {
@@ -35,6 +36,7 @@ function foundOf(row: LookupRow): FoundSession {
   return {
     createdAt: Number(row.session_created_at),
     seenAt: row.session_seen_at === null ? null : Number(row.session_seen_at),
+    remember: Number(row.session_remember) === 1,
     member: {
       id: Number(row.id),
       login: row.login,

@@ -201,6 +201,22 @@ describeEachEngineApp('the member pages', (h) => {
     expect(await b.sessionApi(b.cookie()!)).toBe('OK');
   });
 
+  it('keeps a member signed in past the idle lifetime when asked, until the absolute one', async () => {
+    const b = await setup({ sessionIdleSeconds: 3600, sessionLifetimeSeconds: 7 * 86400 });
+    await b.create({ _login: 'gus' });
+    h().clock.set('2026-11-26T10:00:00Z');
+    await b.submit('', { action: 'login', login: 'gus', password: 'correct-horse-9', remember: '1' });
+    const kept = b.cookie()!;
+    b.setCookie(undefined);
+    await b.submit('', { action: 'login', login: 'gus', password: 'correct-horse-9' });
+    const plain = b.cookie()!;
+    h().clock.set('2026-11-26T12:00:00Z');
+    expect(await b.sessionApi(plain)).toBe('FAIL');
+    expect(await b.sessionApi(kept)).toBe('OK');
+    h().clock.set('2026-12-03T10:00:01Z');
+    expect(await b.sessionApi(kept)).toBe('FAIL');
+  });
+
   it('locks a member after the account’s threshold on the page as on the API', async () => {
     const b = await setup({ lockout: { threshold: 3, stepSeconds: 600, maxSeconds: 600, resetSeconds: 3600 } });
     await b.create({ _login: 'finn' });
