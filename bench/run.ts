@@ -2,14 +2,20 @@
  * `npm run bench`: the performance figures of docs/performance.md, on SQLite and PostgreSQL, each
  * beside a baseline measured in the same run on the same machine.
  *
- *   npm run bench [-- --count 1000000] [--engines sqlite,postgres] [--seconds 8] [--reseed]
+ *   npm run bench [-- --count 1000000] [--engines sqlite,postgres] [--seconds 8] [--reseed] [--only SECTIONS]
+ *
+ * `--only member-check,member-login` measures only those sections of the run (comma-separated;
+ * the names are SECTIONS below), and the table shows only their rows: for trying one change,
+ * not for the dated result files, which hold full runs. The seeding and the idle RSS are
+ * always done.
  *
  * Per engine: the million-member database (seeded once, then reused: bench/million.ts), the
  * server started as a user starts it (`member-api serve`, LOG_LEVEL=warn), HTTP load from
  * autocannon in this process, and the baselines as small programs in bench/baselines/:
  * raw argon2id (same parameters, same number of hashes in flight), a bare Fastify route
- * that parses the same form body, and the bare driver's durable update of the row that an
- * `/update/` of one field changes. Results also go to .bench/results.json.
+ * that parses the same form body (and a bare GET that reads the same cookie), and the bare
+ * driver's durable update of the row that an `/update/` of one field changes. Results also
+ * go to .bench/results.json.
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -22,7 +28,24 @@ import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
 import { measureConsolePages } from './console-pages.js';
-import { SEEDED_PASSWORD, seededMember } from './seed-members.js';
+import { SEEDED_PASSWORD, seededMember, seededStatus } from './seed-members.js';
+
+/** The parts of a run `--only` can choose, in the order they run. */
+const SECTIONS = [
+  'list',
+  'update',
+  'session',
+  'member-check',
+  'console',
+  'login',
+  'member-login',
+  'create',
+  'update-all',
+  'events',
+  'webhooks',
+  'migration',
+] as const;
+type Section = (typeof SECTIONS)[number];
 
 const { values: options } = parseArgs({
   options: {
@@ -30,8 +53,15 @@ const { values: options } = parseArgs({
     engines: { type: 'string', default: 'sqlite,postgres' },
     seconds: { type: 'string', default: '8' },
     reseed: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+const chosen = options.only === undefined ? [...SECTIONS] : options.only.split(',');
+for (const name of chosen) {
+  if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: no section ${name}; the sections are ${SECTIONS.join(', ')}`);
+}
+/** Whether this run measures the section. */
+const runs = (section: Section) => chosen.includes(section);
 const COUNT = Number(options.count);
 const SECONDS = Number(options.seconds);
 /** The server's default hashing slots: one per core. */
@@ -43,6 +73,13 @@ const CITIES = ['London', 'Paris', 'Berlin', 'Madrid', 'Rome', 'Lisbon', 'Dublin
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const randomMember = () => seededMember(1 + Math.floor(Math.random() * (COUNT - 1)));
+/** A random member whose login succeeds (an Active one): the member pages' rows compare successful sign-ins and checks only. */
+function activeMember() {
+  for (;;) {
+    const i = 1 + Math.floor(Math.random() * (COUNT - 1));
+    if (seededStatus(i) === 'A') return seededMember(i);
+  }
+}
 const encode = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
 interface Load {
@@ -54,22 +91,42 @@ interface Load {
   readonly p99: number;
 }
 
-/** autocannon against one path, with a fresh body per request. */
-async function load(url: string, body: () => string, settings: { connections: number; seconds?: number; overallRate?: number }): Promise<Load> {
+interface LoadSettings {
+  readonly connections: number;
+  readonly seconds?: number;
+  readonly overallRate?: number;
+  /** The answers that count (`ok`, `perSecond`): 2xx unless said; every other answer is `refused`. */
+  readonly expect?: '2xx' | '3xx';
+}
+
+/** One request of a load. */
+interface LoadRequest {
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/** autocannon against one path, with a fresh form body per request (POST). */
+function load(url: string, body: () => string, settings: LoadSettings): Promise<Load> {
+  return loadRequests(url, () => ({ method: 'POST', headers: form, body: body() }), settings);
+}
+
+/** autocannon against one path, with a fresh request (method, headers, body) each time. */
+async function loadRequests(url: string, request: () => LoadRequest, settings: LoadSettings): Promise<Load> {
   const result = await autocannon({
     url,
-    method: 'POST',
-    headers: form,
     connections: settings.connections,
     duration: settings.seconds ?? SECONDS,
     overallRate: settings.overallRate,
-    requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }],
+    requests: [{ setupRequest: (base) => ({ ...base, ...request() }) }],
   });
   const seconds = result.duration;
+  const ok = result[settings.expect ?? '2xx'];
+  const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
   return {
-    perSecond: result['2xx'] / seconds,
-    ok: result['2xx'],
-    refused: result.non2xx,
+    perSecond: ok / seconds,
+    ok,
+    refused: answered - ok,
     errors: result.errors + result.timeouts,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -95,20 +152,43 @@ const argon2Baseline = (kind: 'verify' | 'hash') =>
 /** The same durable one-row update by the bare driver, at the same concurrency. */
 const bareUpdateBaseline = (url: string) => baselineRate('bare-update.ts', [url, String(COUNT), String(LIGHT_CONNECTIONS), String(SECONDS)]);
 
-async function bareFastifyBaseline(body: () => string): Promise<number> {
+/** The bare Fastify route (bench/baselines/bare-fastify.ts), started for one load and stopped. */
+async function onBareFastify(measure: (url: string) => Promise<Load>): Promise<number> {
   const bare = await startListening([`--import`, 'tsx', `${ROOT}bench/baselines/bare-fastify.ts`], {});
   try {
-    return (await load(`${bare.url}/bare/`, body, { connections: LIGHT_CONNECTIONS })).perSecond;
+    return (await measure(bare.url)).perSecond;
   } finally {
     await bare.stop();
   }
 }
+
+/** The bare route given the same form bodies as the API route it stands beside. */
+const bareFastifyBaseline = (body: () => string) => onBareFastify((url) => load(`${url}/bare/`, body, { connections: LIGHT_CONNECTIONS }));
+
+/** The bare GET given the same Cookie headers as `/auth/ACCOUNT/check`. */
+const bareCheckBaseline = (request: () => LoadRequest) =>
+  onBareFastify((url) => loadRequests(`${url}/bare/check`, request, { connections: LIGHT_CONNECTIONS }));
 
 /** A new key for the account, which is created when missing. */
 function key(name: string, env: Record<string, string>): string {
   const accounts = JSON.parse(cli(['account', 'list', '--json'], env)) as Array<{ user: string }>;
   const command = accounts.some((a) => a.user === name) ? 'rotate-key' : 'create';
   return (JSON.parse(cli(['account', command, name, '--json'], env)) as { api_key: string }).api_key;
+}
+
+/** Sessions of `count` Active members, logged in through /api2/login/ one after another. */
+async function loginSessions(url: string, count: number): Promise<string[]> {
+  const sessions: string[] = [];
+  while (sessions.length < count) {
+    const answer = await fetch(`${url}/api2/login/`, {
+      method: 'POST',
+      body: new URLSearchParams({ user: ACCOUNT, login: activeMember().login, password: SEEDED_PASSWORD }),
+    });
+    const { result, session } = (await answer.json()) as { result: string; session?: string };
+    if (result !== 'OK' || !session) throw new Error(`/api2/login/ of an Active member answered ${result}`);
+    sessions.push(session);
+  }
+  return sessions;
 }
 
 /** Login requests, three every 20 ms, while `until` is pending: statuses and times as a client sees them. */
@@ -172,164 +252,251 @@ async function measure(engine: Engine): Promise<Figures> {
     await new Promise((r) => setTimeout(r, 1000));
     note('idle RSS, MiB', memoryOf(pid).rss);
 
-    const all = await listAll(url, new URLSearchParams(auth), pid);
-    note('full list: members', all.members);
-    note('full list: members/s', all.members / all.seconds);
-    note('full list: first byte, ms', all.firstByte);
-    note('full list: RSS growth, MiB', all.peakDuringList - f['idle RSS, MiB']!);
-
     // Selective filters: a member's own values, different each time so no cache helps.
     const selective = () => {
       const m = randomMember();
       return encode({ ...auth, record: '{id}{login}', login: m.login.slice(-9), limit: '20' });
     };
-    const substringTimes: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      const started = performance.now();
-      await (await fetch(`${url}/api2/list/`, { method: 'POST', headers: form, body: selective() })).arrayBuffer();
-      substringTimes.push(performance.now() - started);
-    }
-    note('substring (login, selective): p50 ms', median(substringTimes));
-    const scan = await timed(url, new URLSearchParams({ ...auth, record: '{id}{login}', login: 'zz', limit: '20' }), 3);
-    note('substring too short for the index (scan): ms', scan.ms);
-    const probe = randomMember();
-    for (const [name, filter] of [
-      ['email', { email: probe.email.slice(probe.email.indexOf('@') - 8, probe.email.indexOf('@') + 4) }],
-      ['profile:phone', { 'profile:phone': probe.phone.slice(-7) }],
-      ['profile', { profile: probe.phone.slice(-7) }],
-    ] as const) {
-      note(`substring (${name}, selective): p50 ms`, (await timed(url, new URLSearchParams({ ...auth, record: '{id}', ...filter, limit: '20' }), 9)).ms);
-    }
-
-    const listIdle = await load(`${url}/api2/list/`, selective, { connections: 1 });
-    note('list (selective, limit 20) idle: p99 ms', listIdle.p99);
-
     const limitOne = () => encode({ ...auth, limit: '1' });
-    note('list limit 1: req/s', (await load(`${url}/api2/list/`, limitOne, { connections: LIGHT_CONNECTIONS })).perSecond);
-    // /update/ of one field and the bare driver's same update, taking turns three times each
-    // (the server idle while the bare driver runs), compared by their medians.
-    const updateRates: number[] = [];
-    const bareUpdateRates: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      updateRates.push((await load(`${url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS })).perSecond);
-      bareUpdateRates.push(await bareUpdateBaseline(env.DATABASE_URL));
+
+    if (runs('list')) {
+      const all = await listAll(url, new URLSearchParams(auth), pid);
+      note('full list: members', all.members);
+      note('full list: members/s', all.members / all.seconds);
+      note('full list: first byte, ms', all.firstByte);
+      note('full list: RSS growth, MiB', all.peakDuringList - f['idle RSS, MiB']!);
+
+      const substringTimes: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const started = performance.now();
+        await (await fetch(`${url}/api2/list/`, { method: 'POST', headers: form, body: selective() })).arrayBuffer();
+        substringTimes.push(performance.now() - started);
+      }
+      note('substring (login, selective): p50 ms', median(substringTimes));
+      const scan = await timed(url, new URLSearchParams({ ...auth, record: '{id}{login}', login: 'zz', limit: '20' }), 3);
+      note('substring too short for the index (scan): ms', scan.ms);
+      const probe = randomMember();
+      for (const [name, filter] of [
+        ['email', { email: probe.email.slice(probe.email.indexOf('@') - 8, probe.email.indexOf('@') + 4) }],
+        ['profile:phone', { 'profile:phone': probe.phone.slice(-7) }],
+        ['profile', { profile: probe.phone.slice(-7) }],
+      ] as const) {
+        note(`substring (${name}, selective): p50 ms`, (await timed(url, new URLSearchParams({ ...auth, record: '{id}', ...filter, limit: '20' }), 9)).ms);
+      }
+
+      const listIdle = await load(`${url}/api2/list/`, selective, { connections: 1 });
+      note('list (selective, limit 20) idle: p99 ms', listIdle.p99);
+
+      note('list limit 1: req/s', (await load(`${url}/api2/list/`, limitOne, { connections: LIGHT_CONNECTIONS })).perSecond);
     }
-    console.log(
-      `  update vs bare driver, three runs: ${updateRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareUpdateRates.map((r) => r.toFixed(0)).join(', ')} /s`,
-    );
-    note('update one field of one member: req/s', median(updateRates));
-    note('bare driver, same durable update: /s', median(bareUpdateRates));
-    note('bare Fastify route, same body: req/s', await bareFastifyBaseline(limitOne));
 
-    // /session/: sessions of members logged in now, checked at random, against the bare
-    // route given the very same bodies.
-    const sessions: string[] = [];
-    for (let i = 0; i < 100; i++) {
-      const answer = (await (
-        await fetch(`${url}/api2/login/`, {
-          method: 'POST',
-          body: new URLSearchParams({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD }),
-        })
-      ).json()) as { session: string };
-      sessions.push(answer.session);
+    if (runs('update')) {
+      // /update/ of one field and the bare driver's same update, taking turns three times each
+      // (the server idle while the bare driver runs), compared by their medians.
+      const updateRates: number[] = [];
+      const bareUpdateRates: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        updateRates.push((await load(`${url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS })).perSecond);
+        bareUpdateRates.push(await bareUpdateBaseline(env.DATABASE_URL));
+      }
+      console.log(
+        `  update vs bare driver, three runs: ${updateRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareUpdateRates.map((r) => r.toFixed(0)).join(', ')} /s`,
+      );
+      note('update one field of one member: req/s', median(updateRates));
+      note('bare driver, same durable update: /s', median(bareUpdateRates));
+      note('bare Fastify route, same body: req/s', await bareFastifyBaseline(limitOne));
     }
-    const sessionBody = () => encode({ user: ACCOUNT, session: sessions[Math.floor(Math.random() * sessions.length)]! });
-    // Three alternating rounds, medians compared: a single pair of 8-second runs moved the
-    // ratio by ±5 points on this shared machine (the bare route alone read 47k to 55k/s).
-    const sessionRates: number[] = [];
-    const bareRates: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      sessionRates.push((await load(`${url}/api2/session/`, sessionBody, { connections: LIGHT_CONNECTIONS })).perSecond);
-      bareRates.push(await bareFastifyBaseline(sessionBody));
+
+    if (runs('session')) {
+      // /session/: sessions of members logged in now, checked at random, against the bare
+      // route given the very same bodies.
+      const sessions: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const answer = (await (
+          await fetch(`${url}/api2/login/`, {
+            method: 'POST',
+            body: new URLSearchParams({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD }),
+          })
+        ).json()) as { session: string };
+        sessions.push(answer.session);
+      }
+      const sessionBody = () => encode({ user: ACCOUNT, session: sessions[Math.floor(Math.random() * sessions.length)]! });
+      // Three alternating rounds, medians compared: a single pair of 8-second runs moved the
+      // ratio by ±5 points on this shared machine (the bare route alone read 47k to 55k/s).
+      const sessionRates: number[] = [];
+      const bareRates: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        sessionRates.push((await load(`${url}/api2/session/`, sessionBody, { connections: LIGHT_CONNECTIONS })).perSecond);
+        bareRates.push(await bareFastifyBaseline(sessionBody));
+      }
+      console.log(
+        `  session check vs bare, three runs: ${sessionRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s`,
+      );
+      note('session check: req/s', median(sessionRates));
+      note('bare Fastify route, session body: req/s', median(bareRates));
     }
-    console.log(
-      `  session check vs bare, three runs: ${sessionRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s`,
-    );
-    note('session check: req/s', median(sessionRates));
-    note('bare Fastify route, session body: req/s', median(bareRates));
 
-    const pages = await measureConsolePages(url, ACCOUNT, env);
-    note('console members page, first page: p50 ms', pages.firstMs);
-    note('console members page, last page: p50 ms', pages.lastMs);
+    if (runs('member-check')) {
+      // /auth/ACCOUNT/check, as a reverse proxy asks it for every request to a protected page:
+      // the cookies of 100 Active members logged in just before (a member page's cookie holds
+      // a /login/ session), checked at random by 10 connections, against a bare GET given the
+      // very same Cookie headers. Three alternating rounds, medians compared, as /session/.
+      const cookies = (await loginSessions(url, 100)).map((session) => `member_${ACCOUNT}=${session}`);
+      const checkRequest = (): LoadRequest => ({ method: 'GET', headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)]! } });
+      // Every cookie is let in before the load: a refused one would count against the route.
+      for (const cookie of cookies) {
+        const answer = await fetch(`${url}/auth/${ACCOUNT}/check`, { headers: { cookie } });
+        if (answer.status !== 200 || !answer.headers.get('x-member-id')) throw new Error(`/auth/${ACCOUNT}/check answered ${answer.status} to a fresh session`);
+      }
+      const checkRates: number[] = [];
+      const bareCheckRates: number[] = [];
+      let notLetIn = 0;
+      for (let round = 0; round < 3; round++) {
+        const checks = await loadRequests(`${url}/auth/${ACCOUNT}/check`, checkRequest, { connections: LIGHT_CONNECTIONS });
+        checkRates.push(checks.perSecond);
+        notLetIn += checks.refused + checks.errors;
+        bareCheckRates.push(await bareCheckBaseline(checkRequest));
+      }
+      console.log(
+        `  member page check vs bare GET, three runs: ${checkRates.map((r) => r.toFixed(0)).join(', ')} vs ${bareCheckRates.map((r) => r.toFixed(0)).join(', ')} req/s`,
+      );
+      note('member page check: req/s', median(checkRates));
+      note('member page check: not 200 or failed', notLetIn);
+      note('bare Fastify GET, same cookie: req/s', median(bareCheckRates));
+    }
 
-    const loginBody = () => encode({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD });
-    note('raw argon2id verify: /s', await argon2Baseline('verify'));
-    const logins = await load(`${url}/api2/login/`, loginBody, { connections: LOGIN_CONNECTIONS });
-    note('login: req/s', logins.perSecond);
-    note('login: refused or failed', logins.refused + logins.errors);
+    if (runs('console')) {
+      const pages = await measureConsolePages(url, ACCOUNT, env);
+      note('console members page, first page: p50 ms', pages.firstMs);
+      note('console members page, last page: p50 ms', pages.lastMs);
+    }
 
-    const [, listBusy] = await Promise.all([
-      load(`${url}/api2/login/`, loginBody, { connections: LOGIN_CONNECTIONS }),
-      load(`${url}/api2/list/`, selective, { connections: 1 }),
-    ]);
-    note('list (selective, limit 20) under login load: p99 ms', listBusy.p99);
+    if (runs('login')) {
+      const loginBody = () => encode({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD });
+      note('raw argon2id verify: /s', await argon2Baseline('verify'));
+      const logins = await load(`${url}/api2/login/`, loginBody, { connections: LOGIN_CONNECTIONS });
+      note('login: req/s', logins.perSecond);
+      note('login: refused or failed', logins.refused + logins.errors);
 
-    const before = memoryOf(pid).rss;
-    const overload = load(`${url}/api2/login/`, loginBody, { connections: 200, overallRate: Math.round(3 * logins.perSecond) });
-    const [flood, probes, peak] = await Promise.all([overload, probeLogins(url, overload), sampleMemory(pid, overload)]);
-    note('overload: offered req/s', (flood.ok + flood.refused) / SECONDS);
-    note('overload: goodput req/s', flood.perSecond);
-    note('overload: refused (503) req/s', flood.refused / SECONDS);
-    note('overload: errors', flood.errors);
-    const refusedProbes = probes.filter((p) => p.status === 503).map((p) => p.ms);
-    const servedProbes = probes.filter((p) => p.status === 200).map((p) => p.ms);
-    if (refusedProbes.length) note('overload: refusal p99 ms (probe)', percentile(refusedProbes, 99));
-    if (servedProbes.length) note('overload: served p99 ms (probe)', percentile(servedProbes, 99));
-    note('overload: RSS growth, MiB', peak - before);
+      const [, listBusy] = await Promise.all([
+        load(`${url}/api2/login/`, loginBody, { connections: LOGIN_CONNECTIONS }),
+        load(`${url}/api2/list/`, selective, { connections: 1 }),
+      ]);
+      note('list (selective, limit 20) under login load: p99 ms', listBusy.p99);
 
-    note('raw argon2id hash: /s', await argon2Baseline('hash'));
-    note('create: req/s', (await load(`${url}/api2/create/`, createBody, { connections: LOGIN_CONNECTIONS })).perSecond);
+      const before = memoryOf(pid).rss;
+      const overload = load(`${url}/api2/login/`, loginBody, { connections: 200, overallRate: Math.round(3 * logins.perSecond) });
+      const [flood, probes, peak] = await Promise.all([overload, probeLogins(url, overload), sampleMemory(pid, overload)]);
+      note('overload: offered req/s', (flood.ok + flood.refused) / SECONDS);
+      note('overload: goodput req/s', flood.perSecond);
+      note('overload: refused (503) req/s', flood.refused / SECONDS);
+      note('overload: errors', flood.errors);
+      const refusedProbes = probes.filter((p) => p.status === 503).map((p) => p.ms);
+      const servedProbes = probes.filter((p) => p.status === 200).map((p) => p.ms);
+      if (refusedProbes.length) note('overload: refusal p99 ms (probe)', percentile(refusedProbes, 99));
+      if (servedProbes.length) note('overload: served p99 ms (probe)', percentile(servedProbes, 99));
+      note('overload: RSS growth, MiB', peak - before);
+    }
 
-    // Every member at once: set a new profile field on all (a row each), then remove it, so
-    // that the database is as seeded for the next run.
-    for (const [label, params] of [
-      ['update all: set a new profile field', { bench_plan: 'gold' }],
-      ['update all: remove that field', { pfdelete: 'bench_plan' }],
-    ] as const) {
-      const started = performance.now();
-      const reply = (await (
-        await fetch(`${url}/api2/update/`, { method: 'POST', body: new URLSearchParams({ ...auth, find_member_id: '*', ...params }) })
-      ).json()) as { updated: number };
-      note(`${label}: members/s`, reply.updated / ((performance.now() - started) / 1000));
+    if (runs('member-login')) {
+      // The sign-in page's form (POST /auth/ACCOUNT/, as this site's own page sends it) against
+      // /api2/login/: random Active members with their right passwords (every request signs in
+      // and costs one argon2id verification), at the login row's concurrency. The page's
+      // sign-ins count by their 303 (a refused one is the page again, 200), the API's by their
+      // 200. Three runs each, taking turns, the first of each pair alternating; medians compared.
+      const signInForm = (): LoadRequest => ({
+        method: 'POST',
+        headers: { ...form, 'sec-fetch-site': 'same-origin' },
+        body: encode({ action: 'login', login: activeMember().login, password: SEEDED_PASSWORD }),
+      });
+      const apiLogin = () => encode({ user: ACCOUNT, login: activeMember().login, password: SEEDED_PASSWORD });
+      const signedIn = await fetch(`${url}/auth/${ACCOUNT}/`, { ...signInForm(), redirect: 'manual' });
+      if (signedIn.status !== 303 || !signedIn.headers.get('set-cookie')?.startsWith(`member_${ACCOUNT}=`)) {
+        throw new Error(`the sign-in form answered ${signedIn.status} without the member's cookie`);
+      }
+      const rates = { page: [] as number[], api: [] as number[] };
+      let notSignedIn = 0;
+      for (let round = 0; round < 3; round++) {
+        for (const route of round % 2 === 0 ? (['page', 'api'] as const) : (['api', 'page'] as const)) {
+          const logins =
+            route === 'page'
+              ? await loadRequests(`${url}/auth/${ACCOUNT}/`, signInForm, { connections: LOGIN_CONNECTIONS, expect: '3xx' })
+              : await load(`${url}/api2/login/`, apiLogin, { connections: LOGIN_CONNECTIONS });
+          rates[route].push(logins.perSecond);
+          notSignedIn += logins.refused + logins.errors;
+        }
+      }
+      console.log(
+        `  sign-in page vs /login/, three runs: ${rates.page.map((r) => r.toFixed(0)).join(', ')} vs ${rates.api.map((r) => r.toFixed(0)).join(', ')} req/s`,
+      );
+      note('sign-in page POST: req/s', median(rates.page));
+      note('login, Active members: req/s', median(rates.api));
+      note('sign-in page and login: refused or failed', notSignedIn);
+    }
+
+    if (runs('create')) {
+      note('raw argon2id hash: /s', await argon2Baseline('hash'));
+      note('create: req/s', (await load(`${url}/api2/create/`, createBody, { connections: LOGIN_CONNECTIONS })).perSecond);
+    }
+
+    if (runs('update-all')) {
+      // Every member at once: set a new profile field on all (a row each), then remove it, so
+      // that the database is as seeded for the next run.
+      for (const [label, params] of [
+        ['update all: set a new profile field', { bench_plan: 'gold' }],
+        ['update all: remove that field', { pfdelete: 'bench_plan' }],
+      ] as const) {
+        const started = performance.now();
+        const reply = (await (
+          await fetch(`${url}/api2/update/`, { method: 'POST', body: new URLSearchParams({ ...auth, find_member_id: '*', ...params }) })
+        ).json()) as { updated: number };
+        note(`${label}: members/s`, reply.updated / ((performance.now() - started) / 1000));
+      }
     }
   } finally {
     await server.stop();
   }
-  // Events on vs off: the same loads back to back, on a server started with EVENTS=off and
-  // on one started with EVENTS=on (the default); the updates and the creations four times
-  // each, in the order off, on, on, off, off, on, on, off, so that a drift of the machine
-  // during the rows (it slowed by a fifth within them on the evening of 2026-11-24) weighs on
-  // both settings alike, and their medians compared (a WAL checkpoint or another tenant's
-  // burst during one run does not decide the row; one creation run each read 79% and 103% on
-  // two runs of the same code).
-  const rates = { update: { off: [] as number[], on: [] as number[] }, create: { off: [] as number[], on: [] as number[] } };
-  for (let round = 0; round < 4; round++) {
-    for (const events of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-      const switched = await startServer({ ...env, EVENTS: events });
-      try {
-        rates.update[events].push((await load(`${switched.url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS })).perSecond);
-        rates.create[events].push((await load(`${switched.url}/api2/create/`, createBody, { connections: LOGIN_CONNECTIONS })).perSecond);
-      } finally {
-        await switched.stop();
+  if (runs('events')) {
+    // Events on vs off: the same loads back to back, on a server started with EVENTS=off and
+    // on one started with EVENTS=on (the default); the updates and the creations four times
+    // each, in the order off, on, on, off, off, on, on, off, so that a drift of the machine
+    // during the rows (it slowed by a fifth within them on the evening of 2026-11-24) weighs on
+    // both settings alike, and their medians compared (a WAL checkpoint or another tenant's
+    // burst during one run does not decide the row; one creation run each read 79% and 103% on
+    // two runs of the same code).
+    const rates = { update: { off: [] as number[], on: [] as number[] }, create: { off: [] as number[], on: [] as number[] } };
+    for (let round = 0; round < 4; round++) {
+      for (const events of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        const switched = await startServer({ ...env, EVENTS: events });
+        try {
+          rates.update[events].push((await load(`${switched.url}/api2/update/`, updateOne, { connections: LIGHT_CONNECTIONS })).perSecond);
+          rates.create[events].push((await load(`${switched.url}/api2/create/`, createBody, { connections: LOGIN_CONNECTIONS })).perSecond);
+        } finally {
+          await switched.stop();
+        }
+      }
+    }
+    for (const [row, label] of [
+      ['update', 'update one field'],
+      ['create', 'create'],
+    ] as const) {
+      for (const events of ['off', 'on'] as const) {
+        console.log(`  ${label}, EVENTS=${events}, four runs: ${rates[row][events].map((rate) => rate.toFixed(0)).join(', ')} req/s`);
+        note(`${label}, EVENTS=${events}: req/s`, median(rates[row][events]));
       }
     }
   }
-  for (const [row, label] of [
-    ['update', 'update one field'],
-    ['create', 'create'],
-  ] as const) {
-    for (const events of ['off', 'on'] as const) {
-      console.log(`  ${label}, EVENTS=${events}, four runs: ${rates[row][events].map((rate) => rate.toFixed(0)).join(', ')} req/s`);
-      note(`${label}, EVENTS=${events}: req/s`, median(rates[row][events]));
-    }
+  if (runs('webhooks')) {
+    // Webhook deliveries: 5,000 events sent, signed, in order, to a receiver on this machine.
+    note('webhook deliveries to a local receiver: /s', (await measureWebhooks(engine, 5000)).perSecond);
   }
-  // Webhook deliveries: 5,000 events sent, signed, in order, to a receiver on this machine.
-  note('webhook deliveries to a local receiver: /s', (await measureWebhooks(engine, 5000)).perSecond);
-  // The move from a hosted service: 100,000 seeded members (two profile fields each) from a
-  // server of this project on this machine, by `member-api migrate-members`.
-  const migration = await measureMigration(engine, 100_000);
-  note('migration from a local upstream: members', migration.members);
-  note('migration from a local upstream: members/s', migration.membersPerSecond);
+  if (runs('migration')) {
+    // The move from a hosted service: 100,000 seeded members (two profile fields each) from a
+    // server of this project on this machine, by `member-api migrate-members`.
+    const migration = await measureMigration(engine, 100_000);
+    note('migration from a local upstream: members', migration.members);
+    note('migration from a local upstream: members/s', migration.membersPerSecond);
+  }
   return f;
 }
 
@@ -360,6 +527,13 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       value: (f) => ratio(f['login: req/s'], f['raw argon2id verify: /s']),
       pass: (v) => v >= 0.9,
       show: (v, f) => `${pct(v)} (${f['login: req/s']!.toFixed(0)} vs ${f['raw argon2id verify: /s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: 'sign-in page POST vs /login/, same members',
+      target: '≥ 95%',
+      value: (f) => ratio(f['sign-in page POST: req/s'], f['login, Active members: req/s']),
+      pass: (v) => v >= 0.95,
+      show: (v, f) => `${pct(v)} (${f['sign-in page POST: req/s']!.toFixed(0)} vs ${f['login, Active members: req/s']!.toFixed(0)}/s)`,
     },
     {
       figure: '/create/ vs raw argon2id hash',
@@ -395,7 +569,7 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       target: '–',
       value: (f) => f['list limit 1: req/s'],
       pass: () => true,
-      show: (v, f) => `${v.toFixed(0)}/s (bare Fastify ${f['bare Fastify route, same body: req/s']!.toFixed(0)}/s)`,
+      show: (v, f) => `${v.toFixed(0)}/s (bare Fastify ${(f['bare Fastify route, same body: req/s'] ?? NaN).toFixed(0)}/s)`,
     },
     {
       figure: '/session/ vs bare Fastify, same body',
@@ -403,6 +577,13 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       value: (f) => ratio(f['session check: req/s'], f['bare Fastify route, session body: req/s']),
       pass: (v, engine) => v >= (engine === 'sqlite' ? 0.5 : 0.25),
       show: (v, f) => `${pct(v)} (${f['session check: req/s']!.toFixed(0)} vs ${f['bare Fastify route, session body: req/s']!.toFixed(0)}/s)`,
+    },
+    {
+      figure: '/auth/ACCOUNT/check vs bare Fastify GET, same cookie',
+      target: 'SQLite ≥ 50%, PostgreSQL ≥ 25%',
+      value: (f) => ratio(f['member page check: req/s'], f['bare Fastify GET, same cookie: req/s']),
+      pass: (v, engine) => v >= (engine === 'sqlite' ? 0.5 : 0.25),
+      show: (v, f) => `${pct(v)} (${f['member page check: req/s']!.toFixed(0)} vs ${f['bare Fastify GET, same cookie: req/s']!.toFixed(0)}/s)`,
     },
     {
       figure: 'substring (selective) p50',
@@ -499,6 +680,8 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
   const engines = Object.keys(all) as Engine[];
   console.log(`\n| figure | target | ${engines.join(' | ')} |\n|---|---|${engines.map(() => '---|').join('')}`);
   for (const row of rows) {
+    // A row no engine measured (a run with --only) is left out.
+    if (engines.every((engine) => row.value(all[engine]!) === undefined)) continue;
     const cells = engines.map((engine) => {
       const v = row.value(all[engine]!);
       if (v === undefined || Number.isNaN(v)) return 'n/a';

@@ -153,6 +153,15 @@ export function seededMember(i: number): SeededMember {
   };
 }
 
+/**
+ * The status the seeder gives member number `i`: about 92% Active, 3% Suspended, 5% Deleted.
+ * Only an Active member's login succeeds.
+ */
+export function seededStatus(i: number): MemberStatus {
+  const roll = (i * 2654435761) % 100;
+  return roll >= 95 ? 'D' : roll >= 92 ? 'S' : 'A';
+}
+
 const BATCH = 1000;
 const BATCHES_PER_TRANSACTION = 10;
 const THREE_YEARS = 3 * 365 * 86_400_000;
@@ -177,7 +186,7 @@ export async function seedMembers(databaseUrl: string, accountId: number, option
             const member = seededMember(i);
             const roll = (i * 2654435761) % 100;
             const paid = roll < 10;
-            const status: MemberStatus = roll >= 95 ? 'D' : roll >= 92 ? 'S' : 'A';
+            const status = seededStatus(i);
             const regAt = now - THREE_YEARS + Math.floor((n / options.count) * THREE_YEARS);
             rows.push({
               account_id: accountId,
