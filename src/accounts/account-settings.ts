@@ -463,7 +463,9 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
   setting({
     option: 'page-logo',
     column: 'page_logo_url',
-    kind: text('<url>', (value) => (value === '' || (isOrigin(originOf(value)) && redirectUrl(value) === value) ? undefined : 'must be an absolute http(s) URL, or "" for none')),
+    kind: text('<url>', (value) =>
+      value === '' || (isOrigin(originOf(value)) && redirectUrl(value) === value) ? undefined : 'must be an absolute http(s) URL, or "" for none',
+    ),
     help: 'an image shown at the top of the member pages (absolute http(s) URL; "" for none)',
     get: (s) => s.pageLogoUrl,
     set: (s, pageLogoUrl) => ({ ...s, pageLogoUrl }),

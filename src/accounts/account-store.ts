@@ -30,6 +30,10 @@ export interface AccountStore {
   updateAccountSettings(accountId: number, settings: AccountSettings): Promise<boolean>;
   /** Removes the account and everything it owns. */
   deleteAccount(accountId: number): Promise<boolean>;
+  /** The account's own layout of its member pages, if it set one. */
+  findPageTemplate(accountId: number): Promise<string | undefined>;
+  /** Sets the account's layout, or (undefined) goes back to the built-in one. */
+  setPageTemplate(accountId: number, text: string | undefined): Promise<void>;
   /** Members per status, for `account show`. */
   countMembersByStatus(accountId: number): Promise<Record<string, number>>;
 

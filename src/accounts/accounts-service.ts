@@ -1,4 +1,5 @@
 import type { Clock } from '../common/clock.js';
+import { DEFAULT_PAGE_TEMPLATE, pageTemplateOf, parsePageTemplate, type PageTemplate } from './page-template.js';
 import { UniqueViolation } from '../common/store-errors.js';
 import { addPeriods, parsePeriod } from '../members/lifecycle.js';
 import { DEFAULT_KEY_NAME, DEFAULT_SETTINGS, scopeAllows, type Account, type ApiKey, type KeyScope, type KeyUse } from './account.js';
@@ -39,6 +40,7 @@ export const RECENT_ACCOUNT_MS = 1_000;
 export class AccountsService {
   private readonly touched = new Map<number, number>();
   private readonly recent = new Map<string, { account: Account | undefined; at: number }>();
+  private readonly layouts = new Map<number, { template: PageTemplate; at: number }>();
 
   constructor(
     private readonly store: AccountStore,
@@ -136,6 +138,35 @@ export class AccountsService {
     if (!(await this.store.updateAccountSettings(account.id, checked.settings))) return { kind: 'not-found' };
     this.recent.delete(name);
     return { kind: 'ok', account: { ...account, settings: checked.settings } };
+  }
+
+  /** The layout of the account's member pages: its own (read once a second at most), or the built-in one. */
+  async pageTemplate(account: Account): Promise<PageTemplate> {
+    const now = this.clock();
+    const known = this.layouts.get(account.id);
+    if (known && now - known.at < RECENT_ACCOUNT_MS) return known.template;
+    const template = pageTemplateOf(await this.store.findPageTemplate(account.id));
+    if (this.layouts.size >= 10_000) this.layouts.clear();
+    this.layouts.set(account.id, { template, at: now });
+    return template;
+  }
+
+  /** Sets the account's layout (checked), or (undefined) the built-in one again. */
+  async setPageTemplate(name: string, text: string | undefined): Promise<{ kind: 'set' } | { kind: 'not-found' } | { kind: 'invalid'; reason: string }> {
+    const account = await this.store.findAccountByName(name);
+    if (!account) return { kind: 'not-found' };
+    if (text !== undefined) {
+      const parsed = parsePageTemplate(text);
+      if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
+    }
+    await this.store.setPageTemplate(account.id, text);
+    this.layouts.delete(account.id);
+    return { kind: 'set' };
+  }
+
+  /** The account's own layout's text, or the built-in one. */
+  async pageTemplateText(account: Account): Promise<string> {
+    return (await this.store.findPageTemplate(account.id)) ?? DEFAULT_PAGE_TEMPLATE;
   }
 
   /** The account's keys (digests, never keys), oldest first. */

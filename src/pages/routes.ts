@@ -33,6 +33,7 @@ import type { OperatorsService } from '../operators/operators-service.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages } from '../http/page-security.js';
 import { readParams, type ParamLimits, type WireParams } from '../http/params.js';
 import { pickLanguage, translator, type MessageKey } from './catalog.js';
+import { pageTemplateOf } from '../accounts/page-template.js';
 import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, originOf, readCookie, setSessionCookie } from './member-cookie.js';
 import { continuePage, lostPage, messagePage, policy, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
 
@@ -63,9 +64,11 @@ function queryOf(request: FastifyRequest): Query {
   return query;
 }
 
-function chromeOf(account: Account, request: FastifyRequest): Chrome {
+/** What every page of the request shares: the account, its words in the visitor's language, its layout. */
+async function chromeOf(context: Pick<MemberPagesContext, 'accounts'>, account: Account, request: FastifyRequest): Promise<Chrome> {
   const language = pickLanguage(account.settings.pageLanguage, request.headers['accept-language']);
-  return { account, t: translator(language), language, base: `/auth/${account.name}/` };
+  const template = account.id === 0 ? pageTemplateOf(undefined) : await context.accounts.pageTemplate(account);
+  return { account, t: translator(language), language, base: `/auth/${account.name}/`, template };
 }
 
 /** An HTML page with its policy; never cached, never framed. */
@@ -74,7 +77,7 @@ function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: str
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', policy(chrome.account, formTargets))
+    .header('content-security-policy', policy(chrome, formTargets))
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')
     .send(body);
@@ -182,7 +185,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     const name = (request.params as { account: string }).account;
     const account = await context.accounts.find(name);
     if (!account) {
-      const chrome = chromeOf({ id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS }, request);
+      const chrome = await chromeOf(context, { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS }, request);
       void sendPage(reply, 404, chrome, messagePage(chrome, 'notFound', 'notFoundText'));
     }
     return account;
@@ -193,7 +196,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
   }
 
   async function showSignIn(request: FastifyRequest, reply: FastifyReply, account: Account, wanted: string | undefined): Promise<FastifyReply> {
-    const chrome = chromeOf(account, request);
+    const chrome = await chromeOf(context, account, request);
     const returnTo = allowedReturn(account, wanted, request, publicUrl);
     const current = await currentSession(context, account, request);
     if (current && returnTo) return seeOther(reply, returnTo);
@@ -210,15 +213,15 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     view: Partial<ProfileView>,
     status = 200,
   ): Promise<FastifyReply> {
-    const chrome = chromeOf(account, request);
+    const chrome = await chromeOf(context, account, request);
     const member = await context.members.byId(account, memberId);
     if (!member) return showSignIn(request, reply, account, undefined);
     const profile = await context.members.profileOf(account, memberId);
     return sendPage(reply, status, chrome, profilePage(chrome, { login: member.login, email: member.email, profile, ...view }));
   }
 
-  function signOut(request: FastifyRequest, reply: FastifyReply, account: Account) {
-    const chrome = chromeOf(account, request);
+  async function signOut(request: FastifyRequest, reply: FastifyReply, account: Account) {
+    const chrome = await chromeOf(context, account, request);
     const session = readCookie(request.headers.cookie, cookieName(account));
     const ended = session ? context.sessions.end(account, session) : Promise.resolve();
     return ended.then(() => {
@@ -236,7 +239,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     password: string,
     remember: boolean,
   ): Promise<{ ok: true; okUrl: string } | { ok: false; message: string; failUrl: string }> {
-    const chrome = chromeOf(account, request);
+    const chrome = await chromeOf(context, account, request);
     if (login === '' || password === '' || password.length > MAX_PASSWORD_LENGTH * 4)
       return { ok: false, message: chrome.t('wrongLogin'), failUrl: account.settings.failUrl };
     try {
@@ -284,7 +287,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       const account = await accountOf(request, reply);
       if (!account) return reply;
       const query = queryOf(request);
-      const chrome = chromeOf(account, request);
+      const chrome = await chromeOf(context, account, request);
       if (query.mode === 'API' || query.mode === 'api') {
         let ok = false;
         if (query.action === 'session' && query.id && query.id.length <= 256) ok = (await context.sessions.check(account, query.id)).kind === 'valid';
@@ -325,7 +328,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     pages.post('/auth/:account/', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
       const account = await accountOf(request, reply);
       if (!account) return reply;
-      const chrome = chromeOf(account, request);
+      const chrome = await chromeOf(context, account, request);
       const own = fromOwnPages(request, publicUrl);
       const pasted = !own && fromAllowedOrigin(account, request);
       if (!own && !pasted) return refused(reply, chrome);
@@ -360,7 +363,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     pages.post('/auth/:account/register', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
       const account = await accountOf(request, reply);
       if (!account) return reply;
-      const chrome = chromeOf(account, request);
+      const chrome = await chromeOf(context, account, request);
       if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
       if (account.settings.registration === 'off') return sendPage(reply, 404, chrome, messagePage(chrome, 'registrationClosed', 'registrationClosedText'));
       const params = await readParams(request, context.limits);
@@ -428,7 +431,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     pages.post('/auth/:account/lost', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
       const account = await accountOf(request, reply);
       if (!account) return reply;
-      const chrome = chromeOf(account, request);
+      const chrome = await chromeOf(context, account, request);
       if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
       const params = await readParams(request, context.limits);
       const who = (params.get('who') ?? '').trim();
@@ -445,7 +448,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     async function memberForm(request: FastifyRequest, reply: FastifyReply) {
       const account = await accountOf(request, reply);
       if (!account) return undefined;
-      const chrome = chromeOf(account, request);
+      const chrome = await chromeOf(context, account, request);
       if (!fromOwnPages(request, publicUrl)) {
         refused(reply, chrome);
         return undefined;
@@ -511,7 +514,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     pages.post('/auth/:account/logout', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
       const account = await accountOf(request, reply);
       if (!account) return reply;
-      if (!fromOwnPages(request, publicUrl)) return refused(reply, chromeOf(account, request));
+      if (!fromOwnPages(request, publicUrl)) return refused(reply, await chromeOf(context, account, request));
       return signOut(request, reply, account);
     });
 

@@ -9,6 +9,7 @@ import type { Account } from '../accounts/account.js';
 import type { RegistrationField } from '../accounts/registration-fields.js';
 import { html, Html } from '../http/html.js';
 import type { Language, MessageKey, Translate } from './catalog.js';
+import type { PageTemplate, PageTemplateVariable } from '../accounts/page-template.js';
 
 const BASE_STYLE = [
   '*{box-sizing:border-box}',
@@ -52,19 +53,27 @@ export interface Chrome {
   readonly language: Language;
   /** `/auth/ACCOUNT/` (escaped in the templates like any value). */
   readonly base: string;
+  /** The account's layout, or the built-in one. */
+  readonly template: PageTemplate;
 }
 
 /**
- * The page's Content-Security-Policy: nothing but its own stylesheet and the account's logo,
+ * The page's Content-Security-Policy: nothing but its own stylesheet and the account's logo
+ * (and, for the account's own layout, its style blocks and the site's assets),
  * forms posted to this site (and, for a form whose answer sends the browser on, those
  * origins: browsers hold a form's redirect to `form-action`), never framed.
  */
-export function policy(account: Account, formTargets: readonly string[] = []): string {
-  const logo = account.settings.pageLogoUrl === '' ? "'none'" : new URL(account.settings.pageLogoUrl).origin;
+export function policy(chrome: Pick<Chrome, 'account' | 'template'>, formTargets: readonly string[] = []): string {
+  const { account, template } = chrome;
+  // An account's own layout may take its stylesheets, images and fonts from the site itself.
+  const site = template.builtIn ? [] : account.settings.returnOrigins;
+  const logo = account.settings.pageLogoUrl === '' ? [] : [new URL(account.settings.pageLogoUrl).origin];
+  const sources = (list: readonly string[]) => (list.length === 0 ? "'none'" : [...new Set(list)].join(' '));
   return [
     "default-src 'none'",
-    `style-src ${styleOf(account.settings.pageAccent).source}`,
-    `img-src ${logo}`,
+    `style-src ${sources([styleOf(account.settings.pageAccent).source, ...template.styleSources, ...site])}`,
+    `img-src ${sources([...logo, ...site])}`,
+    `font-src ${sources(site)}`,
     `form-action 'self' ${[...new Set(formTargets)].join(' ')}`.trim(),
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -72,21 +81,21 @@ export function policy(account: Account, formTargets: readonly string[] = []): s
 }
 
 export function layout(chrome: Chrome, title: string, content: Html): string {
-  const { account, language } = chrome;
+  const { account, language, template } = chrome;
   const name = account.settings.pageName || account.name;
   const logo = account.settings.pageLogoUrl;
-  return html`<!doctype html>
-<html lang="${language}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
-<title>${title} · ${name}</title>
-<style>${new Html(styleOf(account.settings.pageAccent).text)}</style></head>
-<body><main>
-<header>${logo ? html`<img src="${logo}" alt="${name}">` : ''}<p class="brand">${name}</p></header>
-<h1>${title}</h1>
-${content}
-</main></body>
-</html>
-`.value;
+  const values: Record<PageTemplateVariable, Html | string> = {
+    head: html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
+<style>${new Html(styleOf(account.settings.pageAccent).text)}</style>`,
+    content,
+    logo: logo ? html`<img src="${logo}" alt="${name}">` : '',
+    lang: language,
+    title,
+    name,
+    logo_url: logo,
+    accent: account.settings.pageAccent,
+  };
+  return template.parts.map((part) => (typeof part === 'string' ? part : html`${values[part.variable as PageTemplateVariable]}`.value)).join('');
 }
 
 /** A field's markup: its label, the input, its error (tied by aria-describedby). */

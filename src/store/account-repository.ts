@@ -141,6 +141,27 @@ export class AccountRepository extends Repository implements AccountStore {
     return results.at(-1)!.numAffectedRows! > 0n;
   }
 
+  async findPageTemplate(accountId: number): Promise<string | undefined> {
+    const row = await this.reads
+      .selectFrom('page_templates')
+      .select('text')
+      .where('account_id', '=', accountId)
+      .where('name', '=', 'layout')
+      .executeTakeFirst();
+    return row?.text;
+  }
+
+  async setPageTemplate(accountId: number, text: string | undefined): Promise<void> {
+    await this.connection.write(
+      text === undefined
+        ? this.build.deleteFrom('page_templates').where('account_id', '=', accountId).where('name', '=', 'layout')
+        : this.build
+            .insertInto('page_templates')
+            .values({ account_id: accountId, name: 'layout', text })
+            .onConflict((oc) => oc.columns(['account_id', 'name']).doUpdateSet({ text })),
+    );
+  }
+
   async countMembersByStatus(accountId: number): Promise<Record<string, number>> {
     // Over every member of the account: read apart.
     const rows = await this.connection.readApart(

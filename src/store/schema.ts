@@ -35,6 +35,15 @@ export interface Database {
   reset_links: ResetLinkTable;
   mail_templates: MailTemplateTable;
   mail_outbox: MailOutboxTable;
+  page_templates: PageTemplateTable;
+}
+
+/** An account's own layout of its member pages (the built-in one otherwise). */
+export interface PageTemplateTable {
+  account_id: number;
+  /** `layout`: the one a page is drawn in. */
+  name: string;
+  text: string;
 }
 
 export interface AccountTable {

@@ -411,6 +411,33 @@ describeEachEngineApp('the member pages', (h) => {
     expect((await b.check()).status).toBe(401);
   });
 
+  it('draws the pages in the account’s own layout, its style blocks and the site’s assets allowed, no script', async () => {
+    const b = await setup({ pageName: 'The Club', pageLogoUrl: 'https://cdn.site.test/logo.png' });
+    const accounts = h().services.accounts;
+    expect(await accounts.setPageTemplate(b.user, '<html><body>{{content}}</body></html>')).toEqual({
+      kind: 'invalid',
+      reason: '{{head}} must appear exactly once',
+    });
+    expect(await accounts.setPageTemplate(b.user, '<head>{{head}}</head>{{content}}<script>alert(1)</script>')).toMatchObject({ kind: 'invalid' });
+    expect(await accounts.setPageTemplate(b.user, '{{head}}{{content}}{{nope}}')).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringContaining('{{nope}}'),
+    });
+    const layout = `<!doctype html><html lang="{{lang}}"><head>{{head}}<title>{{title}}</title><link rel="stylesheet" href="${SITE}/site.css"><style>.site{color:#333}</style></head>
+<body><div class="site"><nav>{{logo}} {{name}} <a href="${SITE}/">Home</a></nav><h1>{{title}}</h1>{{content}}<footer>© {{name}}</footer></div></body></html>`;
+    expect(await accounts.setPageTemplate(b.user, layout)).toEqual({ kind: 'set' });
+    const page = await b.page('');
+    expect(page.body).toContain(`<nav><img src="https://cdn.site.test/logo.png" alt="The Club"> The Club <a href="${SITE}/">Home</a></nav><h1>Sign in</h1>`);
+    expect(page.body).toContain('<footer>© The Club</footer>');
+    expect(page.body).toContain('name="password"');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toMatch(new RegExp(`style-src 'sha256-[^']+' 'sha256-[^']+' ${SITE.replace(/\./g, '\\.')}`));
+    expect(csp).toContain(`img-src https://cdn.site.test ${SITE}`);
+    expect(csp).not.toContain('script-src');
+    await accounts.setPageTemplate(b.user, undefined);
+    expect((await b.page('')).body).not.toContain('<footer>');
+  });
+
   it('speaks the browser’s language, or the account’s', async () => {
     const b = await setup();
     expect((await b.page('', { 'accept-language': 'fr-CA,fr;q=0.9,en;q=0.5' })).body).toContain('<h1>Connexion</h1>');

@@ -4,7 +4,8 @@ import type { Engine } from '../dialects/dialect.js';
 /**
  * The member pages' settings: registration (`off`, `open`, `approval`) and its fields, the
  * origins a browser may be sent back to, the pages' look and language, and the profile fields
- * the protection check answers as headers; and the sessions a member asked to keep.
+ * the protection check answers as headers; the sessions a member asked to keep; an account's
+ * own layout of the pages.
  */
 export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
   const columns: Array<[string, string]> = [
@@ -21,6 +22,14 @@ export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
   await db.schema
     .alterTable('sessions')
     .addColumn('remember', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  // An account's own layout of its member pages (`account page-template`).
+  await db.schema
+    .createTable('page_templates')
+    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('text', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('page_templates_pk', ['account_id', 'name'])
     .execute();
   for (const [name, fallback] of columns) {
     await db.schema

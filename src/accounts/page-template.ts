@@ -1,0 +1,78 @@
+/**
+ * The member pages' layout: the HTML around every page's own content, the built-in one or the
+ * account's (`account page-template NAME --file F`), so that the pages can wear the site's own
+ * header, footer and styles.
+ *
+ * A layout is HTML with `{{variables}}`: `{{head}}` (the page's required head: character set,
+ * viewport, its stylesheet) and `{{content}}` (the page) must each appear once; `{{logo}}`
+ * (the account's logo as an image, or nothing), `{{lang}}`, `{{title}}`, `{{name}}`,
+ * `{{logo_url}}` and `{{accent}}` may. Values are escaped; head, content and logo are the
+ * pages' own HTML. A layout holds no script (the pages' policy allows none);
+ * its own `<style>` blocks are allowed by their hashes, and stylesheets, images and fonts may
+ * come from the account's allowed return origins (the site itself).
+ */
+import { createHash } from 'node:crypto';
+import { templateParts, type TemplatePart } from '../mail/mail.js';
+
+export const PAGE_TEMPLATE_VARIABLES = ['head', 'content', 'logo', 'lang', 'title', 'name', 'logo_url', 'accent'] as const;
+export type PageTemplateVariable = (typeof PAGE_TEMPLATE_VARIABLES)[number];
+
+/** The largest layout: a page's frame, not a site. */
+export const MAX_PAGE_TEMPLATE_BYTES = 64 * 1024;
+
+export const DEFAULT_PAGE_TEMPLATE = `<!doctype html>
+<html lang="{{lang}}">
+<head>{{head}}
+<title>{{title}} · {{name}}</title></head>
+<body><main>
+<header>{{logo}}<p class="brand">{{name}}</p></header>
+<h1>{{title}}</h1>
+{{content}}
+</main></body>
+</html>
+`;
+
+/** A layout read once: its parts, and the `style-src` sources of its own `<style>` blocks. */
+export interface PageTemplate {
+  readonly parts: readonly TemplatePart[];
+  readonly styleSources: readonly string[];
+  /** The built-in layout (its page needs nothing from the site). */
+  readonly builtIn: boolean;
+}
+
+export function parsePageTemplate(text: string): { ok: true; template: PageTemplate } | { ok: false; reason: string } {
+  if (Buffer.byteLength(text) > MAX_PAGE_TEMPLATE_BYTES) return { ok: false, reason: `at most ${MAX_PAGE_TEMPLATE_BYTES / 1024} KiB` };
+  if (/<script\b/i.test(text)) return { ok: false, reason: 'a layout holds no <script>: the pages run none' };
+  const parts = templateParts(text);
+  const known = new Set<string>(PAGE_TEMPLATE_VARIABLES);
+  const seen = new Map<string, number>();
+  for (const part of parts) {
+    if (typeof part === 'string') continue;
+    if (!known.has(part.variable))
+      return {
+        ok: false,
+        reason: `{{${part.variable}}} is not a variable of the layout (it has ${PAGE_TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')})`,
+      };
+    seen.set(part.variable, (seen.get(part.variable) ?? 0) + 1);
+  }
+  for (const needed of ['head', 'content']) if (seen.get(needed) !== 1) return { ok: false, reason: `{{${needed}}} must appear exactly once` };
+  const styleSources = [...text.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`,
+  );
+  return { ok: true, template: { parts, styleSources, builtIn: text === DEFAULT_PAGE_TEMPLATE } };
+}
+
+const parsed = new Map<string, PageTemplate>();
+
+/** The layout of this text (the built-in one for none, or for a stored one that no longer reads), parsed once. */
+export function pageTemplateOf(text: string | undefined): PageTemplate {
+  const source = text ?? DEFAULT_PAGE_TEMPLATE;
+  let template = parsed.get(source);
+  if (!template) {
+    const read = parsePageTemplate(source);
+    template = read.ok ? read.template : pageTemplateOf(undefined);
+    if (parsed.size > 1000) parsed.clear();
+    parsed.set(source, template);
+  }
+  return template;
+}
