@@ -232,4 +232,45 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     expect(reply.json.result).toBe('OK');
     expect(await h().store.mail.counts(plain.account.id)).toEqual({ pending: 0, sent: 0, failed: 0 });
   });
+
+  it('tells the account’s operators of a registration awaiting approval, and the member of the decision', async () => {
+    const { user, account, mailsTo } = await setup({ registration: 'approval' });
+    await h().services.operators.add(`owner-${user}@site.example`, user, 'owner');
+    const register = (login: string) =>
+      h().request({
+        url: `/auth/${user}/register`,
+        payload: new URLSearchParams({ login, email: `${login}@example.com`, password: 'a-long-password-1', confirm: 'a-long-password-1' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      });
+    expect((await register('nina')).body).toContain('waits for approval');
+    for (let round = 0; round < 20 && !smtp.mails.some((m) => m.to.includes(`owner-${user}@site.example`)); round++) {
+      await h().services.mailer.run();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const told = smtp.mails.find((m) => m.to.includes(`owner-${user}@site.example`))!;
+    expect(told.subject).toBe('nina registered and waits for approval');
+    expect(told.text).toContain(`/admin/accounts/${user}/registrations`);
+    // The member itself is not mailed until the decision.
+    expect(await mailsTo('nina', 0)).toEqual([]);
+
+    const nina = (await h().services.members.findOne(account, 'nina'))!.member;
+    await h().services.members.update(
+      account,
+      { selector: { by: 'id', id: nina.id }, status: 'A', setFields: new Map(), deleteFields: [], mail: { kind: 'welcome' } },
+      { actor: 'operator' },
+    );
+    const [welcome] = await mailsTo('nina');
+    expect(welcome!.subject).toBe('Welcome, nina');
+    expect(linkIn(welcome!.text, '/api2/verify/')).toContain('login=nina');
+
+    await register('omar');
+    const omar = (await h().services.members.findOne(account, 'omar'))!.member;
+    await h().services.members.update(
+      account,
+      { selector: { by: 'id', id: omar.id }, status: 'D', setFields: new Map(), deleteFields: [], mail: { kind: 'refused' } },
+      { actor: 'operator' },
+    );
+    const [refused] = await mailsTo('omar');
+    expect(refused!.subject).toBe('Your registration');
+  });
 });
