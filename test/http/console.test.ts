@@ -25,8 +25,8 @@ const form = (h: Harness, url: string, params: Record<string, string>, cookie?: 
   h.request({ url, payload: new URLSearchParams(params).toString(), headers: { ...FORM, ...(cookie ? { cookie } : {}) } });
 
 /** Sets the operator's password through its link, signs it in, and answers its session cookie. */
-async function signedIn(h: Harness, email: string, account: string): Promise<string> {
-  const token = await addOperator(h, email, account);
+async function signedIn(h: Harness, email: string, account: string, role: 'viewer' | 'editor' | 'owner' = 'editor'): Promise<string> {
+  const token = await addOperator(h, email, account, role);
   expect((await form(h, '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD })).status).toBe(200);
   const reply = await form(h, '/admin/sign-in', { email, password: PASSWORD });
   expect(reply.status).toBe(303);
@@ -122,5 +122,69 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect((await api.login('target')).result).toBe('OK');
     expect((await edit({ 'profile:city': 'Oslo', new_field: 'plan', new_value: 'gold' })).status).toBe(200);
     expect(Object.fromEntries((await api.profile('target'))!)).toEqual({ city: 'Oslo', plan: 'gold' });
+  });
+
+  it('lists registrations awaiting approval; editors approve or refuse them, owners set the member pages', async () => {
+    const api = await apiAccount(h());
+    await h().services.accounts.change(api.user, { registration: 'approval' });
+    const register = (login: string) =>
+      h().request({
+        url: `/auth/${api.user}/register`,
+        payload: new URLSearchParams({ login, email: `${login}@example.com`, password: 'a-long-password-1', confirm: 'a-long-password-1' }).toString(),
+        headers: { ...FORM, 'sec-fetch-site': 'same-origin' },
+      });
+    await register('pia');
+    await register('quinn');
+    const viewer = await signedIn(h(), `viewer-${api.user}@example.com`, api.user, 'viewer');
+    const editor = await signedIn(h(), `editor-${api.user}@example.com`, api.user, 'editor');
+    const owner = await signedIn(h(), `owner-${api.user}@example.com`, api.user, 'owner');
+    const queue = await h().request({ method: 'GET', url: `/admin/accounts/${api.user}/registrations`, headers: { cookie: viewer } });
+    expect(queue.status).toBe(200);
+    expect(queue.body).toContain('pia@example.com');
+    expect(queue.body).toContain('quinn@example.com');
+    const pia = (await api.member('pia'))!;
+    const quinn = (await api.member('quinn'))!;
+    expect((await form(h(), `/admin/accounts/${api.user}/registrations/${pia.id}/approve`, {}, viewer)).status).toBe(403);
+    const approved = await form(h(), `/admin/accounts/${api.user}/registrations/${pia.id}/approve`, {}, editor);
+    expect(approved.body).toContain('pia approved.');
+    expect(approved.body).not.toContain('pia@example.com');
+    expect((await api.member('pia'))!.status).toBe('A');
+    expect((await api.login('pia', 'a-long-password-1')).result).toBe('OK');
+    expect((await form(h(), `/admin/accounts/${api.user}/registrations/${quinn.id}/refuse`, { tell: '1' }, editor)).body).toContain('quinn refused.');
+    expect((await api.member('quinn'))!.status).toBe('D');
+    // Decided already: it no longer waits.
+    expect((await form(h(), `/admin/accounts/${api.user}/registrations/${pia.id}/approve`, {}, editor)).status).toBe(404);
+
+    // The member pages' settings: owners only, read as `account set` reads them.
+    const settings = `/admin/accounts/${api.user}/member-pages`;
+    expect((await h().request({ method: 'GET', url: settings, headers: { cookie: editor } })).status).toBe(403);
+    expect((await h().request({ method: 'GET', url: settings, headers: { cookie: owner } })).body).toContain('name="registration_fields"');
+    const refused = await form(h(), settings, { registration: 'open', return_origins: 'https://www.site.test/path', page_accent: '#0f766e' }, owner);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('return-origins: &quot;https://www.site.test/path&quot; is not an origin');
+    const saved = await form(
+      h(),
+      settings,
+      {
+        registration: 'open',
+        registration_fields: 'city*:text:City',
+        return_origins: 'https://www.site.test https://shop.site.test',
+        page_name: 'The Club',
+        page_accent: '#0f766e',
+        page_language: 'fr',
+        check_fields: 'city',
+      },
+      owner,
+    );
+    expect(saved.body).toContain('Saved.');
+    const account = (await h().services.accounts.find(api.user))!;
+    expect(account.settings).toMatchObject({
+      registration: 'open',
+      returnOrigins: ['https://www.site.test', 'https://shop.site.test'],
+      pageName: 'The Club',
+      pageLanguage: 'fr',
+      checkFields: ['city'],
+    });
+    expect(account.settings.registrationFields).toEqual([{ name: 'city', label: 'City', required: true, kind: 'text', choices: [] }]);
   });
 });
