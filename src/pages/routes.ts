@@ -34,6 +34,7 @@ import { FORM_BODY_LIMIT_BYTES, fromOwnPages } from '../http/page-security.js';
 import { readParams, type ParamLimits, type WireParams } from '../http/params.js';
 import { pickLanguage, translator, type MessageKey } from './catalog.js';
 import { pageTemplateOf } from '../accounts/page-template.js';
+import { check, protectionScript } from './protection.js';
 import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, originOf, readCookie, setSessionCookie } from './member-cookie.js';
 import { continuePage, lostPage, messagePage, policy, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
 
@@ -168,15 +169,6 @@ function formTargets(account: Account, returnTo?: string): string[] {
   );
 }
 
-/**
- * The original's protection script (`?action=pp`): sets `auth_res` and `usid` for a member
- * signed in; otherwise sends the page to sign-in, with the page itself as `return`.
- */
-function protectionScript(signInUrl: string, session: string | undefined): string {
-  if (session) return `var auth_res='ok';var usid=${JSON.stringify(session)};\n`;
-  return `var auth_res='fail';var usid='';window.location.replace(${JSON.stringify(`${signInUrl}?action=ppfail&return=`)}+encodeURIComponent(window.location.href));\n`;
-}
-
 export async function registerMemberPages(app: FastifyInstance, context: MemberPagesContext): Promise<void> {
   const { publicUrl } = context;
 
@@ -273,319 +265,316 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     return sendPage(reply, 200, chrome, continuePage(chrome, destination));
   }
 
-  await app.register(async (pages) => {
-    pages.addHook('onRoute', (route) => {
-      route.schema = { ...(route.schema ?? {}), hide: true };
-    });
-    pages.addHook('onRequest', (_request, reply, done) => {
-      reply.header('cache-control', 'no-store');
-      done();
-    });
+  await app.register(
+    async (pages) => {
+      pages.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true };
+      });
+      pages.addHook('onRequest', (_request, reply, done) => {
+        reply.header('cache-control', 'no-store');
+        done();
+      });
 
-    // The page interface: one address, its `action` (and `mode`) choosing the page.
-    pages.get('/auth/:account/', async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
-      const query = queryOf(request);
-      const chrome = await chromeOf(context, account, request);
-      if (query.mode === 'API' || query.mode === 'api') {
-        let ok = false;
-        if (query.action === 'session' && query.id && query.id.length <= 256) ok = (await context.sessions.check(account, query.id)).kind === 'valid';
-        return reply.type('text/plain; charset=utf-8').send(ok ? 'OK' : 'FAIL');
-      }
-      switch (query.action) {
-        case 'pp': {
-          const current = await currentSession(context, account, request);
-          const signInUrl = `${publicUrl ?? `${request.protocol}://${request.host}`}${chrome.base}`;
-          return reply
-            .type('application/javascript; charset=utf-8')
-            .header('cross-origin-resource-policy', 'same-site')
-            .send(protectionScript(signInUrl, current?.session));
+      // The page interface: one address, its `action` (and `mode`) choosing the page.
+      pages.get('/:account/', async (request, reply) => {
+        const account = await accountOf(request, reply);
+        if (!account) return reply;
+        const query = queryOf(request);
+        const chrome = await chromeOf(context, account, request);
+        if (query.mode === 'API' || query.mode === 'api') {
+          let ok = false;
+          if (query.action === 'session' && query.id && query.id.length <= 256) ok = (await context.sessions.check(account, query.id)).kind === 'valid';
+          return reply.type('text/plain; charset=utf-8').send(ok ? 'OK' : 'FAIL');
         }
-        case 'ppfail':
-          return showSignIn(request, reply, account, query.return);
-        case 'ppreturn':
-          return showSignIn(request, reply, account, query.url);
-        case 'lost':
-          return sendPage(reply, 200, chrome, lostPage(chrome));
-        case 'reg':
-          if (account.settings.registration === 'off')
-            return sendPage(
-              reply,
-              404,
-              chrome,
-              messagePage(chrome, 'registrationClosed', 'registrationClosedText', { href: chrome.base, label: 'backToSignIn' }),
-            );
-          return sendPage(reply, 200, chrome, registerPage(chrome, { values: {}, errors: {} }));
-        case 'logout':
-          return signOut(request, reply, account);
-        default:
-          return showSignIn(request, reply, account, query.return);
-      }
-    });
+        switch (query.action) {
+          case 'pp': {
+            const current = await currentSession(context, account, request);
+            const signInUrl = `${publicUrl ?? `${request.protocol}://${request.host}`}${chrome.base}`;
+            return reply
+              .type('application/javascript; charset=utf-8')
+              .header('cross-origin-resource-policy', 'same-site')
+              .send(protectionScript(signInUrl, current?.session));
+          }
+          case 'ppfail':
+            return showSignIn(request, reply, account, query.return);
+          case 'ppreturn':
+            return showSignIn(request, reply, account, query.url);
+          case 'lost':
+            return sendPage(reply, 200, chrome, lostPage(chrome));
+          case 'reg':
+            if (account.settings.registration === 'off')
+              return sendPage(
+                reply,
+                404,
+                chrome,
+                messagePage(chrome, 'registrationClosed', 'registrationClosedText', { href: chrome.base, label: 'backToSignIn' }),
+              );
+            return sendPage(reply, 200, chrome, registerPage(chrome, { values: {}, errors: {} }));
+          case 'logout':
+            return signOut(request, reply, account);
+          default:
+            return showSignIn(request, reply, account, query.return);
+        }
+      });
 
-    // Sign-in: this site's form, or the original's pasted on a page of an allowed origin.
-    pages.post('/auth/:account/', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
-      const chrome = await chromeOf(context, account, request);
-      const own = fromOwnPages(request, publicUrl);
-      const pasted = !own && fromAllowedOrigin(account, request);
-      if (!own && !pasted) return refused(reply, chrome);
-      const params = await readParams(request, context.limits);
-      if ((params.get('action') ?? 'login') !== 'login') return refused(reply, chrome);
-      const login = params.get('login') ?? '';
-      const wanted = params.get('return');
-      const returnTo = allowedReturn(account, wanted, request, publicUrl);
-      const outcome = await signIn(
-        request,
-        reply,
-        account,
-        login,
-        params.get('password') ?? '',
-        params.get('remember') === '1' || params.get('remember') === 'on',
-      );
-      const allowed = formTargets(account, returnTo);
-      if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), allowed);
-      // A pasted form's page is the site's: it goes to the failure URL when there is one.
-      if (pasted && originOf(outcome.failUrl)) return seeOther(reply, outcome.failUrl);
-      return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), allowed);
-    });
-
-    // On every request to a protected page: the account as recently read (a second at most).
-    pages.get('/auth/:account/check', async (request, reply) => {
-      const found = context.accounts.findRecent((request.params as { account: string }).account);
-      const account = found instanceof Promise ? await found : found;
-      if (!account) return reply.code(401).send();
-      return check(context, account, request, reply);
-    });
-
-    pages.post('/auth/:account/register', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
-      const chrome = await chromeOf(context, account, request);
-      if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
-      if (account.settings.registration === 'off') return sendPage(reply, 404, chrome, messagePage(chrome, 'registrationClosed', 'registrationClosedText'));
-      const params = await readParams(request, context.limits);
-      const login = (params.get('login') ?? '').trim();
-      const email = (params.get('email') ?? '').trim();
-      const password = params.get('password') ?? '';
-      const { set, values, errors } = readFields(chrome, params, false);
-      const again = (status: number, error?: string) =>
-        sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
-      // A robot fills the hidden field: it is thanked, and nothing is made.
-      if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText'));
-      if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
-      if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
-      const problem = passwordProblem(chrome, password);
-      if (problem) errors.password = problem;
-      else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
-      if (Object.keys(errors).length > 0) return again(400);
-      const admission = await context.registrations.admit(account.id, visitor(request));
-      if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
-      try {
-        context.hashing.assertRoom();
-      } catch (error) {
-        if (error instanceof HashingBusy) return again(503, chrome.t('busy'));
-        throw error;
-      }
-      const approval = account.settings.registration === 'approval';
-      const operators = approval
-        ? (await context.operators.list())
-            .filter((operator) => operator.accounts.some((access) => access.accountId === account.id))
-            .map((operator) => operator.email)
-        : [];
-      const created = await context.members.create(
-        account,
-        {
+      // Sign-in: this site's form, or the original's pasted on a page of an allowed origin.
+      pages.post('/:account/', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const account = await accountOf(request, reply);
+        if (!account) return reply;
+        const chrome = await chromeOf(context, account, request);
+        const own = fromOwnPages(request, publicUrl);
+        const pasted = !own && fromAllowedOrigin(account, request);
+        if (!own && !pasted) return refused(reply, chrome);
+        const params = await readParams(request, context.limits);
+        if ((params.get('action') ?? 'login') !== 'login') return refused(reply, chrome);
+        const login = params.get('login') ?? '';
+        const wanted = params.get('return');
+        const returnTo = allowedReturn(account, wanted, request, publicUrl);
+        const outcome = await signIn(
+          request,
+          reply,
+          account,
           login,
-          email,
-          password,
-          urlOk: null,
-          urlFail: null,
-          timeExpiry: null,
-          loginExpiry: null,
-          ip: visitor(request),
-          profile: set,
-          sendWelcome: true,
-          registration: {
-            approval,
-            operators,
-            approveUrl: `${publicUrl ?? `${request.protocol}://${request.host}`}/admin/accounts/${account.name}/registrations`,
+          params.get('password') ?? '',
+          params.get('remember') === '1' || params.get('remember') === 'on',
+        );
+        const allowed = formTargets(account, returnTo);
+        if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), allowed);
+        // A pasted form's page is the site's: it goes to the failure URL when there is one.
+        if (pasted && originOf(outcome.failUrl)) return seeOther(reply, outcome.failUrl);
+        return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), allowed);
+      });
+
+      // On every request to a protected page: the account as recently read (a second at most).
+      pages.get('/:account/check', async (request, reply) => {
+        const found = context.accounts.findRecent((request.params as { account: string }).account);
+        const account = found instanceof Promise ? await found : found;
+        if (!account) return reply.code(401).send();
+        return check(context.sessions, account, request, reply);
+      });
+
+      pages.post('/:account/register', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const account = await accountOf(request, reply);
+        if (!account) return reply;
+        const chrome = await chromeOf(context, account, request);
+        if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
+        if (account.settings.registration === 'off') return sendPage(reply, 404, chrome, messagePage(chrome, 'registrationClosed', 'registrationClosedText'));
+        const params = await readParams(request, context.limits);
+        const login = (params.get('login') ?? '').trim();
+        const email = (params.get('email') ?? '').trim();
+        const password = params.get('password') ?? '';
+        const { set, values, errors } = readFields(chrome, params, false);
+        const again = (status: number, error?: string) =>
+          sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
+        // A robot fills the hidden field: it is thanked, and nothing is made.
+        if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText'));
+        if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
+        if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
+        const problem = passwordProblem(chrome, password);
+        if (problem) errors.password = problem;
+        else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
+        if (Object.keys(errors).length > 0) return again(400);
+        const admission = await context.registrations.admit(account.id, visitor(request));
+        if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
+        try {
+          context.hashing.assertRoom();
+        } catch (error) {
+          if (error instanceof HashingBusy) return again(503, chrome.t('busy'));
+          throw error;
+        }
+        const approval = account.settings.registration === 'approval';
+        const operators = approval
+          ? (await context.operators.list())
+              .filter((operator) => operator.accounts.some((access) => access.accountId === account.id))
+              .map((operator) => operator.email)
+          : [];
+        const created = await context.members.create(
+          account,
+          {
+            login,
+            email,
+            password,
+            urlOk: null,
+            urlFail: null,
+            timeExpiry: null,
+            loginExpiry: null,
+            ip: visitor(request),
+            profile: set,
+            sendWelcome: true,
+            registration: {
+              approval,
+              operators,
+              approveUrl: `${publicUrl ?? `${request.protocol}://${request.host}`}/admin/accounts/${account.name}/registrations`,
+            },
           },
-        },
-        { actor: 'member', requestId: request.id },
-      );
-      if (created.kind === 'login-taken') {
-        errors.login = chrome.t('loginTaken');
-        return again(409);
+          { actor: 'member', requestId: request.id },
+        );
+        if (created.kind === 'login-taken') {
+          errors.login = chrome.t('loginTaken');
+          return again(409);
+        }
+        if (created.kind !== 'created') return again(400, chrome.t('tooLong'));
+        if (approval)
+          return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
+        const signedIn = await signIn(request, reply, account, login, password, false);
+        if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
+        return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl), formTargets(account));
+      });
+
+      pages.post('/:account/lost', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const account = await accountOf(request, reply);
+        if (!account) return reply;
+        const chrome = await chromeOf(context, account, request);
+        if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
+        const params = await readParams(request, context.limits);
+        const who = (params.get('who') ?? '').trim();
+        if (who === '') return sendPage(reply, 400, chrome, lostPage(chrome, chrome.t('required')));
+        const admission = await context.reminders.admit(account.id, visitor(request));
+        if (!admission.ok) return sendPage(reply, 429, chrome, lostPage(chrome, chrome.t('tooMany', { seconds: admission.retryAfterSeconds })));
+        // Answered before the look-up: the same words, in the same time, whether anyone matches.
+        const selector = who.includes('@') ? ({ by: 'email', email: who } as const) : ({ by: 'login', login: who } as const);
+        void context.resets.issue(account, selector, true).catch((error: unknown) => request.log.error({ err: error }, 'the password reminder failed'));
+        return sendPage(reply, 200, chrome, messagePage(chrome, 'lostSent', 'lostSentText', { href: chrome.base, label: 'backToSignIn' }));
+      });
+
+      /** A POST of a signed-in member's own form: its account, session and parameters, or the answer already sent. */
+      async function memberForm(request: FastifyRequest, reply: FastifyReply) {
+        const account = await accountOf(request, reply);
+        if (!account) return undefined;
+        const chrome = await chromeOf(context, account, request);
+        if (!fromOwnPages(request, publicUrl)) {
+          refused(reply, chrome);
+          return undefined;
+        }
+        const current = await currentSession(context, account, request);
+        if (!current) {
+          void sendPage(reply, 401, chrome, signInPage(chrome, {}), formTargets(account));
+          return undefined;
+        }
+        const member = await context.members.byId(account, current.member.id);
+        if (!member) return undefined;
+        return { account, chrome, current, member, params: await readParams(request, context.limits) };
       }
-      if (created.kind !== 'created') return again(400, chrome.t('tooLong'));
-      if (approval)
-        return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
-      const signedIn = await signIn(request, reply, account, login, password, false);
-      if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
-      return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl), formTargets(account));
-    });
 
-    pages.post('/auth/:account/lost', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
-      const chrome = await chromeOf(context, account, request);
-      if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
-      const params = await readParams(request, context.limits);
-      const who = (params.get('who') ?? '').trim();
-      if (who === '') return sendPage(reply, 400, chrome, lostPage(chrome, chrome.t('required')));
-      const admission = await context.reminders.admit(account.id, visitor(request));
-      if (!admission.ok) return sendPage(reply, 429, chrome, lostPage(chrome, chrome.t('tooMany', { seconds: admission.retryAfterSeconds })));
-      // Answered before the look-up: the same words, in the same time, whether anyone matches.
-      const selector = who.includes('@') ? ({ by: 'email', email: who } as const) : ({ by: 'login', login: who } as const);
-      void context.resets.issue(account, selector, true).catch((error: unknown) => request.log.error({ err: error }, 'the password reminder failed'));
-      return sendPage(reply, 200, chrome, messagePage(chrome, 'lostSent', 'lostSentText', { href: chrome.base, label: 'backToSignIn' }));
-    });
+      pages.get('/:account/profile', async (request, reply) => {
+        const account = await accountOf(request, reply);
+        if (!account) return reply;
+        const current = await currentSession(context, account, request);
+        if (!current) return seeOther(reply, `/auth/${account.name}/`);
+        return showProfile(request, reply, account, current.member.id, {});
+      });
 
-    /** A POST of a signed-in member's own form: its account, session and parameters, or the answer already sent. */
-    async function memberForm(request: FastifyRequest, reply: FastifyReply) {
-      const account = await accountOf(request, reply);
-      if (!account) return undefined;
-      const chrome = await chromeOf(context, account, request);
-      if (!fromOwnPages(request, publicUrl)) {
-        refused(reply, chrome);
-        return undefined;
+      pages.post('/:account/profile', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const form = await memberForm(request, reply);
+        if (!form) return reply;
+        const { account, chrome, member, params } = form;
+        const email = (params.get('email') ?? '').trim();
+        const { set, cleared, values, errors } = readFields(chrome, params, true);
+        if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
+        if (Object.keys(errors).length > 0) return showProfile(request, reply, account, member.id, { errors, values: { ...values, email } }, 400);
+        const updated = await context.members.update(
+          account,
+          { selector: { by: 'id', id: member.id }, ...(email !== member.email ? { email } : {}), setFields: set, deleteFields: cleared },
+          { actor: 'member', requestId: request.id },
+        );
+        if (updated.kind !== 'updated')
+          return showProfile(request, reply, account, member.id, { errors: { email: chrome.t('tooLong') }, values: { ...values, email } }, 400);
+        return showProfile(request, reply, account, member.id, { notice: chrome.t('saved') });
+      });
+
+      pages.post('/:account/password', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const form = await memberForm(request, reply);
+        if (!form) return reply;
+        const { account, chrome, member, params } = form;
+        const password = params.get('password') ?? '';
+        const fail = (field: 'current' | 'password' | 'confirm', message: string) =>
+          showProfile(request, reply, account, member.id, { passwordError: { field, message } }, 400);
+        if (!(await context.logins.confirmPassword(member, params.get('current') ?? ''))) return fail('current', chrome.t('wrongPassword'));
+        const problem = passwordProblem(chrome, password);
+        if (problem) return fail('password', problem);
+        if (password !== (params.get('confirm') ?? '')) return fail('confirm', chrome.t('passwordsDiffer'));
+        // A new password ends every session of the member (as /update/'s does); this browser signs in again with it.
+        await context.members.update(
+          account,
+          { selector: { by: 'id', id: member.id }, password, setFields: new Map(), deleteFields: [] },
+          { actor: 'member', requestId: request.id },
+        );
+        const signedIn = await signIn(request, reply, account, member.login, password, false);
+        if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login: member.login }));
+        return showProfile(request, reply, account, member.id, { notice: chrome.t('passwordChanged') });
+      });
+
+      pages.post('/:account/logout', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const account = await accountOf(request, reply);
+        if (!account) return reply;
+        if (!fromOwnPages(request, publicUrl)) return refused(reply, await chromeOf(context, account, request));
+        return signOut(request, reply, account);
+      });
+
+      pages.post('/:account/delete', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const form = await memberForm(request, reply);
+        if (!form) return reply;
+        const { account, chrome, member, params } = form;
+        if (!(await context.logins.confirmPassword(member, params.get('delete_password') ?? ''))) {
+          return showProfile(request, reply, account, member.id, { deleteError: chrome.t('wrongPassword') }, 400);
+        }
+        await context.members.update(
+          account,
+          { selector: { by: 'id', id: member.id }, status: 'D', setFields: new Map(), deleteFields: [] },
+          { actor: 'member', requestId: request.id },
+        );
+        clearSessionCookie(reply, request, account, publicUrl);
+        return sendPage(reply, 200, chrome, messagePage(chrome, 'deleted', 'deletedText'));
+      });
+
+      // Everything stored about the member, as one JSON document (GET: it changes nothing).
+      pages.get('/:account/my-data', async (request, reply) => {
+        const account = await accountOf(request, reply);
+        if (!account) return reply;
+        const current = await currentSession(context, account, request);
+        if (!current) return seeOther(reply, `/auth/${account.name}/`);
+        const member = await context.members.byId(account, current.member.id);
+        if (!member) return seeOther(reply, `/auth/${account.name}/`);
+        const [profile, logins] = await Promise.all([context.members.profileOf(account, member.id), context.logins.recentLogins(account, member.id, 100)]);
+        const document = {
+          account: account.name,
+          exported_at: new Date().toISOString(),
+          member: { id: String(member.id), ...builtInValues(member) },
+          profile: Object.fromEntries(profile),
+          recent_logins: logins.map((entry) => ({ at: new Date(entry.at).toISOString(), ip: entry.ip, outcome: entry.outcome })),
+        };
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${account.name}-${member.login.replace(/[^A-Za-z0-9._-]/g, '_')}.json"`)
+          .send(`${JSON.stringify(document, null, 2)}\n`);
+      });
+
+      // A form's address opened by GET (typed, bookmarked, reloaded after a redirect): its page.
+      for (const [path, query] of [
+        ['register', '?action=reg'],
+        ['lost', '?action=lost'],
+        ['password', ''],
+        ['delete', ''],
+        ['logout', ''],
+      ] as const) {
+        pages.get(`/:account/${path}`, async (request, reply) =>
+          seeOther(reply, `/auth/${encodeURIComponent((request.params as { account: string }).account)}/${query}`),
+        );
       }
-      const current = await currentSession(context, account, request);
-      if (!current) {
-        void sendPage(reply, 401, chrome, signInPage(chrome, {}), formTargets(account));
-        return undefined;
-      }
-      const member = await context.members.byId(account, current.member.id);
-      if (!member) return undefined;
-      return { account, chrome, current, member, params: await readParams(request, context.limits) };
-    }
 
-    pages.get('/auth/:account/profile', async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
-      const current = await currentSession(context, account, request);
-      if (!current) return seeOther(reply, `/auth/${account.name}/`);
-      return showProfile(request, reply, account, current.member.id, {});
-    });
-
-    pages.post('/auth/:account/profile', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const form = await memberForm(request, reply);
-      if (!form) return reply;
-      const { account, chrome, member, params } = form;
-      const email = (params.get('email') ?? '').trim();
-      const { set, cleared, values, errors } = readFields(chrome, params, true);
-      if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
-      if (Object.keys(errors).length > 0) return showProfile(request, reply, account, member.id, { errors, values: { ...values, email } }, 400);
-      const updated = await context.members.update(
-        account,
-        { selector: { by: 'id', id: member.id }, ...(email !== member.email ? { email } : {}), setFields: set, deleteFields: cleared },
-        { actor: 'member', requestId: request.id },
-      );
-      if (updated.kind !== 'updated')
-        return showProfile(request, reply, account, member.id, { errors: { email: chrome.t('tooLong') }, values: { ...values, email } }, 400);
-      return showProfile(request, reply, account, member.id, { notice: chrome.t('saved') });
-    });
-
-    pages.post('/auth/:account/password', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const form = await memberForm(request, reply);
-      if (!form) return reply;
-      const { account, chrome, member, params } = form;
-      const password = params.get('password') ?? '';
-      const fail = (field: 'current' | 'password' | 'confirm', message: string) =>
-        showProfile(request, reply, account, member.id, { passwordError: { field, message } }, 400);
-      if (!(await context.logins.confirmPassword(member, params.get('current') ?? ''))) return fail('current', chrome.t('wrongPassword'));
-      const problem = passwordProblem(chrome, password);
-      if (problem) return fail('password', problem);
-      if (password !== (params.get('confirm') ?? '')) return fail('confirm', chrome.t('passwordsDiffer'));
-      // A new password ends every session of the member (as /update/'s does); this browser signs in again with it.
-      await context.members.update(
-        account,
-        { selector: { by: 'id', id: member.id }, password, setFields: new Map(), deleteFields: [] },
-        { actor: 'member', requestId: request.id },
-      );
-      const signedIn = await signIn(request, reply, account, member.login, password, false);
-      if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login: member.login }));
-      return showProfile(request, reply, account, member.id, { notice: chrome.t('passwordChanged') });
-    });
-
-    pages.post('/auth/:account/logout', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
-      if (!fromOwnPages(request, publicUrl)) return refused(reply, await chromeOf(context, account, request));
-      return signOut(request, reply, account);
-    });
-
-    pages.post('/auth/:account/delete', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const form = await memberForm(request, reply);
-      if (!form) return reply;
-      const { account, chrome, member, params } = form;
-      if (!(await context.logins.confirmPassword(member, params.get('delete_password') ?? ''))) {
-        return showProfile(request, reply, account, member.id, { deleteError: chrome.t('wrongPassword') }, 400);
-      }
-      await context.members.update(
-        account,
-        { selector: { by: 'id', id: member.id }, status: 'D', setFields: new Map(), deleteFields: [] },
-        { actor: 'member', requestId: request.id },
-      );
-      clearSessionCookie(reply, request, account, publicUrl);
-      return sendPage(reply, 200, chrome, messagePage(chrome, 'deleted', 'deletedText'));
-    });
-
-    // Everything stored about the member, as one JSON document (GET: it changes nothing).
-    pages.get('/auth/:account/my-data', async (request, reply) => {
-      const account = await accountOf(request, reply);
-      if (!account) return reply;
-      const current = await currentSession(context, account, request);
-      if (!current) return seeOther(reply, `/auth/${account.name}/`);
-      const member = await context.members.byId(account, current.member.id);
-      if (!member) return seeOther(reply, `/auth/${account.name}/`);
-      const [profile, logins] = await Promise.all([context.members.profileOf(account, member.id), context.logins.recentLogins(account, member.id, 100)]);
-      const document = {
-        account: account.name,
-        exported_at: new Date().toISOString(),
-        member: { id: String(member.id), ...builtInValues(member) },
-        profile: Object.fromEntries(profile),
-        recent_logins: logins.map((entry) => ({ at: new Date(entry.at).toISOString(), ip: entry.ip, outcome: entry.outcome })),
-      };
-      return reply
-        .type('application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${account.name}-${member.login.replace(/[^A-Za-z0-9._-]/g, '_')}.json"`)
-        .send(`${JSON.stringify(document, null, 2)}\n`);
-    });
-  });
-}
-
-/** A header's value: printable ASCII as it is, anything else percent-encoded (UTF-8). */
-function headerValue(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
-}
-
-/**
- * `/auth/ACCOUNT/check`: 200 with the member's id, login and e-mail (and the account's
- * `--check-fields`) as headers for a valid session cookie, 401 otherwise; `require=NAME:VALUE`
- * (repeatable) asks that the member's profile field hold that value, else 403. A reverse proxy
- * asks it on every request to a protected page: one read of the session, no page.
- */
-async function check(context: MemberPagesContext, account: Account, request: FastifyRequest, reply: FastifyReply) {
-  const session = readCookie(request.headers.cookie, cookieName(account));
-  const required = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').getAll('require');
-  if (!session) return reply.code(401).send();
-  const fields = [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
-  const template = fields.map((name) => `{${name}}`).join('');
-  const parsed = template === '' ? undefined : parseRecordTemplate(template);
-  const checking = context.sessions.check(account, session, parsed && { template, fields: parsed });
-  const checked = checking instanceof Promise ? await checking : checking;
-  if (checked.kind !== 'valid') return reply.code(401).send();
-  const values = checked.record ? (JSON.parse(checked.record) as Record<string, string>) : {};
-  const { member } = checked;
-  reply.header('x-member-id', String(member.id)).header('x-member-login', headerValue(member.login)).header('x-member-email', headerValue(member.email));
-  for (const name of account.settings.checkFields) reply.header(`x-member-field-${name.toLowerCase()}`, headerValue(values[name] ?? ''));
-  for (const rule of required) {
-    const at = rule.indexOf(':');
-    if (at < 0 || values[rule.slice(0, at)] !== rule.slice(at + 1)) return reply.code(403).send();
-  }
-  return reply.code(200).send();
+      // Any other address under /auth/: a page, in the account's look when there is one.
+      pages.setNotFoundHandler(async (request, reply) => {
+        const name = /^\/auth\/([^/?]+)/.exec(request.url)?.[1];
+        const account = name ? await context.accounts.find(decodeURIComponent(name)).catch(() => undefined) : undefined;
+        const chrome = await chromeOf(context, account ?? { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS }, request);
+        return sendPage(
+          reply,
+          404,
+          chrome,
+          messagePage(chrome, 'notFound', 'notFoundText', account ? { href: chrome.base, label: 'backToSignIn' } : undefined),
+        );
+      });
+    },
+    { prefix: '/auth' },
+  );
 }

@@ -80,7 +80,15 @@ describeEachEngineApp('the member pages', (h) => {
     const closed = await (await setup()).page('?action=reg');
     expect(closed.status).toBe(404);
     expect(closed.body).toContain('Registration is closed');
-    expect((await h().request({ method: 'GET', url: '/auth/no-such-account/' })).status).toBe(404);
+    const unknown = await h().request({ method: 'GET', url: '/auth/no-such-account/' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toContain('<h1>Page not found</h1>');
+    const missing = await b.page('nothing-here');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toContain(`href="/auth/${b.user}/"`);
+    // A form's address opened by GET leads to its page.
+    expect((await b.page('register')).headers.location).toBe(`/auth/${b.user}/?action=reg`);
+    expect((await b.page('lost')).headers.location).toBe(`/auth/${b.user}/?action=lost`);
   });
 
   it('signs in as /login/ does, lands on the member’s own urlok, and the session is the same one /session/ and the page interface check', async () => {

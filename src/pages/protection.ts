@@ -1,0 +1,51 @@
+/**
+ * What protects a site's pages: `/auth/ACCOUNT/check`, which a reverse proxy asks on every
+ * request to a protected page, and the hosted original's protection script (`?action=pp`).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../accounts/account.js';
+import { isProfileFieldName } from '../members/profile-fields.js';
+import { parseRecordTemplate } from '../members/record-template.js';
+import type { SessionsService } from '../members/sessions.js';
+import { cookieName, readCookie } from './member-cookie.js';
+
+/**
+ * The original's protection script (`?action=pp`): sets `auth_res` and `usid` for a member
+ * signed in; otherwise sends the page to sign-in, with the page itself as `return`.
+ */
+export function protectionScript(signInUrl: string, session: string | undefined): string {
+  if (session) return `var auth_res='ok';var usid=${JSON.stringify(session)};\n`;
+  return `var auth_res='fail';var usid='';window.location.replace(${JSON.stringify(`${signInUrl}?action=ppfail&return=`)}+encodeURIComponent(window.location.href));\n`;
+}
+
+/** A header's value: printable ASCII as it is, anything else percent-encoded (UTF-8). */
+function headerValue(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
+}
+
+/**
+ * `/auth/ACCOUNT/check`: 200 with the member's id, login and e-mail (and the account's
+ * `--check-fields`) as headers for a valid session cookie, 401 otherwise; `require=NAME:VALUE`
+ * (repeatable) asks that the member's profile field hold that value, else 403. A reverse proxy
+ * asks it on every request to a protected page: one read of the session, no page.
+ */
+export async function check(sessions: SessionsService, account: Account, request: FastifyRequest, reply: FastifyReply) {
+  const session = readCookie(request.headers.cookie, cookieName(account));
+  const required = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').getAll('require');
+  if (!session) return reply.code(401).send();
+  const fields = [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
+  const template = fields.map((name) => `{${name}}`).join('');
+  const parsed = template === '' ? undefined : parseRecordTemplate(template);
+  const checking = sessions.check(account, session, parsed && { template, fields: parsed });
+  const checked = checking instanceof Promise ? await checking : checking;
+  if (checked.kind !== 'valid') return reply.code(401).send();
+  const values = checked.record ? (JSON.parse(checked.record) as Record<string, string>) : {};
+  const { member } = checked;
+  reply.header('x-member-id', String(member.id)).header('x-member-login', headerValue(member.login)).header('x-member-email', headerValue(member.email));
+  for (const name of account.settings.checkFields) reply.header(`x-member-field-${name.toLowerCase()}`, headerValue(values[name] ?? ''));
+  for (const rule of required) {
+    const at = rule.indexOf(':');
+    if (at < 0 || values[rule.slice(0, at)] !== rule.slice(at + 1)) return reply.code(403).send();
+  }
+  return reply.code(200).send();
+}
