@@ -22,8 +22,6 @@ import type { AnonymousLoginLimiter, PageFormLimiter } from '../auth/request-lim
 import { builtInValues } from '../events/event.js';
 import { foldKey } from '../members/member.js';
 import { isEmail, isLogin } from '../members/fields.js';
-import { isProfileFieldName } from '../members/profile-fields.js';
-import { parseRecordTemplate } from '../members/record-template.js';
 import type { LoginService } from '../members/login-service.js';
 import type { MembersService } from '../members/members-service.js';
 import type { PasswordResets } from '../members/password-resets.js';
