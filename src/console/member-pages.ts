@@ -45,19 +45,19 @@ interface QueueView {
 
 export function registrationsPage(chrome: Chrome, view: QueueView): string {
   const { account } = view;
-  const fields = account.settings.registrationFields.map((field) => field.name);
+  const fields = account.settings.registrationFields;
   return layout(
     `Registrations of ${account.name}`,
     chrome,
     html`<div class="actions"><h1>Registrations awaiting approval</h1><a class="button secondary" href="${membersPath(account.name)}">Members</a></div>
 ${account.settings.registration !== 'approval' ? html`<p class="muted">Registration is <strong>${account.settings.registration}</strong> on this account: new registrations do not wait here.</p>` : ''}
 <div class="card"><p class="count"><strong>${view.total.toLocaleString('en')}</strong> waiting${view.total > view.members.length ? html` (the oldest ${view.members.length} shown)` : ''}</p>
-<table><thead><tr><th>Login</th><th>E-mail</th><th>Registered</th>${fields.map((name) => html`<th>${name}</th>`)}<th>Decision</th></tr></thead><tbody>
+<table><thead><tr><th>Login</th><th>E-mail</th><th>Registered</th>${fields.map((field) => html`<th>${field.label}</th>`)}<th>Decision</th></tr></thead><tbody>
 ${view.members.length === 0 ? html`<tr><td colspan="${4 + fields.length}" class="muted">No registration waits.</td></tr>` : ''}
 ${view.members.map(
   (
     member,
-  ) => html`<tr><td><a href="${memberPath(account.name, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${when(member.regAt)}</td>${fields.map((name) => html`<td>${member.profile.get(name) ?? ''}</td>`)}
+  ) => html`<tr><td><a href="${memberPath(account.name, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${when(member.regAt)}</td>${fields.map((field) => html`<td>${member.profile.get(field.name) ?? ''}</td>`)}
 <td><div class="actions"><form method="post" action="${registrationsPath(account.name)}/${member.id}/approve"><button type="submit">Approve</button></form>
 <form method="post" action="${registrationsPath(account.name)}/${member.id}/refuse"><label class="inline"><input type="checkbox" name="tell" value="1" checked> mail them</label> <button type="submit" class="danger">Refuse</button></form></div></td></tr>`,
 )}
@@ -75,23 +75,24 @@ export function memberPagesSettingsPage(
   const s = account.settings;
   const value = (name: string, current: string) => form[name] ?? current;
   const choice = (name: string, choices: readonly string[], current: string) =>
-    html`<select name="${name}" id="${name}">${choices.map((c) => html`<option value="${c}"${value(name, current) === c ? html` selected` : ''}>${c}</option>`)}</select>`;
+    html`<select name="${name}">${choices.map((c) => html`<option value="${c}"${value(name, current) === c ? html` selected` : ''}>${c}</option>`)}</select>`;
   return layout(
     `Member pages of ${account.name}`,
     { ...chrome, notice: error ? { kind: 'error', text: `${error.setting}: ${error.reason}.` } : chrome.notice },
     html`<div class="actions"><h1>Member pages</h1><a class="button secondary" href="/auth/${account.name}/">Open the sign-in page</a></div>
-<div class="card"><form method="post" action="${memberPagesPath(account.name)}" class="edit">
-<label for="registration">Registration</label>${choice('registration', REGISTRATIONS, s.registration)}
+<div class="card"><form method="post" action="${memberPagesPath(account.name)}" class="settings">
+<label>Registration ${choice('registration', REGISTRATIONS, s.registration)}</label>
 <p class="muted">off: no registration page; open: a new member is Active and signed in at once; approval: it waits, Suspended, in the <a href="${registrationsPath(account.name)}">registrations queue</a>.</p>
-<label for="registration_fields">Registration fields</label><textarea id="registration_fields" name="registration_fields" rows="3">${value('registration_fields', formatRegistrationFields(s.registrationFields))}</textarea>
+<label>Registration fields <textarea name="registration_fields" rows="3">${value('registration_fields', formatRegistrationFields(s.registrationFields))}</textarea></label>
 <p class="muted">Separated by <code>;</code>, each <code>name[*]:kind[:label]</code> (<code>*</code>: required; kinds text, email, number, date, choice(a|b), checkbox), e.g. <code>first_name*:text:First name;terms*:checkbox:I accept the terms</code>. Members change the same fields, but the checkboxes, on their profile page.</p>
-<label for="return_origins">Allowed return origins</label><textarea id="return_origins" name="return_origins" rows="2">${value('return_origins', s.returnOrigins.join(', '))}</textarea>
+<label>Allowed return origins <textarea name="return_origins" rows="2">${value('return_origins', s.returnOrigins.join(', '))}</textarea></label>
 <p class="muted">Comma-separated, e.g. <code>https://www.example.com</code>: where a browser may go back after sign-in, and whose pages may post the sign-in form.</p>
-<label for="page_name">Name shown</label><input id="page_name" name="page_name" value="${value('page_name', s.pageName)}" placeholder="${account.name}">
-<label for="page_logo">Logo URL</label><input id="page_logo" name="page_logo" value="${value('page_logo', s.pageLogoUrl)}" placeholder="https://…">
-<label for="page_accent">Accent colour</label><input id="page_accent" name="page_accent" type="color" value="${value('page_accent', s.pageAccent)}">
-<label for="page_language">Language</label>${choice('page_language', PAGE_LANGUAGES, s.pageLanguage)}
-<label for="check_fields">Profile fields the check answers as headers</label><input id="check_fields" name="check_fields" value="${value('check_fields', s.checkFields.join(','))}" placeholder="plan,city">
+<label>Name shown <input name="page_name" value="${value('page_name', s.pageName)}" placeholder="${account.name}"></label>
+<label>Logo URL <input name="page_logo" value="${value('page_logo', s.pageLogoUrl)}" placeholder="https://…"></label>
+<label>Accent colour <input name="page_accent" type="color" value="${value('page_accent', s.pageAccent)}"></label>
+<label>Language ${choice('page_language', PAGE_LANGUAGES, s.pageLanguage)}</label>
+<p class="muted">auto: the visitor's browser chooses between English and French.</p>
+<label>Profile fields the check answers as headers <input name="check_fields" value="${value('check_fields', s.checkFields.join(','))}" placeholder="plan,city"></label>
 <div class="actions"><button type="submit">Save</button></div>
 </form></div>`,
   );

@@ -18,7 +18,7 @@ import type { MembersService } from '../members/members-service.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { accessTo, SETUP_PATH, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
-import { WireParams } from '../http/params.js';
+import { queryParams, WireParams } from '../http/params.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../http/page-security.js';
 import { decodeCreate } from '../http/routes/create.js';
 import { decodeUpdate, UPDATE_REFUSALS } from '../http/routes/update.js';
@@ -67,7 +67,7 @@ function formOf(request: FastifyRequest): Params {
 }
 
 function queryOf(request: FastifyRequest): Params {
-  return Object.fromEntries(new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? ''));
+  return Object.fromEntries(queryParams(request));
 }
 
 function send(reply: FastifyReply, status: number, page: string): FastifyReply {

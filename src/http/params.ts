@@ -60,6 +60,18 @@ export interface JsonBody {
   readonly invalid: string[];
 }
 
+/** A request's query string: everything after the first `?` (a later `?` is the query's own), or "". */
+export function rawQuery(request: FastifyRequest): string {
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+}
+
+/** A request's query parameters (a page's, never an API call's: those are read by readParams). */
+export function queryParams(request: FastifyRequest): URLSearchParams {
+  return new URLSearchParams(rawQuery(request));
+}
+
 export function isJsonBody(body: unknown): body is JsonBody {
   return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'json';
 }

@@ -8,6 +8,7 @@ import { isProfileFieldName } from '../members/profile-fields.js';
 import { parseRecordTemplate } from '../members/record-template.js';
 import type { SessionsService } from '../members/sessions.js';
 import { cookieName, readCookie } from './member-cookie.js';
+import { queryParams } from '../http/params.js';
 
 /**
  * The original's protection script (`?action=pp`): sets `auth_res` and `usid` for a member
@@ -31,7 +32,7 @@ function headerValue(value: string): string {
  */
 export async function check(sessions: SessionsService, account: Account, request: FastifyRequest, reply: FastifyReply) {
   const session = readCookie(request.headers.cookie, cookieName(account));
-  const required = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').getAll('require');
+  const required = queryParams(request).getAll('require');
   if (!session) return reply.code(401).send();
   const fields = [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
   const template = fields.map((name) => `{${name}}`).join('');

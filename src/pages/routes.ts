@@ -29,12 +29,12 @@ import type { SessionMember, SessionsService } from '../members/sessions.js';
 import type { LoginOutcome } from '../observability/metrics.js';
 import type { OperatorsService } from '../operators/operators-service.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages } from '../http/page-security.js';
-import { readParams, type ParamLimits, type WireParams } from '../http/params.js';
+import { rawQuery, readParams, type ParamLimits, type WireParams } from '../http/params.js';
 import { pickLanguage, translator, type MessageKey } from './catalog.js';
 import { pageTemplateOf } from '../accounts/page-template.js';
 import { check, protectionScript } from './protection.js';
 import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, originOf, readCookie, setSessionCookie } from './member-cookie.js';
-import { continuePage, lostPage, messagePage, policy, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
+import { continuePage, signOutPage, lostPage, messagePage, policy, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
 
 export interface MemberPagesContext {
   readonly accounts: AccountsService;
@@ -56,10 +56,17 @@ export interface MemberPagesContext {
 
 type Query = Record<string, string>;
 
-/** The query string's parameters (the first of each name); unknown ones are ignored by every page. */
+/**
+ * The query string's parameters (the first of each name); unknown ones are ignored by every
+ * page. A `url` written last and not encoded (`…&url=https://site/page?a=1&b=2`, as nginx can
+ * only write it) is taken whole: everything after `url=`.
+ */
 function queryOf(request: FastifyRequest): Query {
   const query: Query = {};
-  for (const [name, value] of new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '')) if (!(name in query)) query[name] = value;
+  const raw = rawQuery(request);
+  for (const [name, value] of new URLSearchParams(raw)) if (!(name in query)) query[name] = value;
+  const bare = /(?:^|&)url=(https?:\/\/.*)$/i.exec(raw);
+  if (bare) query.url = bare[1]!;
   return query;
 }
 
@@ -70,13 +77,17 @@ async function chromeOf(context: Pick<MemberPagesContext, 'accounts'>, account: 
   return { account, t: translator(language), language, base: `/auth/${account.name}/`, template };
 }
 
-/** An HTML page with its policy; never cached, never framed. */
-function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: string, formTargets: readonly string[] = []): FastifyReply {
+/**
+ * An HTML page with its policy; never cached, never framed. Any form of it may lead the
+ * browser on to the account's allowed origins and ok URL (a sign-in, a registration signed in
+ * at once), and to the sign-in's `return` when there is one.
+ */
+function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: string, returnTo?: string): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', policy(chrome, formTargets))
+    .header('content-security-policy', policy(chrome, formTargets(chrome.account, returnTo)))
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')
     .send(body);
@@ -192,7 +203,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     if (current && returnTo) return seeOther(reply, returnTo);
     if (current && !wanted) return showProfile(request, reply, account, current.member.id, {});
     const notice = wanted && !returnTo ? chrome.t('returnRefused') : undefined;
-    return sendPage(reply, 200, chrome, signInPage(chrome, { returnTo, notice }), formTargets(account, returnTo));
+    return sendPage(reply, 200, chrome, signInPage(chrome, { returnTo, notice }), returnTo);
   }
 
   async function showProfile(
@@ -257,9 +268,9 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
   }
 
   /** Sends the browser on: a redirect when the form's policy allows the destination, else a page with a link. */
-  function goOn(reply: FastifyReply, chrome: Chrome, destination: string, allowed: readonly string[]) {
+  function goOn(reply: FastifyReply, chrome: Chrome, destination: string, returnTo?: string) {
     const origin = originOf(destination);
-    if (!origin || allowed.includes(origin) || destination.startsWith(chrome.base)) return seeOther(reply, destination);
+    if (!origin || formTargets(chrome.account, returnTo).includes(origin)) return seeOther(reply, destination);
     return sendPage(reply, 200, chrome, continuePage(chrome, destination));
   }
 
@@ -309,6 +320,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
               );
             return sendPage(reply, 200, chrome, registerPage(chrome, { values: {}, errors: {} }));
           case 'logout':
+            // From the site (same-site) or typed: signed out. From another site's link: asked first.
+            if (request.headers['sec-fetch-site'] === 'cross-site') return sendPage(reply, 200, chrome, signOutPage(chrome));
             return signOut(request, reply, account);
           default:
             return showSignIn(request, reply, account, query.return);
@@ -336,11 +349,10 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           params.get('password') ?? '',
           params.get('remember') === '1' || params.get('remember') === 'on',
         );
-        const allowed = formTargets(account, returnTo);
-        if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), allowed);
+        if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), returnTo);
         // A pasted form's page is the site's: it goes to the failure URL when there is one.
         if (pasted && originOf(outcome.failUrl)) return seeOther(reply, outcome.failUrl);
-        return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), allowed);
+        return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), returnTo);
       });
 
       // On every request to a protected page: the account as recently read (a second at most).
@@ -416,7 +428,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
         const signedIn = await signIn(request, reply, account, login, password, false);
         if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
-        return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl), formTargets(account));
+        return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl));
       });
 
       pages.post('/:account/lost', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
@@ -446,7 +458,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         }
         const current = await currentSession(context, account, request);
         if (!current) {
-          void sendPage(reply, 401, chrome, signInPage(chrome, {}), formTargets(account));
+          void sendPage(reply, 401, chrome, signInPage(chrome, {}));
           return undefined;
         }
         const member = await context.members.byId(account, current.member.id);
@@ -522,7 +534,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           { actor: 'member', requestId: request.id },
         );
         clearSessionCookie(reply, request, account, publicUrl);
-        return sendPage(reply, 200, chrome, messagePage(chrome, 'deleted', 'deletedText'));
+        return sendPage(reply, 200, chrome, messagePage(chrome, 'deleted', 'deletedText', { href: chrome.base, label: 'backToSignIn' }));
       });
 
       // Everything stored about the member, as one JSON document (GET: it changes nothing).

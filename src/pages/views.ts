@@ -148,23 +148,24 @@ export interface RegisterView {
 }
 
 /** A registration field's markup: a checkbox, a choice list, or an input of its kind. */
-function registrationInput(field: RegistrationField, view: Pick<RegisterView, 'values' | 'errors'>): Html {
+function registrationInput(field: RegistrationField, view: Pick<RegisterView, 'values' | 'errors'>, t: Translate): Html {
+  const label = field.required ? field.label : `${field.label} ${t('optional')}`;
   const id = `f_${field.name}`;
   const value = view.values[field.name];
   const error = view.errors[field.name];
   const errorHtml = error ? html`<p class="error" id="${id}-error">${error}</p>` : '';
   const aria = error ? html` aria-invalid="true" aria-describedby="${id}-error"` : '';
   if (field.kind === 'checkbox') {
-    return html`<label class="check" for="${id}"><input id="${id}" name="${id}" type="checkbox" value="yes"${value ? html` checked` : ''}${field.required ? html` required` : ''}${aria}> ${field.label}</label>${errorHtml}`;
+    return html`<label class="check" for="${id}"><input id="${id}" name="${id}" type="checkbox" value="yes"${value ? html` checked` : ''}${field.required ? html` required` : ''}${aria}> ${label}</label>${errorHtml}`;
   }
   if (field.kind === 'choice') {
-    return html`<label for="${id}">${field.label}</label>
+    return html`<label for="${id}">${label}</label>
 <select id="${id}" name="${id}"${field.required ? html` required` : ''}${aria}><option value="">—</option>${field.choices.map(
       (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${choice}</option>`,
     )}</select>${errorHtml}`;
   }
   const type = { text: 'text', email: 'email', number: 'text', date: 'date' }[field.kind];
-  return input(id, field.label, { type, value, required: field.required, error, autocomplete: field.kind === 'email' ? 'email' : undefined });
+  return input(id, label, { type, value, required: field.required, error, autocomplete: field.kind === 'email' ? 'email' : undefined });
 }
 
 export function registerPage(chrome: Chrome, view: RegisterView): string {
@@ -179,7 +180,7 @@ ${input('login', t('login'), { value: values.login, autocomplete: 'username', re
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.password, hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
 ${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.confirm })}
-${account.settings.registrationFields.map((field) => registrationInput(field, view))}
+${account.settings.registrationFields.map((field) => registrationInput(field, view, t))}
 <div class="trap" aria-hidden="true"><label for="website">Website</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>
 <button type="submit">${t('createAccount')}</button>
 </form>
@@ -226,7 +227,7 @@ export function profilePage(chrome: Chrome, view: ProfileView): string {
 <p>${t('signedInAs', { login: view.login })}</p>
 <form method="post" action="${base}profile" novalidate>
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
-${editable.map((field) => registrationInput(field, { values, errors }))}
+${editable.map((field) => registrationInput(field, { values, errors }, t))}
 <button type="submit">${t('save')}</button>
 </form>
 <h2>${t('changePassword')}</h2>
@@ -254,6 +255,17 @@ ${input('delete_password', t('password'), { type: 'password', autocomplete: 'cur
 export function messagePage(chrome: Chrome, title: MessageKey, text: MessageKey, link?: { href: string; label: MessageKey }): string {
   const { t } = chrome;
   return layout(chrome, t(title), html`<p>${t(text)}</p>${link ? html`<p class="links"><a href="${link.href}">${t(link.label)}</a></p>` : ''}`);
+}
+
+/** Signing out asked of a member who followed another site's link: a button, not a link, does it. */
+export function signOutPage(chrome: Chrome): string {
+  const { t, base } = chrome;
+  return layout(
+    chrome,
+    t('signOut'),
+    html`<p>${t('signOutAsk')}</p><form method="post" action="${base}logout"><button type="submit">${t('signOut')}</button></form>
+<p class="links"><a href="${base}">${t('stay')}</a></p>`,
+  );
 }
 
 /**

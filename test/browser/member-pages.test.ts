@@ -6,8 +6,7 @@
  * - the sign-in and registration pages (in English, and French for a browser that asks), a
  *   refused registration with each error beside its field; open registration on an account
  *   without an ok URL lands the member, signed in, on its profile (the bare address); with
- *   the account's ok URL it should land there, which the registration page's policy blocks
- *   today (an `it.fails`, see there);
+ *   the account's ok URL, on that URL;
  * - registration with approval: the page says it waits, an operator (set up by the command
  *   line, its password chosen through its link) approves it in the console's queue, the
  *   welcome mail's verify_url is followed, and the member signs in;
@@ -329,11 +328,9 @@ for (const engine of ENGINES) {
       await context.close();
     });
 
-    // KNOWN BUG (reported): the registration page (GET ?action=reg) is sent with `form-action 'self'`
-    // only, so Chromium blocks the 303 to the account's ok URL after a successful registration:
-    // the member is made and the cookie set, but the browser stays on the filled-in form with
-    // no word. When this starts passing, make it an `it`.
-    it.fails('registers (open, with the account’s ok URL): the member lands on the ok URL, signed in', { timeout: 120_000 }, async () => {
+    // The registration page's policy lets its form lead on to the account's ok URL (Chromium
+    // holds a form's redirect to `form-action`).
+    it('registers (open, with the account’s ok URL): the member lands on the ok URL, signed in', { timeout: 120_000 }, async () => {
       const context = await newContext();
       try {
         const page = await context.newPage();

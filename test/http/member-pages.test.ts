@@ -127,8 +127,12 @@ describeEachEngineApp('the member pages', (h) => {
     expect(String(remembered.headers['set-cookie'])).toContain(`Max-Age=${30 * 86400}`);
     expect(other.id).toBeDefined();
 
-    // Signed out by the original's link: the session ends everywhere.
+    // Another site's link asks first (a button, not the link, signs out).
     const bobSession = b.cookie()!;
+    const asked = await b.page('?action=logout', { 'sec-fetch-site': 'cross-site' });
+    expect(asked.body).toContain('Do you want to sign out?');
+    expect(await b.sessionApi(bobSession)).toBe('OK');
+    // Signed out by the original's link from the site: the session ends everywhere.
     const out = await b.page('?action=logout');
     expect(out.body).toContain('You are signed out');
     expect(b.cookie()).toBeUndefined();
@@ -164,6 +168,10 @@ describeEachEngineApp('the member pages', (h) => {
     const again = await b.page(`?action=ppfail&return=${encodeURIComponent(`${SITE}/other`)}`);
     expect(again.status).toBe(303);
     expect(again.headers.location).toBe(`${SITE}/other`);
+    // A url written last and not encoded (as nginx writes it) comes back whole, its query too.
+    b.setCookie(undefined);
+    const bare = await b.page(`?action=ppreturn&url=${SITE}/page?a=1&b=2`);
+    expect(bare.body).toContain(`value="${SITE}/page?a=1&amp;b=2"`);
   });
 
   it('takes the sign-in form pasted on an allowed origin’s page, and no form from anywhere else', async () => {

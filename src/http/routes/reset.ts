@@ -13,7 +13,7 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import { html, type Html } from '../html.js';
 import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../page-security.js';
-import { readParams } from '../params.js';
+import { queryParams, readParams } from '../params.js';
 import { okReply } from '../replies.js';
 import { apiHandler, authenticate, mailNotSent, type RouteContext } from '../route-kit.js';
 import { apiResponses, CONSUMES, MAIL_NOT_SENT, okAnswer, parametersSchema, STRING, withAccount } from '../schemas.js';
@@ -115,7 +115,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
     });
 
     pages.get(RESET_PAGE_PATH, async (request, reply) => {
-      const token = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').get('token') ?? '';
+      const token = queryParams(request).get('token') ?? '';
       const state = await resets.state(token);
       if (state.kind !== 'valid') return linkPage(reply, state.kind);
       return sendMemberPage(allowRedirect(reply, okUrlOf(state)), 200, memberPage('Choose a new password', form(token, state.member.login)));
