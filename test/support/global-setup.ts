@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { postgresReachable, TEST_POSTGRES_URL } from './postgres.js';
 
@@ -6,6 +7,8 @@ import { postgresReachable, TEST_POSTGRES_URL } from './postgres.js';
 function buildDist(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  // As `npm run build` does: the console's stylesheet is read from beside its module.
+  copyFileSync('src/console/console.css', 'dist/console/console.css');
 }
 
 /**
