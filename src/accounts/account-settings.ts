@@ -497,7 +497,24 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
     set: (s, checkFields) => ({ ...s, checkFields }),
     normalize: (value) => [...new Set(value)],
   }),
+  setting({
+    option: 'cookie-domain',
+    column: 'cookie_domain',
+    kind: text('<domain>', (value) =>
+      value === '' || isDomain(value) ? undefined : 'must be a domain name such as example.com, or "" for the pages’ host only',
+    ),
+    help: 'the member-session cookie’s Domain, e.g. example.com to share the sign-in with every subdomain; "" for the pages’ host only',
+    more: 'Set it when the pages are on `members.example.com` and a proxy on `www.example.com` checks the cookie. Ignored when the pages are reached under another host.',
+    get: (s) => s.cookieDomain,
+    set: (s, cookieDomain) => ({ ...s, cookieDomain }),
+    normalize: (value) => value.toLowerCase(),
+  }),
 ];
+
+/** A host name of at least two labels (`example.com`), letters, digits and hyphens. */
+function isDomain(value: string): boolean {
+  return value.length <= 253 && /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i.test(value);
+}
 
 function originOf(value: string): string {
   try {

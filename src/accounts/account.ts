@@ -74,6 +74,11 @@ export interface AccountSettings {
   readonly pageLanguage: PageLanguage;
   /** Profile fields `/auth/ACCOUNT/check` answers as `X-Member-Field-NAME` headers. */
   readonly checkFields: readonly string[];
+  /**
+   * The member-session cookie's `Domain` (`example.com`: sent to every subdomain, so that the
+   * pages on `members.example.com` sign a member in on `www.example.com`); "" for this host only.
+   */
+  readonly cookieDomain: string;
 }
 
 /** Some settings changed, the others kept (ACCOUNT_SETTINGS checks the result). */
@@ -155,6 +160,7 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   pageAccent: '#1d4ed8',
   pageLanguage: 'auto',
   checkFields: [],
+  cookieDomain: '',
 });
 
 /**

@@ -93,6 +93,8 @@ export function memberPagesSettingsPage(
 <label>Language ${choice('page_language', PAGE_LANGUAGES, s.pageLanguage)}</label>
 <p class="muted">auto: the visitor's browser chooses between English and French.</p>
 <label>Profile fields the check answers as headers <input name="check_fields" value="${value('check_fields', s.checkFields.join(','))}" placeholder="plan,city"></label>
+<label>Cookie domain <input name="cookie_domain" value="${value('cookie_domain', s.cookieDomain)}" placeholder="example.com"></label>
+<p class="muted">Empty: the sign-in holds on the pages' own host. <code>example.com</code>: on every subdomain too (pages on members.example.com, a proxy on www.example.com).</p>
 <div class="actions"><button type="submit">Save</button></div>
 </form></div>`,
   );
@@ -108,6 +110,7 @@ const FORM_SETTINGS: Record<string, string> = {
   page_accent: 'page-accent',
   page_language: 'page-language',
   check_fields: 'check-fields',
+  cookie_domain: 'cookie-domain',
 };
 
 /** The patch a settings form asks for, read as the command line reads each option; or the first value that cannot be read. */

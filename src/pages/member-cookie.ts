@@ -5,7 +5,8 @@
  * /session/ check, /logout/, a password change or a suspension end it alike). It is
  * `member_ACCOUNT`, HttpOnly, SameSite=Lax (sent when a member follows a link from the site,
  * not on another site's forms or fetches), Path=/ (a reverse proxy's check of any path on the
- * site's host reads it), Secure behind https; a new one at every sign-in.
+ * site's host reads it), for the pages' host or the account's `--cookie-domain`, Secure
+ * behind https; a new one at every sign-in.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
@@ -42,18 +43,27 @@ function secure(request: FastifyRequest, publicUrl: string | undefined): boolean
   return request.protocol === 'https' || (publicUrl?.startsWith('https:') ?? false);
 }
 
+/**
+ * The cookie's attributes: the account's `--cookie-domain` when the pages' host is in it (a
+ * browser refuses a Domain its host is not in), `Secure` behind https.
+ */
+function attributes(request: FastifyRequest, account: Account, publicUrl: string | undefined): string[] {
+  const parts = ['Path=/', 'HttpOnly', 'SameSite=Lax'];
+  const domain = account.settings.cookieDomain;
+  const host = request.hostname.toLowerCase();
+  if (domain !== '' && (host === domain || host.endsWith(`.${domain}`))) parts.push(`Domain=${domain}`);
+  if (secure(request, publicUrl)) parts.push('Secure');
+  return parts;
+}
+
 /** Sets the member's session cookie: for the browser's session, or (`remember`) the account's session lifetime. */
 export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, account: Account, session: string, remember: boolean, publicUrl?: string): void {
-  const parts = [`${cookieName(account)}=${session}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
-  if (remember) parts.push(`Max-Age=${account.settings.sessionLifetimeSeconds}`);
-  if (secure(request, publicUrl)) parts.push('Secure');
-  reply.header('set-cookie', parts.join('; '));
+  const lifetime = remember ? [`Max-Age=${account.settings.sessionLifetimeSeconds}`] : [];
+  reply.header('set-cookie', [`${cookieName(account)}=${session}`, ...attributes(request, account, publicUrl), ...lifetime].join('; '));
 }
 
 export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest, account: Account, publicUrl?: string): void {
-  const parts = [`${cookieName(account)}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0'];
-  if (secure(request, publicUrl)) parts.push('Secure');
-  reply.header('set-cookie', parts.join('; '));
+  reply.header('set-cookie', [`${cookieName(account)}=`, ...attributes(request, account, publicUrl), 'Max-Age=0'].join('; '));
 }
 
 /** This server's own origin, as the request names it (or PUBLIC_URL). */

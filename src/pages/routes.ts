@@ -59,13 +59,14 @@ type Query = Record<string, string>;
 /**
  * The query string's parameters (the first of each name); unknown ones are ignored by every
  * page. A `url` written last and not encoded (`…&url=https://site/page?a=1&b=2`, as nginx can
- * only write it) is taken whole: everything after `url=`.
+ * only write it) is taken whole: everything after `url=`. An encoded one (Caddy's) is decoded.
  */
 function queryOf(request: FastifyRequest): Query {
   const query: Query = {};
   const raw = rawQuery(request);
   for (const [name, value] of new URLSearchParams(raw)) if (!(name in query)) query[name] = value;
-  const bare = /(?:^|&)url=(https?:\/\/.*)$/i.exec(raw);
+  // Only a url holding a `?` or `&` as it is (not encoded) is cut by the parse above.
+  const bare = /(?:^|&)url=(https?:\/\/[^?&]*[?&].*)$/i.exec(raw);
   if (bare) query.url = bare[1]!;
   return query;
 }

@@ -89,6 +89,8 @@ export interface AccountTable {
   page_language: Generated<string>;
   /** Profile fields the protection check answers as headers, comma-separated. */
   check_fields: Generated<string>;
+  /** The member-session cookie's Domain; "" for the pages' host only. */
+  cookie_domain: Generated<string>;
 }
 
 /** An account's API keys: SHA-256 digests only (a key is 256 random bits). */

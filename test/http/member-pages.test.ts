@@ -110,6 +110,7 @@ describeEachEngineApp('the member pages', (h) => {
       .find((line) => line.startsWith(`member_${b.user}=`))!;
     expect(cookie).toMatch(/; Path=\/; HttpOnly; SameSite=Lax/);
     expect(cookie).not.toContain('Max-Age');
+    expect(cookie).not.toContain('Domain');
     const session = b.cookie()!;
     expect(await b.sessionApi(session)).toBe('OK');
     expect((await h().post('/api2/session/', { user: b.user, session })).json).toMatchObject({ result: 'OK', login: 'alice', id: String(id) });
@@ -201,6 +202,23 @@ describeEachEngineApp('the member pages', (h) => {
     expect(await b.sessionApi(b.cookie()!)).toBe('OK');
     const member = await h().services.members.findOne(b.account, 'dan');
     expect(member?.member.status).toBe('A');
+  });
+
+  it('shares the sign-in with the subdomains of the account’s cookie domain, when the pages are in it', async () => {
+    const b = await setup({ cookieDomain: 'site.test' });
+    await b.create({ _login: 'hal' });
+    const inDomain = await h().request({
+      url: `/auth/${b.user}/`,
+      payload: 'action=login&login=hal&password=correct-horse-9',
+      headers: { ...FORM, ...OWN, host: 'members.site.test' },
+    });
+    expect(String(inDomain.headers['set-cookie'])).toContain('; Domain=site.test');
+    const elsewhere = await h().request({
+      url: `/auth/${b.user}/`,
+      payload: 'action=login&login=hal&password=correct-horse-9',
+      headers: { ...FORM, ...OWN, host: 'members.other.test' },
+    });
+    expect(String(elsewhere.headers['set-cookie'])).not.toContain('Domain');
   });
 
   it('gives a new session id at every sign-in and ends the one the browser held (no fixation)', async () => {

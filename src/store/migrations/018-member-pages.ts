@@ -17,6 +17,7 @@ export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
     ['page_accent', '#1d4ed8'],
     ['page_language', 'auto'],
     ['check_fields', ''],
+    ['cookie_domain', ''],
   ];
   // A session of "keep me signed in": its idle lifetime does not apply, only the absolute one.
   await db.schema
