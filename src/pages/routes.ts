@@ -17,7 +17,7 @@ import { checkFieldValue, type FieldCheck } from '../accounts/registration-field
 import { canonicalAddress } from '../auth/client-address.js';
 import { HashingBusy, type HashingGate } from '../auth/hashing-gate.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
-import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
+import { isOverlongPassword } from '../auth/passwords.js';
 import type { AnonymousLoginLimiter, PageFormLimiter } from '../auth/request-limits.js';
 import { builtInValues } from '../events/event.js';
 import { foldKey } from '../members/member.js';
@@ -242,7 +242,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     remember: boolean,
   ): Promise<{ ok: true; okUrl: string } | { ok: false; message: string; failUrl: string }> {
     const chrome = await chromeOf(context, account, request);
-    if (login === '' || password === '' || password.length > MAX_PASSWORD_LENGTH * 4)
+    if (login === '' || password === '' || isOverlongPassword(password))
       return { ok: false, message: chrome.t('wrongLogin'), failUrl: account.settings.failUrl };
     try {
       context.hashing.assertRoom();
