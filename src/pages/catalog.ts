@@ -74,10 +74,18 @@ const EN = {
   wrongPassword: 'This is not your current password.',
   passwordTooShort: 'This password is too short: at least {min} characters.',
   passwordTooLong: 'This password is too long.',
-  passwordTooCommon: 'This password is one of the most common ones: choose another.',
+  passwordTooCommon: 'This password is too common: it is on lists of breached passwords. Choose another.',
   returnRefused: 'The address to return to is not one this site allows; you will land on the site’s own page.',
   continue: 'Continue',
   signedIn: 'You are signed in',
+  choosePassword: 'Choose a new password',
+  choosePasswordFor: 'Choose a new password for',
+  setPassword: 'Set the password',
+  newPasswordLabel: 'New password',
+  passwordSet: 'Password changed',
+  verified: 'E-mail address verified',
+  verifiedText: 'Thank you: your e-mail address is verified.',
+  passwordSetText: 'Your password is changed. You can sign in with it now.',
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -153,10 +161,18 @@ const FR: Catalog = {
   wrongPassword: 'Ce n’est pas votre mot de passe actuel.',
   passwordTooShort: 'Ce mot de passe est trop court : au moins {min} caractères.',
   passwordTooLong: 'Ce mot de passe est trop long.',
-  passwordTooCommon: 'Ce mot de passe fait partie des plus courants : choisissez-en un autre.',
+  passwordTooCommon: 'Ce mot de passe est trop courant : il figure sur des listes de mots de passe divulgués. Choisissez-en un autre.',
   returnRefused: 'L’adresse de retour n’est pas autorisée par ce site ; vous arriverez sur la page du site.',
   continue: 'Continuer',
   signedIn: 'Vous êtes connecté',
+  choosePassword: 'Choisir un nouveau mot de passe',
+  choosePasswordFor: 'Choisissez un nouveau mot de passe pour',
+  setPassword: 'Enregistrer le mot de passe',
+  newPasswordLabel: 'Nouveau mot de passe',
+  passwordSet: 'Mot de passe changé',
+  verified: 'Adresse e-mail vérifiée',
+  verifiedText: 'Merci : votre adresse e-mail est vérifiée.',
+  passwordSetText: 'Votre mot de passe est changé. Vous pouvez vous connecter avec.',
 };
 
 export const LANGUAGES = { en: EN as Catalog, fr: FR } as const;

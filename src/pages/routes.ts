@@ -16,7 +16,6 @@ import type { AccountsService } from '../accounts/accounts-service.js';
 import { checkFieldValue, type FieldCheck } from '../accounts/registration-fields.js';
 import { canonicalAddress } from '../auth/client-address.js';
 import { HashingBusy, type HashingGate } from '../auth/hashing-gate.js';
-import { checkChosenPassword } from '../auth/password-policy.js';
 import { isOverlongPassword } from '../auth/passwords.js';
 import type { AnonymousLoginLimiter, PageFormLimiter } from '../auth/request-limits.js';
 import { builtInValues } from '../events/event.js';
@@ -30,11 +29,11 @@ import type { LoginOutcome } from '../observability/metrics.js';
 import type { OperatorsService } from '../operators/operators-service.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages } from '../http/page-security.js';
 import { rawQuery, readParams, type ParamLimits, type WireParams } from '../http/params.js';
-import { pickLanguage, translator, type MessageKey } from './catalog.js';
-import { pageTemplateOf } from '../accounts/page-template.js';
+import type { MessageKey } from './catalog.js';
 import { check, protectionScript } from './protection.js';
+import { chromeOf, formTargets, passwordProblem, seeOther, sendPage } from './page-reply.js';
 import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, originOf, readCookie, setSessionCookie } from './member-cookie.js';
-import { continuePage, signOutPage, lostPage, messagePage, policy, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
+import { continuePage, signOutPage, lostPage, messagePage, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
 
 export interface MemberPagesContext {
   readonly accounts: AccountsService;
@@ -71,31 +70,6 @@ function queryOf(request: FastifyRequest): Query {
   return query;
 }
 
-/** What every page of the request shares: the account, its words in the visitor's language, its layout. */
-async function chromeOf(context: Pick<MemberPagesContext, 'accounts'>, account: Account, request: FastifyRequest): Promise<Chrome> {
-  const language = pickLanguage(account.settings.pageLanguage, request.headers['accept-language']);
-  const template = account.id === 0 ? pageTemplateOf(undefined) : await context.accounts.pageTemplate(account);
-  return { account, t: translator(language), language, base: `/auth/${account.name}/`, template };
-}
-
-/**
- * An HTML page with its policy; never cached, never framed. Any form of it may lead the
- * browser on to the account's allowed origins and ok URL (a sign-in, a registration signed in
- * at once), and to the sign-in's `return` when there is one.
- */
-function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: string, returnTo?: string): FastifyReply {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('content-security-policy', policy(chrome, formTargets(chrome.account, returnTo)))
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    .send(body);
-}
-
-const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).header('cache-control', 'no-store').send();
-
 /** The visitor's address, canonical (what a sign-in records and its lockout counts by). */
 function visitor(request: FastifyRequest): string {
   try {
@@ -115,21 +89,6 @@ async function currentSession(
   if (!session) return undefined;
   const checked = await context.sessions.check(account, session);
   return checked.kind === 'valid' ? { session, member: checked.member } : undefined;
-}
-
-/** The page's words for a refused chosen password, or undefined when it can be used. */
-function passwordProblem(chrome: Chrome, password: string): string | undefined {
-  const { minPasswordLength, passwordCheck } = chrome.account.settings;
-  switch (checkChosenPassword(password, { minLength: minPasswordLength, refuseCommon: passwordCheck === 'common' })) {
-    case 'ok':
-      return undefined;
-    case 'too-short':
-      return chrome.t('passwordTooShort', { min: minPasswordLength });
-    case 'too-long':
-      return chrome.t('passwordTooLong');
-    case 'too-common':
-      return chrome.t('passwordTooCommon');
-  }
 }
 
 const FIELD_PROBLEMS: Record<Extract<FieldCheck, { ok: false }>['problem'], MessageKey> = {
@@ -170,13 +129,6 @@ function readFields(
 function destinationOf(chrome: Chrome, returnTo: string | undefined, okUrl: string): string {
   if (returnTo) return returnTo;
   return originOf(okUrl) ? okUrl : chrome.base;
-}
-
-/** The origins a page's form may lead the browser to: the allowed ones, the account's ok URL's, a return's. */
-function formTargets(account: Account, returnTo?: string): string[] {
-  return [...account.settings.returnOrigins, originOf(account.settings.okUrl), returnTo && originOf(returnTo)].filter((origin): origin is string =>
-    Boolean(origin),
-  );
 }
 
 export async function registerMemberPages(app: FastifyInstance, context: MemberPagesContext): Promise<void> {

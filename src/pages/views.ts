@@ -257,6 +257,24 @@ export function messagePage(chrome: Chrome, title: MessageKey, text: MessageKey,
   return layout(chrome, t(title), html`<p>${t(text)}</p>${link ? html`<p class="links"><a href="${link.href}">${t(link.label)}</a></p>` : ''}`);
 }
 
+/** The page a reset link opens: a new password, twice, for the member the link is for. */
+export function resetPage(chrome: Chrome, view: { token: string; login: string; action: string; error?: string }): string {
+  const { t } = chrome;
+  return layout(
+    chrome,
+    t('choosePassword'),
+    html`<p>${t('choosePasswordFor')} <strong>${view.login}</strong>.</p>
+${alert(view.error)}
+<form method="post" action="${view.action}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
+${input('password', t('newPasswordLabel'), { type: 'password', autocomplete: 'new-password', required: true, hint: t('passwordHint', { min: chrome.account.settings.minPasswordLength }) })}
+${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-password', required: true })}
+<button type="submit">${t('setPassword')}</button>
+</form>`,
+  );
+}
+
 /** Signing out asked of a member who followed another site's link: a button, not a link, does it. */
 export function signOutPage(chrome: Chrome): string {
   const { t, base } = chrome;

@@ -284,7 +284,7 @@ describeEachEngineApp('the member pages', (h) => {
     expect(refused.body).toContain('value="gina"');
     expect(refused.body).not.toContain('a-long-password-1');
     const common = await b.submit('register', { ...form, password: 'password123', confirm: 'password123' });
-    expect(common.body).toContain('one of the most common');
+    expect(common.body).toContain('on lists of breached passwords');
 
     const made = await b.submit('register', form);
     expect(made.status).toBe(303);

@@ -5,12 +5,14 @@
  * account's ok URL. GET never changes anything (mail scanners open links); a used, expired or
  * forged link shows a page that says so and changes nothing.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { redirectUrl } from '../../common/validate.js';
-import { RESET_PAGE_PATH, type PasswordResets } from '../../members/password-resets.js';
-import { decodeFlag, decodePassword } from '../decoders.js';
+import { RESET_PAGE_PATH, type PasswordResets, type ResetLinkState } from '../../members/password-resets.js';
+import { decodeFlag } from '../decoders.js';
 import { ApiError, errorBody, MESSAGES } from '../errors.js';
-import { html, type Html } from '../html.js';
+import { html } from '../html.js';
+import { chromeOf, passwordProblem, seeOther, sendPage } from '../../pages/page-reply.js';
+import { messagePage, resetPage } from '../../pages/views.js';
 import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../page-security.js';
 import { queryParams, readParams } from '../params.js';
@@ -18,6 +20,8 @@ import { okReply } from '../replies.js';
 import { apiHandler, authenticate, mailNotSent, type RouteContext } from '../route-kit.js';
 import { apiResponses, CONSUMES, MAIL_NOT_SENT, okAnswer, parametersSchema, STRING, withAccount } from '../schemas.js';
 import { decodeSelector, SELECTOR_PARAMETERS } from './update.js';
+
+type ValidLink = Extract<ResetLinkState, { kind: 'valid' }>;
 
 export const RESET_SCHEMA = {
   summary: 'Make a password reset link for a member',
@@ -52,18 +56,6 @@ const LINK_PAGES = {
   },
 } as const;
 
-function form(token: string, login: string, error?: string): Html {
-  return html`<p>Choose a new password for <strong>${login}</strong>.</p>
-${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-<form method="post" action="${RESET_PAGE_PATH}">
-<input type="hidden" name="token" value="${token}">
-<input type="text" name="username" value="${login}" autocomplete="username" hidden>
-<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required>
-<label for="confirm">The same password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
-<button type="submit">Set the password</button>
-</form>`;
-}
-
 /**
  * Where the browser goes once the password is set: the member's ok URL, else the account's,
  * when absolute, made header-safe (a URL kept before they were: `Location` takes ASCII only).
@@ -72,17 +64,6 @@ function okUrlOf(state: { member: { urlOk: string | null }; account: { settings:
   const okUrl = state.member.urlOk || state.account.settings.okUrl;
   // A path is the integrator's site's, which this server does not know: a page then.
   return /^https?:\/\//i.test(okUrl) ? redirectUrl(okUrl) : undefined;
-}
-
-/**
- * The form's page may send the browser on to the ok URL: browsers hold a form's redirect to
- * `form-action` too, so that URL's origin is allowed beside this site's.
- */
-function allowRedirect(reply: FastifyReply, okUrl: string | undefined): FastifyReply {
-  const policy = reply.getHeader('content-security-policy');
-  if (okUrl && typeof policy === 'string')
-    reply.header('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${new URL(okUrl).origin}`));
-  return reply;
 }
 
 /** The page of a link that cannot be used: used, expired, or not valid. */
@@ -114,11 +95,18 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       route.schema = { ...(route.schema ?? {}), hide: true };
     });
 
+    // A valid link's page is the account's: its look and language, the member pages' policy
+    // (whose form may lead on to the ok URL). A link that cannot be used says so plainly.
+    const formPage = async (request: FastifyRequest, reply: FastifyReply, status: number, token: string, state: ValidLink, error?: string) => {
+      const chrome = await chromeOf(context, state.account, request);
+      return sendPage(reply, status, chrome, resetPage(chrome, { token, login: state.member.login, action: RESET_PAGE_PATH, error }), okUrlOf(state));
+    };
+
     pages.get(RESET_PAGE_PATH, async (request, reply) => {
       const token = queryParams(request).get('token') ?? '';
       const state = await resets.state(token);
       if (state.kind !== 'valid') return linkPage(reply, state.kind);
-      return sendMemberPage(allowRedirect(reply, okUrlOf(state)), 200, memberPage('Choose a new password', form(token, state.member.login)));
+      return formPage(request, reply, 200, token, state);
     });
 
     pages.post(RESET_PAGE_PATH, { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
@@ -130,20 +118,14 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       const password = params.get('password') ?? '';
       const state = await resets.state(token);
       if (state.kind !== 'valid') return linkPage(reply, state.kind);
-      const again = (error: string) =>
-        sendMemberPage(allowRedirect(reply, okUrlOf(state)), 400, memberPage('Choose a new password', form(token, state.member.login, error)));
-      if (password !== (params.get('confirm') ?? '')) return again('The two passwords are not the same.');
-      try {
-        decodePassword('password', password, state.account.settings);
-      } catch (error) {
-        if (error instanceof ApiError) return again(`This password cannot be used: ${error.message.replace(/^invalid parameter: password \((.*)\)$/, '$1')}.`);
-        throw error;
-      }
+      const chrome = await chromeOf(context, state.account, request);
+      const problem = password !== (params.get('confirm') ?? '') ? chrome.t('passwordsDiffer') : passwordProblem(chrome, password);
+      if (problem) return formPage(request, reply, 400, token, state, problem);
       const outcome = await resets.complete(token, state, password, { actor: 'member', requestId: request.id });
       if (outcome.kind !== 'changed') return linkPage(reply, outcome.kind);
       const okUrl = okUrlOf(outcome);
-      if (okUrl) return reply.code(303).header('location', okUrl).header('cache-control', 'no-store').send();
-      return sendMemberPage(reply, 200, memberPage('Password changed', html`<p>Your password is changed. You can sign in with it now.</p>`));
+      if (okUrl) return seeOther(reply, okUrl);
+      return sendPage(reply, 200, chrome, messagePage(chrome, 'passwordSet', 'passwordSetText', { href: chrome.base, label: 'signIn' }));
     });
   });
 }

@@ -11,6 +11,9 @@ import { registerPages } from '../page-security.js';
 import { html } from '../html.js';
 import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
 import { matchPattern } from '../decoders.js';
+import { queryParams } from '../params.js';
+import { chromeOf, sendPage } from '../../pages/page-reply.js';
+import { messagePage } from '../../pages/views.js';
 
 const PAGES: Record<VerifyEmailOutcome, { status: 200 | 400; title: string; text: string }> = {
   verified: { status: 200, title: 'E-mail address verified', text: 'Thank you: your e-mail address is verified.' },
@@ -39,7 +42,7 @@ export const VERIFY_SCHEMA = {
 export async function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): Promise<void> {
   await registerPages(app, { 'style-src': [MEMBER_PAGE_STYLE_SOURCE] }, (pages) => {
     pages.get('/api2/verify/', { schema: VERIFY_SCHEMA }, async (request, reply) => {
-      const query = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
+      const query = queryParams(request);
       const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
       let outcome: VerifyEmailOutcome = 'invalid';
       const idPattern = VERIFY_SCHEMA.querystring.properties.id.pattern;
@@ -49,7 +52,13 @@ export async function registerVerifyRoute(app: FastifyInstance, context: { accou
           requestId: request.id,
         });
       }
-      const { status, title, text } = PAGES[outcome];
+      // Verified: the account's page, with the way to its sign-in. Every bad link: one plain page.
+      const account = outcome === 'verified' ? await context.accounts.find(user!) : undefined;
+      if (account) {
+        const chrome = await chromeOf(context, account, request);
+        return sendPage(reply, 200, chrome, messagePage(chrome, 'verified', 'verifiedText', { href: chrome.base, label: 'signIn' }));
+      }
+      const { status, title, text } = PAGES.invalid;
       return sendMemberPage(reply, status, memberPage(title, html`<p>${text}</p>`));
     });
   });
