@@ -2041,7 +2041,7 @@ export interface paths {
                     after?: string;
                     /** @description at most this many events, 1 to 1000 (default 100) */
                     limit?: string;
-                    /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
+                    /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
                     types?: string;
                 };
                 header?: never;
@@ -2064,7 +2064,7 @@ export interface paths {
                             events: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring";
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring" | "member.registered";
                                 /** Format: date-time */
                                 time: string;
                                 account: string;
@@ -2233,7 +2233,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
                         types?: string;
                     };
                     "multipart/form-data": {
@@ -2248,7 +2248,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
                         types?: string;
                     };
                     "application/json": {
@@ -2263,7 +2263,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
                         types?: string;
                     };
                 };
@@ -2283,7 +2283,7 @@ export interface paths {
                             events: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring";
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring" | "member.registered";
                                 /** Format: date-time */
                                 time: string;
                                 account: string;
