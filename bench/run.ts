@@ -118,7 +118,16 @@ async function loadRequests(url: string, request: () => LoadRequest, settings: L
     connections: settings.connections,
     duration: settings.seconds ?? SECONDS,
     overallRate: settings.overallRate,
-    requests: [{ setupRequest: (base) => ({ ...base, ...request() }) }],
+    requests: [
+      {
+        setupRequest: (base) => {
+          const next = request();
+          // A copy of the headers: autocannon writes the body's Content-Length into the object
+          // it is given, and `form`, shared with the fetches, would then carry a stale one.
+          return { ...base, ...next, headers: { ...next.headers } };
+        },
+      },
+    ],
   });
   const seconds = result.duration;
   const ok = result[settings.expect ?? '2xx'];
