@@ -35,6 +35,7 @@ import { registerVerifyRoute } from './http/routes/verify.js';
 import { registerEventsRoute } from './http/routes/events.js';
 import type { EventsService } from './events/events-service.js';
 import { registerHealthRoutes } from './http/routes/health.js';
+import { registerHomePage } from './http/routes/home.js';
 import { registerOpenApi } from './http/openapi.js';
 import { outcomeOf, type Metrics, type RequestOutcome } from './observability/metrics.js';
 import { randomUUID } from 'node:crypto';
@@ -187,6 +188,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     countLogin: (outcome) => deps.metrics?.countLogin(outcome),
   });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
+  await registerHomePage(app, { console: deps.console !== undefined });
   if (deps.console) await registerConsole(app, deps.console);
   return app;
 }

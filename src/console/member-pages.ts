@@ -29,6 +29,10 @@ export interface ConsoleKit {
   accountOf(request: FastifyRequest, reply: FastifyReply, needed: Role): Promise<{ operator: Operator; account: Account; role: Role } | undefined>;
   send(reply: FastifyReply, status: number, page: string): FastifyReply;
   formOf(request: FastifyRequest): Record<string, string>;
+  /** The notice of the change whose redirect opened the page (`?done=…`). */
+  doneNotice(request: FastifyRequest): Chrome['notice'];
+  /** A redirect after a change (303): a reload does not send the form again. */
+  seeOther(reply: FastifyReply, location: string): FastifyReply;
 }
 
 interface QueueView {
@@ -150,10 +154,10 @@ export function registerMemberPagesConsole(scope: FastifyInstance, kit: ConsoleK
     return kit.send(reply, status, registrationsPage({ operator: seen.operator, account: account.name, notice }, { account, members, total: page.total }));
   }
 
-  scope.get('/admin/accounts/:account/registrations', async (request, reply) => {
+  scope.get('/accounts/:account/registrations', async (request, reply) => {
     const seen = await kit.accountOf(request, reply, 'viewer');
     if (!seen) return reply;
-    return showQueue(request, reply, seen);
+    return showQueue(request, reply, seen, 200, kit.doneNotice(request));
   });
 
   /** Approves or refuses one registration that still waits: through the members' service, with the member's mail. */
@@ -177,20 +181,23 @@ export function registerMemberPagesConsole(scope: FastifyInstance, kit: ConsoleK
       },
       { actor: 'operator', email: operator.email, requestId: request.id },
     );
-    const mailed = account.settings.smtpUrl !== '' && (approve || tell) ? ', and mailed' : '';
-    return showQueue(request, reply, seen, 200, { kind: 'ok', text: `${member.login} ${approve ? 'approved' : 'refused'}${mailed}.` });
+    return kit.seeOther(reply, `${registrationsPath(account.name)}?done=${approve ? 'approved' : 'refused'}`);
   }
 
-  scope.post('/admin/accounts/:account/registrations/:id/approve', async (request, reply) => decide(request, reply, true));
-  scope.post('/admin/accounts/:account/registrations/:id/refuse', async (request, reply) => decide(request, reply, false));
+  scope.post('/accounts/:account/registrations/:id/approve', async (request, reply) => decide(request, reply, true));
+  scope.post('/accounts/:account/registrations/:id/refuse', async (request, reply) => decide(request, reply, false));
 
-  scope.get('/admin/accounts/:account/member-pages', async (request, reply) => {
+  scope.get('/accounts/:account/member-pages', async (request, reply) => {
     const seen = await kit.accountOf(request, reply, 'owner');
     if (!seen) return reply;
-    return kit.send(reply, 200, memberPagesSettingsPage({ operator: seen.operator, account: seen.account.name }, seen.account));
+    return kit.send(
+      reply,
+      200,
+      memberPagesSettingsPage({ operator: seen.operator, account: seen.account.name, notice: kit.doneNotice(request) }, seen.account),
+    );
   });
 
-  scope.post('/admin/accounts/:account/member-pages', async (request, reply) => {
+  scope.post('/accounts/:account/member-pages', async (request, reply) => {
     const seen = await kit.accountOf(request, reply, 'owner');
     if (!seen) return reply;
     const form = kit.formOf(request);
@@ -202,6 +209,6 @@ export function registerMemberPagesConsole(scope: FastifyInstance, kit: ConsoleK
       const refusal = changed.kind === 'invalid' ? { setting: changed.setting, reason: changed.reason } : { setting: 'account', reason: 'not found' };
       return kit.send(reply, 400, memberPagesSettingsPage(chrome, seen.account, form, refusal));
     }
-    return kit.send(reply, 200, memberPagesSettingsPage({ ...chrome, notice: { kind: 'ok', text: 'Saved.' } }, changed.account));
+    return kit.seeOther(reply, `${memberPagesPath(seen.account.name)}?done=saved`);
   });
 }

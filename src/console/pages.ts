@@ -71,6 +71,19 @@ export function setupPage(chrome: Chrome, token: string, email: string): string 
   );
 }
 
+/** Delete asked once more: what it does, and a button that does it. */
+export function confirmDeletePage(chrome: Chrome, account: string, member: Member): string {
+  const path = memberPath(account, member.id);
+  return layout(
+    `Delete ${member.login}?`,
+    chrome,
+    html`<div class="narrow card"><h1>Delete ${member.login}?</h1>
+<p>${member.login} (${member.email}) will no longer sign in, and its sessions end now. Its data stays, among the Deleted members, until the server's retention (DELETED_RETENTION_DAYS, 30 days by default) purges it; until then <strong>Restore</strong> on its page brings it back.</p>
+<div class="actions"><form method="post" action="${path}/status"><input type="hidden" name="status" value="D"><input type="hidden" name="confirm" value="1"><button type="submit" class="danger">Delete ${member.login}</button></form>
+<a class="button secondary" href="${path}">Cancel</a></div></div>`,
+  );
+}
+
 export function messagePage(title: string, text: string, chrome: Chrome, link?: { href: string; text: string }): string {
   return layout(
     title,

@@ -26,6 +26,7 @@ import { HashingBusy } from '../auth/hashing-gate.js';
 import type { Clock } from '../common/clock.js';
 import {
   accountsPage,
+  confirmDeletePage,
   layout,
   memberPage,
   memberPath,
@@ -53,6 +54,30 @@ export interface ConsoleContext {
 }
 
 const COOKIE = 'console_session';
+/** Where the console lives: every route below is under it, and so is its own 404 page. */
+const PREFIX = '/admin';
+
+/**
+ * What a change said, carried to the page its redirect opens (post/redirect/get) as a fixed
+ * word of the query, never as text: a link cannot make the console say anything else.
+ */
+const DONE: Record<string, string> = {
+  saved: 'Saved.',
+  status: 'Status changed.',
+  deleted: 'Deleted. Restore brings the member back.',
+  unlocked: 'Unlocked.',
+  created: 'Member created.',
+  approved: 'Approved: the member is Active (and welcomed by mail when the account sends mail).',
+  refused: 'Refused: the registration is deleted.',
+  'signed-out': 'You are signed out.',
+  'signed-out-everywhere': 'You are signed out on every device.',
+};
+
+/** The notice a page shows for the change that led to it (`?done=…`), if any. */
+export function doneNotice(request: FastifyRequest): { kind: 'ok'; text: string } | undefined {
+  const done = queryParams(request).get('done');
+  return done !== null && Object.hasOwn(DONE, done) ? { kind: 'ok', text: DONE[done]! } : undefined;
+}
 const PAGE_SIZE = 50;
 // Beside this module: in src/ (tsx) and in dist/ (the build copies it there).
 const CSS = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
@@ -106,397 +131,430 @@ function filtersOf(query: Params, now: number): MemberFilters {
 
 export async function registerConsole(app: FastifyInstance, context: ConsoleContext): Promise<void> {
   const secure = context.publicUrl?.startsWith('https://') ?? false;
-  await registerPages(app, { 'style-src': ["'self'"], 'img-src': ["'self'"], 'form-action': ["'self'"] }, async (scope) => {
-    await scope.register(cookie);
-    // Pages for people, not the API: none of them in the OpenAPI document.
-    scope.addHook('onRoute', (route) => {
-      route.schema = { ...(route.schema ?? {}), hide: true };
-    });
+  await registerPages(
+    app,
+    { 'style-src': ["'self'"], 'img-src': ["'self'"], 'form-action': ["'self'"] },
+    async (scope) => {
+      await scope.register(cookie);
+      // Pages for people, not the API: none of them in the OpenAPI document.
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true };
+      });
 
-    // Member data is never cached, by the browser or on the way.
-    scope.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('cache-control', 'no-store');
-      return payload;
-    });
+      // Member data is never cached, by the browser or on the way.
+      scope.addHook('onSend', async (_request, reply, payload) => {
+        reply.header('cache-control', 'no-store');
+        return payload;
+      });
 
-    // A change comes from this site's own pages: a form posted from elsewhere, or a fetch
-    // forged by another site, is refused (the cookie's SameSite=Strict is the second line).
-    scope.addHook('onRequest', async (request, reply) => {
-      if (request.method === 'GET' || request.method === 'HEAD') return;
-      if (!fromOwnPages(request, context.publicUrl))
-        return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
-    });
+      // A change comes from this site's own pages: a form posted from elsewhere, or a fetch
+      // forged by another site, is refused (the cookie's SameSite=Strict is the second line).
+      scope.addHook('onRequest', async (request, reply) => {
+        if (request.method === 'GET' || request.method === 'HEAD') return;
+        if (!fromOwnPages(request, context.publicUrl))
+          return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
+      });
 
-    scope.setErrorHandler((error, _request, reply) => {
-      if (error instanceof HashingBusy)
-        return send(reply.header('retry-after', '1'), 503, messagePage('Busy', 'The server is busy; try again in a moment.', {}));
-      const status = (error as { statusCode?: number }).statusCode;
-      if (typeof status === 'number' && status >= 400 && status < 500)
-        return send(reply, status, messagePage('Bad request', 'The request could not be read.', {}));
-      reply.log.error({ err: error }, 'console page failed');
-      return send(reply, 500, messagePage('Something went wrong', 'The page could not be shown; the error is in the server’s log.', {}));
-    });
+      scope.setErrorHandler((error, _request, reply) => {
+        if (error instanceof HashingBusy)
+          return send(reply.header('retry-after', '1'), 503, messagePage('Busy', 'The server is busy; try again in a moment.', {}));
+        const status = (error as { statusCode?: number }).statusCode;
+        if (typeof status === 'number' && status >= 400 && status < 500)
+          return send(reply, status, messagePage('Bad request', 'The request could not be read.', {}));
+        reply.log.error({ err: error }, 'console page failed');
+        return send(reply, 500, messagePage('Something went wrong', 'The page could not be shown; the error is in the server’s log.', {}));
+      });
 
-    const setCookie = (reply: FastifyReply, token: string) => reply.setCookie(COOKIE, token, { path: '/admin', httpOnly: true, sameSite: 'strict', secure });
-    const clearCookie = (reply: FastifyReply) => reply.clearCookie(COOKIE, { path: '/admin', httpOnly: true, sameSite: 'strict', secure });
+      const setCookie = (reply: FastifyReply, token: string) => reply.setCookie(COOKIE, token, { path: '/admin', httpOnly: true, sameSite: 'strict', secure });
+      const clearCookie = (reply: FastifyReply) => reply.clearCookie(COOKIE, { path: '/admin', httpOnly: true, sameSite: 'strict', secure });
 
-    /** The signed-in operator, or a redirect to the sign-in page. */
-    async function operatorOf(request: FastifyRequest, reply: FastifyReply): Promise<Operator | undefined> {
-      const operator = await context.operators.session(request.cookies[COOKIE] ?? '');
-      if (!operator) {
-        clearCookie(reply);
-        seeOther(reply, '/admin/sign-in');
+      /** The signed-in operator, or a redirect to the sign-in page. */
+      async function operatorOf(request: FastifyRequest, reply: FastifyReply): Promise<Operator | undefined> {
+        const operator = await context.operators.session(request.cookies[COOKIE] ?? '');
+        if (!operator) {
+          clearCookie(reply);
+          seeOther(reply, '/admin/sign-in');
+        }
+        return operator;
       }
-      return operator;
-    }
 
-    /**
-     * The account of the URL, when the operator has `needed` on it. Another account's pages
-     * answer as an unknown account would (404): an operator learns nothing of accounts not its own.
-     */
-    async function accountOf(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      needed: Role,
-    ): Promise<{ operator: Operator; account: Account; role: Role } | undefined> {
-      const operator = await operatorOf(request, reply);
-      if (!operator) return undefined;
-      const name = (request.params as { account: string }).account;
-      const seen = accessTo(operator, name);
-      const account = seen && (await context.accounts.find(name));
-      if (!seen || !account) {
-        send(
-          reply,
-          404,
-          messagePage('Not found', 'There is no such account, or you may not see it.', { operator }, { href: '/admin/', text: 'Your accounts' }),
-        );
-        return undefined;
+      /**
+       * The account of the URL, when the operator has `needed` on it. Another account's pages
+       * answer as an unknown account would (404): an operator learns nothing of accounts not its own.
+       */
+      async function accountOf(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        needed: Role,
+      ): Promise<{ operator: Operator; account: Account; role: Role } | undefined> {
+        const operator = await operatorOf(request, reply);
+        if (!operator) return undefined;
+        const name = (request.params as { account: string }).account;
+        const seen = accessTo(operator, name);
+        const account = seen && (await context.accounts.find(name));
+        if (!seen || !account) {
+          send(
+            reply,
+            404,
+            messagePage('Not found', 'There is no such account, or you may not see it.', { operator }, { href: '/admin/', text: 'Your accounts' }),
+          );
+          return undefined;
+        }
+        if (!accessTo(operator, name, needed)) {
+          send(
+            reply,
+            403,
+            messagePage(
+              'Not allowed',
+              `Your role on ${name} (${seen.role}) may not do this: it takes an ${needed}.`,
+              { operator, account: name },
+              { href: membersPath(name), text: 'Back to the members' },
+            ),
+          );
+          return undefined;
+        }
+        return { operator, account, role: seen.role };
       }
-      if (!accessTo(operator, name, needed)) {
-        send(
-          reply,
-          403,
-          messagePage(
-            'Not allowed',
-            `Your role on ${name} (${seen.role}) may not do this: it takes an ${needed}.`,
-            { operator, account: name },
-            { href: membersPath(name), text: 'Back to the members' },
-          ),
-        );
-        return undefined;
-      }
-      return { operator, account, role: seen.role };
-    }
 
-    scope.get('/admin/console.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
+      scope.get('/console.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
 
-    scope.get('/admin/', async (request, reply) => {
-      const operator = await operatorOf(request, reply);
-      if (!operator) return reply;
-      if (operator.accounts.length === 1) return seeOther(reply, membersPath(operator.accounts[0]!.account));
-      return send(reply, 200, accountsPage({ operator }));
-    });
+      scope.get('/', async (request, reply) => {
+        const operator = await operatorOf(request, reply);
+        if (!operator) return reply;
+        if (operator.accounts.length === 1) return seeOther(reply, membersPath(operator.accounts[0]!.account));
+        return send(reply, 200, accountsPage({ operator }));
+      });
 
-    scope.get('/admin/sign-in', async (_request, reply) => send(reply, 200, signInPage({})));
-    // An unknown e-mail, a wrong password and a locked operator: one answer (nothing tells which).
-    scope.post('/admin/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const form = formOf(request);
-      const outcome = await context.operators.signIn(form.email ?? '', form.password ?? '');
-      if (outcome.kind === 'signed-in') {
-        setCookie(reply, outcome.token);
-        return seeOther(reply, '/admin/');
-      }
-      return send(
-        reply,
-        401,
-        signInPage(
-          {
-            notice: {
-              kind: 'error',
-              text: 'The e-mail address or the password is wrong, or this operator is locked for a while after too many failed sign-ins.',
-            },
-          },
-          form.email ?? '',
-        ),
-      );
-    });
-
-    // The link's token is in the query (masked in the log, left out of the shipped proxy's
-    // log), then in the form's body: never in a path, which logs keep whole.
-    const invalidLink = (reply: FastifyReply) =>
-      send(
-        reply,
-        410,
-        messagePage(
-          'Link not valid',
-          'This link was used already, was replaced by a newer one, has expired, or was never made. Ask for a new one (`member-api operator reset`).',
-          {},
-        ),
-      );
-    scope.get(SETUP_PATH, async (request, reply) => {
-      const token = queryOf(request).token ?? '';
-      const operator = await context.operators.linkFor(token);
-      if (!operator) return invalidLink(reply);
-      return send(reply, 200, setupPage({}, token, operator.email));
-    });
-    scope.post(SETUP_PATH, { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const form = formOf(request);
-      const token = form.token ?? '';
-      const operator = await context.operators.linkFor(token);
-      if (!operator) return invalidLink(reply);
-      if ((form.password ?? '') !== (form.confirm ?? ''))
-        return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
-      const outcome = await context.operators.setPassword(token, form.password ?? '');
-      if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
-      if (outcome.kind === 'invalid-link') return invalidLink(reply);
-      return send(reply, 200, messagePage('Password set', 'Your password is set. You can sign in now.', {}, { href: '/admin/sign-in', text: 'Sign in' }));
-    });
-
-    scope.post('/admin/sign-out', async (request, reply) => {
-      await context.operators.signOut(request.cookies[COOKIE] ?? '');
-      clearCookie(reply);
-      return send(reply, 200, signInPage({ notice: { kind: 'ok', text: 'You are signed out.' } }));
-    });
-    scope.post('/admin/sign-out-everywhere', async (request, reply) => {
-      const operator = await operatorOf(request, reply);
-      if (!operator) return reply;
-      await context.operators.signOutEverywhere(operator.id);
-      clearCookie(reply);
-      return send(reply, 200, signInPage({ notice: { kind: 'ok', text: 'You are signed out on every device.' } }));
-    });
-
-    scope.get('/admin/accounts/:account/members', async (request, reply) => {
-      const seen = await accountOf(request, reply, 'viewer');
-      if (!seen) return reply;
-      const { operator, account, role } = seen;
-      const query = queryOf(request);
-      const chrome: Chrome = { operator, account: account.name };
-      const now = context.clock();
-      let filters: MemberFilters;
-      try {
-        filters = filtersOf(query, now);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+      scope.get('/sign-in', async (request, reply) => send(reply, 200, signInPage({ notice: doneNotice(request) })));
+      // An unknown e-mail, a wrong password and a locked operator: one answer (nothing tells which).
+      scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const form = formOf(request);
+        const outcome = await context.operators.signIn(form.email ?? '', form.password ?? '');
+        if (outcome.kind === 'signed-in') {
+          setCookie(reply, outcome.token);
+          return seeOther(reply, '/admin/');
+        }
         return send(
           reply,
-          400,
-          membersPage(
-            { ...chrome, notice: { kind: 'error', text: error.message } },
-            { account: account.name, role, form: query, columns: [], members: [], total: 0 },
+          401,
+          signInPage(
+            {
+              notice: {
+                kind: 'error',
+                text: 'The e-mail address or the password is wrong, or this operator is locked for a while after too many failed sign-ins.',
+              },
+            },
+            form.email ?? '',
           ),
         );
-      }
-      const columns = [
-        ...new Set(
-          (query.columns ?? '')
-            .split(',')
-            .map((c) => c.trim())
-            .filter((c) => c !== ''),
-        ),
-      ].slice(0, 8);
-      const order: MemberPageQuery['order'] = query.sort === 'login' || query.sort === 'registered' ? query.sort : 'id';
-      const page = await context.members.pageMembers(account, {
-        filters,
-        order,
-        after: query.after,
-        before: query.before,
-        last: query.last === '1',
-        limit: PAGE_SIZE,
-        profileFields: columns,
       });
-      const base = Object.fromEntries(Object.entries(query).filter(([name, value]) => !['after', 'before', 'last'].includes(name) && value !== ''));
-      const link = (extra: Params) => `${membersPath(account.name)}?${new URLSearchParams({ ...base, ...extra })}`;
-      return send(
-        reply,
-        200,
-        membersPage(chrome, {
-          account: account.name,
-          role,
-          form: query,
-          columns,
-          members: page.members,
-          total: page.total,
-          first: page.hasBefore ? link({}) : undefined,
-          previous: page.hasBefore && page.firstCursor ? link({ before: page.firstCursor }) : undefined,
-          next: page.hasAfter && page.lastCursor ? link({ after: page.lastCursor }) : undefined,
-          last: page.hasAfter ? link({ last: '1' }) : undefined,
-        }),
-      );
-    });
 
-    scope.get('/admin/accounts/:account/members/new', async (request, reply) => {
-      const seen = await accountOf(request, reply, 'editor');
-      if (!seen) return reply;
-      return send(reply, 200, newMemberPage({ operator: seen.operator, account: seen.account.name }, seen.account.name));
-    });
-    scope.post('/admin/accounts/:account/members/new', async (request, reply) => {
-      const seen = await accountOf(request, reply, 'editor');
-      if (!seen) return reply;
-      const { operator, account } = seen;
-      const form = formOf(request);
-      const chrome: Chrome = { operator, account: account.name };
-      const pairs: Array<[string, string]> = [
-        ['_login', form.login ?? ''],
-        ['_email', form.email ?? ''],
-      ];
-      if (form.password) pairs.push(['_password', form.password]);
-      try {
-        const added = newField(form);
-        if (added) pairs.push(added);
-        const outcome = await context.members.create(account, decodeCreate(wire(pairs), account), {
-          actor: 'operator',
-          email: operator.email,
-          requestId: request.id,
-        });
-        if (outcome.kind !== 'created')
+      // The link's token is in the query (masked in the log, left out of the shipped proxy's
+      // log), then in the form's body: never in a path, which logs keep whole.
+      const invalidLink = (reply: FastifyReply) =>
+        send(
+          reply,
+          410,
+          messagePage(
+            'Link not valid',
+            'This link was used already, was replaced by a newer one, has expired, or was never made. Ask for a new one (`member-api operator reset`).',
+            {},
+          ),
+        );
+      scope.get(SETUP_PATH.slice(PREFIX.length), async (request, reply) => {
+        const token = queryOf(request).token ?? '';
+        const operator = await context.operators.linkFor(token);
+        if (!operator) return invalidLink(reply);
+        return send(reply, 200, setupPage({}, token, operator.email));
+      });
+      scope.post(SETUP_PATH.slice(PREFIX.length), { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+        const form = formOf(request);
+        const token = form.token ?? '';
+        const operator = await context.operators.linkFor(token);
+        if (!operator) return invalidLink(reply);
+        if ((form.password ?? '') !== (form.confirm ?? ''))
+          return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
+        const outcome = await context.operators.setPassword(token, form.password ?? '');
+        if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
+        if (outcome.kind === 'invalid-link') return invalidLink(reply);
+        // Signed in at once with the password just chosen (a second sign-in would ask it again).
+        const signedIn = await context.operators.signIn(operator.email, form.password ?? '');
+        if (signedIn.kind !== 'signed-in')
+          return send(reply, 200, messagePage('Password set', 'Your password is set. You can sign in now.', {}, { href: '/admin/sign-in', text: 'Sign in' }));
+        setCookie(reply, signedIn.token);
+        return seeOther(reply, '/admin/');
+      });
+
+      scope.post('/sign-out', async (request, reply) => {
+        await context.operators.signOut(request.cookies[COOKIE] ?? '');
+        clearCookie(reply);
+        return seeOther(reply, '/admin/sign-in?done=signed-out');
+      });
+      scope.post('/sign-out-everywhere', async (request, reply) => {
+        const operator = await operatorOf(request, reply);
+        if (!operator) return reply;
+        await context.operators.signOutEverywhere(operator.id);
+        clearCookie(reply);
+        return seeOther(reply, '/admin/sign-in?done=signed-out-everywhere');
+      });
+
+      scope.get('/accounts/:account/members', async (request, reply) => {
+        const seen = await accountOf(request, reply, 'viewer');
+        if (!seen) return reply;
+        const { operator, account, role } = seen;
+        const query = queryOf(request);
+        const chrome: Chrome = { operator, account: account.name };
+        const now = context.clock();
+        let filters: MemberFilters;
+        try {
+          filters = filtersOf(query, now);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
           return send(
             reply,
             400,
-            newMemberPage(
-              {
-                ...chrome,
-                notice: {
-                  kind: 'error',
-                  text:
-                    outcome.kind === 'login-taken'
-                      ? 'That login is taken.'
-                      : outcome.kind === 'over-quota'
-                        ? 'The account’s storage is full.'
-                        : 'The expiration is out of range.',
-                },
-              },
-              account.name,
-              form,
+            membersPage(
+              { ...chrome, notice: { kind: 'error', text: error.message } },
+              { account: account.name, role, form: query, columns: [], members: [], total: 0 },
             ),
           );
-        const generated = form.password ? '' : ` Its generated password: ${outcome.password} (shown this once).`;
-        return send(
-          reply,
-          201,
-          layout(
-            'Member created',
-            chrome,
-            html`<div class="notice ok" role="status">Member ${outcome.login} created.${generated}</div><p><a class="button" href="${memberPath(account.name, outcome.id)}">Open ${outcome.login}</a> <a href="${membersPath(account.name)}">Back to the members</a></p>`,
+        }
+        const columns = [
+          ...new Set(
+            (query.columns ?? '')
+              .split(',')
+              .map((c) => c.trim())
+              .filter((c) => c !== ''),
           ),
-        );
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: readable(error.message) } }, account.name, form));
-      }
-    });
-
-    async function showMember(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      seen: { operator: Operator; account: Account; role: Role },
-      status = 200,
-      notice?: Chrome['notice'],
-    ) {
-      const id = Number((request.params as { id: string }).id);
-      const { operator, account, role } = seen;
-      const chrome: Chrome = { operator, account: account.name, notice };
-      const member = /^[1-9]\d{0,14}$/.test((request.params as { id: string }).id) ? await context.members.byId(account, id) : undefined;
-      if (!member)
+        ].slice(0, 8);
+        const order: MemberPageQuery['order'] = query.sort === 'login' || query.sort === 'registered' ? query.sort : 'id';
+        const page = await context.members.pageMembers(account, {
+          filters,
+          order,
+          after: query.after,
+          before: query.before,
+          last: query.last === '1',
+          limit: PAGE_SIZE,
+          profileFields: columns,
+        });
+        const base = Object.fromEntries(Object.entries(query).filter(([name, value]) => !['after', 'before', 'last'].includes(name) && value !== ''));
+        const link = (extra: Params) => `${membersPath(account.name)}?${new URLSearchParams({ ...base, ...extra })}`;
         return send(
           reply,
-          404,
-          messagePage('Not found', 'There is no such member in this account.', chrome, { href: membersPath(account.name), text: 'Back to the members' }),
+          200,
+          membersPage(chrome, {
+            account: account.name,
+            role,
+            form: query,
+            columns,
+            members: page.members,
+            total: page.total,
+            first: page.hasBefore ? link({}) : undefined,
+            previous: page.hasBefore && page.firstCursor ? link({ before: page.firstCursor }) : undefined,
+            next: page.hasAfter && page.lastCursor ? link({ after: page.lastCursor }) : undefined,
+            last: page.hasAfter ? link({ last: '1' }) : undefined,
+          }),
         );
-      const [profile, lockout, logins, history] = await Promise.all([
-        context.members.profileOf(account, id),
-        context.logins.lockoutOf(account, id),
-        context.logins.recentLogins(account, id, 10),
-        context.events.ofMember(account.id, id, 20),
-      ]);
-      return send(
-        reply,
-        status,
-        memberPage(chrome, { account: account.name, role, member, profile, lockedUntil: lockout.lockedUntil, logins, history, now: context.clock() }),
-      );
-    }
+      });
 
-    scope.get('/admin/accounts/:account/members/:id', async (request, reply) => {
-      const seen = await accountOf(request, reply, 'viewer');
-      if (!seen) return reply;
-      return showMember(request, reply, seen);
-    });
-
-    /** A change to one member through the API's own decoding and service: the API's rules and errors. */
-    async function change(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      pairs: (form: Params, member: { profile: ReadonlyMap<string, string>; urlOk: string | null; urlFail: string | null }) => Array<[string, string]>,
-      done: string,
-    ) {
-      const seen = await accountOf(request, reply, 'editor');
-      if (!seen) return reply;
-      const { operator, account } = seen;
-      const id = (request.params as { id: string }).id;
-      if (!/^[1-9]\d{0,14}$/.test(id)) return showMember(request, reply, seen);
-      const form = formOf(request);
-      const [profile, member] = await Promise.all([context.members.profileOf(account, Number(id)), context.members.byId(account, Number(id))]);
-      if (!member) return showMember(request, reply, seen);
-      try {
-        const command = decodeUpdate(
-          wire([['find_member_id', id], ...pairs(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null })]),
-          account,
-        );
-        const outcome = await context.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
-        if (outcome.kind !== 'updated')
-          return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        return showMember(request, reply, seen, 400, { kind: 'error', text: readable(error.message) });
-      }
-      return showMember(request, reply, seen, 200, { kind: 'ok', text: done });
-    }
-
-    scope.post('/admin/accounts/:account/members/:id/edit', async (request, reply) =>
-      change(
-        request,
-        reply,
-        (form, member) => {
-          const pairs: Array<[string, string]> = [];
-          // Sent when filled in; the URLs also when emptied (which clears them); an expiration
-          // when its mode is chosen (with its period), as /update/ takes them.
-          for (const name of ['login', 'email', 'password'] as const) if (form[name]) pairs.push([name, form[name]]);
-          for (const name of ['urlok', 'urlfail'] as const)
-            if (form[name] !== undefined && form[name] !== ((name === 'urlok' ? member.urlOk : member.urlFail) ?? '')) pairs.push([name, form[name]]);
-          if (form.is_exp_time) pairs.push(['is_exp_time', form.is_exp_time], ['exp_time', form.exp_time ?? ''], ['exp_time_type', form.exp_time_type ?? '']);
-          if (form.is_exp_logins) pairs.push(['is_exp_logins', form.is_exp_logins], ['exp_logins', form.exp_logins ?? '']);
-          const removed: string[] = [];
-          for (const [name, value] of member.profile) {
-            const sent = form[`profile:${name}`];
-            if (sent === undefined || sent === value) continue;
-            if (sent === '') removed.push(name);
-            else pairs.push([name, sent]);
-          }
-          if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
+      scope.get('/accounts/:account/members/new', async (request, reply) => {
+        const seen = await accountOf(request, reply, 'editor');
+        if (!seen) return reply;
+        return send(reply, 200, newMemberPage({ operator: seen.operator, account: seen.account.name }, seen.account.name));
+      });
+      scope.post('/accounts/:account/members/new', async (request, reply) => {
+        const seen = await accountOf(request, reply, 'editor');
+        if (!seen) return reply;
+        const { operator, account } = seen;
+        const form = formOf(request);
+        const chrome: Chrome = { operator, account: account.name };
+        const pairs: Array<[string, string]> = [
+          ['_login', form.login ?? ''],
+          ['_email', form.email ?? ''],
+        ];
+        if (form.password) pairs.push(['_password', form.password]);
+        try {
           const added = newField(form);
-          if (added && member.profile.has(added[0]))
-            throw ApiError.invalid('new_field', `${added[0]} is a field this member has already: change it in its own box`);
           if (added) pairs.push(added);
-          return pairs;
-        },
-        'Saved.',
-      ),
-    );
+          const outcome = await context.members.create(account, decodeCreate(wire(pairs), account), {
+            actor: 'operator',
+            email: operator.email,
+            requestId: request.id,
+          });
+          if (outcome.kind !== 'created')
+            return send(
+              reply,
+              400,
+              newMemberPage(
+                {
+                  ...chrome,
+                  notice: {
+                    kind: 'error',
+                    text:
+                      outcome.kind === 'login-taken'
+                        ? 'That login is taken.'
+                        : outcome.kind === 'over-quota'
+                          ? 'The account’s storage is full.'
+                          : 'The expiration is out of range.',
+                  },
+                },
+                account.name,
+                form,
+              ),
+            );
+          // A chosen password: the member's page. A generated one is shown here, once (so this
+          // page is not a redirect: the password is in no address).
+          if (form.password) return seeOther(reply, `${memberPath(account.name, outcome.id)}?done=created`);
+          const generated = ` Its generated password: ${outcome.password} (shown this once).`;
+          return send(
+            reply,
+            201,
+            layout(
+              'Member created',
+              chrome,
+              html`<div class="notice ok" role="status">Member ${outcome.login} created.${generated}</div><p><a class="button" href="${memberPath(account.name, outcome.id)}">Open ${outcome.login}</a> <a href="${membersPath(account.name)}">Back to the members</a></p>`,
+            ),
+          );
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: readable(error.message) } }, account.name, form));
+        }
+      });
 
-    scope.post('/admin/accounts/:account/members/:id/status', async (request, reply) =>
-      change(request, reply, (form) => [['status', form.status ?? '']], 'Status changed.'),
-    );
+      async function showMember(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        seen: { operator: Operator; account: Account; role: Role },
+        status = 200,
+        notice?: Chrome['notice'],
+      ) {
+        const id = Number((request.params as { id: string }).id);
+        const { operator, account, role } = seen;
+        const chrome: Chrome = { operator, account: account.name, notice };
+        const member = /^[1-9]\d{0,14}$/.test((request.params as { id: string }).id) ? await context.members.byId(account, id) : undefined;
+        if (!member)
+          return send(
+            reply,
+            404,
+            messagePage('Not found', 'There is no such member in this account.', chrome, { href: membersPath(account.name), text: 'Back to the members' }),
+          );
+        const [profile, lockout, logins, history] = await Promise.all([
+          context.members.profileOf(account, id),
+          context.logins.lockoutOf(account, id),
+          context.logins.recentLogins(account, id, 10),
+          context.events.ofMember(account.id, id, 20),
+        ]);
+        return send(
+          reply,
+          status,
+          memberPage(chrome, { account: account.name, role, member, profile, lockedUntil: lockout.lockedUntil, logins, history, now: context.clock() }),
+        );
+      }
 
-    registerMemberPagesConsole(scope, { accounts: context.accounts, members: context.members, accountOf, send, formOf });
+      scope.get('/accounts/:account/members/:id', async (request, reply) => {
+        const seen = await accountOf(request, reply, 'viewer');
+        if (!seen) return reply;
+        return showMember(request, reply, seen, 200, doneNotice(request));
+      });
 
-    scope.post('/admin/accounts/:account/members/:id/unlock', async (request, reply) => {
-      const seen = await accountOf(request, reply, 'editor');
-      if (!seen) return reply;
-      const id = (request.params as { id: string }).id;
-      if (/^[1-9]\d{0,14}$/.test(id))
-        await context.logins.unlock(seen.account, Number(id), { actor: 'operator', email: seen.operator.email, requestId: request.id });
-      return showMember(request, reply, seen, 200, { kind: 'ok', text: 'Unlocked.' });
-    });
-  });
+      /**
+       * A change to one member through the API's own decoding and service: the API's rules and
+       * errors. Refused, the form's page says why; made, the browser goes to the member's page
+       * (a reload does not send the form again), which says it was `done`.
+       */
+      async function change(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        pairs: (form: Params, member: { profile: ReadonlyMap<string, string>; urlOk: string | null; urlFail: string | null }) => Array<[string, string]>,
+        done: keyof typeof DONE,
+      ) {
+        const seen = await accountOf(request, reply, 'editor');
+        if (!seen) return reply;
+        const { operator, account } = seen;
+        const id = (request.params as { id: string }).id;
+        if (!/^[1-9]\d{0,14}$/.test(id)) return showMember(request, reply, seen);
+        const form = formOf(request);
+        const [profile, member] = await Promise.all([context.members.profileOf(account, Number(id)), context.members.byId(account, Number(id))]);
+        if (!member) return showMember(request, reply, seen);
+        try {
+          const command = decodeUpdate(
+            wire([['find_member_id', id], ...pairs(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null })]),
+            account,
+          );
+          const outcome = await context.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
+          if (outcome.kind !== 'updated')
+            return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return showMember(request, reply, seen, 400, { kind: 'error', text: readable(error.message) });
+        }
+        return seeOther(reply, `${memberPath(account.name, member.id)}?done=${done}`);
+      }
+
+      scope.post('/accounts/:account/members/:id/edit', async (request, reply) =>
+        change(
+          request,
+          reply,
+          (form, member) => {
+            const pairs: Array<[string, string]> = [];
+            // Sent when filled in; the URLs also when emptied (which clears them); an expiration
+            // when its mode is chosen (with its period), as /update/ takes them.
+            for (const name of ['login', 'email', 'password'] as const) if (form[name]) pairs.push([name, form[name]]);
+            for (const name of ['urlok', 'urlfail'] as const)
+              if (form[name] !== undefined && form[name] !== ((name === 'urlok' ? member.urlOk : member.urlFail) ?? '')) pairs.push([name, form[name]]);
+            if (form.is_exp_time) pairs.push(['is_exp_time', form.is_exp_time], ['exp_time', form.exp_time ?? ''], ['exp_time_type', form.exp_time_type ?? '']);
+            if (form.is_exp_logins) pairs.push(['is_exp_logins', form.is_exp_logins], ['exp_logins', form.exp_logins ?? '']);
+            const removed: string[] = [];
+            for (const [name, value] of member.profile) {
+              const sent = form[`profile:${name}`];
+              if (sent === undefined || sent === value) continue;
+              if (sent === '') removed.push(name);
+              else pairs.push([name, sent]);
+            }
+            if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
+            const added = newField(form);
+            if (added && member.profile.has(added[0]))
+              throw ApiError.invalid('new_field', `${added[0]} is a field this member has already: change it in its own box`);
+            if (added) pairs.push(added);
+            return pairs;
+          },
+          'saved',
+        ),
+      );
+
+      scope.post('/accounts/:account/members/:id/status', async (request, reply) => {
+        const form = formOf(request);
+        // A deletion is asked once more, saying what it does, before it is made.
+        if (form.status === 'D' && form.confirm !== '1') {
+          const seen = await accountOf(request, reply, 'editor');
+          if (!seen) return reply;
+          const id = (request.params as { id: string }).id;
+          const member = /^[1-9]\d{0,14}$/.test(id) ? await context.members.byId(seen.account, Number(id)) : undefined;
+          if (!member) return showMember(request, reply, seen);
+          return send(reply, 200, confirmDeletePage({ operator: seen.operator, account: seen.account.name }, seen.account.name, member));
+        }
+        return change(request, reply, () => [['status', form.status ?? '']], form.status === 'D' ? 'deleted' : 'status');
+      });
+
+      registerMemberPagesConsole(scope, { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther });
+
+      scope.post('/accounts/:account/members/:id/unlock', async (request, reply) => {
+        const seen = await accountOf(request, reply, 'editor');
+        if (!seen) return reply;
+        const id = (request.params as { id: string }).id;
+        if (/^[1-9]\d{0,14}$/.test(id))
+          await context.logins.unlock(seen.account, Number(id), { actor: 'operator', email: seen.operator.email, requestId: request.id });
+        return seeOther(reply, `${memberPath(seen.account.name, Number(id))}?done=unlocked`);
+      });
+
+      // Any other address under /admin/: a console page, not the API's JSON.
+      scope.setNotFoundHandler(async (request, reply) => {
+        const operator = await context.operators.session(request.cookies[COOKIE] ?? '');
+        return send(reply, 404, messagePage('Not found', 'There is no such page in the console.', { operator }, { href: '/admin/', text: 'Your accounts' }));
+      });
+    },
+    PREFIX,
+  );
 }
 
 /**

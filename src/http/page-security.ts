@@ -26,19 +26,28 @@ const BASE_DIRECTIVES: CspDirectives = {
 
 /**
  * Registers `routes` in a scope of their own whose answers carry the page headers with this
- * policy (on top of the base one). Routes outside the scope are not touched.
+ * policy (on top of the base one), under `prefix` when given (the scope may then answer its
+ * own 404s). Routes outside the scope are not touched.
  */
-export async function registerPages(app: FastifyInstance, directives: CspDirectives, routes: (scope: FastifyInstance) => Promise<void> | void): Promise<void> {
-  await app.register(async (scope) => {
-    await scope.register(helmet, {
-      contentSecurityPolicy: { useDefaults: false, directives: { ...BASE_DIRECTIVES, ...directives } },
-      frameguard: { action: 'deny' },
-      // Plain http on a private network is a supported set-up: do not pin browsers to https.
-      strictTransportSecurity: false,
-      referrerPolicy: { policy: 'no-referrer' },
-    });
-    await routes(scope);
-  });
+export async function registerPages(
+  app: FastifyInstance,
+  directives: CspDirectives,
+  routes: (scope: FastifyInstance) => Promise<void> | void,
+  prefix?: string,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      await scope.register(helmet, {
+        contentSecurityPolicy: { useDefaults: false, directives: { ...BASE_DIRECTIVES, ...directives } },
+        frameguard: { action: 'deny' },
+        // Plain http on a private network is a supported set-up: do not pin browsers to https.
+        strictTransportSecurity: false,
+        referrerPolicy: { policy: 'no-referrer' },
+      });
+      await routes(scope);
+    },
+    prefix === undefined ? {} : { prefix },
+  );
 }
 
 /**

@@ -27,7 +27,8 @@ const form = (h: Harness, url: string, params: Record<string, string>, cookie?: 
 /** Sets the operator's password through its link, signs it in, and answers its session cookie. */
 async function signedIn(h: Harness, email: string, account: string, role: 'viewer' | 'editor' | 'owner' = 'editor'): Promise<string> {
   const token = await addOperator(h, email, account, role);
-  expect((await form(h, '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD })).status).toBe(200);
+  // Setting the password signs the operator in; a sign-in of its own works as well.
+  expect((await form(h, '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD })).headers.location).toBe('/admin/');
   const reply = await form(h, '/admin/sign-in', { email, password: PASSWORD });
   expect(reply.status).toBe(303);
   const cookie = String(reply.headers['set-cookie']).split(';')[0]!;
@@ -45,7 +46,9 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect(page.body).toContain(`name="token" value="${token}"`);
     // The old form of the link, with the token as a path segment, is no route (it would be logged whole).
     expect((await h().request({ method: 'GET', url: `/admin/setup/${token}` })).status).toBe(404);
-    expect((await form(h(), '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD })).body).toContain('Password set');
+    const set = await form(h(), '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD });
+    expect([set.status, set.headers.location]).toEqual([303, '/admin/']);
+    expect(String(set.headers['set-cookie'])).toMatch(/^console_session=.+; Path=\/admin; HttpOnly; SameSite=Strict/);
     // Used up: the page and the form both say so.
     expect((await h().request({ method: 'GET', url: `/admin/setup?token=${token}` })).status).toBe(410);
     expect((await form(h(), '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD })).status).toBe(410);
@@ -120,7 +123,8 @@ describeEachEngineApp('the console over HTTP', (h) => {
       { login: 'bystander', city: 'Rome', status: 'Active' },
     ]);
     expect((await api.login('target')).result).toBe('OK');
-    expect((await edit({ 'profile:city': 'Oslo', new_field: 'plan', new_value: 'gold' })).status).toBe(200);
+    const added = await edit({ 'profile:city': 'Oslo', new_field: 'plan', new_value: 'gold' });
+    expect([added.status, added.headers.location]).toEqual([303, `/admin/accounts/${api.user}/members/${target.id}?done=saved`]);
     expect(Object.fromEntries((await api.profile('target'))!)).toEqual({ city: 'Oslo', plan: 'gold' });
   });
 
@@ -146,11 +150,13 @@ describeEachEngineApp('the console over HTTP', (h) => {
     const quinn = (await api.member('quinn'))!;
     expect((await form(h(), `/admin/accounts/${api.user}/registrations/${pia.id}/approve`, {}, viewer)).status).toBe(403);
     const approved = await form(h(), `/admin/accounts/${api.user}/registrations/${pia.id}/approve`, {}, editor);
-    expect(approved.body).toContain('pia approved.');
-    expect(approved.body).not.toContain('pia@example.com');
+    expect(approved.headers.location).toBe(`/admin/accounts/${api.user}/registrations?done=approved`);
+    const after = await h().request({ method: 'GET', url: approved.headers.location as string, headers: { cookie: editor } });
+    expect(after.body).toContain('Approved: the member is Active');
+    expect(after.body).not.toContain('pia@example.com');
     expect((await api.member('pia'))!.status).toBe('A');
     expect((await api.login('pia', 'a-long-password-1')).result).toBe('OK');
-    expect((await form(h(), `/admin/accounts/${api.user}/registrations/${quinn.id}/refuse`, { tell: '1' }, editor)).body).toContain('quinn refused.');
+    expect((await form(h(), `/admin/accounts/${api.user}/registrations/${quinn.id}/refuse`, { tell: '1' }, editor)).headers.location).toContain('done=refused');
     expect((await api.member('quinn'))!.status).toBe('D');
     // Decided already: it no longer waits.
     expect((await form(h(), `/admin/accounts/${api.user}/registrations/${pia.id}/approve`, {}, editor)).status).toBe(404);
@@ -176,7 +182,7 @@ describeEachEngineApp('the console over HTTP', (h) => {
       },
       owner,
     );
-    expect(saved.body).toContain('Saved.');
+    expect(saved.headers.location).toBe(`${settings}?done=saved`);
     const account = (await h().services.accounts.find(api.user))!;
     expect(account.settings).toMatchObject({
       registration: 'open',
@@ -186,5 +192,36 @@ describeEachEngineApp('the console over HTTP', (h) => {
       checkFields: ['city'],
     });
     expect(account.settings.registrationFields).toEqual([{ name: 'city', label: 'City', required: true, kind: 'text', choices: [] }]);
+  });
+
+  it('behaves like pages: changes redirect to their result, Delete asks first, unknown addresses answer a console page', async () => {
+    const api = await apiAccount(h());
+    const cookie = await signedIn(h(), `pages-${api.user}@example.com`, api.user);
+    const { id } = await api.create('rosa');
+    const path = `/admin/accounts/${api.user}/members/${id}`;
+    const suspended = await form(h(), `${path}/status`, { status: 'S' }, cookie);
+    expect([suspended.status, suspended.headers.location]).toEqual([303, `${path}?done=status`]);
+    const shown = await h().request({ method: 'GET', url: `${path}?done=status`, headers: { cookie } });
+    expect(shown.body).toContain('Status changed.');
+    // Only the console's own words: a link cannot make a page say anything else.
+    expect((await h().request({ method: 'GET', url: `${path}?done=%3Cb%3Ehi`, headers: { cookie } })).body).not.toContain('hi</b>');
+
+    const asked = await form(h(), `${path}/status`, { status: 'D' }, cookie);
+    expect(asked.status).toBe(200);
+    expect(asked.body).toContain('Delete rosa?');
+    expect(asked.body).toContain('name="confirm" value="1"');
+    expect((await api.member('rosa'))!.status).toBe('S');
+    const deleted = await form(h(), `${path}/status`, { status: 'D', confirm: '1' }, cookie);
+    expect(deleted.headers.location).toBe(`${path}?done=deleted`);
+    expect((await api.member('rosa'))!.status).toBe('D');
+
+    const missing = await h().request({ method: 'GET', url: '/admin/no/such/page', headers: { cookie } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toContain('text/html');
+    expect(missing.body).toContain('There is no such page in the console.');
+    const home = await h().request({ method: 'GET', url: '/' });
+    expect(home.status).toBe(200);
+    expect(home.body).toContain('href="/docs"');
+    expect(home.body).toContain('href="/admin/"');
   });
 });
