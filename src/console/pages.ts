@@ -177,12 +177,27 @@ function statusWhy(view: MemberView): string {
   return member.status === 'S' ? 'Suspended.' : 'Deleted.';
 }
 
-function describeEvent(event: StoredEvent): string {
+/** A value in the history: "—" for none. */
+const shown = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));
+
+/**
+ * What an event did, in words; undefined for an update whose only change the next row says
+ * (a status change has a row of its own). Values old → new, the password only named.
+ */
+function describeEvent(event: StoredEvent): string | undefined {
   const data = event.data as Record<string, unknown>;
   switch (event.type) {
     case 'member.updated': {
-      const names = [...((data.changed as string[] | undefined) ?? []), ...Object.keys((data.profile as object | undefined) ?? {})];
-      return names.length > 0 ? `changed ${names.join(', ')}` : 'updated';
+      const before = (data.old ?? {}) as Record<string, unknown>;
+      const after = (data.new ?? {}) as Record<string, unknown>;
+      const fields = ((data.changed as string[] | undefined) ?? [])
+        .filter((name) => name !== 'status')
+        .map((name) => (name === 'password' ? 'password changed' : `${name}: ${shown(before[name])} → ${shown(after[name])}`));
+      const profile = Object.entries((data.profile ?? {}) as Record<string, { old: unknown; new: unknown }>).map(
+        ([name, change]) => `${name}: ${shown(change.old)} → ${shown(change.new)}`,
+      );
+      const all = [...fields, ...profile];
+      return all.length > 0 ? all.join('; ') : undefined;
     }
     case 'member.status_changed':
       return `status ${String(data.from ?? '')} → ${String(data.to ?? '')}${data.cause ? ` (${String(data.cause)})` : ''}`;
@@ -264,7 +279,10 @@ ${view.logins.length === 0 ? html`<tr><td colspan="3" class="muted">None recorde
 ${view.logins.map((login) => html`<tr><td>${when(login.at)}</td><td>${login.outcome}</td><td>${login.ip}</td></tr>`)}</tbody></table></div>
 <div class="card"><h2>History</h2><table><thead><tr><th>Time</th><th>What</th><th>By</th></tr></thead><tbody>
 ${view.history.length === 0 ? html`<tr><td colspan="3" class="muted">No events kept.</td></tr>` : ''}
-${view.history.map((event) => html`<tr><td>${when(event.at)}</td><td>${describeEvent(event)}</td><td>${event.origin.email ?? event.origin.actor}</td></tr>`)}</tbody></table></div>
+${view.history.map((event) => {
+  const what = describeEvent(event);
+  return what === undefined ? '' : html`<tr><td>${when(event.at)}</td><td>${what}</td><td>${event.origin.email ?? event.origin.actor}</td></tr>`;
+})}</tbody></table></div>
 </div>`,
   );
 }

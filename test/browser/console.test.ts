@@ -143,7 +143,10 @@ for (const engine of ENGINES) {
       await page.fill('input[name=email]', 'alice@example.org');
       await page.click('button:has-text("Save")');
       await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
-      await expect.poll(() => text(page.locator('.card', { hasText: 'History' }))).toContain('changed email');
+      // History with values, old → new.
+      await expect
+        .poll(() => text(page.locator('.card', { hasText: 'History' })))
+        .toContain('email: alice@example.com → alice@example.org; city: Oslo → Bergen');
       await expect.poll(() => text(page.locator('.card', { hasText: 'History' }))).toContain('editor@example.com');
       // Locked by failed logins, then unlocked.
       for (let i = 0; i < 3; i++)

@@ -211,6 +211,12 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect(asked.body).toContain('Delete rosa?');
     expect(asked.body).toContain('name="confirm" value="1"');
     expect((await api.member('rosa'))!.status).toBe('S');
+    // The history tells one row per change: the status change once, an update with its values.
+    await form(h(), `${path}/edit`, { email: 'rosa@new.example', 'profile:city': '' }, cookie);
+    const history = (await h().request({ method: 'GET', url: path, headers: { cookie } })).body;
+    expect(history).toContain('email: rosa@example.com → rosa@new.example');
+    expect(history.match(/status A → S/g)).toHaveLength(1);
+    expect(history).not.toContain('changed status');
     const deleted = await form(h(), `${path}/status`, { status: 'D', confirm: '1' }, cookie);
     expect(deleted.headers.location).toBe(`${path}?done=deleted`);
     expect((await api.member('rosa'))!.status).toBe('D');
