@@ -231,6 +231,8 @@ export function appDependencies(
             members: services.members,
             logins: services.logins,
             events: services.events,
+            sessions: services.sessions,
+            resets: services.resets,
             clock: services.clock,
             publicUrl: config.publicUrl,
           },

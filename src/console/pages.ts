@@ -5,6 +5,7 @@
  */
 import type { Member } from '../members/member.js';
 import type { LoginEvent } from '../members/login-records.js';
+import type { SessionSummary } from '../members/sessions.js';
 import type { StoredEvent } from '../events/event.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { html, type Html } from '../http/html.js';
@@ -160,6 +161,10 @@ export interface MemberView {
   readonly lockedUntil: number | null;
   readonly logins: readonly LoginEvent[];
   readonly history: readonly StoredEvent[];
+  /** The member's live sessions, newest first. */
+  readonly sessions: readonly SessionSummary[];
+  /** Whether the account sends mail (the reset mail's button). */
+  readonly mailOn: boolean;
   readonly now: number;
 }
 
@@ -249,7 +254,15 @@ ${
 ${view.lockedUntil ? html`<form method="post" action="${path}/unlock"><button type="submit">Unlock</button></form>` : ''}
 ${member.status === 'A' ? html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="S"><button type="submit" class="secondary">Suspend</button></form>` : html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="A"><button type="submit">Restore</button></form>`}
 ${member.status !== 'D' ? html`<form method="post" action="${path}/status"><input type="hidden" name="status" value="D"><button type="submit" class="danger">Delete</button></form>` : ''}
+</div>
+${
+  member.status !== 'D'
+    ? html`<div class="actions">
+${view.mailOn ? html`<form method="post" action="${path}/reset-mail"><button type="submit" class="secondary">Send a password reset mail</button></form>` : ''}
+${member.emailVerifiedAt ? '' : html`<form method="post" action="${path}/verify"><button type="submit" class="secondary">Mark the e-mail verified</button></form>`}
 </div>`
+    : ''
+}`
     : ''
 }
 <h2>Profile</h2><table class="kv"><tbody>${view.profile.size === 0 ? html`<tr><td class="muted">No profile fields.</td></tr>` : ''}${[...view.profile].map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table></div>
@@ -273,6 +286,21 @@ ${[...view.profile].map(([k, v]) => html`<label>${k} <input name="profile:${k}" 
 <p class="muted">An empty profile field is removed.</p></div>`
     : ''
 }
+<div class="card"><div class="actions"><h2>Sessions</h2>${
+      canEdit && view.sessions.length > 0
+        ? html`<form method="post" action="${path}/sessions/end-all"><button type="submit" class="secondary">End all</button></form>`
+        : ''
+    }</div>
+<table><thead><tr><th>Signed in</th><th>Last seen</th><th>IP</th><th>Kept signed in</th>${canEdit ? html`<th></th>` : ''}</tr></thead><tbody>
+${view.sessions.length === 0 ? html`<tr><td colspan="5" class="muted">No session: signed in nowhere.</td></tr>` : ''}
+${view.sessions.map(
+  (session) =>
+    html`<tr><td>${when(session.createdAt)}</td><td>${when(session.seenAt ?? session.createdAt)}</td><td>${session.ip ?? '—'}</td><td>${session.remember ? 'yes' : 'no'}</td>${
+      canEdit
+        ? html`<td><form method="post" action="${path}/sessions/end"><input type="hidden" name="session" value="${session.digest}"><button type="submit" class="secondary">End this one</button></form></td>`
+        : ''
+    }</tr>`,
+)}</tbody></table></div>
 <div class="grid">
 <div class="card"><h2>Last logins</h2><table><thead><tr><th>Time</th><th>Outcome</th><th>IP</th></tr></thead><tbody>
 ${view.logins.length === 0 ? html`<tr><td colspan="3" class="muted">None recorded (logins are recorded when the site sends the member’s IP).</td></tr>` : ''}

@@ -15,6 +15,8 @@ import type { EventsService } from '../events/events-service.js';
 import type { LoginService } from '../members/login-service.js';
 import type { MemberFilters, MemberPageQuery } from '../members/member-store.js';
 import type { MembersService } from '../members/members-service.js';
+import type { SessionsService } from '../members/sessions.js';
+import type { PasswordResets } from '../members/password-resets.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { accessTo, SETUP_PATH, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
@@ -48,6 +50,10 @@ export interface ConsoleContext {
   readonly members: MembersService;
   readonly logins: LoginService;
   readonly events: EventsService;
+  /** A member's sessions, listed and ended. */
+  readonly sessions: SessionsService;
+  /** The reset mail an operator sends a member. */
+  readonly resets: PasswordResets;
   readonly clock: Clock;
   /** The public address, when set: https makes the cookie Secure, and its origin is this site's. */
   readonly publicUrl: string | undefined;
@@ -71,6 +77,10 @@ const DONE: Record<string, string> = {
   refused: 'Refused: the registration is deleted.',
   'signed-out': 'You are signed out.',
   'signed-out-everywhere': 'You are signed out on every device.',
+  'reset-mailed': 'A password reset mail is on its way to the member.',
+  verified: 'The e-mail address is marked verified.',
+  'session-ended': 'The session is ended.',
+  'sessions-ended': 'Every session of the member is ended.',
 };
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
@@ -438,16 +448,28 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
             404,
             messagePage('Not found', 'There is no such member in this account.', chrome, { href: membersPath(account.name), text: 'Back to the members' }),
           );
-        const [profile, lockout, logins, history] = await Promise.all([
+        const [profile, lockout, logins, history, sessions] = await Promise.all([
           context.members.profileOf(account, id),
           context.logins.lockoutOf(account, id),
           context.logins.recentLogins(account, id, 10),
           context.events.ofMember(account.id, id, 20),
+          context.sessions.listOf(account, id),
         ]);
         return send(
           reply,
           status,
-          memberPage(chrome, { account: account.name, role, member, profile, lockedUntil: lockout.lockedUntil, logins, history, now: context.clock() }),
+          memberPage(chrome, {
+            account: account.name,
+            role,
+            member,
+            profile,
+            lockedUntil: lockout.lockedUntil,
+            logins,
+            history,
+            sessions,
+            mailOn: account.settings.smtpUrl !== '',
+            now: context.clock(),
+          }),
         );
       }
 
@@ -546,6 +568,51 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           await context.logins.unlock(seen.account, Number(id), { actor: 'operator', email: seen.operator.email, requestId: request.id });
         return seeOther(reply, `${memberPath(seen.account.name, Number(id))}?done=unlocked`);
       });
+
+      /** A member action (editors): runs `act` on the member of the URL, then opens its page saying `done`, or why not. */
+      async function memberAction(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        act: (seen: { operator: Operator; account: Account }, id: number) => Promise<keyof typeof DONE | { error: string }>,
+      ) {
+        const seen = await accountOf(request, reply, 'editor');
+        if (!seen) return reply;
+        const id = (request.params as { id: string }).id;
+        if (!/^[1-9]\d{0,14}$/.test(id) || !(await context.members.byId(seen.account, Number(id)))) return showMember(request, reply, seen);
+        const outcome = await act(seen, Number(id));
+        if (typeof outcome !== 'string') return showMember(request, reply, seen, 400, { kind: 'error', text: outcome.error });
+        return seeOther(reply, `${memberPath(seen.account.name, Number(id))}?done=${outcome}`);
+      }
+
+      const by = (request: FastifyRequest, operator: Operator) => ({ actor: 'operator' as const, email: operator.email, requestId: request.id });
+
+      scope.post('/accounts/:account/members/:id/reset-mail', async (request, reply) =>
+        memberAction(request, reply, async ({ account }, id) => {
+          if (account.settings.smtpUrl === '') return { error: 'The account has no mail server (account set --smtp-url): no mail can be sent.' };
+          const issued = await context.resets.issue(account, { by: 'id', id }, true);
+          return issued.kind === 'issued' ? 'reset-mailed' : { error: 'A Deleted member gets no reset mail.' };
+        }),
+      );
+      scope.post('/accounts/:account/members/:id/verify', async (request, reply) =>
+        memberAction(request, reply, async ({ account, operator }, id) =>
+          (await context.members.markVerified(account, id, by(request, operator))) ? 'verified' : { error: 'A Deleted member’s address is not marked.' },
+        ),
+      );
+      scope.post('/accounts/:account/members/:id/sessions/end', async (request, reply) =>
+        memberAction(request, reply, async ({ account }, id) =>
+          (await context.sessions.endOne(account, id, formOf(request).session ?? '')) ? 'session-ended' : { error: 'That session is over already.' },
+        ),
+      );
+      scope.post('/accounts/:account/members/:id/sessions/end-all', async (request, reply) =>
+        memberAction(request, reply, async ({ account, operator }, id) => {
+          await context.members.update(
+            account,
+            { selector: { by: 'id', id }, revokeSessions: true, setFields: new Map(), deleteFields: [] },
+            by(request, operator),
+          );
+          return 'sessions-ended';
+        }),
+      );
 
       // Any other address under /admin/: a console page, not the API's JSON.
       scope.setNotFoundHandler(async (request, reply) => {

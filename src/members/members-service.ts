@@ -206,6 +206,13 @@ export class MembersService {
     return { kind: 'found', member: found[0]! };
   }
 
+  /** An operator marks the member's current address verified (`member.verified`); false when there is no such member, or it is Deleted. */
+  async markVerified(account: Account, id: number, origin: EventOrigin): Promise<boolean> {
+    const member = await this.store.findMemberById(account.id, id);
+    if (!member || effectiveState(member, this.clock()).status === 'D') return false;
+    return this.store.markEmailVerified(account.id, id, member.email, this.clock(), origin);
+  }
+
   /** One member by id (in any state). */
   byId(account: Account, id: number): Promise<Member | undefined> {
     return this.store.findMemberById(account.id, id);

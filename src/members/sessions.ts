@@ -46,6 +46,19 @@ export interface SessionStore {
   touchSession(digest: string, at: number): Promise<void>;
   /** Ends one session of the account (nothing when there is none). */
   endSession(accountId: number, digest: string): Promise<void>;
+  /** A member's sessions, newest first (ended ones are gone): what an operator sees. */
+  listSessions(accountId: number, memberId: number, limit: number): Promise<SessionSummary[]>;
+  /** Ends one session of this member; false when it has none with this digest. */
+  endMemberSession(accountId: number, memberId: number, digest: string): Promise<boolean>;
+}
+
+/** A session as an operator sees it: never its id, which is not kept; its digest names it. */
+export interface SessionSummary {
+  readonly digest: string;
+  readonly createdAt: number;
+  readonly seenAt: number | null;
+  readonly ip: string | null;
+  readonly remember: boolean;
 }
 
 /** A `/list/` record asked of a check: its template (the renderer's key) and its fields. */
@@ -105,6 +118,16 @@ export class SessionsService {
     });
     if (now - seen >= SESSION_TOUCH_MS) return this.store.touchSession(digest, now).then(() => answer(now));
     return answer(seen);
+  }
+
+  /** A member's sessions, newest first (at most `limit`). */
+  listOf(account: Account, memberId: number, limit = 20): Promise<SessionSummary[]> {
+    return this.store.listSessions(account.id, memberId, limit);
+  }
+
+  /** Ends one of the member's sessions by its digest (an operator's "end this one"); false when it is not the member's. */
+  endOne(account: Account, memberId: number, digest: string): Promise<boolean> {
+    return this.store.endMemberSession(account.id, memberId, digest);
   }
 
   /** Ends the session, if there is one: /logout/ answers the same either way. */

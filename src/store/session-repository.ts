@@ -1,6 +1,6 @@
 /** The sessions /login/ hands out, as /session/ and /logout/ need them. */
 import type { CompiledQuery, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import type { FoundSession, SessionStore } from '../members/sessions.js';
+import type { FoundSession, SessionStore, SessionSummary } from '../members/sessions.js';
 import { profileColumn, type ListedRow } from '../members/record-template.js';
 import type { ExpiryAction, MemberStatus } from '../members/member.js';
 import type { Database } from './schema.js';
@@ -93,6 +93,31 @@ export class SessionRepository extends Repository implements SessionStore {
 
   async endSession(accountId: number, digest: string): Promise<void> {
     await this.connection.write(this.build.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId));
+  }
+
+  async endMemberSession(accountId: number, memberId: number, digest: string): Promise<boolean> {
+    const result = await this.connection.write(
+      this.build.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId).where('member_id', '=', memberId),
+    );
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  async listSessions(accountId: number, memberId: number, limit: number): Promise<SessionSummary[]> {
+    const rows = await this.reads
+      .selectFrom('sessions')
+      .select(['digest', 'created_at', 'seen_at', 'ip', 'remember'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      digest: row.digest,
+      createdAt: Number(row.created_at),
+      seenAt: row.seen_at === null ? null : Number(row.seen_at),
+      ip: row.ip,
+      remember: Number(row.remember) === 1,
+    }));
   }
 }
 

@@ -230,4 +230,32 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect(home.body).toContain('href="/docs"');
     expect(home.body).toContain('href="/admin/"');
   });
+
+  it('lists a member’s sessions and ends one or all, marks its address verified, and says when no reset mail can go', async () => {
+    const api = await apiAccount(h());
+    const cookie = await signedIn(h(), `actions-${api.user}@example.com`, api.user);
+    const { id } = await api.create('sami');
+    const first = (await api.login('sami')).session as string;
+    const second = (await api.login('sami')).session as string;
+    const path = `/admin/accounts/${api.user}/members/${id}`;
+    const page = (await h().request({ method: 'GET', url: path, headers: { cookie } })).body;
+    const digests = [...page.matchAll(/name="session" value="([0-9a-f]{64})"/g)].map((match) => match[1]!);
+    expect(digests).toHaveLength(2);
+    expect(page).not.toContain(first);
+    // "End this one": the newest is listed first.
+    const ended = await form(h(), `${path}/sessions/end`, { session: digests[0]! }, cookie);
+    expect(ended.headers.location).toBe(`${path}?done=session-ended`);
+    expect((await h().post('/api2/session/', { user: api.user, session: second })).json.result).toBe('FAIL');
+    expect((await h().post('/api2/session/', { user: api.user, session: first })).json.result).toBe('OK');
+    // Another member's session, or one already over: refused, nothing ended.
+    expect((await form(h(), `${path}/sessions/end`, { session: digests[0]! }, cookie)).status).toBe(400);
+    expect((await form(h(), `${path}/sessions/end-all`, {}, cookie)).headers.location).toBe(`${path}?done=sessions-ended`);
+    expect((await h().post('/api2/session/', { user: api.user, session: first })).json.result).toBe('FAIL');
+
+    expect((await form(h(), `${path}/verify`, {}, cookie)).headers.location).toBe(`${path}?done=verified`);
+    expect((await api.member('sami'))!.emailVerifiedAt).not.toBeNull();
+    const noMail = await form(h(), `${path}/reset-mail`, {}, cookie);
+    expect(noMail.status).toBe(400);
+    expect(noMail.body).toContain('The account has no mail server');
+  });
 });
