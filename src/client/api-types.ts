@@ -1046,6 +1046,8 @@ export interface paths {
                     pfdelete?: string;
                     /** @description 1 ends every session of the matched members (a new password, S and D end them anyway) */
                     revoke_sessions?: "0" | "1";
+                    /** @description 1 changes nothing and answers would_update: how many members the selector matches now (the parameters are checked as for the update) */
+                    dry_run?: "0" | "1";
                 };
                 header?: never;
                 path?: never;
@@ -1066,6 +1068,13 @@ export interface paths {
                             message: "";
                             /** @description how many members changed */
                             updated: number;
+                        } | {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            /** @description how many members the update would change */
+                            would_update: number;
                         } | {
                             /** @enum {string} */
                             result: "ERROR";
@@ -1263,6 +1272,11 @@ export interface paths {
                          * @enum {string}
                          */
                         revoke_sessions?: "0" | "1";
+                        /**
+                         * @description 1 changes nothing and answers would_update: how many members the selector matches now (the parameters are checked as for the update)
+                         * @enum {string}
+                         */
+                        dry_run?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -1326,6 +1340,11 @@ export interface paths {
                          * @enum {string}
                          */
                         revoke_sessions?: "0" | "1";
+                        /**
+                         * @description 1 changes nothing and answers would_update: how many members the selector matches now (the parameters are checked as for the update)
+                         * @enum {string}
+                         */
+                        dry_run?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -1389,6 +1408,11 @@ export interface paths {
                          * @enum {string}
                          */
                         revoke_sessions?: "0" | "1";
+                        /**
+                         * @description 1 changes nothing and answers would_update: how many members the selector matches now (the parameters are checked as for the update)
+                         * @enum {string}
+                         */
+                        dry_run?: "0" | "1";
                     } & {
                         [key: string]: string;
                     };
@@ -1408,6 +1432,13 @@ export interface paths {
                             message: "";
                             /** @description how many members changed */
                             updated: number;
+                        } | {
+                            /** @enum {string} */
+                            result: "OK";
+                            /** @enum {string} */
+                            message: "";
+                            /** @description how many members the update would change */
+                            would_update: number;
                         } | {
                             /** @enum {string} */
                             result: "ERROR";

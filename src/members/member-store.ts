@@ -136,6 +136,8 @@ export interface MemberStore {
   insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest, registration?: Registered): Promise<number>;
   /** The first `limit` members (by id) a selector finds that are not Deleted (as stored). */
   findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]>;
+  /** How many members an update with this selector matches (its cost grows with them: read apart). */
+  countSelected(accountId: number, selector: MemberSelector): Promise<number>;
   /** Whether a member (in any state) holds this login, compared case-insensitively. */
   loginTaken(accountId: number, login: string): Promise<boolean>;
   findMemberByLogin(accountId: number, login: string): Promise<Member | undefined>;

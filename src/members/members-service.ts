@@ -213,6 +213,11 @@ export class MembersService {
     return this.store.markEmailVerified(account.id, id, member.email, this.clock(), origin);
   }
 
+  /** How many members an update with this selector would change now (`dry_run=1`). */
+  countSelected(account: Account, selector: MemberSelector): Promise<number> {
+    return this.store.countSelected(account.id, selector);
+  }
+
   /** One member by id (in any state). */
   byId(account: Account, id: number): Promise<Member | undefined> {
     return this.store.findMemberById(account.id, id);

@@ -112,6 +112,16 @@ export class MemberRepository extends Repository implements MemberStore {
     return rows.map(toMember);
   }
 
+  async countSelected(accountId: number, selector: MemberSelector): Promise<number> {
+    const [row] = await this.connection.readApart(
+      this.build
+        .selectFrom('members')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where(selectorCondition(accountId, selector)),
+    );
+    return Number(row?.count ?? 0);
+  }
+
   async loginTaken(accountId: number, login: string): Promise<boolean> {
     const row = await this.reads
       .selectFrom('members')

@@ -19,6 +19,21 @@ describeEachEngineApp('/api2/update/', (h) => {
     expect(await api.profile('gone')).toEqual(new Map([['city', 'Rome']]));
   });
 
+  it('answers a dry run with how many members would change, and changes nothing', async () => {
+    const api = await apiAccount(h());
+    await api.create('dry1', { _email: 'same@example.com' });
+    await api.create('dry2', { _email: 'same@example.com' });
+    await api.insert({ login: 'dry-gone', status: 'D' });
+    expect(await api.update({ find_member_id: '*', status: 'S', dry_run: '1' })).toEqual({ result: 'OK', message: '', would_update: 2 });
+    expect(await api.update({ find_member_email: 'SAME@example.com', plan: 'gold', dry_run: '1' })).toEqual({ result: 'OK', message: '', would_update: 2 });
+    expect(await api.update({ find_member_login: 'nobody', plan: 'gold', dry_run: '1' })).toEqual({ result: 'OK', message: '', would_update: 0 });
+    // Checked as the update is: a wrong value is the same ERROR, nothing to change too.
+    expect(await api.update({ find_member_id: '*', status: 'X', dry_run: '1' })).toMatchObject({ result: 'ERROR', message: expect.stringContaining('status') });
+    expect(await api.update({ find_member_id: '*', dry_run: '1' })).toMatchObject({ result: 'ERROR' });
+    expect((await api.member('dry1'))?.status).toBe('A');
+    expect((await api.profile('dry2'))?.get('plan')).toBeUndefined();
+  });
+
   it('finds every member with an e-mail address, case-insensitively', async () => {
     const api = await apiAccount(h());
     await api.create('one', { _email: 'Shared@Example.com' });

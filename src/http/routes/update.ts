@@ -60,6 +60,10 @@ const UPDATE_PARAMETERS = withAccount({
   exp_logins: { description: 'successful logins allowed (needed with S or D)', pattern: POSITIVE_WHOLE },
   pfdelete: { description: 'comma-separated profile field names to remove' },
   revoke_sessions: { description: '1 ends every session of the matched members (a new password, S and D end them anyway)', enum: ['0', '1'] },
+  dry_run: {
+    description: '1 changes nothing and answers would_update: how many members the selector matches now (the parameters are checked as for the update)',
+    enum: ['0', '1'],
+  },
 });
 
 export const UPDATE_SCHEMA = {
@@ -70,7 +74,10 @@ export const UPDATE_SCHEMA = {
   consumes: CONSUMES,
   body: parametersSchema(UPDATE_PARAMETERS, { required: ['user', 'api_key'], profileFields: true, description: 'a selector and what to change' }),
   response: apiResponses(
-    [okAnswer({ updated: { type: 'integer', minimum: 1, description: 'how many members changed' } }, 'the members are changed')],
+    [
+      okAnswer({ updated: { type: 'integer', minimum: 1, description: 'how many members changed' } }, 'the members are changed'),
+      okAnswer({ would_update: { type: 'integer', minimum: 0, description: 'how many members the update would change' } }, 'dry_run=1: nothing changed'),
+    ],
     'OK, or ERROR (bad parameters, wrong api key, member not found, login already taken, nothing to change)',
   ),
 };
@@ -196,6 +203,7 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
       const account = await authenticate(context, params, request, 'write');
       refuseGetWrite(request, account);
       const command = decodeUpdate(params, account);
+      if (decodeFlag(params, 'dry_run')) return okReply({ would_update: await context.members.countSelected(account, command.selector) });
       const mirrored = await mirrorWrite(request, () => context.mirror?.prepareUpdate(account, params.pairs()));
       const outcome = await context.members.update(account, command, { actor: 'api', requestId: request.id });
       switch (outcome.kind) {
