@@ -7,12 +7,21 @@ import { describeEachEngineApp } from '../support/app.js';
  * Every route the app serves, as "METHOD path" (trailing slash dropped: each path answers
  * with and without one), from Fastify's own route table; nested lines are /docs' files.
  */
+/**
+ * Every method and full path of Fastify's route tree (`printRoutes`): a line's depth is its
+ * indentation, its path its ancestors' segments and its own, joined as they are printed.
+ */
 function servedRoutes(table: string): string[] {
   const routes: string[] = [];
+  const stack: string[] = [];
   for (const line of table.split('\n')) {
-    const match = /^[├└]── ([/][^\s(]*) \(([A-Z, ]+)\)/.exec(line);
+    const match = /^((?:[│ ] {3})*)[├└]── (\S+) \(([A-Z, ]+)\)/.exec(line);
     if (!match) continue;
-    for (const method of match[2]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${match[1]}`);
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    const path = (stack[depth - 1] ?? '') + match[2]!;
+    stack.push(path);
+    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
   }
   return routes;
 }
@@ -32,9 +41,10 @@ describeEachEngineApp('OpenAPI description', (h) => {
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/(.)\/$/, '$1')}`),
     );
     const served = servedRoutes(h().app.printRoutes({ commonPrefix: false })).filter(
-      // The console's and the member pages are for people (and proxies), not the API: hidden
-      // from the document, described in docs/console.md and docs/member-pages.md.
-      (route) => route !== 'GET /docs' && route !== 'GET /api2/openapi.json' && !/^\w+ \/(admin|auth)/.test(route),
+      // Pages for people (and proxies), not the API: hidden from the document. The reference
+      // and its files, the home page, the reset page a link opens, the console
+      // (docs/console.md) and the member pages (docs/member-pages.md).
+      (route) => !/^\w+ \/(docs|api2\/openapi\.json|api2\/reset-password|admin|auth)\b/.test(route) && route !== 'GET /',
     );
     expect(served.length).toBeGreaterThanOrEqual(8);
     expect(new Set(described)).toEqual(new Set(served));
