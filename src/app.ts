@@ -78,7 +78,7 @@ export interface AppDependencies {
   /** PUBLIC_URL, when set: a page's form posted from there is this site's own. */
   readonly publicUrl?: string;
   /** The member pages' forms anyone can send, per address and per account. */
-  readonly pageForms: { readonly registrations: PageFormLimiter; readonly reminders: PageFormLimiter };
+  readonly pageForms: { readonly registrations: PageFormLimiter; readonly reminders: PageFormLimiter; readonly confirmations: PageFormLimiter };
   /** Who is told of a registration awaiting approval (the account's operators). */
   readonly operators: Pick<OperatorsService, 'list'>;
   /** The operator's console at /admin/ (ADMIN=off leaves it out). */

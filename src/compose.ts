@@ -211,6 +211,8 @@ export function appDependencies(
     pageForms: {
       registrations: new PageFormLimiter(limiter, 'registrations', PAGE_FORM_LIMITS),
       reminders: new PageFormLimiter(limiter, 'reminders', PAGE_FORM_LIMITS),
+      // Keyed by member: 10 wrong passwords an hour each (the per-account figure is no limit).
+      confirmations: new PageFormLimiter(limiter, 'confirmations', { perAddressPerHour: 10, perAccountPerHour: 1_000_000 }),
     },
     operators: services.operators,
     accounts: services.accounts,

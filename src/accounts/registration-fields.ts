@@ -2,11 +2,13 @@
  * The fields an account's registration page asks for, beyond the login, the e-mail address
  * and the password: each a profile field, with its label, whether it is required, and its
  * kind (text, e-mail, number, date, a choice list, or a checkbox such as "I accept the terms").
- * The same fields, but the checkboxes, are the ones a member may change on the profile page.
+ * The same fields, but the checkboxes and those marked `!` (asked once), are the ones a member
+ * may change on the profile page. A field a member sets is never a level of access: levels
+ * (`/check?require=plan:gold`) are set by the site, through the API or the console.
  *
  * Written on the command line as one setting, entries separated by `;`:
- * `first_name*:text:First name;plan:choice(gold|silver):Plan;terms*:checkbox:I accept the terms`
- * (`*` after the name: required; the label defaults to the name).
+ * `first_name*:text:First name;country!:choice(fr|de|uk):Country;terms*:checkbox:I accept the terms`
+ * (`*` after the name: required; `!`: asked at registration only; the label defaults to the name).
  */
 import { isEmail } from '../members/fields.js';
 import { isProfileFieldName, looksLikePassword } from '../members/profile-fields.js';
@@ -18,6 +20,8 @@ export interface RegistrationField {
   readonly name: string;
   readonly label: string;
   readonly required: boolean;
+  /** Whether the member may change it on the profile page (never a checkbox). */
+  readonly editable: boolean;
   readonly kind: FieldKind;
   /** A choice list's values. */
   readonly choices: readonly string[];
@@ -29,7 +33,7 @@ const MAX_LABEL = 200;
 /** Most characters a member may type into one field of the page. */
 export const MAX_FIELD_VALUE = 1000;
 
-const ENTRY = /^([^*:]+)(\*?):([a-z]+)(?:\(([^)]*)\))?(?::(.*))?$/s;
+const ENTRY = /^([^*!:]+)(\*?)(!?):([a-z]+)(?:\(([^)]*)\))?(?::(.*))?$/s;
 
 /** The setting's text as fields, or why it cannot be read. */
 export function parseRegistrationFields(text: string): { ok: true; fields: RegistrationField[] } | { ok: false; reason: string } {
@@ -38,8 +42,8 @@ export function parseRegistrationFields(text: string): { ok: true; fields: Regis
     const entry = raw.trim();
     if (entry === '') continue;
     const match = ENTRY.exec(entry);
-    if (!match) return { ok: false, reason: `"${entry}" is not name[*]:kind[:label] (kinds: ${FIELD_KINDS.join(', ')}; choice(a|b))` };
-    const [, name, star, kind, list, label] = match as unknown as [string, string, string, string, string | undefined, string | undefined];
+    if (!match) return { ok: false, reason: `"${entry}" is not name[*][!]:kind[:label] (kinds: ${FIELD_KINDS.join(', ')}; choice(a|b))` };
+    const [, name, star, once, kind, list, label] = match as unknown as [string, string, string, string, string, string | undefined, string | undefined];
     if (!isProfileFieldName(name)) return { ok: false, reason: `"${name}" is not a profile field name` };
     if (looksLikePassword(name)) return { ok: false, reason: `"${name}" looks like a password field: passwords are never kept in profile fields` };
     if (!(FIELD_KINDS as readonly string[]).includes(kind)) return { ok: false, reason: `"${kind}" is not a kind (${FIELD_KINDS.join(', ')})` };
@@ -51,7 +55,14 @@ export function parseRegistrationFields(text: string): { ok: true; fields: Regis
     if (kind !== 'choice' && list !== undefined) return { ok: false, reason: `"${name}": only a choice lists values` };
     if ((label ?? '').length > MAX_LABEL) return { ok: false, reason: `"${name}": a label has at most ${MAX_LABEL} characters` };
     if (fields.some((field) => field.name === name)) return { ok: false, reason: `"${name}" is named twice` };
-    fields.push({ name, label: label?.trim() || name, required: star === '*', kind: kind as FieldKind, choices });
+    fields.push({
+      name,
+      label: label?.trim() || name,
+      required: star === '*',
+      editable: once !== '!' && kind !== 'checkbox',
+      kind: kind as FieldKind,
+      choices,
+    });
   }
   if (fields.length > MAX_REGISTRATION_FIELDS) return { ok: false, reason: `at most ${MAX_REGISTRATION_FIELDS} fields` };
   return { ok: true, fields };
@@ -62,7 +73,8 @@ export function formatRegistrationFields(fields: readonly RegistrationField[]): 
   return fields
     .map((field) => {
       const kind = field.kind === 'choice' ? `choice(${field.choices.join('|')})` : field.kind;
-      return `${field.name}${field.required ? '*' : ''}:${kind}${field.label === field.name ? '' : `:${field.label}`}`;
+      const once = !field.editable && field.kind !== 'checkbox' ? '!' : '';
+      return `${field.name}${field.required ? '*' : ''}${once}:${kind}${field.label === field.name ? '' : `:${field.label}`}`;
     })
     .join(';');
 }

@@ -12,7 +12,7 @@
  * No oracle: an ended session is a missing row, so it is answered exactly as one that never
  * existed, by the same statement.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import type { Clock } from '../common/clock.js';
 import { createDateFormatter, type DateFormatter } from './date-format.js';
@@ -48,6 +48,8 @@ export interface SessionStore {
   endSession(accountId: number, digest: string): Promise<void>;
   /** A member's sessions, newest first (ended ones are gone): what an operator sees. */
   listSessions(accountId: number, memberId: number, limit: number): Promise<SessionSummary[]>;
+  /** Keeps a new session of a member (its id's digest). */
+  createSession(session: { accountId: number; memberId: number; digest: string; createdAt: number; ip: string | null; remember: boolean }): Promise<void>;
   /** Ends one session of this member; false when it has none with this digest. */
   endMemberSession(accountId: number, memberId: number, digest: string): Promise<boolean>;
 }
@@ -67,7 +69,7 @@ export interface SessionRecord {
   readonly fields: readonly RecordField[];
 }
 
-export type SessionCheck = { kind: 'valid'; member: SessionMember; expiresAt: number; record?: string } | { kind: 'not-found' };
+export type SessionCheck = { kind: 'valid'; member: SessionMember; expiresAt: number; remember: boolean; record?: string } | { kind: 'not-found' };
 
 const NOT_FOUND: SessionCheck = Object.freeze({ kind: 'not-found' });
 
@@ -113,6 +115,7 @@ export class SessionsService {
     const answer = (lastSeen: number): SessionCheck => ({
       kind: 'valid',
       member: found.member,
+      remember: found.remember,
       expiresAt: found.remember ? endsAt : Math.min(endsAt, lastSeen + sessionIdleSeconds * 1000),
       ...(record && found.row ? { record: this.renderer(record, account.settings.timeZone)(found.row) } : {}),
     });
@@ -128,6 +131,17 @@ export class SessionsService {
   /** Ends one of the member's sessions by its digest (an operator's "end this one"); false when it is not the member's. */
   endOne(account: Account, memberId: number, digest: string): Promise<boolean> {
     return this.store.endMemberSession(account.id, memberId, digest);
+  }
+
+  /**
+   * A new session for a member already known to be who it is (its password just changed by
+   * itself): not a login, so nothing is counted (no allowance spent, no lockout, no event).
+   * Answers the new id.
+   */
+  async start(account: Account, memberId: number, options: { ip: string | null; remember: boolean }): Promise<string> {
+    const session = randomBytes(24).toString('base64url');
+    await this.store.createSession({ accountId: account.id, memberId, digest: sessionDigest(session), createdAt: this.clock(), ...options });
+    return session;
   }
 
   /** Ends the session, if there is one: /logout/ answers the same either way. */

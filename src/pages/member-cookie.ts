@@ -21,21 +21,26 @@ export function cookieName(account: Pick<Account, 'name'>): string {
   return `member_${account.name}`;
 }
 
-/** The cookie's value from a Cookie header, without parsing the others (this runs on every protected request). */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
+/**
+ * Every value of the cookie in a Cookie header, in the order sent, without parsing the others
+ * (this runs on every protected request). A browser may hold two: the pages' host's and, once
+ * the account sets `--cookie-domain`, the domain's (or one a sibling subdomain planted).
+ */
+export function readCookies(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  if (!header) return values;
   let at = 0;
-  while (at < header.length) {
+  while (at < header.length && values.length < 4) {
     while (header.charCodeAt(at) === 32) at++;
     const end = header.indexOf(';', at);
     const stop = end < 0 ? header.length : end;
     if (header.startsWith(name, at) && header.charCodeAt(at + name.length) === 61 /* = */) {
       const value = header.slice(at + name.length + 1, stop).trim();
-      return value.length > 0 && value.length <= MAX_SESSION_LENGTH ? value : undefined;
+      if (value.length > 0 && value.length <= MAX_SESSION_LENGTH) values.push(value);
     }
     at = stop + 1;
   }
-  return undefined;
+  return values;
 }
 
 /** Whether the browser reached this server over https (itself, or a proxy it trusts, or PUBLIC_URL says so). */
@@ -59,11 +64,17 @@ function attributes(request: FastifyRequest, account: Account, publicUrl: string
 /** Sets the member's session cookie: for the browser's session, or (`remember`) the account's session lifetime. */
 export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, account: Account, session: string, remember: boolean, publicUrl?: string): void {
   const lifetime = remember ? [`Max-Age=${account.settings.sessionLifetimeSeconds}`] : [];
-  reply.header('set-cookie', [`${cookieName(account)}=${session}`, ...attributes(request, account, publicUrl), ...lifetime].join('; '));
+  const cookie = [`${cookieName(account)}=${session}`, ...attributes(request, account, publicUrl), ...lifetime].join('; ');
+  // With a domain, a host-only cookie from before is cleared: it would be sent first.
+  const hostOnly = cookie.includes('; Domain=') ? [[`${cookieName(account)}=`, 'Path=/', 'Max-Age=0'].join('; ')] : [];
+  reply.header('set-cookie', [cookie, ...hostOnly]);
 }
 
+/** Clears the cookie, both the host's and the domain's (a browser may hold the two). */
 export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest, account: Account, publicUrl?: string): void {
-  reply.header('set-cookie', [`${cookieName(account)}=`, ...attributes(request, account, publicUrl), 'Max-Age=0'].join('; '));
+  const withDomain = [`${cookieName(account)}=`, ...attributes(request, account, publicUrl), 'Max-Age=0'].join('; ');
+  const hostOnly = withDomain.replace(/; Domain=[^;]*/, '');
+  reply.header('set-cookie', withDomain === hostOnly ? withDomain : [withDomain, hostOnly]);
 }
 
 /** This server's own origin, as the request names it (or PUBLIC_URL). */

@@ -6,8 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import { isProfileFieldName } from '../members/profile-fields.js';
 import { parseRecordTemplate } from '../members/record-template.js';
-import type { SessionsService } from '../members/sessions.js';
-import { cookieName, readCookie } from './member-cookie.js';
+import type { SessionCheck, SessionsService } from '../members/sessions.js';
+import { cookieName, readCookies } from './member-cookie.js';
 import { queryParams } from '../http/params.js';
 
 /**
@@ -19,9 +19,12 @@ export function protectionScript(signInUrl: string, session: string | undefined)
   return `var auth_res='fail';var usid='';window.location.replace(${JSON.stringify(`${signInUrl}?action=ppfail&return=`)}+encodeURIComponent(window.location.href));\n`;
 }
 
-/** A header's value: printable ASCII as it is, anything else percent-encoded (UTF-8). */
+/**
+ * A header's value: printable ASCII as it is; a value holding anything else, or a `%` (which
+ * would make `a%C3%A9` and `aé` one value), percent-encoded (UTF-8) whole.
+ */
 function headerValue(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
+  return /^[\x20-\x24\x26-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
 }
 
 /**
@@ -31,14 +34,19 @@ function headerValue(value: string): string {
  * asks it on every request to a protected page: one read of the session, no page.
  */
 export async function check(sessions: SessionsService, account: Account, request: FastifyRequest, reply: FastifyReply) {
-  const session = readCookie(request.headers.cookie, cookieName(account));
+  const cookies = readCookies(request.headers.cookie, cookieName(account));
+  if (cookies.length === 0) return reply.code(401).send();
   const required = queryParams(request).getAll('require');
-  if (!session) return reply.code(401).send();
   const fields = [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
   const template = fields.map((name) => `{${name}}`).join('');
   const parsed = template === '' ? undefined : parseRecordTemplate(template);
-  const checking = sessions.check(account, session, parsed && { template, fields: parsed });
-  const checked = checking instanceof Promise ? await checking : checking;
+  // The first valid of the browser's cookies (usually the only one).
+  let checked: SessionCheck = { kind: 'not-found' };
+  for (const session of cookies) {
+    const checking = sessions.check(account, session, parsed && { template, fields: parsed });
+    checked = checking instanceof Promise ? await checking : checking;
+    if (checked.kind === 'valid') break;
+  }
   if (checked.kind !== 'valid') return reply.code(401).send();
   const values = checked.record ? (JSON.parse(checked.record) as Record<string, string>) : {};
   const { member } = checked;

@@ -25,6 +25,7 @@ import type { LoginService } from '../members/login-service.js';
 import type { MembersService } from '../members/members-service.js';
 import type { PasswordResets } from '../members/password-resets.js';
 import type { SessionMember, SessionsService } from '../members/sessions.js';
+import type { Member } from '../members/member.js';
 import type { LoginOutcome } from '../observability/metrics.js';
 import type { OperatorsService } from '../operators/operators-service.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages } from '../http/page-security.js';
@@ -32,7 +33,7 @@ import { rawQuery, readParams, type ParamLimits, type WireParams } from '../http
 import type { MessageKey } from './catalog.js';
 import { check, protectionScript } from './protection.js';
 import { chromeOf, formTargets, passwordProblem, seeOther, sendPage } from './page-reply.js';
-import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, originOf, readCookie, setSessionCookie } from './member-cookie.js';
+import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, originOf, readCookies, setSessionCookie } from './member-cookie.js';
 import { continuePage, signOutPage, lostPage, messagePage, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
 
 export interface MemberPagesContext {
@@ -47,6 +48,8 @@ export interface MemberPagesContext {
   /** Registrations, and reminders, per address and per account. */
   readonly registrations: PageFormLimiter;
   readonly reminders: PageFormLimiter;
+  /** A signed-in member's password confirmations, per member. */
+  readonly confirmations: PageFormLimiter;
   readonly limits: ParamLimits;
   readonly publicUrl: string | undefined;
   /** Told every sign-in's outcome (the login metrics). */
@@ -84,11 +87,17 @@ async function currentSession(
   context: MemberPagesContext,
   account: Account,
   request: FastifyRequest,
-): Promise<{ session: string; member: SessionMember } | undefined> {
-  const session = readCookie(request.headers.cookie, cookieName(account));
-  if (!session) return undefined;
-  const checked = await context.sessions.check(account, session);
-  return checked.kind === 'valid' ? { session, member: checked.member } : undefined;
+): Promise<{ session: string; member: SessionMember; remember: boolean } | undefined> {
+  for (const session of readCookies(request.headers.cookie, cookieName(account))) {
+    const checked = await context.sessions.check(account, session);
+    if (checked.kind === 'valid') return { session, member: checked.member, remember: checked.remember };
+  }
+  return undefined;
+}
+
+/** Ends every session the browser's cookies name (the host's and the domain's). */
+async function endCookieSessions(context: MemberPagesContext, account: Account, request: FastifyRequest): Promise<void> {
+  for (const session of readCookies(request.headers.cookie, cookieName(account))) await context.sessions.end(account, session);
 }
 
 const FIELD_PROBLEMS: Record<Extract<FieldCheck, { ok: false }>['problem'], MessageKey> = {
@@ -111,7 +120,7 @@ function readFields(
   const values: Record<string, string> = {};
   const errors: Record<string, string> = {};
   for (const field of chrome.account.settings.registrationFields) {
-    if (editableOnly && field.kind === 'checkbox') continue;
+    if (editableOnly && !field.editable) continue;
     const sent = params.get(`f_${field.name}`);
     values[field.name] = sent ?? '';
     const checked = checkFieldValue(field, sent);
@@ -176,12 +185,9 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
 
   async function signOut(request: FastifyRequest, reply: FastifyReply, account: Account) {
     const chrome = await chromeOf(context, account, request);
-    const session = readCookie(request.headers.cookie, cookieName(account));
-    const ended = session ? context.sessions.end(account, session) : Promise.resolve();
-    return ended.then(() => {
-      clearSessionCookie(reply, request, account, publicUrl);
-      return sendPage(reply, 200, chrome, messagePage(chrome, 'signedOut', 'signedOutText', { href: chrome.base, label: 'signInAgain' }));
-    });
+    await endCookieSessions(context, account, request);
+    clearSessionCookie(reply, request, account, publicUrl);
+    return sendPage(reply, 200, chrome, messagePage(chrome, 'signedOut', 'signedOutText', { href: chrome.base, label: 'signInAgain' }));
   }
 
   /** Signs the member in as /api2/login/ would, then sets the cookie; the failure's words otherwise. */
@@ -214,8 +220,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     context.countLogin?.(outcome.kind === 'ok' ? 'ok' : outcome.reason === 'wrong-credentials' ? 'fail' : outcome.reason);
     if (outcome.kind === 'fail') return { ok: false, message: chrome.t(outcome.reason === 'suspended' ? 'suspended' : 'wrongLogin'), failUrl: outcome.failUrl };
     // A session the browser held before is ended: an id is never carried across a sign-in.
-    const before = readCookie(request.headers.cookie, cookieName(account));
-    if (before) await context.sessions.end(account, before);
+    await endCookieSessions(context, account, request);
     setSessionCookie(reply, request, account, outcome.session, remember, publicUrl);
     return { ok: true, okUrl: outcome.okUrl };
   }
@@ -410,13 +415,28 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           return undefined;
         }
         const current = await currentSession(context, account, request);
-        if (!current) {
+        const member = current && (await context.members.byId(account, current.member.id));
+        if (!current || !member) {
           void sendPage(reply, 401, chrome, signInPage(chrome, {}));
           return undefined;
         }
-        const member = await context.members.byId(account, current.member.id);
-        if (!member) return undefined;
         return { account, chrome, current, member, params: await readParams(request, context.limits) };
+      }
+
+      /**
+       * Whether `password` is the member's own, for a change it confirms (its e-mail, its
+       * password, its deletion): at most 10 tries an hour per member, each a hash's work.
+       */
+      async function confirmed(account: Account, chrome: Chrome, member: Member, password: string): Promise<true | string> {
+        const admission = await context.confirmations.admit(account.id, String(member.id));
+        if (!admission.ok) return chrome.t('tooMany', { seconds: admission.retryAfterSeconds });
+        try {
+          context.hashing.assertRoom();
+        } catch (error) {
+          if (error instanceof HashingBusy) return chrome.t('busy');
+          throw error;
+        }
+        return (await context.logins.confirmPassword(member, password)) ? true : chrome.t('wrongPassword');
       }
 
       pages.get('/:account/profile', async (request, reply) => {
@@ -434,6 +454,12 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const email = (params.get('email') ?? '').trim();
         const { set, cleared, values, errors } = readFields(chrome, params, true);
         if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
+        // A new address takes the password: whoever holds only the session cannot move the
+        // account (and its password reminders) to an address of theirs.
+        if (!errors.email && email !== member.email) {
+          const ok = await confirmed(account, chrome, member, params.get('email_password') ?? '');
+          if (ok !== true) errors.email_password = ok;
+        }
         if (Object.keys(errors).length > 0) return showProfile(request, reply, account, member.id, { errors, values: { ...values, email } }, 400);
         const updated = await context.members.update(
           account,
@@ -452,18 +478,20 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const password = params.get('password') ?? '';
         const fail = (field: 'current' | 'password' | 'confirm', message: string) =>
           showProfile(request, reply, account, member.id, { passwordError: { field, message } }, 400);
-        if (!(await context.logins.confirmPassword(member, params.get('current') ?? ''))) return fail('current', chrome.t('wrongPassword'));
         const problem = passwordProblem(chrome, password);
         if (problem) return fail('password', problem);
         if (password !== (params.get('confirm') ?? '')) return fail('confirm', chrome.t('passwordsDiffer'));
-        // A new password ends every session of the member (as /update/'s does); this browser signs in again with it.
+        const ok = await confirmed(account, chrome, member, params.get('current') ?? '');
+        if (ok !== true) return fail('current', ok);
+        // A new password ends every session of the member (as /update/'s does); this browser
+        // gets a new one, kept as the old one was. Not a login: nothing is counted.
         await context.members.update(
           account,
           { selector: { by: 'id', id: member.id }, password, setFields: new Map(), deleteFields: [] },
           { actor: 'member', requestId: request.id },
         );
-        const signedIn = await signIn(request, reply, account, member.login, password, false);
-        if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login: member.login }));
+        const session = await context.sessions.start(account, member.id, { ip: visitor(request), remember: form.current.remember });
+        setSessionCookie(reply, request, account, session, form.current.remember, publicUrl);
         return showProfile(request, reply, account, member.id, { notice: chrome.t('passwordChanged') });
       });
 
@@ -478,9 +506,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const form = await memberForm(request, reply);
         if (!form) return reply;
         const { account, chrome, member, params } = form;
-        if (!(await context.logins.confirmPassword(member, params.get('delete_password') ?? ''))) {
-          return showProfile(request, reply, account, member.id, { deleteError: chrome.t('wrongPassword') }, 400);
-        }
+        const ok = await confirmed(account, chrome, member, params.get('delete_password') ?? '');
+        if (ok !== true) return showProfile(request, reply, account, member.id, { deleteError: ok }, 400);
         await context.members.update(
           account,
           { selector: { by: 'id', id: member.id }, status: 'D', setFields: new Map(), deleteFields: [] },

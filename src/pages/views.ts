@@ -217,7 +217,7 @@ export interface ProfileView {
 export function profilePage(chrome: Chrome, view: ProfileView): string {
   const { t, base, account } = chrome;
   const errors = view.errors ?? {};
-  const editable = account.settings.registrationFields.filter((field) => field.kind !== 'checkbox');
+  const editable = account.settings.registrationFields.filter((field) => field.editable);
   const values: Record<string, string> = { ...Object.fromEntries(view.profile), email: view.email, ...(view.values ?? {}) };
   const pwError = (field: 'current' | 'password' | 'confirm') => (view.passwordError?.field === field ? view.passwordError.message : undefined);
   return layout(
@@ -227,6 +227,7 @@ export function profilePage(chrome: Chrome, view: ProfileView): string {
 <p>${t('signedInAs', { login: view.login })}</p>
 <form method="post" action="${base}profile" novalidate>
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
+${input('email_password', t('emailPassword'), { type: 'password', autocomplete: 'current-password', error: errors.email_password, hint: t('emailPasswordHint') })}
 ${editable.map((field) => registrationInput(field, { values, errors }, t))}
 <button type="submit">${t('save')}</button>
 </form>

@@ -95,6 +95,26 @@ export class SessionRepository extends Repository implements SessionStore {
     await this.connection.write(this.build.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId));
   }
 
+  async createSession(session: {
+    accountId: number;
+    memberId: number;
+    digest: string;
+    createdAt: number;
+    ip: string | null;
+    remember: boolean;
+  }): Promise<void> {
+    await this.connection.write(
+      this.build.insertInto('sessions').values({
+        digest: session.digest,
+        account_id: session.accountId,
+        member_id: session.memberId,
+        created_at: session.createdAt,
+        ip: session.ip,
+        remember: session.remember ? 1 : 0,
+      }),
+    );
+  }
+
   async endMemberSession(accountId: number, memberId: number, digest: string): Promise<boolean> {
     const result = await this.connection.write(
       this.build.deleteFrom('sessions').where('digest', '=', digest).where('account_id', '=', accountId).where('member_id', '=', memberId),

@@ -521,6 +521,8 @@ for (const engine of ENGINES) {
       await look(page, 'member-profile-errors', false);
       // The e-mail and a field changed.
       await page.fill('#email', 'dahlia@new.example');
+      // A new address takes the password.
+      await page.fill('#email_password', 'dahlia-password-1');
       await page.fill('#f_first_name', 'Dahlia R.');
       await page.selectOption('#f_plan', 'silver');
       await page.click('button:has-text("Save")');

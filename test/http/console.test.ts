@@ -191,7 +191,7 @@ describeEachEngineApp('the console over HTTP', (h) => {
       pageLanguage: 'fr',
       checkFields: ['city'],
     });
-    expect(account.settings.registrationFields).toEqual([{ name: 'city', label: 'City', required: true, kind: 'text', choices: [] }]);
+    expect(account.settings.registrationFields).toEqual([{ name: 'city', label: 'City', required: true, editable: true, kind: 'text', choices: [] }]);
   });
 
   it('behaves like pages: changes redirect to their result, Delete asks first, unknown addresses answer a console page', async () => {

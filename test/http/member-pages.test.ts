@@ -366,7 +366,7 @@ describeEachEngineApp('the member pages', (h) => {
   });
 
   it('lets a member change its profile and password (other sessions end), download its data, and delete its account', async () => {
-    const parsed = parseRegistrationFields('city:text:City;terms*:checkbox:Terms');
+    const parsed = parseRegistrationFields('city:text:City;plan!:choice(gold|silver):Plan;terms*:checkbox:Terms');
     if (!parsed.ok) throw new Error(parsed.reason);
     const b = await setup({ registrationFields: parsed.fields });
     const { id } = await b.create({ _login: 'jack', _email: 'jack@example.com', city: 'Lyon' });
@@ -375,11 +375,19 @@ describeEachEngineApp('the member pages', (h) => {
     expect(profile.body).toContain('Your profile');
     expect(profile.body).toContain('value="Lyon"');
     expect(profile.body).not.toContain('f_terms');
+    // A field asked once (`!`) is not the member's to change: a posted value is ignored.
+    expect(profile.body).not.toContain('f_plan');
+    await b.submit('profile', { email: 'jack@example.com', f_city: 'Lyon', f_plan: 'gold' });
+    expect((await h().services.members.findOne(b.account, 'jack'))?.profile.has('plan')).toBe(false);
 
     const bad = await b.submit('profile', { email: 'not-an-address', f_city: 'Paris' });
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('This is not an e-mail address.');
-    const saved = await b.submit('profile', { email: 'jack@new.example.com', f_city: 'Paris' });
+    // A new address takes the password.
+    const unconfirmed = await b.submit('profile', { email: 'jack@new.example.com', f_city: 'Paris' });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body).toContain('This is not your current password.');
+    const saved = await b.submit('profile', { email: 'jack@new.example.com', f_city: 'Paris', email_password: 'correct-horse-9' });
     expect(saved.body).toContain('Your profile is saved.');
     let jack = await h().services.members.findOne(b.account, 'jack');
     expect(jack?.member.email).toBe('jack@new.example.com');
@@ -389,6 +397,7 @@ describeEachEngineApp('the member pages', (h) => {
     expect((await h().services.members.findOne(b.account, 'jack'))?.profile.has('city')).toBe(false);
 
     const elsewhere = (await b.apiLogin('jack')).session as string;
+    const loginsBefore = (await h().services.members.findOne(b.account, 'jack'))!.member.loginCount;
     const wrongCurrent = await b.submit('password', { current: 'nope-nope', password: 'a-new-password-2', confirm: 'a-new-password-2' });
     expect(wrongCurrent.body).toContain('This is not your current password.');
     const before = b.cookie();
@@ -397,6 +406,8 @@ describeEachEngineApp('the member pages', (h) => {
     expect(await b.sessionApi(elsewhere)).toBe('FAIL');
     expect(b.cookie()).not.toBe(before);
     expect(await b.sessionApi(b.cookie()!)).toBe('OK');
+    // The new session is not a login: nothing counted.
+    expect((await h().services.members.findOne(b.account, 'jack'))!.member.loginCount).toBe(loginsBefore);
     expect((await b.apiLogin('jack', 'a-new-password-2')).result).toBe('OK');
 
     const data = await b.page('my-data');

@@ -30,8 +30,8 @@ describeEachEngine('account store', (context) => {
       passwordCheck: 'off' as const,
       registration: 'approval' as const,
       registrationFields: [
-        { name: 'first_name', label: 'First name', required: true, kind: 'text' as const, choices: [] },
-        { name: 'plan', label: 'plan', required: false, kind: 'choice' as const, choices: ['gold', 'silver'] },
+        { name: 'first_name', label: 'First name', required: true, editable: true, kind: 'text' as const, choices: [] },
+        { name: 'plan', label: 'plan', required: false, editable: false, kind: 'choice' as const, choices: ['gold', 'silver'] },
       ],
       returnOrigins: ['https://www.example.com', 'http://127.0.0.1:8080'],
       pageName: 'The Club',
