@@ -4,8 +4,9 @@
  * with a mail when asked), and the pages' settings (owners: registration and its fields, the
  * allowed return origins, the look, the language, the check's headers).
  *
- * A registration awaiting approval is a Suspended member registered on the pages (reg_type
- * Free): what the registration service makes, and what the queue lists.
+ * A registration awaiting approval is a row of its own, made with the member (Suspended) by
+ * the registration service and taken by the decision: a member suspended for another reason,
+ * or imported as Free, is never in the queue.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_LANGUAGES, REGISTRATIONS, type Account, type SettingsPatch } from '../accounts/account.js';
@@ -144,12 +145,7 @@ export function registerMemberPagesConsole(scope: FastifyInstance, kit: ConsoleK
     notice?: Chrome['notice'],
   ) {
     const { account } = seen;
-    const page = await kit.members.pageMembers(account, {
-      filters: { status: 'S', regType: 'F' },
-      order: 'registered',
-      limit: QUEUE_SIZE,
-      profileFields: account.settings.registrationFields.map((field) => field.name),
-    });
+    const page = await kit.members.pendingRegistrations(account, QUEUE_SIZE);
     const members = page.members.map(({ member, profile }) => ({ id: member.id, login: member.login, email: member.email, regAt: member.regAt, profile }));
     return kit.send(reply, status, registrationsPage({ operator: seen.operator, account: account.name, notice }, { account, members, total: page.total }));
   }
@@ -166,21 +162,11 @@ export function registerMemberPagesConsole(scope: FastifyInstance, kit: ConsoleK
     if (!seen) return reply;
     const { account, operator } = seen;
     const id = (request.params as { id: string }).id;
-    const member = /^[1-9]\d{0,14}$/.test(id) ? await kit.members.byId(account, Number(id)) : undefined;
-    if (!member || member.status !== 'S' || member.regType !== 'F')
-      return showQueue(request, reply, seen, 404, { kind: 'error', text: 'This registration no longer waits.' });
     const tell = kit.formOf(request).tell === '1';
-    await kit.members.update(
-      account,
-      {
-        selector: { by: 'id', id: member.id },
-        status: approve ? 'A' : 'D',
-        setFields: new Map(),
-        deleteFields: [],
-        ...(approve ? { mail: { kind: 'welcome' } } : tell ? { mail: { kind: 'refused' } } : {}),
-      },
-      { actor: 'operator', email: operator.email, requestId: request.id },
-    );
+    const decided = /^[1-9]\d{0,14}$/.test(id)
+      ? await kit.members.decideRegistration(account, Number(id), { approve, tell }, { actor: 'operator', email: operator.email, requestId: request.id })
+      : 'not-waiting';
+    if (decided === 'not-waiting') return showQueue(request, reply, seen, 404, { kind: 'error', text: 'This registration no longer waits.' });
     return kit.seeOther(reply, `${registrationsPath(account.name)}?done=${approve ? 'approved' : 'refused'}`);
   }
 

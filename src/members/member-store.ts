@@ -136,6 +136,10 @@ export interface MemberStore {
   insertMember(accountId: number, member: NewMember, origin: EventOrigin, mail?: MailRequest, registration?: Registered): Promise<number>;
   /** The first `limit` members (by id) a selector finds that are not Deleted (as stored). */
   findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]>;
+  /** The registrations awaiting approval whose member is still Suspended: the oldest `limit` ids, and how many in all. */
+  pendingRegistrations(accountId: number, limit: number): Promise<{ ids: number[]; total: number }>;
+  /** Takes the member's registration out of the queue; false when it was not there (decided already). */
+  takePendingRegistration(accountId: number, memberId: number): Promise<boolean>;
   /** How many members an update with this selector matches (its cost grows with them: read apart). */
   countSelected(accountId: number, selector: MemberSelector): Promise<number>;
   /** Whether a member (in any state) holds this login, compared case-insensitively. */

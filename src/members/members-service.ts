@@ -213,6 +213,34 @@ export class MembersService {
     return this.store.markEmailVerified(account.id, id, member.email, this.clock(), origin);
   }
 
+  /** The registrations awaiting approval (their members Suspended), the oldest `limit` with their profiles, and how many in all. */
+  async pendingRegistrations(account: Account, limit: number): Promise<{ members: Array<{ member: Member; profile: Map<string, string> }>; total: number }> {
+    const { ids, total } = await this.store.pendingRegistrations(account.id, limit);
+    const members = await Promise.all(
+      ids.map(async (id) => ({ member: await this.store.findMemberById(account.id, id), profile: await this.store.findProfile(account.id, id) })),
+    );
+    return { members: members.filter((entry): entry is { member: Member; profile: Map<string, string> } => entry.member !== undefined), total };
+  }
+
+  /**
+   * An operator's decision on a registration awaiting approval: approved, Active with the
+   * welcome mail; refused, Deleted (with the refused mail when `tell`). The queue's row is taken
+   * first, so of two decisions (two operators, a double click) one is made.
+   */
+  async decideRegistration(
+    account: Account,
+    id: number,
+    decision: { approve: boolean; tell: boolean },
+    origin: EventOrigin,
+  ): Promise<'decided' | 'not-waiting'> {
+    const member = await this.store.findMemberById(account.id, id);
+    if (!member || effectiveState(member, this.clock()).status !== 'S') return 'not-waiting';
+    if (!(await this.store.takePendingRegistration(account.id, id))) return 'not-waiting';
+    const mail: MailRequest | undefined = decision.approve ? { kind: 'welcome' } : decision.tell ? { kind: 'refused' } : undefined;
+    await this.update(account, { selector: { by: 'id', id }, status: decision.approve ? 'A' : 'D', setFields: new Map(), deleteFields: [], mail }, origin);
+    return 'decided';
+  }
+
   /** How many members an update with this selector would change now (`dry_run=1`). */
   countSelected(account: Account, selector: MemberSelector): Promise<number> {
     return this.store.countSelected(account.id, selector);

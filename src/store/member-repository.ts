@@ -1,4 +1,6 @@
 /** Members and their profiles, for the member services: the API's storage. */
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from './schema.js';
 import { foldKey, type Member, type NewMember } from '../members/member.js';
 import type {
   Registered,
@@ -54,6 +56,8 @@ export const insertMemberProcedure = writerProcedure(
           .execute();
       }
       if (mail) await queueMail(trx, accountId, [id], mail, member.regAt)!.execute();
+      if (registration?.approval)
+        await trx.insertInto('pending_registrations').values({ member_id: id, account_id: accountId, created_at: member.regAt }).execute();
       if (origin) {
         const created = createdEvent(toMember(row), member.profile, member.regAt, origin);
         const registered = registration && registeredEvent({ id, login: row.login }, registration.approval, member.regAt, origin);
@@ -110,6 +114,39 @@ export class MemberRepository extends Repository implements MemberStore {
       .limit(limit)
       .execute();
     return rows.map(toMember);
+  }
+
+  async pendingRegistrations(accountId: number, limit: number): Promise<{ ids: number[]; total: number }> {
+    // The oldest first, by the (account, time) index; the count read apart (it grows with them).
+    const waiting = (eb: ExpressionBuilder<Database, 'pending_registrations'>) =>
+      eb.and([
+        eb('pending_registrations.account_id', '=', accountId),
+        eb.exists(
+          eb.selectFrom('members').select('members.id').whereRef('members.id', '=', 'pending_registrations.member_id').where('members.status', '=', 'S'),
+        ),
+      ]);
+    const rows = await this.reads
+      .selectFrom('pending_registrations')
+      .select('member_id')
+      .where(waiting)
+      .orderBy('created_at')
+      .orderBy('member_id')
+      .limit(limit)
+      .execute();
+    const [count] = await this.connection.readApart(
+      this.build
+        .selectFrom('pending_registrations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(waiting),
+    );
+    return { ids: rows.map((row) => Number(row.member_id)), total: Number(count?.n ?? 0) };
+  }
+
+  async takePendingRegistration(accountId: number, memberId: number): Promise<boolean> {
+    const result = await this.connection.write(
+      this.build.deleteFrom('pending_registrations').where('account_id', '=', accountId).where('member_id', '=', memberId),
+    );
+    return Number(result.numAffectedRows ?? 0) > 0;
   }
 
   async countSelected(accountId: number, selector: MemberSelector): Promise<number> {

@@ -36,6 +36,14 @@ export interface Database {
   mail_templates: MailTemplateTable;
   mail_outbox: MailOutboxTable;
   page_templates: PageTemplateTable;
+  pending_registrations: PendingRegistrationTable;
+}
+
+/** A registration awaiting an operator's approval (its member Suspended meanwhile). */
+export interface PendingRegistrationTable {
+  member_id: number;
+  account_id: number;
+  created_at: number;
 }
 
 /** An account's own layout of its member pages (the built-in one otherwise). */

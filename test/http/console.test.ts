@@ -139,6 +139,8 @@ describeEachEngineApp('the console over HTTP', (h) => {
       });
     await register('pia');
     await register('quinn');
+    // Suspended and Free, but not a registration waiting: never in the queue.
+    await api.insert({ login: 'imported', regType: 'F', status: 'S' });
     const viewer = await signedIn(h(), `viewer-${api.user}@example.com`, api.user, 'viewer');
     const editor = await signedIn(h(), `editor-${api.user}@example.com`, api.user, 'editor');
     const owner = await signedIn(h(), `owner-${api.user}@example.com`, api.user, 'owner');
@@ -146,6 +148,8 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect(queue.status).toBe(200);
     expect(queue.body).toContain('pia@example.com');
     expect(queue.body).toContain('quinn@example.com');
+    expect(queue.body).not.toContain('>imported<');
+    expect(queue.body).toContain('<strong>2</strong> waiting');
     const pia = (await api.member('pia'))!;
     const quinn = (await api.member('quinn'))!;
     expect((await form(h(), `/admin/accounts/${api.user}/registrations/${pia.id}/approve`, {}, viewer)).status).toBe(403);
