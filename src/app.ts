@@ -182,6 +182,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logins: deps.logins,
     sessions: deps.sessions,
     resets: deps.resets,
+    events: deps.events,
     operators: deps.operators,
     ...deps.pageForms,
     publicUrl: deps.publicUrl,

@@ -182,17 +182,17 @@ export function createMetrics(services: Pick<Services, 'hashing' | 'store' | 'up
 }
 
 /**
- * What the HTTP app is built from: the services, the request limiters (counting in the store,
- * so that several servers count together), and every limit from the Config. `extra` holds
- * what is not configuration: the logger, metrics, the version.
- */
-/**
  * Registrations and password reminders from the member pages, each: 10 an hour per client
  * address, 200 an hour per account. A site that gets more real sign-ups than that is a happy
  * problem for a later setting.
  */
 export const PAGE_FORM_LIMITS = { perAddressPerHour: 10, perAccountPerHour: 200 };
 
+/**
+ * What the HTTP app is built from: the services, the request limiters (counting in the store,
+ * so that several servers count together), and every limit from the Config. `extra` holds
+ * what is not configuration: the logger, metrics, the version.
+ */
 export function appDependencies(
   services: Services,
   config: Config,
@@ -211,7 +211,7 @@ export function appDependencies(
     pageForms: {
       registrations: new PageFormLimiter(limiter, 'registrations', PAGE_FORM_LIMITS),
       reminders: new PageFormLimiter(limiter, 'reminders', PAGE_FORM_LIMITS),
-      // Keyed by member: 10 wrong passwords an hour each (the per-account figure is no limit).
+      // Keyed by member: 10 password confirmations an hour each (the per-account figure is no limit).
       confirmations: new PageFormLimiter(limiter, 'confirmations', { perAddressPerHour: 10, perAccountPerHour: 1_000_000 }),
     },
     operators: services.operators,

@@ -66,7 +66,7 @@ export interface AccountSettings {
   readonly returnOrigins: readonly string[];
   /** The member pages' heading; "" shows the account's name. */
   readonly pageName: string;
-  /** An https logo shown on the member pages; "" for none. */
+  /** An http(s) logo shown on the member pages; "" for none. */
   readonly pageLogoUrl: string;
   /** The member pages' accent colour, `#rrggbb`. */
   readonly pageAccent: string;

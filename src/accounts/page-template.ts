@@ -56,9 +56,11 @@ export function parsePageTemplate(text: string): { ok: true; template: PageTempl
     seen.set(part.variable, (seen.get(part.variable) ?? 0) + 1);
   }
   for (const needed of ['head', 'content']) if (seen.get(needed) !== 1) return { ok: false, reason: `{{${needed}}} must appear exactly once` };
-  const styleSources = [...text.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map(
-    (match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`,
-  );
+  const styles = [...text.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((match) => match[1]!);
+  // A style block is allowed by the hash of its text as written: a variable in it would change that text.
+  if (styles.some((style) => style.includes('{{')))
+    return { ok: false, reason: 'a <style> block holds no {{variable}} (it is allowed by its hash as written); the accent is var(--accent)' };
+  const styleSources = styles.map((style) => `'sha256-${createHash('sha256').update(style).digest('base64')}'`);
   return { ok: true, template: { parts, styleSources, builtIn: text === DEFAULT_PAGE_TEMPLATE } };
 }
 

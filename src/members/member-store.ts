@@ -118,16 +118,16 @@ export interface MemberPage {
   readonly total: number;
 }
 
-/**
- * What the member services need from storage: members and their profiles. Every method takes
- * the account id, and never sees or changes another account's members. A write that breaks a
- * uniqueness rule (a login taken) fails with the store's UniqueViolation.
- */
 /** A member that registered on the member pages, and whether it waits for an operator's approval. */
 export interface Registered {
   readonly approval: boolean;
 }
 
+/**
+ * What the member services need from storage: members and their profiles. Every method takes
+ * the account id, and never sees or changes another account's members. A write that breaks a
+ * uniqueness rule (a login taken) fails with the store's UniqueViolation.
+ */
 export interface MemberStore {
   /**
    * The new member's id; `member.created` is written with it (from `origin`), `mail` queued to

@@ -123,9 +123,13 @@ export class SessionsService {
     return answer(seen);
   }
 
-  /** A member's sessions, newest first (at most `limit`). */
-  listOf(account: Account, memberId: number, limit = 20): Promise<SessionSummary[]> {
-    return this.store.listSessions(account.id, memberId, limit);
+  /** A member's live sessions, newest first (at most `limit`): those past a lifetime, not purged yet, are left out. */
+  async listOf(account: Account, memberId: number, limit = 20): Promise<SessionSummary[]> {
+    const now = this.clock();
+    const { sessionIdleSeconds, sessionLifetimeSeconds } = account.settings;
+    const live = (session: SessionSummary) =>
+      now < session.createdAt + sessionLifetimeSeconds * 1000 && (session.remember || now < (session.seenAt ?? session.createdAt) + sessionIdleSeconds * 1000);
+    return (await this.store.listSessions(account.id, memberId, limit)).filter(live);
   }
 
   /** Ends one of the member's sessions by its digest (an operator's "end this one"); false when it is not the member's. */

@@ -27,8 +27,10 @@ import type { PasswordResets } from '../members/password-resets.js';
 import type { SessionMember, SessionsService } from '../members/sessions.js';
 import type { Member } from '../members/member.js';
 import type { LoginOutcome } from '../observability/metrics.js';
+import type { EventsService } from '../events/events-service.js';
 import type { OperatorsService } from '../operators/operators-service.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages } from '../http/page-security.js';
+import { ApiError } from '../http/errors.js';
 import { rawQuery, readParams, type ParamLimits, type WireParams } from '../http/params.js';
 import type { MessageKey } from './catalog.js';
 import { check, protectionScript } from './protection.js';
@@ -42,6 +44,8 @@ export interface MemberPagesContext {
   readonly logins: LoginService;
   readonly sessions: SessionsService;
   readonly resets: PasswordResets;
+  /** The member's history, in its data. */
+  readonly events: Pick<EventsService, 'ofMember'>;
   readonly operators: Pick<OperatorsService, 'list'>;
   readonly hashing: HashingGate;
   readonly anonymousLogins: AnonymousLoginLimiter;
@@ -58,6 +62,9 @@ export interface MemberPagesContext {
 
 type Query = Record<string, string>;
 
+/** The look of a page that belongs to no account (an unknown one, a request that could not be read). */
+const DEFAULT_ACCOUNT: Account = { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS };
+
 /**
  * The query string's parameters (the first of each name); unknown ones are ignored by every
  * page. A `url` written last and not encoded (`…&url=https://site/page?a=1&b=2`, as nginx can
@@ -66,9 +73,10 @@ type Query = Record<string, string>;
 function queryOf(request: FastifyRequest): Query {
   const query: Query = {};
   const raw = rawQuery(request);
-  for (const [name, value] of new URLSearchParams(raw)) if (!(name in query)) query[name] = value;
-  // Only a url holding a `?` or `&` as it is (not encoded) is cut by the parse above.
+  // Only a url holding a `?` or `&` as it is (not encoded) would be cut by a parse: it is taken
+  // whole, and the parameters are read from what comes before it (never from the page's own).
   const bare = /(?:^|&)url=(https?:\/\/[^?&]*[?&].*)$/i.exec(raw);
+  for (const [name, value] of new URLSearchParams(bare ? raw.slice(0, bare.index) : raw)) if (!(name in query)) query[name] = value;
   if (bare) query.url = bare[1]!;
   return query;
 }
@@ -148,7 +156,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     const name = (request.params as { account: string }).account;
     const account = await context.accounts.find(name);
     if (!account) {
-      const chrome = await chromeOf(context, { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS }, request);
+      const chrome = await chromeOf(context, DEFAULT_ACCOUNT, request);
       void sendPage(reply, 404, chrome, messagePage(chrome, 'notFound', 'notFoundText'));
     }
     return account;
@@ -335,7 +343,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const again = (status: number, error?: string) =>
           sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
         // A robot fills the hidden field: it is thanked, and nothing is made.
-        if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText'));
+        if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'thanks', 'thanksText'));
         if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
         if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
         const problem = passwordProblem(chrome, password);
@@ -353,7 +361,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const approval = account.settings.registration === 'approval';
         const operators = approval
           ? (await context.operators.list())
-              .filter((operator) => operator.accounts.some((access) => access.accountId === account.id))
+              .filter((operator) => operator.accounts.some((access) => access.accountId === account.id && access.role !== 'viewer'))
               .map((operator) => operator.email)
           : [];
         const created = await context.members.create(
@@ -381,7 +389,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           errors.login = chrome.t('loginTaken');
           return again(409);
         }
-        if (created.kind !== 'created') return again(400, chrome.t('tooLong'));
+        if (created.kind !== 'created') return again(400, chrome.t(created.kind === 'over-quota' ? 'full' : 'tooLong'));
         if (approval)
           return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
         const signedIn = await signIn(request, reply, account, login, password, false);
@@ -466,8 +474,11 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           { selector: { by: 'id', id: member.id }, ...(email !== member.email ? { email } : {}), setFields: set, deleteFields: cleared },
           { actor: 'member', requestId: request.id },
         );
-        if (updated.kind !== 'updated')
-          return showProfile(request, reply, account, member.id, { errors: { email: chrome.t('tooLong') }, values: { ...values, email } }, 400);
+        if (updated.kind !== 'updated') {
+          const problem =
+            updated.kind === 'over-quota' ? 'full' : updated.kind === 'too-many-fields' || updated.kind === 'too-large' ? 'tooLong' : 'failedText';
+          return showProfile(request, reply, account, member.id, { notice: undefined, errors: { form: chrome.t(problem) }, values: { ...values, email } }, 400);
+        }
         return showProfile(request, reply, account, member.id, { notice: chrome.t('saved') });
       });
 
@@ -525,13 +536,25 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         if (!current) return seeOther(reply, `/auth/${account.name}/`);
         const member = await context.members.byId(account, current.member.id);
         if (!member) return seeOther(reply, `/auth/${account.name}/`);
-        const [profile, logins] = await Promise.all([context.members.profileOf(account, member.id), context.logins.recentLogins(account, member.id, 100)]);
+        const [profile, logins, sessions, history] = await Promise.all([
+          context.members.profileOf(account, member.id),
+          context.logins.recentLogins(account, member.id, 100),
+          context.sessions.listOf(account, member.id, 100),
+          context.events.ofMember(account.id, member.id, 100),
+        ]);
         const document = {
           account: account.name,
           exported_at: new Date().toISOString(),
           member: { id: String(member.id), ...builtInValues(member) },
           profile: Object.fromEntries(profile),
           recent_logins: logins.map((entry) => ({ at: new Date(entry.at).toISOString(), ip: entry.ip, outcome: entry.outcome })),
+          sessions: sessions.map((session) => ({
+            signed_in_at: new Date(session.createdAt).toISOString(),
+            last_seen_at: new Date(session.seenAt ?? session.createdAt).toISOString(),
+            ip: session.ip,
+            kept_signed_in: session.remember,
+          })),
+          history: history.map((event) => ({ at: new Date(event.at).toISOString(), type: event.type, by: event.origin.actor, data: event.data })),
         };
         return reply
           .type('application/json; charset=utf-8')
@@ -552,11 +575,32 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         );
       }
 
+      /** The account a path names, or undefined for a name that is not one (or not even a URL's). */
+      const findQuietly = async (encoded: string) => {
+        try {
+          return await context.accounts.find(decodeURIComponent(encoded));
+        } catch {
+          return undefined;
+        }
+      };
+
+      // A request the pages cannot read (a NUL byte, too many parameters, a body too large), a
+      // server at its hashing capacity, or a fault: a page, never the API's JSON.
+      pages.setErrorHandler(async (error, request, reply) => {
+        const chrome = await chromeOf(context, DEFAULT_ACCOUNT, request);
+        if (error instanceof HashingBusy) return sendPage(reply.header('retry-after', '1'), 503, chrome, messagePage(chrome, 'busyTitle', 'busy'));
+        const status = (error as { statusCode?: number }).statusCode;
+        if (error instanceof ApiError || (typeof status === 'number' && status >= 400 && status < 500))
+          return sendPage(reply, typeof status === 'number' ? status : 400, chrome, messagePage(chrome, 'unreadable', 'unreadableText'));
+        request.log.error({ err: error }, 'member page failed');
+        return sendPage(reply, 500, chrome, messagePage(chrome, 'failed', 'failedText'));
+      });
+
       // Any other address under /auth/: a page, in the account's look when there is one.
       pages.setNotFoundHandler(async (request, reply) => {
         const name = /^\/auth\/([^/?]+)/.exec(request.url)?.[1];
-        const account = name ? await context.accounts.find(decodeURIComponent(name)).catch(() => undefined) : undefined;
-        const chrome = await chromeOf(context, account ?? { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS }, request);
+        const account = name ? await findQuietly(name) : undefined;
+        const chrome = await chromeOf(context, account ?? DEFAULT_ACCOUNT, request);
         return sendPage(
           reply,
           404,

@@ -223,7 +223,7 @@ export function profilePage(chrome: Chrome, view: ProfileView): string {
   return layout(
     chrome,
     t('profile'),
-    html`${notice(view.notice)}${alert(Object.keys(errors).length > 0 ? t('errorSummary') : undefined)}
+    html`${notice(view.notice)}${alert(errors.form ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
 <p>${t('signedInAs', { login: view.login })}</p>
 <form method="post" action="${base}profile" novalidate>
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}

@@ -83,6 +83,9 @@ describeEachEngineApp('the member pages', (h) => {
     const unknown = await h().request({ method: 'GET', url: '/auth/no-such-account/' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain('<h1>Page not found</h1>');
+    expect((await h().request({ method: 'GET', url: '/auth/%E0%A4%A/x' })).status).toBeLessThan(500);
+    const unreadable = await b.submit('', { action: 'login', login: 'a\u0000b', password: 'x' });
+    expect([unreadable.status, unreadable.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
     const missing = await b.page('nothing-here');
     expect(missing.status).toBe(404);
     expect(missing.body).toContain(`href="/auth/${b.user}/"`);
@@ -173,6 +176,10 @@ describeEachEngineApp('the member pages', (h) => {
     b.setCookie(undefined);
     const bare = await b.page(`?action=ppreturn&url=${SITE}/page?a=1&b=2`);
     expect(bare.body).toContain(`value="${SITE}/page?a=1&amp;b=2"`);
+    // The page's own parameters stay its own: none is read as the sign-in page's.
+    const smuggled = await b.page(`?action=ppreturn&url=${SITE}/r?x=1&mode=API&id=abc`);
+    expect(smuggled.headers['content-type']).toContain('text/html');
+    expect(smuggled.body).toContain(`value="${SITE}/r?x=1&amp;mode=API&amp;id=abc"`);
   });
 
   it('takes the sign-in form pasted on an allowed origin’s page, and no form from anywhere else', async () => {
@@ -467,6 +474,10 @@ describeEachEngineApp('the member pages', (h) => {
     expect(await accounts.setPageTemplate(b.user, '{{head}}{{content}}{{nope}}')).toMatchObject({
       kind: 'invalid',
       reason: expect.stringContaining('{{nope}}'),
+    });
+    expect(await accounts.setPageTemplate(b.user, '{{head}}<style>a{color:{{accent}}}</style>{{content}}')).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringContaining('var(--accent)'),
     });
     const layout = `<!doctype html><html lang="{{lang}}"><head>{{head}}<title>{{title}}</title><link rel="stylesheet" href="${SITE}/site.css"><style>.site{color:#333}</style></head>
 <body><div class="site"><nav>{{logo}} {{name}} <a href="${SITE}/">Home</a></nav><h1>{{title}}</h1>{{content}}<footer>© {{name}}</footer></div></body></html>`;

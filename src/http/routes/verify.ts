@@ -15,9 +15,11 @@ import { queryParams } from '../params.js';
 import { chromeOf, sendPage } from '../../pages/page-reply.js';
 import { messagePage } from '../../pages/views.js';
 
-const PAGES: Record<VerifyEmailOutcome, { status: 200 | 400; title: string; text: string }> = {
-  verified: { status: 200, title: 'E-mail address verified', text: 'Thank you: your e-mail address is verified.' },
-  invalid: { status: 400, title: 'Link not valid', text: 'This verification link is not valid: it may have been copied in part, or it is no longer in use.' },
+/** Every bad link's one page (a verified one is the account's: the member pages' catalog). */
+const INVALID = {
+  status: 400,
+  title: 'Link not valid',
+  text: 'This verification link is not valid: it may have been copied in part, or it is no longer in use.',
 };
 
 const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
@@ -36,7 +38,7 @@ export const VERIFY_SCHEMA = {
     },
     required: ['user', 'login', 'id', 'code'],
   },
-  response: { 200: htmlPage(PAGES.verified.title), 400: htmlPage(PAGES.invalid.title) },
+  response: { 200: htmlPage('E-mail address verified'), 400: htmlPage(INVALID.title) },
 };
 
 export async function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): Promise<void> {
@@ -58,7 +60,7 @@ export async function registerVerifyRoute(app: FastifyInstance, context: { accou
         const chrome = await chromeOf(context, account, request);
         return sendPage(reply, 200, chrome, messagePage(chrome, 'verified', 'verifiedText', { href: chrome.base, label: 'signIn' }));
       }
-      const { status, title, text } = PAGES.invalid;
+      const { status, title, text } = INVALID;
       return sendMemberPage(reply, status, memberPage(title, html`<p>${text}</p>`));
     });
   });
