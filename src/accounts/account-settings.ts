@@ -9,7 +9,7 @@
  * a column (a migration and schema.ts), and the regenerated table in the docs.
  */
 import { MAX_PASSWORD_LENGTH } from '../auth/passwords.js';
-import { isTimeZone, redirectUrl } from '../common/validate.js';
+import { isTimeZone, originOf, redirectUrl } from '../common/validate.js';
 import { isEmail, MAX_RECORD_FIELDS } from '../members/fields.js';
 import { LIST_TOKENS } from '../members/member-fields.js';
 import { isProfileFieldName } from '../members/profile-fields.js';
@@ -464,7 +464,7 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
     option: 'page-logo',
     column: 'page_logo_url',
     kind: text('<url>', (value) =>
-      value === '' || (isOrigin(originOf(value)) && redirectUrl(value) === value) ? undefined : 'must be an absolute http(s) URL, or "" for none',
+      value === '' || (originOf(value) !== undefined && redirectUrl(value) === value) ? undefined : 'must be an absolute http(s) URL, or "" for none',
     ),
     help: 'an image shown at the top of the member pages (absolute http(s) URL; "" for none)',
     get: (s) => s.pageLogoUrl,
@@ -514,14 +514,6 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
 /** A host name of at least two labels (`example.com`), letters, digits and hyphens. */
 function isDomain(value: string): boolean {
   return value.length <= 253 && /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i.test(value);
-}
-
-function originOf(value: string): string {
-  try {
-    return new URL(value).origin;
-  } catch {
-    return '';
-  }
 }
 
 /** The default as the docs and `--help` show it (periods as periods). */

@@ -58,3 +58,13 @@ export function isTimeZone(value: string): boolean {
 export function isIpAddress(value: string): boolean {
   return isIP(value) !== 0;
 }
+
+/** The origin of an absolute http(s) URL, or undefined. */
+export function originOf(url: string): string | undefined {
+  if (!/^https?:\/\//i.test(url)) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

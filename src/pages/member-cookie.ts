@@ -10,7 +10,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
-import { redirectUrl } from '../common/validate.js';
+import { originOf, redirectUrl } from '../common/validate.js';
 
 /** Longer than any id a sign-in hands out: not worth a look-up. */
 const MAX_SESSION_LENGTH = 256;
@@ -91,13 +91,8 @@ export function ownOrigin(request: FastifyRequest, publicUrl: string | undefined
 export function allowedReturn(account: Account, value: string | undefined, request: FastifyRequest, publicUrl: string | undefined): string | undefined {
   if (!value || value.length > MAX_RETURN_LENGTH) return undefined;
   const safe = redirectUrl(value);
-  if (!safe || !/^https?:\/\//i.test(safe)) return undefined;
-  let origin: string;
-  try {
-    origin = new URL(safe).origin;
-  } catch {
-    return undefined;
-  }
+  const origin = safe && originOf(safe);
+  if (!origin) return undefined;
   return account.settings.returnOrigins.includes(origin) || origin === ownOrigin(request, publicUrl) ? safe : undefined;
 }
 
@@ -105,14 +100,4 @@ export function allowedReturn(account: Account, value: string | undefined, reque
 export function fromAllowedOrigin(account: Account, request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   return typeof origin === 'string' && account.settings.returnOrigins.includes(origin);
-}
-
-/** The origin of an absolute http(s) URL, or undefined. */
-export function originOf(url: string): string | undefined {
-  if (!/^https?:\/\//i.test(url)) return undefined;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }

@@ -9,7 +9,7 @@ import type { AccountsService } from '../accounts/accounts-service.js';
 import { pageTemplateOf } from '../accounts/page-template.js';
 import { pickLanguage, translator } from './catalog.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
-import { originOf } from './member-cookie.js';
+import { originOf } from '../common/validate.js';
 import { policy, type Chrome } from './views.js';
 
 /** What every page of the request shares: the account, its words in the visitor's language, its layout. */

@@ -35,7 +35,8 @@ import { rawQuery, readParams, type ParamLimits, type WireParams } from '../http
 import type { MessageKey } from './catalog.js';
 import { check, protectionScript } from './protection.js';
 import { chromeOf, formTargets, passwordProblem, seeOther, sendPage } from './page-reply.js';
-import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, originOf, readCookies, setSessionCookie } from './member-cookie.js';
+import { allowedReturn, clearSessionCookie, cookieName, fromAllowedOrigin, readCookies, setSessionCookie } from './member-cookie.js';
+import { originOf } from '../common/validate.js';
 import { continuePage, signOutPage, lostPage, messagePage, profilePage, registerPage, signInPage, type Chrome, type ProfileView } from './views.js';
 
 export interface MemberPagesContext {

@@ -9,10 +9,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
+import { text, post } from '../support/browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -22,20 +23,6 @@ const HOSTILE_LOGIN = '"><script>alert(1)</script>';
 // closing an attribute, a handler, an entity.
 const HOSTILE_EMAIL = "x'/onmouseover='alert`2`'&amp@example.com";
 const HOSTILE_PROFILE = '<img src=x onerror=alert(3)>';
-
-/** A locator's text (its first match), trimmed; empty while it is not there. */
-async function text(locator: Locator): Promise<string> {
-  return (
-    (await locator
-      .first()
-      .textContent({ timeout: 1000 })
-      .catch(() => '')) ?? ''
-  ).trim();
-}
-
-async function post(url: string, params: Record<string, string>): Promise<any> {
-  return (await fetch(url, { method: 'POST', body: new URLSearchParams(params) })).json();
-}
 
 for (const engine of ENGINES) {
   describe.skipIf(!canRun || !engineAvailable(engine))(`the operator's console [${engine}]`, () => {

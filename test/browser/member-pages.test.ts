@@ -22,11 +22,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { startSmtp, type MailCatcher, type ReceivedMail } from '../support/smtp.js';
+import { text, post } from '../support/browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -37,20 +38,6 @@ const OPERATOR = 'gardener@garden.example';
 const OPERATOR_PASSWORD = 'console-horse-battery';
 /** Generous: two cores, shared, and password hashing on each sign-in. */
 const SLOW = { timeout: 30_000 };
-
-/** A locator's text (its first match), trimmed; empty while it is not there. */
-async function text(locator: Locator): Promise<string> {
-  return (
-    (await locator
-      .first()
-      .textContent({ timeout: 1000 })
-      .catch(() => '')) ?? ''
-  ).trim();
-}
-
-async function post(url: string, params: Record<string, string>): Promise<any> {
-  return (await fetch(url, { method: 'POST', body: new URLSearchParams(params) })).json();
-}
 
 /** A page's answer as the browser saw it: a member page, the console's, the reset or verify page. */
 interface Answer {

@@ -21,6 +21,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
+import { post } from '../support/browser.js';
 
 const CI = Boolean(process.env.CI);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,10 +31,6 @@ const canRun = existsSync(CHROMIUM) || CI;
 const hasNginx = existsSync(NGINX) || CI;
 const hasCaddy = existsSync(CADDY) || CI;
 const PASSWORD = 'proxy-horse-battery';
-
-async function post(url: string, params: Record<string, string>): Promise<any> {
-  return (await fetch(url, { method: 'POST', body: new URLSearchParams(params) })).json();
-}
 
 /** A port free on the loopback a moment ago (the proxy that is given it may still lose it: startProxy tries again). */
 async function freePort(): Promise<number> {

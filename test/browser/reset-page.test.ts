@@ -13,13 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { startSmtp, type MailCatcher } from '../support/smtp.js';
+import { post } from '../support/browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
-
-async function post(url: string, params: Record<string, string>): Promise<any> {
-  return (await fetch(url, { method: 'POST', body: new URLSearchParams(params) })).json();
-}
 
 for (const engine of ENGINES) {
   describe.skipIf(!canRun || !engineAvailable(engine))(`the password reset page [${engine}]`, () => {
