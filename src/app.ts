@@ -204,8 +204,13 @@ function drainOnClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (closing) return reply.code(503).header('retry-after', '1').send(errorBody(MESSAGES.unavailable));
+  // A callback, not an async function, as the hooks above: it runs on every request.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (closing) {
+      void reply.code(503).header('retry-after', '1').send(errorBody(MESSAGES.unavailable));
+      return;
+    }
+    done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');

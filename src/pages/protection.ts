@@ -33,28 +33,40 @@ function headerValue(value: string): string {
  * (repeatable) asks that the member's profile field hold that value, else 403. A reverse proxy
  * asks it on every request to a protected page: one read of the session, no page.
  */
-export async function check(sessions: SessionsService, account: Account, request: FastifyRequest, reply: FastifyReply) {
-  const cookies = readCookies(request.headers.cookie, cookieName(account));
-  if (cookies.length === 0) return reply.code(401).send();
-  const required = queryParams(request).getAll('require');
-  const fields = [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
+export function check(sessions: SessionsService, account: Account | undefined, request: FastifyRequest, reply: FastifyReply): undefined | Promise<void> {
+  const cookies = account ? readCookies(request.headers.cookie, cookieName(account)) : [];
+  if (!account || cookies.length === 0) return refuse(reply, 401);
+  // `require` rules only when the address has a query (a proxy's plain check has none).
+  const required = request.url.includes('?') ? queryParams(request).getAll('require') : [];
+  const fields = required.length === 0 ? account.settings.checkFields : [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
   const template = fields.map((name) => `{${name}}`).join('');
   const parsed = template === '' ? undefined : parseRecordTemplate(template);
-  // The first valid of the browser's cookies (usually the only one).
-  let checked: SessionCheck = { kind: 'not-found' };
-  for (const session of cookies) {
-    const checking = sessions.check(account, session, parsed && { template, fields: parsed });
-    checked = checking instanceof Promise ? await checking : checking;
-    if (checked.kind === 'valid') break;
-  }
-  if (checked.kind !== 'valid') return reply.code(401).send();
+  const record = parsed && { template, fields: parsed };
+  // The first valid of the browser's cookies (usually the only one): each checked in turn.
+  const next = (at: number): undefined | Promise<void> => {
+    if (at === cookies.length) return refuse(reply, 401);
+    const checked = sessions.check(account, cookies[at]!, record);
+    if (checked instanceof Promise) return checked.then((answer) => (answer.kind === 'valid' ? letIn(account, answer, required, reply) : next(at + 1)));
+    return checked.kind === 'valid' ? letIn(account, checked, required, reply) : next(at + 1);
+  };
+  return next(0);
+}
+
+function refuse(reply: FastifyReply, status: 401 | 403): undefined {
+  void reply.code(status).send();
+  return undefined;
+}
+
+/** 200 with the member's headers, or 403 when a `require` rule does not hold. */
+function letIn(account: Account, checked: Extract<SessionCheck, { kind: 'valid' }>, required: readonly string[], reply: FastifyReply): undefined {
   const values = checked.record ? (JSON.parse(checked.record) as Record<string, string>) : {};
   const { member } = checked;
   reply.header('x-member-id', String(member.id)).header('x-member-login', headerValue(member.login)).header('x-member-email', headerValue(member.email));
   for (const name of account.settings.checkFields) reply.header(`x-member-field-${name.toLowerCase()}`, headerValue(values[name] ?? ''));
   for (const rule of required) {
     const at = rule.indexOf(':');
-    if (at < 0 || values[rule.slice(0, at)] !== rule.slice(at + 1)) return reply.code(403).send();
+    if (at < 0 || values[rule.slice(0, at)] !== rule.slice(at + 1)) return refuse(reply, 403);
   }
-  return reply.code(200).send();
+  void reply.code(200).send();
+  return undefined;
 }
