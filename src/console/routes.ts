@@ -111,6 +111,14 @@ function send(reply: FastifyReply, status: number, page: string): FastifyReply {
 
 const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
+/** The members page's order: a column, either way; newest first unless asked otherwise. */
+function sortOf(query: Params): { order: MemberPageQuery['order']; descending: boolean } {
+  const orders: ReadonlyArray<MemberPageQuery['order']> = ['id', 'login', 'email', 'status', 'registered'];
+  const order = orders.find((name) => name === query.sort);
+  if (!order) return { order: 'id', descending: query.dir !== 'asc' };
+  return { order, descending: query.dir === 'desc' };
+}
+
 /** Filters of the members page, from its query string; a wrong value is reported by name. */
 function filtersOf(query: Params, now: number): MemberFilters {
   const day = (name: string) => {
@@ -121,12 +129,15 @@ function filtersOf(query: Params, now: number): MemberFilters {
     return Date.parse(`${value}T00:00:00Z`);
   };
   const status = query.status && ['A', 'S', 'D'].includes(query.status) ? (query.status as 'A' | 'S' | 'D') : undefined;
+  const search = query.q?.trim();
   const regType = query.reg_type && ['F', 'P', 'A', 'M'].includes(query.reg_type) ? (query.reg_type as 'F' | 'P' | 'A' | 'M') : undefined;
   const days = (name: string) => (query[name] && /^\d{1,4}$/.test(query[name]!) ? Number(query[name]) : undefined);
   const within = days('deleted_within');
   const created = days('created_within');
   const text = (name: string) => (query[name]?.trim() ? query[name]!.trim() : undefined);
   return {
+    anyContains: search ? search : undefined,
+    includeDeleted: query.status === 'all' ? true : undefined,
     loginContains: text('login'),
     emailContains: text('email'),
     profileContains: text('profile'),
@@ -337,18 +348,23 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
               .filter((c) => c !== ''),
           ),
         ].slice(0, 8);
-        const order: MemberPageQuery['order'] = query.sort === 'login' || query.sort === 'registered' ? query.sort : 'id';
+        const { order, descending } = sortOf(query);
         const page = await context.members.pageMembers(account, {
           filters,
           order,
+          descending,
           after: query.after,
           before: query.before,
           last: query.last === '1',
           limit: PAGE_SIZE,
           profileFields: columns,
         });
-        const base = Object.fromEntries(Object.entries(query).filter(([name, value]) => !['after', 'before', 'last'].includes(name) && value !== ''));
+        const base = Object.fromEntries(Object.entries(query).filter(([name, value]) => !['after', 'before', 'last', 'at'].includes(name) && value !== ''));
         const link = (extra: Params) => `${membersPath(account.name)}?${new URLSearchParams({ ...base, ...extra })}`;
+        // The position of the page's first member: carried by the links (a keyset page does
+        // not know it), 1 on the first page, counted back from the total on the last.
+        const sent = /^[1-9]\d{0,8}$/.test(query.at ?? '') ? Number(query.at) : undefined;
+        const at = !page.hasBefore ? 1 : !page.hasAfter ? Math.max(1, page.total - page.members.length + 1) : sent;
         return send(
           reply,
           200,
@@ -359,9 +375,13 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
             columns,
             members: page.members,
             total: page.total,
+            at,
+            sort: { order, descending },
+            sortLink: (column) => link({ sort: column, dir: column === order && !descending ? 'desc' : 'asc' }),
             first: page.hasBefore ? link({}) : undefined,
-            previous: page.hasBefore && page.firstCursor ? link({ before: page.firstCursor }) : undefined,
-            next: page.hasAfter && page.lastCursor ? link({ after: page.lastCursor }) : undefined,
+            previous:
+              page.hasBefore && page.firstCursor ? link({ before: page.firstCursor, ...(at ? { at: String(Math.max(1, at - PAGE_SIZE)) } : {}) }) : undefined,
+            next: page.hasAfter && page.lastCursor ? link({ after: page.lastCursor, ...(at ? { at: String(at + page.members.length) } : {}) }) : undefined,
             last: page.hasAfter ? link({ last: '1' }) : undefined,
           }),
         );

@@ -65,8 +65,14 @@ export interface MemberFilters {
   /** Exact, case-insensitive. */
   readonly login?: string;
   readonly email?: string;
-  /** Without a status and without `deletedFrom`, Deleted members are left out. */
+  /**
+   * The console's one search box: the id (when the text is one), or a case-insensitive
+   * substring of the login, the e-mail or any profile value.
+   */
+  readonly anyContains?: string;
+  /** Without a status, without `deletedFrom` and without `includeDeleted`, Deleted members are left out. */
   readonly status?: MemberStatus;
+  readonly includeDeleted?: boolean;
   readonly regType?: RegType;
   /** reg_at >= registeredFrom */
   readonly registeredFrom?: number;
@@ -96,7 +102,9 @@ export interface MemberListQuery {
 /** The console's members page: one page of a filtered, sorted list, by keyset. */
 export interface MemberPageQuery {
   readonly filters: MemberFilters;
-  readonly order: 'id' | 'login' | 'registered';
+  readonly order: 'id' | 'login' | 'email' | 'status' | 'registered';
+  /** Newest, or last in the alphabet, first. */
+  readonly descending?: boolean;
   /** The page after this cursor, the page before it, the first page (neither) or the last page. */
   readonly after?: string;
   readonly before?: string;

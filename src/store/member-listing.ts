@@ -51,7 +51,8 @@ export function filtered<O>(query: MembersQuery<O>, accountId: number, filters: 
     );
   }
   if (filters.status !== undefined) q = q.where((eb) => hasStatus(eb, filters.status!, now));
-  else if (filters.deletedFrom === undefined) q = q.where('m.status', '!=', 'D').where((eb) => eb.not(eb.and([due(eb, now), eb('m.exp_time_mode', '=', 'D')])));
+  else if (filters.deletedFrom === undefined && filters.includeDeleted !== true)
+    q = q.where('m.status', '!=', 'D').where((eb) => eb.not(eb.and([due(eb, now), eb('m.exp_time_mode', '=', 'D')])));
   if (filters.regType !== undefined) q = q.where('m.reg_type', '=', filters.regType);
   if (filters.login !== undefined) q = q.where('m.login_key', '=', foldKey(filters.login));
   if (filters.email !== undefined) q = q.where('m.email_key', '=', foldKey(filters.email));
@@ -70,13 +71,31 @@ export function filtered<O>(query: MembersQuery<O>, accountId: number, filters: 
       return fields;
     });
   if (filters.profileContains !== undefined) q = withField(filters.profileContains);
+  if (filters.anyContains !== undefined) {
+    const text = foldKey(filters.anyContains);
+    const id = /^[1-9]\d{0,14}$/.test(filters.anyContains) ? Number(filters.anyContains) : undefined;
+    q = q.where((eb) =>
+      eb.or([
+        ...(id === undefined ? [] : [eb('m.id', '=', id)]),
+        search.memberContains(accountId, 'login_key', text),
+        search.memberContains(accountId, 'email_key', text),
+        eb(
+          'm.id',
+          'in',
+          eb.selectFrom('member_fields as f').select('f.member_id').where('f.account_id', '=', accountId).where(search.fieldContains(accountId, text)),
+        ),
+      ]),
+    );
+  }
   for (const { name, text } of filters.profileFieldContains ?? []) q = withField(text, name);
   return q;
 }
 
 /** Filtered by status alone (or not at all): the total comes from the counters. */
 export function byStatusOnly(filters: MemberFilters): boolean {
-  return Object.entries(filters).every(([name, value]) => name === 'status' || value === undefined || (Array.isArray(value) && value.length === 0));
+  return Object.entries(filters).every(
+    ([name, value]) => name === 'status' || name === 'includeDeleted' || value === undefined || (Array.isArray(value) && value.length === 0),
+  );
 }
 
 /**

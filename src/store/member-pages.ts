@@ -1,7 +1,7 @@
 /**
  * The console's members page in SQL: the /list/ filters (member-listing.ts's), sorted by id,
- * login or registration time, one page at a time by keyset: the page after a cursor is
- * `(key, id) > (cursor)` read along the account's index on that key, so the last page of a
+ * login, e-mail, status or registration time, either way, one page at a time by keyset: the
+ * page after a cursor is `(key, id) > (cursor)` (`<` descending) read along the account's index on that key, so the last page of a
  * million members costs what the first does (an OFFSET would read every row before it). The
  * count comes from the counters when only the status filters, as /list/'s does.
  */
@@ -11,7 +11,9 @@ import type { StoreConnection } from './writes.js';
 import { byStatusOnly, countByStatus, filtered, statusAt } from './member-listing.js';
 import { toMember, type MemberRow } from './member-rows.js';
 
-const KEYS = { id: 'm.id', login: 'm.login_key', registered: 'm.reg_at' } as const;
+/** Each order's key, read along the account's index on it (`members_status` holds the id). */
+const KEYS = { id: 'm.id', login: 'm.login_key', email: 'm.email_key', status: 'm.status', registered: 'm.reg_at' } as const;
+const TEXT_KEYS: ReadonlySet<MemberPageQuery['order']> = new Set(['login', 'email', 'status']);
 
 /** A cursor: the sort key's value and the id, as base64url JSON (opaque to the page). */
 function encodeCursor(key: string | number, id: number): string {
@@ -23,7 +25,7 @@ function decodeCursor(cursor: string, order: MemberPageQuery['order']): [string 
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
     if (!Array.isArray(value) || value.length !== 2 || !Number.isSafeInteger(value[1])) return undefined;
     const key = value[0] as unknown;
-    if (order === 'login' ? typeof key !== 'string' : !Number.isSafeInteger(key)) return undefined;
+    if (TEXT_KEYS.has(order) ? typeof key !== 'string' : !Number.isSafeInteger(key)) return undefined;
     return [key as string | number, value[1] as number];
   } catch {
     return undefined;
@@ -37,7 +39,10 @@ export async function pageMembers(connection: StoreConnection, accountId: number
   const before = query.before === undefined ? undefined : decodeCursor(query.before, query.order);
   // Backwards (the page before a cursor, the last page): read in reverse, then turn it round.
   const backwards = before !== undefined || (query.last === true && after === undefined);
-  const direction = backwards ? 'desc' : 'asc';
+  // Descending, "after" means smaller: the comparisons and the reading direction turn round.
+  const descending = query.descending === true;
+  const direction = backwards !== descending ? 'desc' : 'asc';
+  const [later, earlier] = descending ? (['<', '>'] as const) : (['>', '<'] as const);
   let rows = filtered(
     db
       .selectFrom('members as m')
@@ -49,8 +54,8 @@ export async function pageMembers(connection: StoreConnection, accountId: number
     search,
     now,
   );
-  if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) > (${after[0]}, ${after[1]})`);
-  if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) < (${before[0]}, ${before[1]})`);
+  if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(later)} (${after[0]}, ${after[1]})`);
+  if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(earlier)} (${before[0]}, ${before[1]})`);
   // One more than the page: whether there is a page beyond it.
   const compiled = rows
     .orderBy(sql.ref(key), direction)
@@ -67,7 +72,8 @@ export async function pageMembers(connection: StoreConnection, accountId: number
     let total: number;
     if (byStatusOnly(query.filters)) {
       const counts = await countByStatus(db, reader, accountId, now);
-      total = query.filters.status === undefined ? counts.A! + counts.S! : counts[query.filters.status]!;
+      total =
+        query.filters.status !== undefined ? counts[query.filters.status]! : counts.A! + counts.S! + (query.filters.includeDeleted === true ? counts.D! : 0);
     } else {
       const count = filtered(
         db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
@@ -83,10 +89,21 @@ export async function pageMembers(connection: StoreConnection, accountId: number
       const profile = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
       return { member: { ...toMember(row), status: row.status_now as never }, profile: new Map(Object.entries(profile)) };
     });
-    const cursorOf = (row: MemberRow | undefined) =>
-      row === undefined
-        ? undefined
-        : encodeCursor(query.order === 'login' ? row.login_key : query.order === 'registered' ? Number(row.reg_at) : row.id, row.id);
+    const keyOf = (row: MemberRow): string | number => {
+      switch (query.order) {
+        case 'login':
+          return row.login_key;
+        case 'email':
+          return row.email_key;
+        case 'status':
+          return row.status;
+        case 'registered':
+          return Number(row.reg_at);
+        default:
+          return Number(row.id);
+      }
+    };
+    const cursorOf = (row: MemberRow | undefined) => (row === undefined ? undefined : encodeCursor(keyOf(row), Number(row.id)));
     yield {
       members,
       firstCursor: cursorOf(page[0]),

@@ -109,20 +109,41 @@ for (const engine of ENGINES) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await operator(context, 'editor@example.com', 'demo', 'editor');
       await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
-      await expect.poll(() => text(page.locator('.count'))).toContain('62 members');
+      // Newest first, with the page's position; keyset paging to the next page, then the first.
+      await expect.poll(() => text(page.locator('.count'))).toBe('1–50 of 62');
       await shoot(page, 'members');
-      // Keyset paging: the next page, and the last one.
+      const firstLogins = () => page.locator('tbody tr td:nth-child(2)').allInnerTexts();
       await page.click('a:has-text("Next")');
       await expect.poll(() => page.locator('tbody tr').count()).toBe(12);
+      await expect.poll(() => text(page.locator('.count'))).toBe('51–62 of 62');
+      expect((await firstLogins()).at(-1)).toBe('alice');
       await page.click('a:has-text("First")');
       await expect.poll(() => page.locator('tbody tr').count()).toBe(50);
-      // Search: a login substring, a profile field as a column.
-      await page.fill('input[name=login]', 'alic');
+      // Sorted by a column either way: its heading, then again.
+      await page.click('th a:has-text("Login")');
+      await expect.poll(() => page.locator('th[aria-sort=ascending]').textContent()).toContain('Login');
+      expect((await firstLogins()).slice(0, 4)).toEqual([HOSTILE_LOGIN, 'alice', 'member00', 'member01']);
+      await page.click('th a:has-text("Login")');
+      await expect.poll(() => page.locator('th[aria-sort=descending]').textContent()).toContain('Login');
+      expect((await firstLogins()).slice(0, 2)).toEqual(['member59', 'member58']);
+      // One search box: a login substring, an id, a profile value; a profile field as a column
+      // under More filters.
+      await page.fill('input[name=q]', 'alic');
+      await page.click('summary:has-text("More filters")');
       await page.fill('input[name=columns]', 'city,plan');
       await page.click('button:has-text("Search")');
-      await expect.poll(() => text(page.locator('.count'))).toContain('1 member');
+      await expect.poll(() => text(page.locator('.count'))).toBe('1 member');
       await expect.poll(() => text(page.locator('tbody'))).toContain('Oslo');
       await shoot(page, 'search');
+      // An id: that member, beside those whose login, e-mail or profile holds the digits.
+      await page.fill('input[name=q]', String(alice));
+      await page.click('button:has-text("Search")');
+      await expect.poll(() => firstLogins()).toContain('alice');
+      await page.fill('input[name=q]', 'oslo');
+      await page.click('button:has-text("Search")');
+      await expect.poll(() => firstLogins()).toContain('alice');
+      await page.fill('input[name=q]', 'alic');
+      await page.click('button:has-text("Search")');
       await page.click('a:has-text("alice")');
       await expect.poll(() => text(page.locator('h1'))).toBe('alice');
       // Edit: a built-in field and a profile field.
@@ -185,7 +206,7 @@ for (const engine of ENGINES) {
       await expect.poll(() => text(page.locator('h1'))).toBe(HOSTILE_LOGIN);
       await expect.poll(() => text(page.locator('.card', { hasText: 'Profile' }))).toContain(HOSTILE_PROFILE);
       await expect.poll(() => text(page.locator('table.kv'))).toContain(HOSTILE_EMAIL);
-      await page.goto(`${server.url}/admin/accounts/demo/members?columns=city`);
+      await page.goto(`${server.url}/admin/accounts/demo/members?columns=city&sort=id&dir=asc`);
       await expect.poll(() => text(page.locator('tbody'))).toContain(HOSTILE_PROFILE);
       expect(await page.locator('script').count()).toBe(0);
       expect(dialogs).toEqual([]);

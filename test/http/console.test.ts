@@ -224,6 +224,10 @@ describeEachEngineApp('the console over HTTP', (h) => {
     const deleted = await form(h(), `${path}/status`, { status: 'D', confirm: '1' }, cookie);
     expect(deleted.headers.location).toBe(`${path}?done=deleted`);
     expect((await api.member('rosa'))!.status).toBe('D');
+    // Left out of the members page unless asked for: "All, including Deleted".
+    const members = (query: string) => h().request({ method: 'GET', url: `/admin/accounts/${api.user}/members?${query}`, headers: { cookie } });
+    expect((await members('q=rosa')).body).toContain('No member matches.');
+    expect((await members('q=rosa&status=all')).body).toContain(`href="${path}">rosa</a>`);
 
     const missing = await h().request({ method: 'GET', url: '/admin/no/such/page', headers: { cookie } });
     expect(missing.status).toBe(404);

@@ -25,31 +25,50 @@ describeEachEngine('members pages', (context) => {
     }
     await insertMember(store, account.id, { login: 'gone', email: 'gone@example.com', status: 'D', regAt: base, profile: new Map() });
     const now = Date.now();
-    for (const order of ['id', 'login', 'registered'] as const) {
-      const query = (extra: Partial<MemberPageQuery>): MemberPageQuery => ({ filters: {}, order, limit: 5, profileFields: ['city'], ...extra });
-      const forward: string[] = [];
-      let page = await store.members.pageMembers(account.id, query({}), now);
-      expect(page.total).toBe(23);
-      expect(page.hasBefore).toBe(false);
-      for (;;) {
-        forward.push(...page.members.map((m) => m.member.login));
-        expect(page.members.every((m) => m.profile.get('city')?.startsWith('c'))).toBe(true);
-        if (!page.hasAfter) break;
-        page = await store.members.pageMembers(account.id, query({ after: page.lastCursor }), now);
+    await insertMember(store, account.id, { login: 'paused', email: 'paused@example.com', status: 'S', regAt: base, profile: new Map([['city', 'cp']]) });
+    for (const order of ['id', 'login', 'email', 'status', 'registered'] as const)
+      for (const descending of [false, true]) {
+        const query = (extra: Partial<MemberPageQuery>): MemberPageQuery => ({ filters: {}, order, descending, limit: 5, profileFields: ['city'], ...extra });
+        const forward: string[] = [];
+        let page = await store.members.pageMembers(account.id, query({}), now);
+        expect(page.total).toBe(24);
+        expect(page.hasBefore).toBe(false);
+        for (;;) {
+          forward.push(...page.members.map((m) => m.member.login));
+          expect(page.members.every((m) => m.profile.get('city')?.startsWith('c'))).toBe(true);
+          if (!page.hasAfter) break;
+          page = await store.members.pageMembers(account.id, query({ after: page.lastCursor }), now);
+        }
+        const backward: string[] = [];
+        page = await store.members.pageMembers(account.id, query({ last: true }), now);
+        expect(page.hasAfter).toBe(false);
+        for (;;) {
+          backward.unshift(...page.members.map((m) => m.member.login));
+          if (!page.hasBefore) break;
+          page = await store.members.pageMembers(account.id, query({ before: page.firstCursor }), now);
+        }
+        expect(forward).toHaveLength(24);
+        expect(new Set(forward).size).toBe(24);
+        expect(backward).toEqual(forward);
+        const sorted = [...forward].sort();
+        if (order === 'login') expect(forward).toEqual(descending ? sorted.reverse() : sorted);
+        if (order === 'status') expect(forward.indexOf('paused')).toBe(descending ? 0 : 23);
       }
-      const backward: string[] = [];
-      page = await store.members.pageMembers(account.id, query({ last: true }), now);
-      expect(page.hasAfter).toBe(false);
-      for (;;) {
-        backward.unshift(...page.members.map((m) => m.member.login));
-        if (!page.hasBefore) break;
-        page = await store.members.pageMembers(account.id, query({ before: page.firstCursor }), now);
-      }
-      expect(forward).toHaveLength(23);
-      expect(new Set(forward).size).toBe(23);
-      expect(backward).toEqual(forward);
-      if (order === 'login') expect([...forward].sort()).toEqual(forward);
-    }
+    // All, including Deleted: the counters' total; the one search box: an id, a login, an
+    // e-mail or a profile value.
+    const all = await store.members.pageMembers(account.id, { filters: { includeDeleted: true }, order: 'id', limit: 50, profileFields: [] }, now);
+    expect(all.total).toBe(25);
+    expect(all.members.map((m) => m.member.login)).toContain('gone');
+    const search = async (text: string) =>
+      (await store.members.pageMembers(account.id, { filters: { anyContains: text }, order: 'id', limit: 50, profileFields: [] }, now)).members.map(
+        (m) => m.member.login,
+      );
+    const paused = all.members.find((m) => m.member.login === 'paused')!.member.id;
+    expect(await search(String(paused))).toEqual(['paused']);
+    expect(await search('PAUSED@EXAMPLE')).toEqual(['paused']);
+    expect(await search('m7-')).toEqual(['m7-1']);
+    expect(await search('c22')).toEqual([all.members.find((m) => m.member.email === 'm22@example.com')!.member.login]);
+    expect(await search('gone')).toEqual([]);
     // More pages than there are readers: each is answered.
     for (let i = 0; i < 40; i++)
       expect((await store.members.pageMembers(account.id, { filters: { status: 'D' }, order: 'id', limit: 5, profileFields: [] }, now)).total).toBe(1);
