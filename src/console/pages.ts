@@ -20,7 +20,7 @@ export interface Chrome {
 const STATUS_NAMES: Record<string, string> = { A: 'Active', S: 'Suspended', D: 'Deleted' };
 const REG_TYPES: Record<string, string> = { F: 'free', P: 'paid', A: 'by the API', M: 'manual' };
 export const when = (instant: number | null | undefined) => (instant ? new Date(instant).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—');
-const statusBadge = (status: string) => html`<span class="badge ${status}">${STATUS_NAMES[status] ?? status}</span>`;
+export const statusBadge = (status: string) => html`<span class="badge ${status}">${STATUS_NAMES[status] ?? status}</span>`;
 export const membersPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/members`;
 export const memberPath = (account: string, id: number) => `${membersPath(account)}/${id}`;
 
@@ -116,6 +116,8 @@ export interface MembersView {
   readonly sort?: { readonly order: string; readonly descending: boolean };
   /** The page sorted by a column: ascending, or the other way when it is sorted so already. */
   readonly sortLink?: (column: string) => string;
+  /** The bulk action form, for an editor. */
+  readonly bulk?: Html;
   readonly first?: string;
   readonly previous?: string;
   readonly next?: string;
@@ -175,7 +177,7 @@ ${f.sort ? html`<input type="hidden" name="sort" value="${f.sort}">` : ''}${f.di
 </div></details>
 <div class="actions"><a href="${membersPath(view.account)}">Clear</a></div>
 </form></div>
-<div class="card"><p class="count">${position(view)}</p>
+${view.bulk ?? ''}<div class="card"><p class="count">${position(view)}</p>
 <table><thead><tr>${sortable(view, 'id', 'Id')}${sortable(view, 'login', 'Login')}${sortable(view, 'email', 'E-mail')}${sortable(view, 'status', 'Status')}${sortable(view, 'registered', 'Registered')}<th>Last login</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
 ${view.members.length === 0 ? html`<tr><td colspan="${6 + view.columns.length}" class="muted">No member matches.</td></tr>` : ''}
 ${view.members.map(({ member, profile }) => html`<tr><td>${member.id}</td><td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${statusBadge(member.status)}</td><td>${when(member.regAt)}</td><td>${when(member.lastLoginAt)}</td>${view.columns.map((c) => html`<td>${profile.get(c) ?? ''}</td>`)}</tr>`)}

@@ -13,14 +13,14 @@ import type { AccountsService } from '../accounts/accounts-service.js';
 import type { Account } from '../accounts/account.js';
 import type { EventsService } from '../events/events-service.js';
 import type { LoginService } from '../members/login-service.js';
-import type { MemberFilters, MemberPageQuery } from '../members/member-store.js';
+import type { MemberFilters } from '../members/member-store.js';
 import type { MembersService } from '../members/members-service.js';
 import type { SessionsService } from '../members/sessions.js';
 import type { PasswordResets } from '../members/password-resets.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { accessTo, SETUP_PATH, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
-import { queryParams, WireParams } from '../http/params.js';
+import { queryParams } from '../http/params.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../http/page-security.js';
 import { decodeCreate } from '../http/routes/create.js';
 import { decodeUpdate, UPDATE_REFUSALS } from '../http/routes/update.js';
@@ -42,7 +42,8 @@ import {
 } from './pages.js';
 import { html } from '../http/html.js';
 import { registerMemberPagesConsole } from './member-pages.js';
-import { isProfileFieldName, looksLikePassword } from '../members/profile-fields.js';
+import { filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
+import { bulkForm, registerBulkActions } from './bulk.js';
 
 export interface ConsoleContext {
   readonly operators: OperatorsService;
@@ -81,18 +82,22 @@ const DONE: Record<string, string> = {
   verified: 'The e-mail address is marked verified.',
   'session-ended': 'The session is ended.',
   'sessions-ended': 'Every session of the member is ended.',
+  bulk: 'Done.',
 };
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
 export function doneNotice(request: FastifyRequest): { kind: 'ok'; text: string } | undefined {
-  const done = queryParams(request).get('done');
+  const query = queryParams(request);
+  const done = query.get('done');
+  // A bulk action's count: digits only, put into the console's own sentence.
+  const changed = query.get('changed');
+  if (done === 'bulk' && changed !== null && /^\d{1,9}$/.test(changed))
+    return { kind: 'ok', text: `Done: ${Number(changed).toLocaleString('en')} ${changed === '1' ? 'member' : 'members'} changed.` };
   return done !== null && Object.hasOwn(DONE, done) ? { kind: 'ok', text: DONE[done]! } : undefined;
 }
 const PAGE_SIZE = 50;
 // Beside this module: in src/ (tsx) and in dist/ (the build copies it there).
 const CSS = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
-
-type Params = Record<string, string>;
 
 function formOf(request: FastifyRequest): Params {
   const body = request.body;
@@ -110,45 +115,6 @@ function send(reply: FastifyReply, status: number, page: string): FastifyReply {
 }
 
 const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
-
-/** The members page's order: a column, either way; newest first unless asked otherwise. */
-function sortOf(query: Params): { order: MemberPageQuery['order']; descending: boolean } {
-  const orders: ReadonlyArray<MemberPageQuery['order']> = ['id', 'login', 'email', 'status', 'registered'];
-  const order = orders.find((name) => name === query.sort);
-  if (!order) return { order: 'id', descending: query.dir !== 'asc' };
-  return { order, descending: query.dir === 'desc' };
-}
-
-/** Filters of the members page, from its query string; a wrong value is reported by name. */
-function filtersOf(query: Params, now: number): MemberFilters {
-  const day = (name: string) => {
-    const value = query[name];
-    if (!value) return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-      throw new ApiError(`invalid parameter: ${name}: a date, YYYY-MM-DD`);
-    return Date.parse(`${value}T00:00:00Z`);
-  };
-  const status = query.status && ['A', 'S', 'D'].includes(query.status) ? (query.status as 'A' | 'S' | 'D') : undefined;
-  const search = query.q?.trim();
-  const regType = query.reg_type && ['F', 'P', 'A', 'M'].includes(query.reg_type) ? (query.reg_type as 'F' | 'P' | 'A' | 'M') : undefined;
-  const days = (name: string) => (query[name] && /^\d{1,4}$/.test(query[name]!) ? Number(query[name]) : undefined);
-  const within = days('deleted_within');
-  const created = days('created_within');
-  const text = (name: string) => (query[name]?.trim() ? query[name]!.trim() : undefined);
-  return {
-    anyContains: search ? search : undefined,
-    includeDeleted: query.status === 'all' ? true : undefined,
-    loginContains: text('login'),
-    emailContains: text('email'),
-    profileContains: text('profile'),
-    profileFieldContains: text('field') && text('field_value') ? [{ name: text('field')!, text: text('field_value')! }] : [],
-    status,
-    regType,
-    registeredFrom: created === undefined ? day('registered_from') : Math.max(day('registered_from') ?? 0, now - created * 86_400_000),
-    registeredBefore: day('registered_before'),
-    deletedFrom: within === undefined ? undefined : now - within * 86_400_000,
-  };
-}
 
 export async function registerConsole(app: FastifyInstance, context: ConsoleContext): Promise<void> {
   const secure = context.publicUrl?.startsWith('https://') ?? false;
@@ -324,7 +290,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         if (!seen) return reply;
         const { operator, account, role } = seen;
         const query = queryOf(request);
-        const chrome: Chrome = { operator, account: account.name };
+        const chrome: Chrome = { operator, account: account.name, notice: doneNotice(request) };
         const now = context.clock();
         let filters: MemberFilters;
         try {
@@ -359,7 +325,9 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           limit: PAGE_SIZE,
           profileFields: columns,
         });
-        const base = Object.fromEntries(Object.entries(query).filter(([name, value]) => !['after', 'before', 'last', 'at'].includes(name) && value !== ''));
+        const base = Object.fromEntries(
+          Object.entries(query).filter(([name, value]) => !['after', 'before', 'last', 'at', 'done', 'changed'].includes(name) && value !== ''),
+        );
         const link = (extra: Params) => `${membersPath(account.name)}?${new URLSearchParams({ ...base, ...extra })}`;
         // The position of the page's first member: carried by the links (a keyset page does
         // not know it), 1 on the first page, counted back from the total on the last.
@@ -375,6 +343,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
             columns,
             members: page.members,
             total: page.total,
+            bulk: role !== 'viewer' && page.total > 0 ? bulkForm(account.name, new URLSearchParams(base).toString(), page.total) : undefined,
             at,
             sort: { order, descending },
             sortLink: (column) => link({ sort: column, dir: column === order && !descending ? 'desc' : 'asc' }),
@@ -578,7 +547,9 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         return change(request, reply, () => [['status', form.status ?? '']], form.status === 'D' ? 'deleted' : 'status');
       });
 
-      registerMemberPagesConsole(scope, { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther });
+      const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
+      registerMemberPagesConsole(scope, kit);
+      registerBulkActions(scope, { ...kit, clock: context.clock });
 
       scope.post('/accounts/:account/members/:id/unlock', async (request, reply) => {
         const seen = await accountOf(request, reply, 'editor');
@@ -642,34 +613,4 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
     },
     PREFIX,
   );
-}
-
-/**
- * The API's parameters for a form's change. Every name is the console's own choice but a new
- * profile field's (newField), and no name may come twice: a field named like a selector or a
- * setting can never stand in for the real one.
- */
-function wire(pairs: Array<[string, string]>): WireParams {
-  const values = new Map<string, string[]>();
-  for (const [name, value] of pairs) {
-    if (values.has(name)) throw ApiError.invalid(name, 'given twice');
-    values.set(name, [value]);
-  }
-  return new WireParams(values);
-}
-
-/** The profile field a form adds (`new_field`, `new_value`): a profile field's name, never a built-in's or a selector's. */
-function newField(form: Params): [string, string] | undefined {
-  const name = form.new_field?.trim();
-  if (!name) return undefined;
-  if (!isProfileFieldName(name))
-    throw ApiError.invalid('new_field', `"${name}" is not a profile field's name: letters, digits, _ . - and not a built-in field's or a parameter's name`);
-  if (looksLikePassword(name))
-    throw ApiError.invalid('new_field', `"${name}" looks like a password, and profile fields are kept in clear: set the password in its own box`);
-  return [name, form.new_value ?? ''];
-}
-
-/** The API's messages name parameters (`invalid parameter: email: …`); the console's form says the same. */
-function readable(message: string): string {
-  return message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith('.') ? '' : '.');
 }

@@ -14,7 +14,9 @@ export type MemberSelector =
   /** One member, any state. */
   | { readonly by: 'id'; readonly id: number }
   /** Every member that is not Deleted. */
-  | { readonly by: 'all' };
+  | { readonly by: 'all' }
+  /** The members the console's filters find at `now` (its bulk actions). */
+  | { readonly by: 'filter'; readonly filters: MemberFilters; readonly now: number };
 
 /** The most an update may write, in profile values: per request, and what the account has left of its quota. */
 export interface UpdateLimits {

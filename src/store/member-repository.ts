@@ -108,7 +108,7 @@ export class MemberRepository extends Repository implements MemberStore {
     const rows = await this.reads
       .selectFrom('members')
       .selectAll()
-      .where(selectorCondition(accountId, selector))
+      .where(selectorCondition(accountId, selector, this.connection.search))
       .where('status', '!=', 'D')
       .orderBy('id')
       .limit(limit)
@@ -154,7 +154,7 @@ export class MemberRepository extends Repository implements MemberStore {
       this.build
         .selectFrom('members')
         .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where(selectorCondition(accountId, selector)),
+        .where(selectorCondition(accountId, selector, this.connection.search)),
     );
     return Number(row?.count ?? 0);
   }

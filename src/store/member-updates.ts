@@ -14,6 +14,7 @@ import { endResetLinksOf } from './reset-repository.js';
 import { queueMail } from './mail-repository.js';
 import type { MemberChanges, MemberSelector, MemberUpdate, UpdateLimits } from '../members/member-store.js';
 import { writerProcedure, type SearchSql, type TransactionLocks, type WriterConnection } from './dialects/dialect.js';
+import { filtered as matchingIds } from './member-listing.js';
 import type { Database, MemberTable } from './schema.js';
 
 /** The folded copy of a profile value, or null when folding leaves it as it is. */
@@ -22,8 +23,8 @@ export function valueKeyOf(value: string): string | null {
   return folded === value ? null : folded;
 }
 
-/** The members a selector finds, as a condition on the members table. */
-export function selectorCondition(accountId: number, selector: MemberSelector) {
+/** The members a selector finds, as a condition on the members table (a filter's substrings through `search`). */
+export function selectorCondition(accountId: number, selector: MemberSelector, search: SearchSql) {
   return (eb: ExpressionBuilder<Database, 'members'>) => {
     const inAccount = eb('account_id', '=', accountId);
     switch (selector.by) {
@@ -37,6 +38,11 @@ export function selectorCondition(accountId: number, selector: MemberSelector) {
         return eb.and([inAccount, eb('id', '=', selector.id)]);
       case 'all':
         return eb.and([inAccount, eb('status', '!=', 'D')]);
+      case 'filter':
+        return eb.and([
+          inAccount,
+          eb('id', 'in', matchingIds(eb.selectFrom('members as m').select('m.id'), accountId, selector.filters, search, selector.now)),
+        ]);
     }
   };
 }
@@ -185,10 +191,11 @@ export async function updateMembers(
       limits,
       setBytes,
       chunkSize,
-      origin && { origin, events, search: connection.search, lock },
+      connection.search,
+      origin && { origin, events, lock },
     );
     if (outcome.kind === 'updated') {
-      if (selector.by === 'all' && origin) events.push(bulkEvent(changes, outcome.count, now, origin));
+      if (isBulk(selector) && origin) events.push(bulkEvent(selector, changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
       await appendEvents(trx, accountId, events);
       await trx.commit().execute();
@@ -224,10 +231,11 @@ async function applyUpdate(
   limits: UpdateLimits,
   setBytes: number,
   chunkSize: number,
-  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly search: SearchSql; readonly lock: UpdateLock | undefined } | undefined,
+  search: SearchSql,
+  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly lock: UpdateLock | undefined } | undefined,
 ): Promise<MemberUpdate> {
   await expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
-  const matches = selectorCondition(accountId, selector);
+  const matches = selectorCondition(accountId, selector, search);
   if (changes.login !== undefined) {
     const found = await trx.selectFrom('members').select('id').where(matches).limit(2).execute();
     if (found.length > 1) return { kind: 'login-not-unique' };
@@ -237,7 +245,7 @@ async function applyUpdate(
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
-    const before = selector.by === 'all' || !told ? undefined : await chunkBefore(trx, told.search, next, chunkSize, changes, told.lock);
+    const before = isBulk(selector) || !told ? undefined : await chunkBefore(trx, search, next, chunkSize, changes, told.lock);
     const ids = before
       ? before.members.map((member) => member.id)
       : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
@@ -396,11 +404,26 @@ async function memberEvents(trx: Transaction<Database>, before: MembersBefore, c
  * new values are the built-in fields set (by their file names, as files write them; a
  * password is named, never shown) and the profile fields set and removed.
  */
-function bulkEvent(changes: MemberChanges, count: number, now: number, origin: EventOrigin): NewEvent {
+/**
+ * An update of every member, or of the console's filters, tells one event (`member.bulk_updated`,
+ * with what it set and how many it changed), not one per member.
+ */
+function isBulk(selector: MemberSelector): selector is Extract<MemberSelector, { by: 'all' | 'filter' }> {
+  return selector.by === 'all' || selector.by === 'filter';
+}
+
+function bulkEvent(
+  selector: Extract<MemberSelector, { by: 'all' | 'filter' }>,
+  changes: MemberChanges,
+  count: number,
+  now: number,
+  origin: EventOrigin,
+): NewEvent {
   const { deleteFields, setFields, passwordHash, revokeSessions, mail, ...values } = changes;
   const set: Record<string, string | null> = builtInValues(values as Partial<Member>);
   if (passwordHash !== undefined) set.password = 'changed';
-  return bulkUpdatedEvent({ selector: '*', count, set, profile: { set: Object.fromEntries(setFields), deleted: [...deleteFields] } }, now, origin);
+  const found = selector.by === 'all' ? { selector: '*' } : { selector: 'filter', filter: selector.filters };
+  return bulkUpdatedEvent({ ...found, count, set, profile: { set: Object.fromEntries(setFields), deleted: [...deleteFields] } }, now, origin);
 }
 
 /**

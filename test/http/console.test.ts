@@ -239,6 +239,55 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect(home.body).toContain('href="/admin/"');
   });
 
+  it('applies a bulk action to a filter only after its preview, through the service, with one event', async () => {
+    const api = await apiAccount(h());
+    const cookie = await signedIn(h(), `bulk-${api.user}@example.com`, api.user);
+    for (const login of ['gold1', 'gold2', 'gold3']) await api.create(login, { plan: 'gold' });
+    await api.create('silver1', { plan: 'silver' });
+    const members = `/admin/accounts/${api.user}/members`;
+    const page = (await h().request({ method: 'GET', url: `${members}?q=gold`, headers: { cookie } })).body;
+    expect(page).toContain('Bulk action on these 3 members');
+    expect(page).toContain(`action="${members}/bulk?q=gold"`);
+
+    // The preview: how many, some of them, a confirmation button; nothing changed yet.
+    const preview = await form(h(), `${members}/bulk?q=gold`, { action: 'suspend' }, cookie);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toContain('Suspend 3 members: they can no longer sign in');
+    for (const login of ['gold1', 'gold2', 'gold3']) expect(preview.body).toContain(`>${login}</a>`);
+    expect(preview.body).not.toContain('silver1');
+    expect(preview.body).toContain('name="confirm" value="1"');
+    expect((await api.member('gold1'))!.status).toBe('A');
+
+    const done = await form(h(), `${members}/bulk?q=gold`, { action: 'suspend', confirm: '1' }, cookie);
+    expect([done.status, done.headers.location]).toEqual([303, `${members}?q=gold&done=bulk&changed=3`]);
+    expect((await h().request({ method: 'GET', url: String(done.headers.location), headers: { cookie } })).body).toContain('Done: 3 members changed.');
+    for (const login of ['gold1', 'gold2', 'gold3']) expect((await api.member(login))!.status).toBe('S');
+    expect((await api.member('silver1'))!.status).toBe('A');
+    const bulk = (await api.events({ types: 'member.bulk_updated' })).events as Array<Record<string, unknown>>;
+    expect(bulk).toHaveLength(1);
+    expect(bulk[0]).toMatchObject({
+      actor: { kind: 'operator', email: `bulk-${api.user}@example.com` },
+      data: { selector: 'filter', filter: { anyContains: 'gold' }, count: 3, set: { status: 'S' } },
+    });
+
+    // A profile field set on the Suspended ones only; a wrong field name is refused by name.
+    const set = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: 'tier', new_value: 'paused', confirm: '1' }, cookie);
+    expect(set.headers.location).toBe(`${members}?status=S&done=bulk&changed=3`);
+    expect((await api.profile('gold2'))!.get('tier')).toBe('paused');
+    expect((await api.profile('silver1'))!.has('tier')).toBe(false);
+    const wrong = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: 'status', new_value: 'A', confirm: '1' }, cookie);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('Invalid parameter: new_field');
+    const unknown = await form(h(), `${members}/bulk`, { action: 'explode', confirm: '1' }, cookie);
+    expect(unknown.body).toContain('Invalid parameter: action');
+
+    // A viewer sees no bulk form and its post is refused.
+    const viewer = await signedIn(h(), `bulk-viewer-${api.user}@example.com`, api.user, 'viewer');
+    expect((await h().request({ method: 'GET', url: members, headers: { cookie: viewer } })).body).not.toContain('Bulk action');
+    expect((await form(h(), `${members}/bulk`, { action: 'suspend', confirm: '1' }, viewer)).status).toBe(403);
+    expect((await api.member('silver1'))!.status).toBe('A');
+  });
+
   it('lists a member’s sessions and ends one or all, marks its address verified, and says when no reset mail can go', async () => {
     const api = await apiAccount(h());
     const cookie = await signedIn(h(), `actions-${api.user}@example.com`, api.user);
