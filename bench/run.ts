@@ -27,7 +27,7 @@ import { build, cli, databaseUrl, median, memoryOf, percentile, ROOT, startListe
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
-import { measureConsolePages } from './console-pages.js';
+import { measureConsoleBulk, measureConsolePages } from './console-pages.js';
 import { SEEDED_PASSWORD, seededMember, seededStatus } from './seed-members.js';
 
 /** The parts of a run `--only` can choose, in the order they run. */
@@ -37,6 +37,7 @@ const SECTIONS = [
   'session',
   'member-check',
   'console',
+  'console-bulk',
   'login',
   'member-login',
   'create',
@@ -384,6 +385,13 @@ async function measure(engine: Engine): Promise<Figures> {
       note('console search box: p50 ms', pages.searchMs);
     }
 
+    if (runs('console-bulk')) {
+      const bulk = await measureConsoleBulk(url, ACCOUNT, env);
+      console.log(`  console bulk suspend: ${bulk.members} members in ${bulk.seconds.toFixed(2)} s`);
+      note('console bulk suspend: members', bulk.members);
+      note('console bulk suspend: members/s', bulk.members / bulk.seconds);
+    }
+
     if (runs('login')) {
       const loginBody = () => encode({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD });
       note('raw argon2id verify: /s', await argon2Baseline('verify'));
@@ -678,6 +686,13 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       value: (f) => f['console search box: p50 ms'],
       pass: (v) => v <= 50,
       show: (v) => `${v.toFixed(1)} ms`,
+    },
+    {
+      figure: 'console bulk suspend of ~100k members',
+      target: '≥ 30k/s',
+      value: (f) => f['console bulk suspend: members/s'],
+      pass: (v) => v >= 30_000,
+      show: (v, f) => `${(v / 1000).toFixed(0)}k/s (${f['console bulk suspend: members']!.toFixed(0)} members)`,
     },
     {
       figure: '/create/, events on vs off',
