@@ -256,7 +256,12 @@ async function applyUpdate(
     // What one request may write in profile values, and what the account may hold.
     if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
     if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
-    const inChunk = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
+    // A filter's members are the chunk's ids, found above in this transaction: its conditions
+    // (a search, a date range) are not evaluated again by each statement of the change.
+    const inChunk =
+      selector.by === 'filter'
+        ? (eb: ExpressionBuilder<Database, 'members'>) => eb.and([eb('account_id', '=', accountId), eb('id', 'in', ids)])
+        : (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
     if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes))))
       return { kind: 'too-many-fields' };
     if (changes.mail) await queueMail(trx, accountId, ids, changes.mail, now)!.execute();
