@@ -248,7 +248,17 @@ async function applyUpdate(
     const before = isBulk(selector) || !told ? undefined : await chunkBefore(trx, search, next, chunkSize, changes, told.lock);
     const ids = before
       ? before.members.map((member) => member.id)
-      : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
+      : selector.by === 'filter'
+        ? // The filter's own query, on from the last chunk: the planner reads it along the
+          // filter's indexes or the primary key, where an IN over the whole filter read it all.
+          (
+            await matchingIds(trx.selectFrom('members as m').select('m.id'), accountId, selector.filters, search, selector.now)
+              .where('m.id', '>', after)
+              .orderBy('m.id')
+              .limit(chunkSize)
+              .execute()
+          ).map((row) => row.id)
+        : (await trx.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).execute()).map((row) => row.id);
     if (ids.length === 0) break;
     const first = ids[0]!;
     after = ids[ids.length - 1]!;
