@@ -35,8 +35,9 @@ for (const engine of ENGINES) {
     let hostile: string;
     const dialogs: string[] = [];
     // Screenshots from the SQLite run only: one set in docs/images.
-    const shoot = async (page: Page, name: string) => {
-      if (engine === 'sqlite') await page.screenshot({ path: `docs/images/console-${name}.png`, fullPage: true });
+    /** A screenshot for the docs (once, on SQLite): the whole page, or what a phone's screen shows. */
+    const shoot = async (page: Page, name: string, fullPage = true) => {
+      if (engine === 'sqlite') await page.screenshot({ path: `docs/images/console-${name}.png`, fullPage });
     };
 
     /** Makes an operator and sets its password through its link in `context`, which signs it in. */
@@ -193,6 +194,46 @@ for (const engine of ENGINES) {
       await page.goto(`${server.url}/admin/accounts/demo/members`);
       await expect.poll(() => text(page.locator('h1'))).toBe('Sign in');
       await shoot(page, 'sign-in');
+      await context.close();
+    });
+
+    it('suspends the members a filter finds after its preview, with one event, and activates them again', { timeout: 60_000 }, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await operator(context, 'bulk@example.com', 'demo', 'editor');
+      await page.goto(`${server.url}/admin/accounts/demo/members?q=member1`);
+      // member10 … member19: the search's ten.
+      await expect.poll(() => text(page.locator('.count'))).toBe('10 members');
+      await page.click('summary:has-text("Bulk action on these 10 members")');
+      await page.selectOption('select[name=action]', 'suspend');
+      await page.click('button:has-text("Preview")');
+      await expect.poll(() => text(page.locator('h1'))).toBe('Suspend?');
+      await expect.poll(() => text(page.locator('main'))).toContain('Suspend 10 members: they can no longer sign in');
+      expect(await page.locator('tbody tr').count()).toBe(10);
+      await shoot(page, 'bulk-preview');
+      const listed = async (status: string) =>
+        (await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, status, login: 'member1', record: '{login}' })).members as unknown[];
+      expect(await listed('S')).toEqual([]);
+      await page.click('button:has-text("Suspend: 10 members")');
+      await expect.poll(() => text(page.locator('.notice'))).toBe('Done: 10 members changed.');
+      expect(new URL(page.url()).searchParams.get('q')).toBe('member1');
+      expect(await listed('S')).toHaveLength(10);
+      const events = await post(`${server.url}/api2/events/`, { user: 'demo', api_key: key, types: 'member.bulk_updated' });
+      expect(events.events).toEqual([
+        expect.objectContaining({ data: expect.objectContaining({ selector: 'filter', count: 10, set: { status: 'S' } }) }),
+      ]);
+      // Back again: the Suspended ones of the same search, activated.
+      await page.selectOption('select[name=status]', 'S');
+      await page.click('button:has-text("Search")');
+      await page.click('summary:has-text("Bulk action on these 10 members")');
+      await page.selectOption('select[name=action]', 'activate');
+      await page.click('button:has-text("Preview")');
+      await page.click('button:has-text("Activate: 10 members")');
+      await expect.poll(() => text(page.locator('.notice'))).toBe('Done: 10 members changed.');
+      expect(await listed('S')).toEqual([]);
+      // At a phone's width.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${server.url}/admin/accounts/demo/members`);
+      await shoot(page, 'members-phone', false);
       await context.close();
     });
 
