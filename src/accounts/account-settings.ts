@@ -13,7 +13,16 @@ import { isTimeZone, originOf, redirectUrl } from '../common/validate.js';
 import { isEmail, MAX_RECORD_FIELDS } from '../members/fields.js';
 import { LIST_TOKENS } from '../members/member-fields.js';
 import { isProfileFieldName } from '../members/profile-fields.js';
-import { DEFAULT_SETTINGS, MESSAGE_STYLES, PAGE_LANGUAGES, PASSWORD_CHECKS, REGISTRATIONS, type AccountSettings, type SettingsPatch } from './account.js';
+import {
+  DEFAULT_SETTINGS,
+  MESSAGE_STYLES,
+  OPERATORS_TWO_STEP,
+  PAGE_LANGUAGES,
+  PASSWORD_CHECKS,
+  REGISTRATIONS,
+  type AccountSettings,
+  type SettingsPatch,
+} from './account.js';
 import { formatRegistrationFields, parseRegistrationFields, type RegistrationField } from './registration-fields.js';
 
 /** A value the command line cannot read as the setting's kind (its message says what it must be). */
@@ -508,6 +517,15 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
     get: (s) => s.cookieDomain,
     set: (s, cookieDomain) => ({ ...s, cookieDomain }),
     normalize: (value) => value.toLowerCase(),
+  }),
+  setting({
+    option: 'operators-two-step',
+    column: 'operators_two_step',
+    kind: choice(OPERATORS_TWO_STEP),
+    help: 'required: the account’s operators sign in to the console with a code from an authenticator app (TOTP) after their password',
+    more: 'An operator without one is sent to set it up before it sees the account’s pages.',
+    get: (s) => s.operatorsTwoStep,
+    set: (s, operatorsTwoStep) => ({ ...s, operatorsTwoStep }),
   }),
 ];
 

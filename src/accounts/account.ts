@@ -79,6 +79,8 @@ export interface AccountSettings {
    * pages on `members.example.com` sign a member in on `www.example.com`); "" for this host only.
    */
   readonly cookieDomain: string;
+  /** `required`: the account's operators must sign in to the console with a second step (TOTP). */
+  readonly operatorsTwoStep: OperatorsTwoStep;
 }
 
 /** Some settings changed, the others kept (ACCOUNT_SETTINGS checks the result). */
@@ -87,6 +89,8 @@ export type SettingsPatch = Partial<Omit<AccountSettings, 'lockout'>> & { lockou
 export const REGISTRATIONS = ['off', 'open', 'approval'] as const;
 export type Registration = (typeof REGISTRATIONS)[number];
 export const PAGE_LANGUAGES = ['auto', 'en', 'fr'] as const;
+export const OPERATORS_TWO_STEP = ['optional', 'required'] as const;
+export type OperatorsTwoStep = (typeof OPERATORS_TWO_STEP)[number];
 export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
 
 export const MESSAGE_STYLES = ['short', 'original'] as const;
@@ -161,6 +165,7 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   pageLanguage: 'auto',
   checkFields: [],
   cookieDomain: '',
+  operatorsTwoStep: 'optional',
 });
 
 /**

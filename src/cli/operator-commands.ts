@@ -15,6 +15,7 @@ function describe(operator: Operator) {
   return {
     email: operator.email,
     password_set: operator.hasPassword,
+    two_step: operator.twoStep,
     accounts: operator.accounts.map((grant) => ({ account: grant.account, role: grant.role })),
   };
 }
@@ -60,6 +61,7 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
         operators.map((o) => ({
           email: o.email,
           password: o.hasPassword ? 'set' : 'not set',
+          'two-step': o.twoStep ? 'on' : 'off',
           accounts: o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-',
         })),
         {

@@ -34,7 +34,7 @@ export function layout(title: string, chrome: Chrome, body: Html): string {
 <nav>${operator ? operator.accounts.map((grant) => html`<a href="${membersPath(grant.account)}" class="${grant.account === account ? 'current' : ''}">${grant.account}</a>`) : ''}</nav>
 ${
   operator
-    ? html`<div class="who"><span>${operator.email}</span>
+    ? html`<div class="who"><span>${operator.email}</span><a href="/admin/two-step">Two-step sign-in${operator.twoStep ? ': on' : ''}</a>
 <form method="post" action="/admin/sign-out"><button type="submit">Sign out</button></form>
 <form method="post" action="/admin/sign-out-everywhere"><button type="submit">Sign out everywhere</button></form></div>`
     : ''

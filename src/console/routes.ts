@@ -44,6 +44,7 @@ import { html } from '../http/html.js';
 import { registerMemberPagesConsole } from './member-pages.js';
 import { filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
 import { bulkForm, registerBulkActions } from './bulk.js';
+import { askSecondStep, registerTwoStep, TWO_STEP_PATH } from './two-step.js';
 
 export interface ConsoleContext {
   readonly operators: OperatorsService;
@@ -83,6 +84,7 @@ const DONE: Record<string, string> = {
   'session-ended': 'The session is ended.',
   'sessions-ended': 'Every session of the member is ended.',
   bulk: 'Done.',
+  'two-step-off': 'Two-step sign-in is off.',
 };
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
@@ -200,6 +202,11 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           );
           return undefined;
         }
+        // An account that requires a second step opens to its operators that have one.
+        if (account.settings.operatorsTwoStep === 'required' && !operator.twoStep) {
+          seeOther(reply, `${TWO_STEP_PATH}?${new URLSearchParams({ required: account.name })}`);
+          return undefined;
+        }
         return { operator, account, role: seen.role };
       }
 
@@ -221,6 +228,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           setCookie(reply, outcome.token);
           return seeOther(reply, '/admin/');
         }
+        if (outcome.kind === 'second-step') return askSecondStep(reply, outcome.token, secure);
         return send(
           reply,
           401,
@@ -550,6 +558,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
       registerMemberPagesConsole(scope, kit);
       registerBulkActions(scope, { ...kit, clock: context.clock });
+      registerTwoStep(scope, { operators: context.operators, secure, operatorOf, setCookie, send, seeOther, formOf, doneNotice });
 
       scope.post('/accounts/:account/members/:id/unlock', async (request, reply) => {
         const seen = await accountOf(request, reply, 'editor');

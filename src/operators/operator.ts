@@ -19,6 +19,8 @@ export interface Operator {
   readonly id: number;
   readonly email: string;
   readonly hasPassword: boolean;
+  /** Whether it signs in with a second step (a TOTP code, or a recovery code). */
+  readonly twoStep: boolean;
   readonly createdAt: number;
   /** The accounts it may see, by account id, with its role on each. */
   readonly accounts: ReadonlyArray<{ readonly accountId: number; readonly account: string; readonly role: Role }>;
@@ -36,6 +38,15 @@ export interface OperatorSession {
   readonly operatorId: number;
   readonly createdAt: number;
   readonly seenAt: number;
+  /** The password was right; the second step is still awaited. */
+  readonly pending: boolean;
+}
+
+/** An operator's second factor as stored: the secret (once enrolled), the one being enrolled, and the last step a code was taken at. */
+export interface OperatorTwoStep {
+  readonly secret: string | null;
+  readonly pending: string | null;
+  readonly step: number;
 }
 
 /** What the operators need from storage. Links and sessions are kept as digests of their tokens. */
@@ -65,7 +76,21 @@ export interface OperatorStore {
    */
   setPasswordByLink(digest: string, passwordHash: string, now: number): Promise<number | undefined>;
   linkOperator(digest: string, now: number): Promise<number | undefined>;
-  addSession(digest: string, operatorId: number, now: number): Promise<void>;
+  addSession(digest: string, operatorId: number, now: number, pending?: boolean): Promise<void>;
+  /** Ends a pending session and starts a full one under a new digest (a new token once the second step is passed). */
+  completeSession(pendingDigest: string, digest: string, now: number): Promise<void>;
+  twoStep(id: number): Promise<OperatorTwoStep>;
+  /** Keeps (or, with null, drops) the secret being enrolled. */
+  setTwoStepPending(id: number, secret: string | null): Promise<void>;
+  /** Turns the second step on with this secret, the step its first code was taken at, and new recovery codes (their digests): the old ones end. */
+  enableTwoStep(id: number, secret: string, step: number, recoveryDigests: readonly string[]): Promise<void>;
+  /** Turns it off: the secret and every recovery code removed. */
+  disableTwoStep(id: number): Promise<void>;
+  /** Takes a code's time step, once: false when this step (or a later one) was taken already. */
+  takeStep(id: number, step: number): Promise<boolean>;
+  /** Uses a recovery code, once: false when it is unknown or used. */
+  useRecoveryCode(id: number, digest: string, now: number): Promise<boolean>;
+  recoveryCodesLeft(id: number): Promise<number>;
   session(digest: string): Promise<OperatorSession | undefined>;
   touchSession(digest: string, now: number): Promise<void>;
   endSession(digest: string): Promise<void>;

@@ -13,6 +13,7 @@ import { checkChosenPassword } from '../auth/password-policy.js';
 import { isOverlongPassword, MAX_PASSWORD_LENGTH, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { roleAllows, type Operator, type OperatorStore, type Role } from './operator.js';
+import { newRecoveryCodes, newSecret, recoveryDigest, secretUri, stepOf } from './two-step.js';
 
 /** A set-up link is valid this long. */
 export const LINK_LIFETIME_MS = 24 * 3600_000;
@@ -25,7 +26,13 @@ const TOUCH_EVERY_MS = 60_000;
 /** An operator's password: at least this many characters (NIST SP 800-63B asks 8; operators hold every member's data). */
 export const OPERATOR_MIN_PASSWORD = 12;
 
-export type SignInOutcome = { kind: 'signed-in'; token: string; operator: Operator } | { kind: 'refused' };
+export type SignInOutcome =
+  | { kind: 'signed-in'; token: string; operator: Operator }
+  /** The password was right; the token is a pending session's, good for the second step only. */
+  | { kind: 'second-step'; token: string }
+  | { kind: 'refused' };
+/** A pending session (password right, second step awaited) ends this long after the password. */
+export const SECOND_STEP_MS = 5 * 60_000;
 export type PasswordOutcome = { kind: 'set'; operator: Operator } | { kind: 'invalid-link' } | { kind: 'weak'; message: string };
 
 /** Where a set-up link opens: its token in the query, the form's page. */
@@ -67,8 +74,10 @@ export class OperatorsService {
   async reset(email: string): Promise<{ operator: Operator; link: string; expiresAt: number } | undefined> {
     const operator = await this.store.byEmail(email);
     if (!operator) return undefined;
+    // A lost phone is a reason for a reset too: the second step goes with the password.
     await this.store.replacePassword(operator.id, null);
-    return { operator: { ...operator, hasPassword: false }, ...(await this.link(operator.id)) };
+    await this.store.disableTwoStep(operator.id);
+    return { operator: { ...operator, hasPassword: false, twoStep: false }, ...(await this.link(operator.id)) };
   }
 
   /** The link carries its token in the query (`token` is masked in every log), never in the path. */
@@ -138,10 +147,103 @@ export class OperatorsService {
       if (until > 0) await this.store.setLockedUntil(counted, until);
       return { kind: 'refused' };
     }
-    if (credentials.failures > 0) await this.store.clearFailures(credentials.id);
+    const operator = (await this.store.byId(credentials.id))!;
     const token = newToken();
+    if (operator.twoStep) {
+      // The failures are cleared by the second step, not before it.
+      await this.store.addSession(digest(token), credentials.id, now, true);
+      return { kind: 'second-step', token };
+    }
+    if (credentials.failures > 0) await this.store.clearFailures(credentials.id);
     await this.store.addSession(digest(token), credentials.id, now);
-    return { kind: 'signed-in', token, operator: (await this.store.byId(credentials.id))! };
+    return { kind: 'signed-in', token, operator };
+  }
+
+  /** The operator of a pending session, while its second step may still be given. */
+  async pendingOperator(token: string): Promise<Operator | undefined> {
+    if (!token) return undefined;
+    const session = await this.store.session(digest(token));
+    if (!session?.pending || this.clock() - session.createdAt > SECOND_STEP_MS) return undefined;
+    return this.store.byId(session.operatorId);
+  }
+
+  /**
+   * The second step of a sign-in: a code from the authenticator app (each taken once) or a
+   * recovery code (each used once). Right, the pending session ends and a full one starts
+   * under a new token; wrong, it counts as a failed sign-in (the same lockout).
+   */
+  async secondStep(token: string, code: string): Promise<SignInOutcome> {
+    const operator = await this.pendingOperator(token);
+    if (!operator) return { kind: 'refused' };
+    const now = this.clock();
+    if (!(await this.codeTaken(operator.id, code, now))) {
+      const failures = await this.store.countFailure(operator.id, now, countResetBefore(now, DEFAULT_LOCKOUT));
+      const until = lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
+      if (until > 0) {
+        await this.store.setLockedUntil(operator.id, until);
+        await this.store.endSession(digest(token));
+      }
+      return { kind: 'refused' };
+    }
+    await this.store.clearFailures(operator.id);
+    const full = newToken();
+    await this.store.completeSession(digest(token), digest(full), now);
+    return { kind: 'signed-in', token: full, operator };
+  }
+
+  /** Whether the code is the operator's: a TOTP code not taken before, or an unused recovery code (used up by this). */
+  private async codeTaken(id: number, code: string, now: number): Promise<boolean> {
+    const { secret } = await this.store.twoStep(id);
+    if (!secret || code.length > 64) return false;
+    const step = stepOf(secret, code, now);
+    if (step !== undefined) return this.store.takeStep(id, step);
+    return this.store.useRecoveryCode(id, recoveryDigest(code), now);
+  }
+
+  /** Starts (or restarts) the operator's enrolment: a new secret, kept aside until a code from it confirms it. */
+  async startTwoStep(operator: Operator): Promise<{ secret: string; uri: string }> {
+    const secret = newSecret();
+    await this.store.setTwoStepPending(operator.id, secret);
+    return { secret, uri: secretUri(operator.email, secret) };
+  }
+
+  /** The secret being enrolled, if any, with its link. */
+  async pendingTwoStep(operator: Operator): Promise<{ secret: string; uri: string } | undefined> {
+    const { pending } = await this.store.twoStep(operator.id);
+    return pending ? { secret: pending, uri: secretUri(operator.email, pending) } : undefined;
+  }
+
+  /** Confirms the enrolment with a code from the app: the second step is on, and the recovery codes (shown once) are answered. */
+  async enableTwoStep(operator: Operator, code: string): Promise<{ codes: string[] } | undefined> {
+    const { pending } = await this.store.twoStep(operator.id);
+    const now = this.clock();
+    const step = pending ? stepOf(pending, code, now) : undefined;
+    if (!pending || step === undefined) return undefined;
+    const recovery = newRecoveryCodes();
+    await this.store.enableTwoStep(operator.id, pending, step, recovery.digests);
+    return { codes: recovery.codes };
+  }
+
+  /** Turns the second step off, with a code (or a recovery code); refused while an account of the operator requires it. */
+  async disableTwoStep(operator: Operator, code: string): Promise<'off' | 'wrong-code' | { required: string }> {
+    const required = await this.requiringAccount(operator);
+    if (required) return { required };
+    if (!(await this.codeTaken(operator.id, code, this.clock()))) return 'wrong-code';
+    await this.store.disableTwoStep(operator.id);
+    return 'off';
+  }
+
+  recoveryCodesLeft(operator: Operator): Promise<number> {
+    return this.store.recoveryCodesLeft(operator.id);
+  }
+
+  /** The first of the operator's accounts that requires a second step, if any. */
+  async requiringAccount(operator: Operator): Promise<string | undefined> {
+    for (const grant of operator.accounts) {
+      const account = await this.accounts.findAccountByName(grant.account);
+      if (account?.settings.operatorsTwoStep === 'required') return account.name;
+    }
+    return undefined;
   }
 
   /** The signed-in operator of a session token, or undefined once it ended or expired. */
@@ -150,7 +252,8 @@ export class OperatorsService {
     const now = this.clock();
     const key = digest(token);
     const session = await this.store.session(key);
-    if (!session) return undefined;
+    // A pending session opens nothing but its second step.
+    if (!session || session.pending) return undefined;
     if (now - session.seenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_LIFETIME_MS) {
       await this.store.endSession(key);
       return undefined;

@@ -38,7 +38,10 @@ export function check(sessions: SessionsService, account: Account | undefined, r
   if (!account || cookies.length === 0) return refuse(reply, 401);
   // `require` rules only when the address has a query (a proxy's plain check has none).
   const required = request.url.includes('?') ? queryParams(request).getAll('require') : [];
-  const fields = required.length === 0 ? account.settings.checkFields : [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
+  const fields =
+    required.length === 0
+      ? account.settings.checkFields
+      : [...new Set([...account.settings.checkFields, ...required.map((rule) => rule.split(':')[0]!)])].filter(isProfileFieldName);
   const template = fields.map((name) => `{${name}}`).join('');
   const parsed = template === '' ? undefined : parseRecordTemplate(template);
   const record = parsed && { template, fields: parsed };

@@ -326,7 +326,9 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       // Without a promise when the store answers at once (SQLite), as /session/'s check.
       pages.get('/:account/check', (request, reply) => {
         const found = context.accounts.findRecent((request.params as { account: string }).account);
-        return found instanceof Promise ? found.then((account) => check(context.sessions, account, request, reply)) : check(context.sessions, found, request, reply);
+        return found instanceof Promise
+          ? found.then((account) => check(context.sessions, account, request, reply))
+          : check(context.sessions, found, request, reply);
       });
 
       pages.post('/:account/register', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {

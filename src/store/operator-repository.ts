@@ -3,7 +3,15 @@ import type { Kysely } from 'kysely';
 import { foldKey } from '../members/member.js';
 import { writerProcedure } from './dialects/dialect.js';
 import { Repository } from './writes.js';
-import { isRole, type Operator, type OperatorCredentials, type OperatorSession, type OperatorStore, type Role } from '../operators/operator.js';
+import {
+  isRole,
+  type Operator,
+  type OperatorCredentials,
+  type OperatorSession,
+  type OperatorStore,
+  type OperatorTwoStep,
+  type Role,
+} from '../operators/operator.js';
 import type { Database } from './schema.js';
 
 /** The operator of this address (made if new) given this role on the account; answers its id. */
@@ -57,7 +65,7 @@ export class OperatorRepository extends Repository implements OperatorStore {
   }
 
   private async operators(id?: number): Promise<Operator[]> {
-    let query = this.reads.selectFrom('operators').select(['id', 'email', 'password_hash', 'created_at']).orderBy('id');
+    let query = this.reads.selectFrom('operators').select(['id', 'email', 'password_hash', 'totp_secret', 'created_at']).orderBy('id');
     if (id !== undefined) query = query.where('id', '=', id);
     const rows = await query.execute();
     if (rows.length === 0) return [];
@@ -78,6 +86,7 @@ export class OperatorRepository extends Repository implements OperatorStore {
       id: row.id,
       email: row.email,
       hasPassword: row.password_hash !== null,
+      twoStep: row.totp_secret !== null,
       createdAt: Number(row.created_at),
       accounts: byOperator.get(row.id) ?? [],
     }));
@@ -89,7 +98,9 @@ export class OperatorRepository extends Repository implements OperatorStore {
       accountId === undefined
         ? // Children first: SQLite enforces the foreign keys, and not every engine cascades alike.
           [
-            ...(['operator_sessions', 'operator_links', 'operator_accounts'] as const).map((table) => build.deleteFrom(table).where('operator_id', '=', id)),
+            ...(['operator_sessions', 'operator_links', 'operator_accounts', 'operator_recovery_codes'] as const).map((table) =>
+              build.deleteFrom(table).where('operator_id', '=', id),
+            ),
             build.deleteFrom('operators').where('id', '=', id),
           ]
         : [
@@ -163,17 +174,79 @@ export class OperatorRepository extends Repository implements OperatorStore {
     return row && Number(row.expires_at) > now ? Number(row.operator_id) : undefined;
   }
 
-  async addSession(digest: string, operatorId: number, now: number): Promise<void> {
-    await this.connection.write(this.build.insertInto('operator_sessions').values({ digest, operator_id: operatorId, created_at: now, seen_at: now }));
+  async addSession(digest: string, operatorId: number, now: number, pending = false): Promise<void> {
+    await this.connection.write(
+      this.build.insertInto('operator_sessions').values({ digest, operator_id: operatorId, created_at: now, seen_at: now, pending: pending ? 1 : 0 }),
+    );
+  }
+
+  async completeSession(pendingDigest: string, digest: string, now: number): Promise<void> {
+    const row = await this.reads.selectFrom('operator_sessions').select('operator_id').where('digest', '=', pendingDigest).executeTakeFirst();
+    if (!row) return;
+    await this.connection.writeAll([
+      this.build.deleteFrom('operator_sessions').where('digest', '=', pendingDigest),
+      this.build.insertInto('operator_sessions').values({ digest, operator_id: Number(row.operator_id), created_at: now, seen_at: now, pending: 0 }),
+    ]);
   }
 
   async session(digest: string): Promise<OperatorSession | undefined> {
     const row = await this.reads
       .selectFrom('operator_sessions')
-      .select(['operator_id', 'created_at', 'seen_at'])
+      .select(['operator_id', 'created_at', 'seen_at', 'pending'])
       .where('digest', '=', digest)
       .executeTakeFirst();
-    return row && { operatorId: Number(row.operator_id), createdAt: Number(row.created_at), seenAt: Number(row.seen_at) };
+    return row && { operatorId: Number(row.operator_id), createdAt: Number(row.created_at), seenAt: Number(row.seen_at), pending: Number(row.pending) === 1 };
+  }
+
+  async twoStep(id: number): Promise<OperatorTwoStep> {
+    const row = await this.reads.selectFrom('operators').select(['totp_secret', 'totp_pending', 'totp_step']).where('id', '=', id).executeTakeFirst();
+    return { secret: row?.totp_secret ?? null, pending: row?.totp_pending ?? null, step: Number(row?.totp_step ?? 0) };
+  }
+
+  async setTwoStepPending(id: number, secret: string | null): Promise<void> {
+    await this.connection.write(this.build.updateTable('operators').set({ totp_pending: secret }).where('id', '=', id));
+  }
+
+  async enableTwoStep(id: number, secret: string, step: number, recoveryDigests: readonly string[]): Promise<void> {
+    await this.connection.writeAll([
+      this.build.updateTable('operators').set({ totp_secret: secret, totp_pending: null, totp_step: step }).where('id', '=', id),
+      this.build.deleteFrom('operator_recovery_codes').where('operator_id', '=', id),
+      this.build.insertInto('operator_recovery_codes').values(recoveryDigests.map((digest) => ({ operator_id: id, digest, used_at: null }))),
+    ]);
+  }
+
+  async disableTwoStep(id: number): Promise<void> {
+    await this.connection.writeAll([
+      this.build.updateTable('operators').set({ totp_secret: null, totp_pending: null, totp_step: 0 }).where('id', '=', id),
+      this.build.deleteFrom('operator_recovery_codes').where('operator_id', '=', id),
+    ]);
+  }
+
+  async takeStep(id: number, step: number): Promise<boolean> {
+    const result = await this.connection.write(this.build.updateTable('operators').set({ totp_step: step }).where('id', '=', id).where('totp_step', '<', step));
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  async useRecoveryCode(id: number, digest: string, now: number): Promise<boolean> {
+    const result = await this.connection.write(
+      this.build
+        .updateTable('operator_recovery_codes')
+        .set({ used_at: now })
+        .where('operator_id', '=', id)
+        .where('digest', '=', digest)
+        .where('used_at', 'is', null),
+    );
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  async recoveryCodesLeft(id: number): Promise<number> {
+    const row = await this.reads
+      .selectFrom('operator_recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('operator_id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   async touchSession(digest: string, now: number): Promise<void> {

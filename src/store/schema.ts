@@ -32,6 +32,7 @@ export interface Database {
   operator_accounts: OperatorAccountTable;
   operator_links: OperatorLinkTable;
   operator_sessions: OperatorSessionTable;
+  operator_recovery_codes: OperatorRecoveryCodeTable;
   reset_links: ResetLinkTable;
   mail_templates: MailTemplateTable;
   mail_outbox: MailOutboxTable;
@@ -99,6 +100,8 @@ export interface AccountTable {
   check_fields: Generated<string>;
   /** The member-session cookie's Domain; "" for the pages' host only. */
   cookie_domain: Generated<string>;
+  /** `optional` or `required` (migration 019). */
+  operators_two_step: Generated<string>;
 }
 
 /** An account's API keys: SHA-256 digests only (a key is 256 random bits). */
@@ -330,6 +333,18 @@ export interface OperatorTable {
   failures: Generated<number>;
   last_failure_at: Generated<number>;
   locked_until: Generated<number>;
+  /** Base32 TOTP secret, once enrolled (migration 019); the one being enrolled, until confirmed. */
+  totp_secret: string | null;
+  totp_pending: string | null;
+  /** The last time step a code was taken at: a code works once. */
+  totp_step: Generated<number>;
+}
+
+/** An operator's recovery codes, as SHA-256 digests; each works once. */
+export interface OperatorRecoveryCodeTable {
+  operator_id: number;
+  digest: string;
+  used_at: number | null;
 }
 
 export interface OperatorAccountTable {
@@ -349,6 +364,8 @@ export interface OperatorSessionTable {
   operator_id: number;
   created_at: number;
   seen_at: number;
+  /** 1 while the sign-in waits for its second step. */
+  pending: Generated<number>;
 }
 
 /** Password reset links: SHA-256 digests only; single use (`used_at`), expiring. */

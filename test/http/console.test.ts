@@ -5,6 +5,7 @@
  * form's free-form field can only ever name a profile field.
  */
 import { readFileSync } from 'node:fs';
+import { generateSync } from 'otplib';
 import { expect, it } from 'vitest';
 import { describeEachEngineApp, type Harness, type Reply } from '../support/app.js';
 import { apiAccount } from '../support/member-api.js';
@@ -286,6 +287,72 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect((await h().request({ method: 'GET', url: members, headers: { cookie: viewer } })).body).not.toContain('Bulk action');
     expect((await form(h(), `${members}/bulk`, { action: 'suspend', confirm: '1' }, viewer)).status).toBe(403);
     expect((await api.member('silver1'))!.status).toBe('A');
+  });
+
+  it('turns a second step on with a code, asks for it at sign-in (a code once, a recovery code once), and lets an account require it', async () => {
+    const api = await apiAccount(h());
+    const email = `totp-${api.user}@example.com`;
+    const cookie = await signedIn(h(), email, api.user);
+    h().clock.set('2026-11-26T10:00:00Z');
+    const codeAt = (secret: string) => generateSync({ secret, epoch: Math.floor(h().clock.now() / 1000) });
+    const get = (url: string, with_: string) => h().request({ method: 'GET', url, headers: { cookie: with_ } });
+
+    // Enrolment: a key for the app; a wrong code changes nothing, the right one shows ten recovery codes once.
+    const enrol = (await get('/admin/two-step', cookie)).body;
+    const secret = /<code class="secret">([A-Z2-7 ]+)<\/code>/.exec(enrol)![1]!.replace(/ /g, '');
+    expect(enrol).toContain(`otpauth://totp/member-api:${encodeURIComponent(email)}?secret=${secret}`);
+    expect((await form(h(), '/admin/two-step/enable', { code: '000000' }, cookie)).status).toBe(400);
+    const enabled = await form(h(), '/admin/two-step/enable', { code: codeAt(secret) }, cookie);
+    expect(enabled.status).toBe(200);
+    const codes = [...enabled.body.matchAll(/<li><code>([0-9a-z]{5}-[0-9a-z]{5})<\/code><\/li>/g)].map((m) => m[1]!);
+    expect(codes).toHaveLength(10);
+    expect((await get('/admin/two-step', cookie)).body).toContain('10 of your recovery codes are left');
+
+    // Sign-in: the password opens the second step only; a wrong code is refused; a code works once.
+    const password = await form(h(), '/admin/sign-in', { email, password: PASSWORD });
+    expect([password.status, password.headers.location]).toEqual([303, '/admin/sign-in/code']);
+    const pending = String(password.headers['set-cookie']).split(';')[0]!;
+    expect(pending).toMatch(/^console_pending=./);
+    expect(String(password.headers['set-cookie'])).toContain('Path=/admin/sign-in/code');
+    const asPending = pending.replace('console_pending=', 'console_session=');
+    expect((await get(`/admin/accounts/${api.user}/members`, asPending)).headers.location).toBe('/admin/sign-in');
+    expect((await form(h(), '/admin/sign-in/code', { code: '123456' }, pending)).status).toBe(401);
+    h().clock.advance(30_000);
+    const code = codeAt(secret);
+    const second = await form(h(), '/admin/sign-in/code', { code }, pending);
+    expect([second.status, second.headers.location]).toEqual([303, '/admin/']);
+    const full = String(second.headers['set-cookie']).match(/console_session=[^;]+/)![0];
+    expect(full).not.toBe(asPending);
+    expect((await get(`/admin/accounts/${api.user}/members`, full)).status).toBe(200);
+    // The same code again, on a new sign-in: taken already.
+    const again = String((await form(h(), '/admin/sign-in', { email, password: PASSWORD })).headers['set-cookie']).split(';')[0]!;
+    expect((await form(h(), '/admin/sign-in/code', { code }, again)).status).toBe(401);
+    // A recovery code, typed loosely, works once.
+    expect((await form(h(), '/admin/sign-in/code', { code: ` ${codes[0]!.toUpperCase()} ` }, again)).headers.location).toBe('/admin/');
+    const third = String((await form(h(), '/admin/sign-in', { email, password: PASSWORD })).headers['set-cookie']).split(';')[0]!;
+    expect((await form(h(), '/admin/sign-in/code', { code: codes[0]! }, third)).status).toBe(401);
+    expect((await get('/admin/two-step', full)).body).toContain('9 of your recovery codes are left');
+
+    // An account that requires it: an operator without one is sent to set it up; the one with it cannot turn it off.
+    await h().services.accounts.change(api.user, { operatorsTwoStep: 'required' });
+    const plain = await signedIn(h(), `plain-${api.user}@example.com`, api.user);
+    expect((await get(`/admin/accounts/${api.user}/members`, plain)).headers.location).toBe(`/admin/two-step?required=${api.user}`);
+    h().clock.advance(30_000);
+    const kept = await form(h(), '/admin/two-step/disable', { code: codeAt(secret) }, full);
+    expect(kept.status).toBe(400);
+    expect(kept.body).toContain(`The account ${api.user} requires a second step`);
+    // Not required any more: off with a code.
+    await h().services.accounts.change(api.user, { operatorsTwoStep: 'optional' });
+    h().clock.advance(30_000);
+    expect((await form(h(), '/admin/two-step/disable', { code: codeAt(secret) }, full)).headers.location).toBe('/admin/two-step?done=two-step-off');
+    expect((await h().services.operators.find(email))!.twoStep).toBe(false);
+    // On again, then `operator reset` (a lost phone and codes): the password and the second step go.
+    const secretAgain = /<code class="secret">([A-Z2-7 ]+)<\/code>/.exec((await get('/admin/two-step', full)).body)![1]!.replace(/ /g, '');
+    h().clock.advance(30_000);
+    expect((await form(h(), '/admin/two-step/enable', { code: codeAt(secretAgain) }, full)).status).toBe(200);
+    expect((await h().services.operators.find(email))!.twoStep).toBe(true);
+    await h().services.operators.reset(email);
+    expect(await h().services.operators.find(email)).toMatchObject({ hasPassword: false, twoStep: false });
   });
 
   it('lists a member’s sessions and ends one or all, marks its address verified, and says when no reset mail can go', async () => {

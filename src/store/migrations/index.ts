@@ -18,6 +18,7 @@ import * as sessionFields from './015-session-fields.js';
 import * as webhookNames from './016-webhook-names.js';
 import * as hostedTolerances from './017-hosted-tolerances.js';
 import * as memberPages from './018-member-pages.js';
+import * as operatorTwoStep from './019-operator-two-step.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '016-webhook-names': webhookNames,
   '017-hosted-tolerances': hostedTolerances,
   '018-member-pages': memberPages,
+  '019-operator-two-step': operatorTwoStep,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
