@@ -9,6 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
+import { generateSync } from 'otplib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
@@ -234,6 +235,45 @@ for (const engine of ENGINES) {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${server.url}/admin/accounts/demo/members`);
       await shoot(page, 'members-phone', false);
+      await context.close();
+    });
+
+    it('turns on a second step, then signs in with a code from the app and with a recovery code', { timeout: 60_000 }, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await operator(context, 'totp@example.com', 'demo', 'editor');
+      await page.click('a:has-text("Two-step sign-in")');
+      await expect.poll(() => text(page.locator('h1'))).toBe('Two-step sign-in');
+      const secret = (await text(page.locator('code.secret'))).replace(/ /g, '');
+      expect(await page.locator(`a[href^="otpauth://totp/"]`).getAttribute('href')).toContain(`secret=${secret}`);
+      await shoot(page, 'two-step');
+      await page.fill('input[name=code]', generateSync({ secret }));
+      await page.click('button:has-text("Turn on")');
+      await expect.poll(() => text(page.locator('h1'))).toBe('Your recovery codes');
+      const codes = await page.locator('ul.codes code').allInnerTexts();
+      expect(codes).toHaveLength(10);
+      await shoot(page, 'recovery-codes');
+
+      const signIn = async () => {
+        await page.click('button:has-text("Sign out")');
+        await page.fill('input[name=email]', 'totp@example.com');
+        await page.fill('input[name=password]', PASSWORD);
+        await page.click('button:has-text("Sign in")');
+        await expect.poll(() => text(page.locator('h1'))).toBe('Second step');
+      };
+      // A code of the app's next step (the one just used is taken; a step either side is accepted).
+      await signIn();
+      await shoot(page, 'second-step');
+      await page.fill('input[name=code]', generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+      await page.click('button:has-text("Sign in")');
+      await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
+      await expect.poll(() => text(page.locator('header'))).toContain('Two-step sign-in: on');
+      // A recovery code instead.
+      await signIn();
+      await page.fill('input[name=code]', codes[3]!);
+      await page.click('button:has-text("Sign in")');
+      await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
+      await page.goto(`${server.url}/admin/two-step`);
+      await expect.poll(() => text(page.locator('main'))).toContain('9 of your recovery codes are left');
       await context.close();
     });
 
