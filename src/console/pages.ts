@@ -240,6 +240,19 @@ function describeEvent(event: StoredEvent): string | undefined {
     }
     case 'member.status_changed':
       return `status ${String(data.from ?? '')} → ${String(data.to ?? '')}${data.cause ? ` (${String(data.cause)})` : ''}`;
+    case 'member.bulk_updated': {
+      // One event for every member the update changed: what it set, not each one's old value.
+      const set = Object.entries((data.set ?? {}) as Record<string, unknown>).map(([name, value]) =>
+        name === 'password' ? 'password changed' : `${name} → ${shown(value)}`,
+      );
+      const profile = (data.profile ?? {}) as { set?: Record<string, unknown>; deleted?: unknown[] };
+      const fields = [
+        ...Object.entries(profile.set ?? {}).map(([name, value]) => `${name} → ${shown(value)}`),
+        ...(profile.deleted ?? []).map((name) => `${String(name)} removed`),
+      ];
+      const count = typeof data.count === 'number' ? data.count.toLocaleString('en') : '?';
+      return `bulk update of ${count} members${data.selector === 'filter' ? ' (a console filter)' : ''}: ${[...set, ...fields].join('; ') || 'nothing set'}`;
+    }
     case 'member.login':
       return `login ${String(data.outcome ?? '')}${data.ip ? ` from ${String(data.ip)}` : ''}`;
     default:

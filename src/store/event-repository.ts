@@ -173,16 +173,37 @@ export class EventRepository extends Repository implements EventStore {
     return sequenceEvents(this.connection);
   }
 
+  /** The member's last events, newest first, with the bulk updates it was part of (migration 020). */
   async ofMember(accountId: number, memberId: number, limit: number): Promise<StoredEvent[]> {
-    const rows = await this.reads
-      .selectFrom('events')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('member_id', '=', memberId)
-      .orderBy('entry', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(toEvent);
+    const [own, bulk] = await Promise.all([
+      this.reads
+        .selectFrom('events')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('member_id', '=', memberId)
+        .orderBy('entry', 'desc')
+        .limit(limit)
+        .execute(),
+      this.reads
+        .selectFrom('events')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('type', '=', 'member.bulk_updated')
+        .where('at', 'in', (eb) =>
+          eb
+            .selectFrom('bulk_updated_members')
+            .select('at')
+            .where('member_id', '=', memberId)
+            .where('account_id', '=', accountId)
+            .orderBy('at', 'desc')
+            .limit(limit),
+        )
+        .execute(),
+    ]);
+    return [...own, ...bulk]
+      .sort((a, b) => Number(b.entry) - Number(a.entry))
+      .slice(0, limit)
+      .map(toEvent);
   }
 
   async byIds(accountId: number, ids: readonly number[]): Promise<StoredEvent[]> {

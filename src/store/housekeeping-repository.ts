@@ -238,6 +238,13 @@ export class HousekeepingRepository extends Repository implements Housekeeping {
       this.build.deleteFrom('events').where('entry', 'in', (eb) => eb.selectFrom('events').select('entry').where('at', '<', before).limit(max)),
       { long: true },
     );
+    // The members of the bulk updates purged go with them (a few at a time, as the events).
+    await this.connection.write(
+      this.build
+        .deleteFrom('bulk_updated_members')
+        .where('at', 'in', (eb) => eb.selectFrom('bulk_updated_members').select('at').where('at', '<', before).orderBy('at').limit(1)),
+      { long: true },
+    );
     return Number(result.numAffectedRows);
   }
 

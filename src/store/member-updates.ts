@@ -275,6 +275,20 @@ async function applyUpdate(
     if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes))))
       return { kind: 'too-many-fields' };
     if (changes.mail) await queueMail(trx, accountId, ids, changes.mail, now)!.execute();
+    // A bulk update tells one event: each member it changed is written down beside it, for
+    // the member's history.
+    if (told && isBulk(selector))
+      await trx
+        .insertInto('bulk_updated_members')
+        .columns(['member_id', 'at', 'account_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('members')
+            .select((s) => ['id', s.val(now).as('at'), 'account_id'])
+            .where(inChunk),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
     await nextTurn();

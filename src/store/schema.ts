@@ -33,6 +33,7 @@ export interface Database {
   operator_links: OperatorLinkTable;
   operator_sessions: OperatorSessionTable;
   operator_recovery_codes: OperatorRecoveryCodeTable;
+  bulk_updated_members: BulkUpdatedMemberTable;
   reset_links: ResetLinkTable;
   mail_templates: MailTemplateTable;
   mail_outbox: MailOutboxTable;
@@ -338,6 +339,13 @@ export interface OperatorTable {
   totp_pending: string | null;
   /** The last time step a code was taken at: a code works once. */
   totp_step: Generated<number>;
+}
+
+/** A member a bulk update changed, by the instant of its `member.bulk_updated` event (migration 020). */
+export interface BulkUpdatedMemberTable {
+  member_id: number;
+  at: number;
+  account_id: number;
 }
 
 /** An operator's recovery codes, as SHA-256 digests; each works once. */

@@ -266,6 +266,11 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect((await api.member('silver1'))!.status).toBe('A');
     const bulk = (await api.events({ types: 'member.bulk_updated' })).events as Array<Record<string, unknown>>;
     expect(bulk).toHaveLength(1);
+    // Each member it changed shows it in its history; the others do not.
+    const historyOf = async (login: string) =>
+      (await h().request({ method: 'GET', url: `${members}/${(await api.member(login))!.id}`, headers: { cookie } })).body;
+    expect(await historyOf('gold2')).toContain('bulk update of 3 members (a console filter): status → S');
+    expect(await historyOf('silver1')).not.toContain('bulk update');
     expect(bulk[0]).toMatchObject({
       actor: { kind: 'operator', email: `bulk-${api.user}@example.com` },
       data: { selector: 'filter', filter: { anyContains: 'gold' }, count: 3, set: { status: 'S' } },

@@ -19,6 +19,7 @@ import * as webhookNames from './016-webhook-names.js';
 import * as hostedTolerances from './017-hosted-tolerances.js';
 import * as memberPages from './018-member-pages.js';
 import * as operatorTwoStep from './019-operator-two-step.js';
+import * as bulkUpdatedMembers from './020-bulk-updated-members.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '017-hosted-tolerances': hostedTolerances,
   '018-member-pages': memberPages,
   '019-operator-two-step': operatorTwoStep,
+  '020-bulk-updated-members': bulkUpdatedMembers,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
