@@ -37,6 +37,16 @@ const UNITS: Params = { D: 'days', M: 'months', Y: 'years' };
 /** The form's fields that make up the action (carried, unchanged, from the preview to its confirmation). */
 const ACTION_FIELDS = ['action', 'new_field', 'new_value', 'field', 'exp_time', 'exp_time_type', 'exp_mode'] as const;
 
+/** How long a preview may be confirmed. */
+const PREVIEW_LIFETIME_MS = 3600_000;
+
+/** The instant the confirmed preview was made at: within the last hour, else it is to be made again. */
+function previewInstant(form: Params, now: number): number {
+  const at = /^\d{13}$/.test(form.now ?? '') ? Number(form.now) : Number.NaN;
+  if (!(at <= now && now - at <= PREVIEW_LIFETIME_MS)) throw ApiError.invalid('now', 'this preview is over an hour old, or not one: make the preview again');
+  return at;
+}
+
 function actionOf(form: Params): BulkAction {
   if (form.action !== undefined && Object.hasOwn(BULK_ACTIONS, form.action)) return form.action as BulkAction;
   throw ApiError.invalid('action', `one of ${Object.keys(BULK_ACTIONS).join(', ')}`);
@@ -76,7 +86,7 @@ function describe(form: Params, count: number): string {
     case 'suspend':
       return `Suspend ${members}: they can no longer sign in, and their sessions end.`;
     case 'activate':
-      return `Activate ${members}.`;
+      return `Activate ${members} (a Deleted one among them is restored).`;
     case 'delete':
       return `Delete ${members}: their sessions end; they stay among the Deleted, and can be restored, until DELETED_RETENTION_DAYS.`;
     case 'set-field':
@@ -105,23 +115,44 @@ export function registerBulkActions(scope: FastifyInstance, kit: BulkKit): void 
     const chrome: Chrome = { operator, account: account.name };
     const refused = (message: string) => kit.send(reply, 400, messagePage('Not done', readable(message), chrome, { href: back, text: 'Back to the members' }));
     const form = kit.formOf(request);
-    const now = kit.clock();
+    const confirming = form.confirm === '1';
     let filters: MemberFilters;
     let command: UpdateMembersCommand;
+    let now: number;
     try {
-      filters = filtersOf(query, now);
-      // The selector is the filter's; `find_member_id=*` only lets the decoding through.
-      command = { ...decodeUpdate(wire([['find_member_id', '*'], ...updateOf(form)]), account), selector: { by: 'filter', filters, now } };
+      // Confirmed, the change is the preview's: the filter at the preview's instant, and none
+      // of the members added since (ids only grow).
+      now = confirming ? previewInstant(form, kit.clock()) : kit.clock();
+      const upto = confirming ? /^[1-9]\d{0,14}$/.exec(form.upto ?? '')?.[0] : undefined;
+      filters = { ...filtersOf(query, now), ...(upto === undefined ? {} : { idAtMost: Number(upto) }) };
+      // The selector is the filter's; `find_member_id=*` only lets the decoding through. An
+      // activation alone brings Deleted members back (when the filter finds them).
+      const restoring = actionOf(form) === 'activate';
+      command = { ...decodeUpdate(wire([['find_member_id', '*'], ...updateOf(form)]), account), selector: { by: 'filter', filters, now, restoring } };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return refused(error.message);
     }
-    if (form.confirm !== '1') {
+    if (!confirming) {
+      // The sample is of the members the change finds: without the Deleted unless restoring.
+      const restoring = command.selector.by === 'filter' && command.selector.restoring === true;
+      const onlyDeleted = filters.status === 'D' || filters.deletedFrom !== undefined;
       const [count, sample] = await Promise.all([
         kit.members.countSelected(account, command.selector),
-        kit.members.pageMembers(account, { filters, order: 'id', descending: true, limit: SAMPLE_SIZE, profileFields: [] }),
+        !restoring && onlyDeleted
+          ? { members: [] }
+          : kit.members.pageMembers(account, {
+              filters: restoring ? filters : { ...filters, includeDeleted: undefined },
+              order: 'id',
+              descending: true,
+              limit: SAMPLE_SIZE,
+              profileFields: [],
+            }),
       ]);
       const action: Params = Object.fromEntries(ACTION_FIELDS.filter((name) => form[name] !== undefined).map((name) => [name, form[name]!]));
+      // The newest member the filter finds now: the confirmation changes none newer.
+      const newest = sample.members[0]?.member.id;
+      Object.assign(action, { now: String(now), ...(newest === undefined ? {} : { upto: String(newest) }) });
       return kit.send(
         reply,
         200,

@@ -6,6 +6,7 @@ import type { MemberFilters, MemberPageQuery } from '../members/member-store.js'
 import { isProfileFieldName, looksLikePassword } from '../members/profile-fields.js';
 import { ApiError } from '../http/errors.js';
 import { WireParams } from '../http/params.js';
+import { isUpdateParameter } from '../http/routes/update.js';
 
 export type Params = Record<string, string>;
 
@@ -66,7 +67,7 @@ export function wire(pairs: Array<[string, string]>): WireParams {
 export function newField(form: Params): [string, string] | undefined {
   const name = form.new_field?.trim();
   if (!name) return undefined;
-  if (!isProfileFieldName(name))
+  if (!isProfileFieldName(name) || isUpdateParameter(name))
     throw ApiError.invalid('new_field', `"${name}" is not a profile field's name: letters, digits, _ . - and not a built-in field's or a parameter's name`);
   if (looksLikePassword(name))
     throw ApiError.invalid('new_field', `"${name}" looks like a password, and profile fields are kept in clear: set the password in its own box`);

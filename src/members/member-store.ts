@@ -15,8 +15,11 @@ export type MemberSelector =
   | { readonly by: 'id'; readonly id: number }
   /** Every member that is not Deleted. */
   | { readonly by: 'all' }
-  /** The members the console's filters find at `now` (its bulk actions). */
-  | { readonly by: 'filter'; readonly filters: MemberFilters; readonly now: number };
+  /**
+   * The members the console's filters find at `now` (its bulk actions), never a Deleted one
+   * unless `restoring` (an activation, which brings Deleted members back).
+   */
+  | { readonly by: 'filter'; readonly filters: MemberFilters; readonly now: number; readonly restoring?: boolean };
 
 /** The most an update may write, in profile values: per request, and what the account has left of its quota. */
 export interface UpdateLimits {
@@ -75,6 +78,8 @@ export interface MemberFilters {
   /** Without a status, without `deletedFrom` and without `includeDeleted`, Deleted members are left out. */
   readonly status?: MemberStatus;
   readonly includeDeleted?: boolean;
+  /** Members whose id is at most this (those a bulk action's preview saw: none added since). */
+  readonly idAtMost?: number;
   readonly regType?: RegType;
   /** reg_at >= registeredFrom */
   readonly registeredFrom?: number;

@@ -58,6 +58,7 @@ export function filtered<O>(query: MembersQuery<O>, accountId: number, filters: 
   if (filters.email !== undefined) q = q.where('m.email_key', '=', foldKey(filters.email));
   if (filters.loginContains !== undefined) q = q.where(search.memberContains(accountId, 'login_key', foldKey(filters.loginContains)));
   if (filters.emailContains !== undefined) q = q.where(search.memberContains(accountId, 'email_key', foldKey(filters.emailContains)));
+  if (filters.idAtMost !== undefined) q = q.where('m.id', '<=', filters.idAtMost);
   if (filters.registeredFrom !== undefined) q = q.where('m.reg_at', '>=', filters.registeredFrom);
   if (filters.registeredBefore !== undefined) q = q.where('m.reg_at', '<', filters.registeredBefore);
   const withField = (text: string, name?: string) =>

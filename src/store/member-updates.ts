@@ -41,6 +41,7 @@ export function selectorCondition(accountId: number, selector: MemberSelector, s
       case 'filter':
         return eb.and([
           inAccount,
+          ...(selector.restoring === true ? [] : [eb('status', '!=', 'D')]),
           eb('id', 'in', matchingIds(eb.selectFrom('members as m').select('m.id'), accountId, selector.filters, search, selector.now)),
         ]);
     }
@@ -253,6 +254,7 @@ async function applyUpdate(
           // filter's indexes or the primary key, where an IN over the whole filter read it all.
           (
             await matchingIds(trx.selectFrom('members as m').select('m.id'), accountId, selector.filters, search, selector.now)
+              .$if(selector.restoring !== true, (q) => q.where('m.status', '!=', 'D'))
               .where('m.id', '>', after)
               .orderBy('m.id')
               .limit(chunkSize)
@@ -270,13 +272,18 @@ async function applyUpdate(
     // (a search, a date range) are not evaluated again by each statement of the change.
     const inChunk =
       selector.by === 'filter'
-        ? (eb: ExpressionBuilder<Database, 'members'>) => eb.and([eb('account_id', '=', accountId), eb('id', 'in', ids)])
+        ? // What another writer may have changed since they were found (PostgreSQL's writers
+          // run side by side) is checked again: the status, never a Deleted member unless restoring.
+          (eb: ExpressionBuilder<Database, 'members'>) =>
+            eb.and([
+              eb('account_id', '=', accountId),
+              eb('id', 'in', ids),
+              ...(selector.restoring === true ? [] : [eb('status', '!=', 'D')]),
+              ...(selector.filters.status === undefined ? [] : [eb('status', '=', selector.filters.status)]),
+            ])
         : (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>=', first), eb('id', '<=', after)]);
-    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes))))
-      return { kind: 'too-many-fields' };
-    if (changes.mail) await queueMail(trx, accountId, ids, changes.mail, now)!.execute();
-    // A bulk update tells one event: each member it changed is written down beside it, for
-    // the member's history.
+    // A bulk update tells one event: each member it changes is written down beside it, for
+    // the member's history (before the change, while the chunk's condition still holds).
     if (told && isBulk(selector))
       await trx
         .insertInto('bulk_updated_members')
@@ -289,6 +296,9 @@ async function applyUpdate(
         )
         .onConflict((oc) => oc.doNothing())
         .execute();
+    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes))))
+      return { kind: 'too-many-fields' };
+    if (changes.mail) await queueMail(trx, accountId, ids, changes.mail, now)!.execute();
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
     if (ids.length < chunkSize) break;
     await nextTurn();

@@ -259,11 +259,17 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect(preview.body).toContain('name="confirm" value="1"');
     expect((await api.member('gold1'))!.status).toBe('A');
 
-    const done = await form(h(), `${members}/bulk?q=gold`, { action: 'suspend', confirm: '1' }, cookie);
+    // Confirmed: what the preview carries (its instant, the newest member it found); a member
+    // added since is not changed.
+    const carried = Object.fromEntries([...preview.body.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+    expect(Object.keys(carried).sort()).toEqual(['action', 'confirm', 'now', 'upto']);
+    await api.create('gold4', { plan: 'gold' });
+    const done = await form(h(), `${members}/bulk?q=gold`, carried, cookie);
     expect([done.status, done.headers.location]).toEqual([303, `${members}?q=gold&done=bulk&changed=3`]);
     expect((await h().request({ method: 'GET', url: String(done.headers.location), headers: { cookie } })).body).toContain('Done: 3 members changed.');
     for (const login of ['gold1', 'gold2', 'gold3']) expect((await api.member(login))!.status).toBe('S');
     expect((await api.member('silver1'))!.status).toBe('A');
+    expect((await api.member('gold4'))!.status).toBe('A');
     const bulk = (await api.events({ types: 'member.bulk_updated' })).events as Array<Record<string, unknown>>;
     expect(bulk).toHaveLength(1);
     // Each member it changed shows it in its history; the others do not.
@@ -277,20 +283,38 @@ describeEachEngineApp('the console over HTTP', (h) => {
     });
 
     // A profile field set on the Suspended ones only; a wrong field name is refused by name.
-    const set = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: 'tier', new_value: 'paused', confirm: '1' }, cookie);
+    const now = String(h().clock.now());
+    const set = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: 'tier', new_value: 'paused', confirm: '1', now }, cookie);
     expect(set.headers.location).toBe(`${members}?status=S&done=bulk&changed=3`);
     expect((await api.profile('gold2'))!.get('tier')).toBe('paused');
     expect((await api.profile('silver1'))!.has('tier')).toBe(false);
-    const wrong = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: 'status', new_value: 'A', confirm: '1' }, cookie);
-    expect(wrong.status).toBe(400);
-    expect(wrong.body).toContain('Invalid parameter: new_field');
-    const unknown = await form(h(), `${members}/bulk`, { action: 'explode', confirm: '1' }, cookie);
+    for (const name of ['status', 'revoke_sessions', 'dry_run']) {
+      const wrong = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: name, new_value: '1', confirm: '1', now }, cookie);
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toContain('Invalid parameter: new_field');
+    }
+    const unknown = await form(h(), `${members}/bulk`, { action: 'explode', confirm: '1', now }, cookie);
     expect(unknown.body).toContain('Invalid parameter: action');
+    const stale = await form(h(), `${members}/bulk`, { action: 'suspend', confirm: '1', now: String(h().clock.now() - 2 * 3600_000) }, cookie);
+    expect(stale.body).toContain('make the preview again');
+
+    // "All, including Deleted": a suspension leaves the Deleted as they are; an activation restores them.
+    await api.create('gone1', { plan: 'gone' });
+    await api.update({ find_member_login: 'gone1', status: 'D' });
+    await api.create('kept1', { plan: 'gone' });
+    const all = await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'suspend' }, cookie);
+    expect(all.body).toContain('Suspend 1 member:');
+    expect(all.body).not.toContain('>gone1</a>');
+    await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'suspend', confirm: '1', now }, cookie);
+    expect([(await api.member('gone1'))!.status, (await api.member('kept1'))!.status]).toEqual(['D', 'S']);
+    expect((await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'activate' }, cookie)).body).toContain('Activate 2 members');
+    await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'activate', confirm: '1', now }, cookie);
+    expect([(await api.member('gone1'))!.status, (await api.member('kept1'))!.status]).toEqual(['A', 'A']);
 
     // A viewer sees no bulk form and its post is refused.
     const viewer = await signedIn(h(), `bulk-viewer-${api.user}@example.com`, api.user, 'viewer');
     expect((await h().request({ method: 'GET', url: members, headers: { cookie: viewer } })).body).not.toContain('Bulk action');
-    expect((await form(h(), `${members}/bulk`, { action: 'suspend', confirm: '1' }, viewer)).status).toBe(403);
+    expect((await form(h(), `${members}/bulk`, { action: 'suspend', confirm: '1', now }, viewer)).status).toBe(403);
     expect((await api.member('silver1'))!.status).toBe('A');
   });
 

@@ -85,6 +85,11 @@ export const UPDATE_SCHEMA = {
 const SELECTORS = ['find_member_login', 'find_member_email', 'find_member_ptrans', 'find_member_id'] as const;
 const BUILT_INS = parameterNames(UPDATE_SCHEMA.body);
 
+/** Whether a name is one of /update/'s own parameters (`revoke_sessions`, `dry_run`…): never a profile field there. */
+export function isUpdateParameter(name: string): boolean {
+  return BUILT_INS.has(name.toLowerCase());
+}
+
 /** N none (null), S suspend, D delete, in either case; undefined when not sent. */
 function decodeAction(params: WireParams, name: 'is_exp_time' | 'is_exp_logins'): 'S' | 'D' | null | undefined {
   const code = decodeCode(params, name, UPDATE_PARAMETERS[name].enum);
