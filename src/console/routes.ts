@@ -558,7 +558,8 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
       registerMemberPagesConsole(scope, kit);
       registerBulkActions(scope, { ...kit, clock: context.clock });
-      registerTwoStep(scope, { operators: context.operators, secure, operatorOf, setCookie, send, seeOther, formOf, doneNotice });
+      const sessionToken = (request: FastifyRequest) => request.cookies[COOKIE] ?? '';
+      registerTwoStep(scope, { operators: context.operators, secure, operatorOf, sessionToken, setCookie, send, seeOther, formOf, doneNotice });
 
       scope.post('/accounts/:account/members/:id/unlock', async (request, reply) => {
         const seen = await accountOf(request, reply, 'editor');

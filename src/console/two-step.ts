@@ -22,6 +22,8 @@ export interface TwoStepKit {
   readonly operators: OperatorsService;
   readonly secure: boolean;
   operatorOf(request: FastifyRequest, reply: FastifyReply): Promise<Operator | undefined>;
+  /** The request's (full) session token. */
+  sessionToken(request: FastifyRequest): string;
   /** Opens the full session: its cookie set. */
   setCookie(reply: FastifyReply, token: string): FastifyReply;
   send(reply: FastifyReply, status: number, page: string): FastifyReply;
@@ -69,14 +71,13 @@ export function registerTwoStep(scope: FastifyInstance, kit: TwoStepKit): void {
     const notice = kit.doneNotice(request) ?? (required ? requiredNotice(required) : undefined);
     const chrome: Chrome = { operator, notice };
     if (operator.twoStep) return kit.send(reply, 200, twoStepOnPage(chrome, await operators.recoveryCodesLeft(operator)));
-    const enrolment = (await operators.pendingTwoStep(operator)) ?? (await operators.startTwoStep(operator));
-    return kit.send(reply, 200, enrolPage(chrome, enrolment));
+    return kit.send(reply, 200, enrolPage(chrome, await operators.startTwoStep(operator)));
   });
 
   scope.post('/two-step/enable', async (request, reply) => {
     const operator = await kit.operatorOf(request, reply);
     if (!operator) return reply;
-    const enabled = operator.twoStep ? undefined : await operators.enableTwoStep(operator, kit.formOf(request).code ?? '');
+    const enabled = operator.twoStep ? undefined : await operators.enableTwoStep(operator, kit.formOf(request).code ?? '', kit.sessionToken(request));
     if (!enabled) {
       const enrolment = (await operators.pendingTwoStep(operator)) ?? (await operators.startTwoStep(operator));
       const notice = { kind: 'error' as const, text: 'This code is not right: check the app’s entry for member-api and type the code it shows now.' };
@@ -89,7 +90,7 @@ export function registerTwoStep(scope: FastifyInstance, kit: TwoStepKit): void {
   scope.post('/two-step/disable', async (request, reply) => {
     const operator = await kit.operatorOf(request, reply);
     if (!operator) return reply;
-    const outcome = await operators.disableTwoStep(operator, kit.formOf(request).code ?? '');
+    const outcome = await operators.disableTwoStep(operator, kit.formOf(request).code ?? '', kit.sessionToken(request));
     if (outcome === 'off') return kit.seeOther(reply, `${TWO_STEP_PATH}?done=two-step-off`);
     const text =
       outcome === 'wrong-code'

@@ -77,8 +77,15 @@ export interface OperatorStore {
   setPasswordByLink(digest: string, passwordHash: string, now: number): Promise<number | undefined>;
   linkOperator(digest: string, now: number): Promise<number | undefined>;
   addSession(digest: string, operatorId: number, now: number, pending?: boolean): Promise<void>;
-  /** Ends a pending session and starts a full one under a new digest (a new token once the second step is passed). */
-  completeSession(pendingDigest: string, digest: string, now: number): Promise<void>;
+  /**
+   * Ends a pending session and starts a full one under a new digest (a new token once the
+   * second step is passed), at once: false when the pending session was ended meanwhile.
+   */
+  completeSession(pendingDigest: string, digest: string, now: number): Promise<boolean>;
+  /** Ends the operator's pending sessions (a lock, a new sign-in: one pending at a time). */
+  endPendingSessions(operatorId: number): Promise<void>;
+  /** Ends every session of the operator but this one. */
+  endOtherSessions(operatorId: number, keepDigest: string): Promise<void>;
   twoStep(id: number): Promise<OperatorTwoStep>;
   /** Keeps (or, with null, drops) the secret being enrolled. */
   setTwoStepPending(id: number, secret: string | null): Promise<void>;

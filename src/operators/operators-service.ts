@@ -150,7 +150,9 @@ export class OperatorsService {
     const operator = (await this.store.byId(credentials.id))!;
     const token = newToken();
     if (operator.twoStep) {
-      // The failures are cleared by the second step, not before it.
+      // One pending session at a time (each would be more guesses); the failures are cleared
+      // by the second step, not before it.
+      await this.store.endPendingSessions(credentials.id);
       await this.store.addSession(digest(token), credentials.id, now, true);
       return { kind: 'second-step', token };
     }
@@ -176,19 +178,29 @@ export class OperatorsService {
     const operator = await this.pendingOperator(token);
     if (!operator) return { kind: 'refused' };
     const now = this.clock();
-    if (!(await this.codeTaken(operator.id, code, now))) {
-      const failures = await this.store.countFailure(operator.id, now, countResetBefore(now, DEFAULT_LOCKOUT));
-      const until = lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
-      if (until > 0) {
-        await this.store.setLockedUntil(operator.id, until);
-        await this.store.endSession(digest(token));
-      }
+    // Locked (by wrong passwords or codes): no code is even looked at.
+    if (((await this.store.credentials(operator.email))?.lockedUntil ?? 0) > now) {
+      await this.store.endPendingSessions(operator.id);
       return { kind: 'refused' };
     }
-    await this.store.clearFailures(operator.id);
+    if (!(await this.codeTaken(operator.id, code, now))) {
+      await this.countWrongCode(operator.id, now);
+      return { kind: 'refused' };
+    }
     const full = newToken();
-    await this.store.completeSession(digest(token), digest(full), now);
+    if (!(await this.store.completeSession(digest(token), digest(full), now))) return { kind: 'refused' };
+    await this.store.clearFailures(operator.id);
     return { kind: 'signed-in', token: full, operator };
+  }
+
+  /** A wrong code counts as a failed sign-in; locked, the operator's pending sessions end with it. */
+  private async countWrongCode(id: number, now: number): Promise<void> {
+    const failures = await this.store.countFailure(id, now, countResetBefore(now, DEFAULT_LOCKOUT));
+    const until = lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
+    if (until > 0) {
+      await this.store.setLockedUntil(id, until);
+      await this.store.endPendingSessions(id);
+    }
   }
 
   /** Whether the code is the operator's: a TOTP code not taken before, or an unused recovery code (used up by this). */
@@ -200,36 +212,56 @@ export class OperatorsService {
     return this.store.useRecoveryCode(id, recoveryDigest(code), now);
   }
 
-  /** Starts (or restarts) the operator's enrolment: a new secret, kept aside until a code from it confirms it. */
+  /**
+   * Starts the operator's enrolment: a new secret at every visit of its page (one seen by
+   * someone else before is worth nothing), kept aside until a code from it confirms it.
+   */
   async startTwoStep(operator: Operator): Promise<{ secret: string; uri: string }> {
     const secret = newSecret();
     await this.store.setTwoStepPending(operator.id, secret);
+    return this.enrolment(operator, secret);
+  }
+
+  /** The secret being enrolled, if any, with its link (the page again after a wrong code). */
+  async pendingTwoStep(operator: Operator): Promise<{ secret: string; uri: string } | undefined> {
+    const { pending } = await this.store.twoStep(operator.id);
+    return pending ? this.enrolment(operator, pending) : undefined;
+  }
+
+  private enrolment(operator: Operator, secret: string): { secret: string; uri: string } {
     return { secret, uri: secretUri(operator.email, secret) };
   }
 
-  /** The secret being enrolled, if any, with its link. */
-  async pendingTwoStep(operator: Operator): Promise<{ secret: string; uri: string } | undefined> {
-    const { pending } = await this.store.twoStep(operator.id);
-    return pending ? { secret: pending, uri: secretUri(operator.email, pending) } : undefined;
-  }
-
-  /** Confirms the enrolment with a code from the app: the second step is on, and the recovery codes (shown once) are answered. */
-  async enableTwoStep(operator: Operator, code: string): Promise<{ codes: string[] } | undefined> {
+  /**
+   * Confirms the enrolment with a code from the app: the second step is on, every other
+   * session of the operator ends (one opened with the password alone), and the recovery codes
+   * (shown once) are answered.
+   */
+  async enableTwoStep(operator: Operator, code: string, sessionToken: string): Promise<{ codes: string[] } | undefined> {
     const { pending } = await this.store.twoStep(operator.id);
     const now = this.clock();
     const step = pending ? stepOf(pending, code, now) : undefined;
     if (!pending || step === undefined) return undefined;
     const recovery = newRecoveryCodes();
     await this.store.enableTwoStep(operator.id, pending, step, recovery.digests);
+    await this.store.endOtherSessions(operator.id, digest(sessionToken));
     return { codes: recovery.codes };
   }
 
-  /** Turns the second step off, with a code (or a recovery code); refused while an account of the operator requires it. */
-  async disableTwoStep(operator: Operator, code: string): Promise<'off' | 'wrong-code' | { required: string }> {
+  /**
+   * Turns the second step off, with a code (or a recovery code; a wrong one counts as a failed
+   * sign-in); refused while an account of the operator requires it.
+   */
+  async disableTwoStep(operator: Operator, code: string, sessionToken: string): Promise<'off' | 'wrong-code' | { required: string }> {
     const required = await this.requiringAccount(operator);
     if (required) return { required };
-    if (!(await this.codeTaken(operator.id, code, this.clock()))) return 'wrong-code';
+    const now = this.clock();
+    if (!(await this.codeTaken(operator.id, code, now))) {
+      await this.countWrongCode(operator.id, now);
+      return 'wrong-code';
+    }
     await this.store.disableTwoStep(operator.id);
+    await this.store.endOtherSessions(operator.id, digest(sessionToken));
     return 'off';
   }
 

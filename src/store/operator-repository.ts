@@ -180,13 +180,24 @@ export class OperatorRepository extends Repository implements OperatorStore {
     );
   }
 
-  async completeSession(pendingDigest: string, digest: string, now: number): Promise<void> {
-    const row = await this.reads.selectFrom('operator_sessions').select('operator_id').where('digest', '=', pendingDigest).executeTakeFirst();
-    if (!row) return;
-    await this.connection.writeAll([
-      this.build.deleteFrom('operator_sessions').where('digest', '=', pendingDigest),
-      this.build.insertInto('operator_sessions').values({ digest, operator_id: Number(row.operator_id), created_at: now, seen_at: now, pending: 0 }),
-    ]);
+  async completeSession(pendingDigest: string, digest: string, now: number): Promise<boolean> {
+    // Taken once: of two codes posted together, or a code and a lock, one ends it.
+    const { rows } = await this.connection.write(
+      this.build.deleteFrom('operator_sessions').where('digest', '=', pendingDigest).where('pending', '=', 1).returning('operator_id'),
+    );
+    if (!rows[0]) return false;
+    await this.connection.write(
+      this.build.insertInto('operator_sessions').values({ digest, operator_id: Number(rows[0].operator_id), created_at: now, seen_at: now, pending: 0 }),
+    );
+    return true;
+  }
+
+  async endPendingSessions(operatorId: number): Promise<void> {
+    await this.connection.write(this.build.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).where('pending', '=', 1));
+  }
+
+  async endOtherSessions(operatorId: number, keepDigest: string): Promise<void> {
+    await this.connection.write(this.build.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).where('digest', '!=', keepDigest));
   }
 
   async session(digest: string): Promise<OperatorSession | undefined> {

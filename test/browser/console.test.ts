@@ -219,9 +219,7 @@ for (const engine of ENGINES) {
       expect(new URL(page.url()).searchParams.get('q')).toBe('member1');
       expect(await listed('S')).toHaveLength(10);
       const events = await post(`${server.url}/api2/events/`, { user: 'demo', api_key: key, types: 'member.bulk_updated' });
-      expect(events.events).toEqual([
-        expect.objectContaining({ data: expect.objectContaining({ selector: 'filter', count: 10, set: { status: 'S' } }) }),
-      ]);
+      expect(events.events).toEqual([expect.objectContaining({ data: expect.objectContaining({ selector: 'filter', count: 10, set: { status: 'S' } }) })]);
       // Back again: the Suspended ones of the same search, activated.
       await page.selectOption('select[name=status]', 'S');
       await page.click('button:has-text("Search")');

@@ -375,11 +375,28 @@ describeEachEngineApp('the console over HTTP', (h) => {
     h().clock.advance(30_000);
     expect((await form(h(), '/admin/two-step/disable', { code: codeAt(secret) }, full)).headers.location).toBe('/admin/two-step?done=two-step-off');
     expect((await h().services.operators.find(email))!.twoStep).toBe(false);
+    // Turned on again: every other session of the operator ends (one opened by the password alone).
+    const other = String((await form(h(), '/admin/sign-in', { email, password: PASSWORD })).headers['set-cookie']).split(';')[0]!;
+    expect((await get(`/admin/accounts/${api.user}/members`, other)).status).toBe(200);
     // On again, then `operator reset` (a lost phone and codes): the password and the second step go.
     const secretAgain = /<code class="secret">([A-Z2-7 ]+)<\/code>/.exec((await get('/admin/two-step', full)).body)![1]!.replace(/ /g, '');
     h().clock.advance(30_000);
     expect((await form(h(), '/admin/two-step/enable', { code: codeAt(secretAgain) }, full)).status).toBe(200);
     expect((await h().services.operators.find(email))!.twoStep).toBe(true);
+    expect((await get(`/admin/accounts/${api.user}/members`, other)).headers.location).toBe('/admin/sign-in');
+    expect((await get(`/admin/accounts/${api.user}/members`, full)).status).toBe(200);
+
+    // One pending sign-in at a time; wrong codes lock the operator (as wrong passwords do), and
+    // then no code is looked at, on any pending sign-in.
+    const first = String((await form(h(), '/admin/sign-in', { email, password: PASSWORD })).headers['set-cookie']).split(';')[0]!;
+    const latest = String((await form(h(), '/admin/sign-in', { email, password: PASSWORD })).headers['set-cookie']).split(';')[0]!;
+    expect((await get('/admin/sign-in/code', first)).headers.location).toBe('/admin/sign-in');
+    let answer: Reply | undefined;
+    for (let i = 0; i < 30; i++) answer = await form(h(), '/admin/sign-in/code', { code: '000000' }, latest);
+    expect(answer!.headers.location).toBe('/admin/sign-in');
+    h().clock.advance(30_000);
+    expect((await form(h(), '/admin/sign-in/code', { code: codeAt(secretAgain) }, latest)).headers.location).toBe('/admin/sign-in');
+    expect((await form(h(), '/admin/sign-in', { email, password: PASSWORD })).status).toBe(401);
     await h().services.operators.reset(email);
     expect(await h().services.operators.find(email)).toMatchObject({ hasPassword: false, twoStep: false });
   });
