@@ -44,6 +44,7 @@ import { html } from '../http/html.js';
 import { registerMemberPagesConsole } from './member-pages.js';
 import { filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
 import { bulkForm, registerBulkActions } from './bulk.js';
+import { registerAccountSettings } from './account-settings.js';
 import { askSecondStep, registerTwoStep, TWO_STEP_PATH } from './two-step.js';
 
 export interface ConsoleContext {
@@ -557,6 +558,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
 
       const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
       registerMemberPagesConsole(scope, kit);
+      registerAccountSettings(scope, kit);
       registerBulkActions(scope, { ...kit, clock: context.clock });
       const sessionToken = (request: FastifyRequest) => request.cookies[COOKIE] ?? '';
       registerTwoStep(scope, { operators: context.operators, secure, operatorOf, sessionToken, setCookie, send, seeOther, formOf, doneNotice });

@@ -296,6 +296,15 @@ for (const engine of ENGINES) {
       const context = await browser.newContext();
       const page = await operator(context, 'owner@example.com', 'demo', 'owner');
       await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
+      // The account's settings, an owner's page.
+      await page.click('a:has-text("Settings")');
+      await expect.poll(() => text(page.locator('h1'))).toBe('Settings of demo');
+      await page.fill('input[name=time-zone]', 'Europe/Oslo');
+      await page.click('button:has-text("Save")');
+      await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
+      expect(await page.locator('input[name=time-zone]').inputValue()).toBe('Europe/Oslo');
+      await shoot(page, 'settings');
+      await page.goto(`${server.url}/admin/accounts/demo/members`);
       // Another site, on another origin, with a form that suspends alice, and a script's fetch.
       const evil: Server = createServer((_request, response) => {
         response.setHeader('content-type', 'text/html');

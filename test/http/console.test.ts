@@ -318,6 +318,37 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect((await api.member('silver1'))!.status).toBe('A');
   });
 
+  it('lets an owner change the account’s settings as account set does, keeping a masked password as it is', async () => {
+    const api = await apiAccount(h());
+    const set = await h().services.accounts.change(api.user, { smtpUrl: 'smtp://user:secret@mail.example.com:587', mailFrom: 'club@example.com' });
+    expect(set.kind, JSON.stringify(set)).toBe('ok');
+    const owner = await signedIn(h(), `settings-${api.user}@example.com`, api.user, 'owner');
+    const path = `/admin/accounts/${api.user}/settings`;
+    const page = (await h().request({ method: 'GET', url: path, headers: { cookie: owner } })).body;
+    expect(page).toContain('name="time-zone"');
+    expect(page).not.toContain('secret');
+    expect(page).not.toContain('name="registration"');
+    const fields = Object.fromEntries(
+      [...page.matchAll(/<input name="([a-z-]+)" id="[a-z-]+" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]),
+    );
+    const saved = await form(h(), path, { ...fields, 'time-zone': 'Europe/Paris', 'lockout-threshold': '7' }, owner);
+    expect([saved.status, saved.headers.location]).toEqual([303, `${path}?done=saved`]);
+    const account = (await h().services.accounts.find(api.user))!;
+    expect([account.settings.timeZone, account.settings.lockout.threshold, account.settings.smtpUrl]).toEqual([
+      'Europe/Paris',
+      7,
+      'smtp://user:secret@mail.example.com:587',
+    ]);
+    const wrong = await form(h(), path, { ...fields, 'time-zone': 'Mars/Olympus' }, owner);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('time-zone: must be an IANA time zone name');
+    expect(wrong.body).toContain('value="Mars/Olympus"');
+    const editor = await signedIn(h(), `settings-editor-${api.user}@example.com`, api.user, 'editor');
+    expect((await h().request({ method: 'GET', url: path, headers: { cookie: editor } })).status).toBe(403);
+    expect((await form(h(), path, { 'time-zone': 'UTC' }, editor)).status).toBe(403);
+    expect((await h().services.accounts.find(api.user))!.settings.timeZone).toBe('Europe/Paris');
+  });
+
   it('turns a second step on with a code, asks for it at sign-in (a code once, a recovery code once), and lets an account require it', async () => {
     const api = await apiAccount(h());
     const email = `totp-${api.user}@example.com`;
