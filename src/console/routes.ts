@@ -45,6 +45,7 @@ import { registerMemberPagesConsole } from './member-pages.js';
 import { filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
 import { bulkForm, registerBulkActions } from './bulk.js';
 import { registerAccountSettings } from './account-settings.js';
+import { registerApiKeys } from './api-keys.js';
 import { askSecondStep, registerTwoStep, TWO_STEP_PATH } from './two-step.js';
 
 export interface ConsoleContext {
@@ -86,6 +87,7 @@ const DONE: Record<string, string> = {
   'sessions-ended': 'Every session of the member is ended.',
   bulk: 'Done.',
   'two-step-off': 'Two-step sign-in is off.',
+  'key-revoked': 'The key is revoked: calls made with it are refused.',
 };
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
@@ -559,6 +561,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
       registerMemberPagesConsole(scope, kit);
       registerAccountSettings(scope, kit);
+      registerApiKeys(scope, kit);
       registerBulkActions(scope, { ...kit, clock: context.clock });
       const sessionToken = (request: FastifyRequest) => request.cookies[COOKIE] ?? '';
       registerTwoStep(scope, { operators: context.operators, secure, operatorOf, sessionToken, setCookie, send, seeOther, formOf, doneNotice });

@@ -6,7 +6,9 @@
  * fetch change nothing; a viewer is refused a change; an operator of another account gets
  * nothing by URL. Screenshots of each page go to docs/images/ (docs/console.md shows them).
  */
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { generateSync } from 'otplib';
@@ -292,7 +294,7 @@ for (const engine of ENGINES) {
       await context.close();
     });
 
-    it('refuses a form posted from another site, a forged fetch, a viewer’s change, and another account’s member', async () => {
+    it('refuses a form posted from another site, a forged fetch, a viewer’s change, and another account’s member', { timeout: 60_000 }, async () => {
       const context = await browser.newContext();
       const page = await operator(context, 'owner@example.com', 'demo', 'owner');
       await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
@@ -304,6 +306,30 @@ for (const engine of ENGINES) {
       await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
       expect(await page.locator('input[name=time-zone]').inputValue()).toBe('Europe/Oslo');
       await shoot(page, 'settings');
+      // An API key added, then rotated with a grace; the new one works from a shell.
+      await page.goto(`${server.url}/admin/accounts/demo/keys`);
+      await page.fill('form[action$="/keys/add"] input[name=name]', 'deploy');
+      await page.click('form[action$="/keys/add"] button');
+      await expect.poll(() => text(page.locator('.notice'))).toBe('The key deploy is issued.');
+      const first = await text(page.locator('.issued code.secret'));
+      await page.locator('tr', { hasText: 'deploy' }).locator('input[name=grace]').fill('1h');
+      await page.locator('tr', { hasText: 'deploy' }).locator('button:has-text("Rotate")').click();
+      await expect.poll(() => text(page.locator('.issued code.secret'))).not.toBe(first);
+      const rotated = await text(page.locator('.issued code.secret'));
+      await shoot(page, 'api-keys');
+      const curl = await promisify(execFile)('curl', [
+        '-s',
+        '-d',
+        'user=demo',
+        '-d',
+        `api_key=${rotated}`,
+        '-d',
+        'login=alice',
+        '-d',
+        'record={login}',
+        `${server.url}/api2/list/`,
+      ]);
+      expect(JSON.parse(curl.stdout)).toEqual({ members: [{ login: 'alice' }], members_total: 1 });
       await page.goto(`${server.url}/admin/accounts/demo/members`);
       // Another site, on another origin, with a form that suspends alice, and a script's fetch.
       const evil: Server = createServer((_request, response) => {

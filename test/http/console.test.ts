@@ -349,6 +349,54 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect((await h().services.accounts.find(api.user))!.settings.timeZone).toBe('Europe/Paris');
   });
 
+  it('lets an owner add, rotate (with a grace) and revoke API keys, each new key shown once', async () => {
+    const api = await apiAccount(h());
+    const owner = await signedIn(h(), `keys-${api.user}@example.com`, api.user, 'owner');
+    const path = `/admin/accounts/${api.user}/keys`;
+    const shownKey = (body: string) => /<code class="secret">([^<]+)<\/code>/.exec(body)?.[1];
+    const lists = async (key: string) => {
+      const reply = await h().post('/api2/list/', { user: api.user, api_key: key, record: '{login}' });
+      // A list answers its members (the seed's shape, no `result`); a refusal answers ERROR.
+      return Array.isArray(reply.json.members) ? 'OK' : (reply.json.result as string);
+    };
+
+    const added = await form(h(), `${path}/add`, { name: 'reports', scope: 'read' }, owner);
+    expect(added.status).toBe(200);
+    const reports = shownKey(added.body)!;
+    expect(await lists(reports)).toBe('OK');
+    expect(
+      (await h().post('/api2/create/', { user: api.user, api_key: reports, _login: 'x1', _email: 'x1@example.com', _password: 'pw-123456' })).json.result,
+    ).toBe('ERROR');
+    // Shown once: the page itself never shows it again.
+    const listed = (await h().request({ method: 'GET', url: path, headers: { cookie: owner } })).body;
+    expect(listed).toContain('<td>reports</td><td>read</td>');
+    expect(shownKey(listed)).toBeUndefined();
+    expect(listed).not.toContain(reports);
+    expect((await form(h(), `${path}/add`, { name: 'reports', scope: 'all' }, owner)).status).toBe(400);
+
+    // Rotated with a grace: the new key works, the old one too until the grace ends.
+    const rotated = await form(h(), `${path}/rotate`, { name: 'reports', grace: '1h' }, owner);
+    const renewed = shownKey(rotated.body)!;
+    expect(renewed).not.toBe(reports);
+    expect([await lists(renewed), await lists(reports)]).toEqual(['OK', 'OK']);
+    h().clock.advance(3_600_001);
+    expect([await lists(renewed), await lists(reports)]).toEqual(['OK', 'ERROR']);
+
+    // Revoked: asked first, then it stops at once (signed in again: an hour idle ended the session).
+    const again = String((await form(h(), '/admin/sign-in', { email: `keys-${api.user}@example.com`, password: PASSWORD })).headers['set-cookie']).split(
+      ';',
+    )[0]!;
+    const asked = await form(h(), `${path}/revoke`, { name: 'reports' }, again);
+    expect(asked.body).toContain('Revoke reports?');
+    expect(await lists(renewed)).toBe('OK');
+    const revoked = await form(h(), `${path}/revoke`, { name: 'reports', confirm: '1' }, again);
+    expect(revoked.headers.location).toBe(`${path}?done=key-revoked`);
+    expect(await lists(renewed)).toBe('ERROR');
+    const editor = await signedIn(h(), `keys-editor-${api.user}@example.com`, api.user, 'editor');
+    expect((await h().request({ method: 'GET', url: path, headers: { cookie: editor } })).status).toBe(403);
+    expect((await form(h(), `${path}/add`, { name: 'sneaky' }, editor)).status).toBe(403);
+  });
+
   it('turns a second step on with a code, asks for it at sign-in (a code once, a recovery code once), and lets an account require it', async () => {
     const api = await apiAccount(h());
     const email = `totp-${api.user}@example.com`;
