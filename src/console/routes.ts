@@ -46,6 +46,7 @@ import { filtersOf, newField, readable, sortOf, wire, type Params } from './form
 import { bulkForm, registerBulkActions } from './bulk.js';
 import { registerAccountSettings } from './account-settings.js';
 import { registerApiKeys } from './api-keys.js';
+import { registerAccountOperators } from './operators.js';
 import { askSecondStep, registerTwoStep, TWO_STEP_PATH } from './two-step.js';
 
 export interface ConsoleContext {
@@ -88,6 +89,7 @@ const DONE: Record<string, string> = {
   bulk: 'Done.',
   'two-step-off': 'Two-step sign-in is off.',
   'key-revoked': 'The key is revoked: calls made with it are refused.',
+  'operator-removed': 'The operator is taken off the account: its pages are closed to them.',
 };
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
@@ -562,6 +564,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       registerMemberPagesConsole(scope, kit);
       registerAccountSettings(scope, kit);
       registerApiKeys(scope, kit);
+      registerAccountOperators(scope, { ...kit, operators: context.operators });
       registerBulkActions(scope, { ...kit, clock: context.clock });
       const sessionToken = (request: FastifyRequest) => request.cookies[COOKIE] ?? '';
       registerTwoStep(scope, { operators: context.operators, secure, operatorOf, sessionToken, setCookie, send, seeOther, formOf, doneNotice });

@@ -330,6 +330,14 @@ for (const engine of ENGINES) {
         `${server.url}/api2/list/`,
       ]);
       expect(JSON.parse(curl.stdout)).toEqual({ members: [{ login: 'alice' }], members_total: 1 });
+      // An operator invited: its set-up link, shown once.
+      await page.goto(`${server.url}/admin/accounts/demo/operators`);
+      await page.fill('form.edit input[name=email]', 'helper@example.com');
+      await page.selectOption('form.edit select[name=role]', 'editor');
+      await page.click('button:has-text("Invite")');
+      await expect.poll(() => text(page.locator('.notice'))).toBe('helper@example.com is invited as editor: send them the link below.');
+      expect(await text(page.locator('.issued code.secret'))).toContain('/admin/setup?token=');
+      await shoot(page, 'operators');
       await page.goto(`${server.url}/admin/accounts/demo/members`);
       // Another site, on another origin, with a form that suspends alice, and a script's fetch.
       const evil: Server = createServer((_request, response) => {

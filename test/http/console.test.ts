@@ -397,6 +397,36 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect((await form(h(), `${path}/add`, { name: 'sneaky' }, editor)).status).toBe(403);
   });
 
+  it('lets an owner invite operators, change their role and take them off the account, never itself', async () => {
+    const api = await apiAccount(h());
+    const ownerEmail = `ops-${api.user}@example.com`;
+    const owner = await signedIn(h(), ownerEmail, api.user, 'owner');
+    const path = `/admin/accounts/${api.user}/operators`;
+    const invited = await form(h(), path, { email: `new-${api.user}@example.com`, role: 'editor' }, owner);
+    expect(invited.status).toBe(200);
+    const link = new URL(/<code class="secret">([^<]+)<\/code>/.exec(invited.body)![1]!.replace(/&amp;/g, '&'));
+    expect(link.pathname).toBe('/admin/setup');
+    // The link sets the new operator's password and signs it in as an editor of the account.
+    const token = link.searchParams.get('token')!;
+    const set = await form(h(), '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD });
+    const editor = String(set.headers['set-cookie']).split(';')[0]!;
+    expect((await h().request({ method: 'GET', url: `/admin/accounts/${api.user}/members`, headers: { cookie: editor } })).status).toBe(200);
+    expect((await h().request({ method: 'GET', url: path, headers: { cookie: editor } })).status).toBe(403);
+    // A role changed (no new link for an operator with a password), then taken off.
+    const viewer = await form(h(), path, { email: `new-${api.user}@example.com`, role: 'viewer' }, owner);
+    expect(viewer.body).toContain(`new-${api.user}@example.com is viewer on ${api.user}.`);
+    expect(viewer.body).not.toContain('class="secret"');
+    expect((await h().services.operators.find(`new-${api.user}@example.com`))!.accounts.map((grant) => grant.role)).toEqual(['viewer']);
+    const removed = await form(h(), `${path}/remove`, { email: `new-${api.user}@example.com` }, owner);
+    expect(removed.headers.location).toBe(`${path}?done=operator-removed`);
+    expect((await h().request({ method: 'GET', url: `/admin/accounts/${api.user}/members`, headers: { cookie: editor } })).status).toBe(404);
+    // Never itself, and nothing but an e-mail and a role.
+    expect((await form(h(), `${path}/remove`, { email: ownerEmail }, owner)).status).toBe(400);
+    expect((await form(h(), path, { email: ownerEmail, role: 'viewer' }, owner)).status).toBe(400);
+    expect((await form(h(), path, { email: 'not-an-address', role: 'viewer' }, owner)).body).toContain('email: must be an e-mail address.');
+    expect((await form(h(), path, { email: `x-${api.user}@example.com`, role: 'admin' }, owner)).body).toContain('role: must be one of viewer, editor, owner.');
+  });
+
   it('turns a second step on with a code, asks for it at sign-in (a code once, a recovery code once), and lets an account require it', async () => {
     const api = await apiAccount(h());
     const email = `totp-${api.user}@example.com`;
