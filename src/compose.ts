@@ -235,6 +235,7 @@ export function appDependencies(
             events: services.events,
             sessions: services.sessions,
             resets: services.resets,
+            webhooks: services.webhooks.endpoints,
             clock: services.clock,
             publicUrl: config.publicUrl,
           },

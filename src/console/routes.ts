@@ -17,6 +17,7 @@ import type { MemberFilters } from '../members/member-store.js';
 import type { MembersService } from '../members/members-service.js';
 import type { SessionsService } from '../members/sessions.js';
 import type { PasswordResets } from '../members/password-resets.js';
+import type { WebhooksService } from '../webhooks/webhooks-service.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { accessTo, SETUP_PATH, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
@@ -47,6 +48,7 @@ import { bulkForm, registerBulkActions } from './bulk.js';
 import { registerAccountSettings } from './account-settings.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerAccountOperators } from './operators.js';
+import { registerWebhooksConsole } from './webhooks.js';
 import { askSecondStep, registerTwoStep, TWO_STEP_PATH } from './two-step.js';
 
 export interface ConsoleContext {
@@ -59,6 +61,8 @@ export interface ConsoleContext {
   readonly sessions: SessionsService;
   /** The reset mail an operator sends a member. */
   readonly resets: PasswordResets;
+  /** The account's webhook receivers and their deliveries. */
+  readonly webhooks: WebhooksService;
   readonly clock: Clock;
   /** The public address, when set: https makes the cookie Secure, and its origin is this site's. */
   readonly publicUrl: string | undefined;
@@ -90,6 +94,10 @@ const DONE: Record<string, string> = {
   'two-step-off': 'Two-step sign-in is off.',
   'key-revoked': 'The key is revoked: calls made with it are refused.',
   'operator-removed': 'The operator is taken off the account: its pages are closed to them.',
+  'webhook-removed': 'The webhook is removed.',
+  'webhook-enabled': 'The webhook is on again: its deliveries resume.',
+  redelivered: 'The delivery is due again: it goes out within seconds.',
+  'not-redelivered': 'There is no such delivery of this webhook.',
 };
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
@@ -565,6 +573,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       registerAccountSettings(scope, kit);
       registerApiKeys(scope, kit);
       registerAccountOperators(scope, { ...kit, operators: context.operators });
+      registerWebhooksConsole(scope, { ...kit, webhooks: context.webhooks });
       registerBulkActions(scope, { ...kit, clock: context.clock });
       const sessionToken = (request: FastifyRequest) => request.cookies[COOKIE] ?? '';
       registerTwoStep(scope, { operators: context.operators, secure, operatorOf, sessionToken, setCookie, send, seeOther, formOf, doneNotice });

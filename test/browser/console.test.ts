@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { text, post } from '../support/browser.js';
+import { startReceiver } from '../support/receiver.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -65,7 +66,8 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       database = await createTestDatabase(engine);
-      env = { DATABASE_URL: database.url };
+      // The webhook's receiver is this test's, on loopback.
+      env = { DATABASE_URL: database.url, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' };
       server = await startServe(env);
       key = server.demoKey();
       const created = await post(`${server.url}/api2/create/`, {
@@ -338,6 +340,28 @@ for (const engine of ENGINES) {
       await expect.poll(() => text(page.locator('.notice'))).toBe('helper@example.com is invited as editor: send them the link below.');
       expect(await text(page.locator('.issued code.secret'))).toContain('/admin/setup?token=');
       await shoot(page, 'operators');
+      // A webhook added, and a delivery seen with its attempt.
+      const receiver = await startReceiver();
+      try {
+        await page.goto(`${server.url}/admin/accounts/demo/webhooks`);
+        await page.fill('form[action$="/webhooks/add"] input[name=url]', receiver.url);
+        await page.fill('form[action$="/webhooks/add"] input[name=name]', 'crm');
+        await page.click('form[action$="/webhooks/add"] button');
+        await expect.poll(() => text(page.locator('.issued'))).toContain('whsec_');
+        await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: 'hooked', _email: 'hooked@example.com', _password: 'hooked-password' });
+        await page.click('a:has-text("crm")');
+        await expect
+          .poll(async () => {
+            await page.reload();
+            return text(page.locator('tbody'));
+          })
+          .toContain('delivered');
+        await expect.poll(() => text(page.locator('ul.attempts'))).toMatch(/: 200, \d+ ms/);
+        expect(receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toContain('member.created');
+        await shoot(page, 'webhook-deliveries');
+      } finally {
+        await receiver.close();
+      }
       await page.goto(`${server.url}/admin/accounts/demo/members`);
       // Another site, on another origin, with a form that suspends alice, and a script's fetch.
       const evil: Server = createServer((_request, response) => {

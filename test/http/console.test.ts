@@ -7,35 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { generateSync } from 'otplib';
 import { expect, it } from 'vitest';
-import { describeEachEngineApp, type Harness, type Reply } from '../support/app.js';
+import { describeEachEngineApp, type Reply } from '../support/app.js';
+import { addOperator, form, FORM, PASSWORD, signedIn } from '../support/console.js';
 import { apiAccount } from '../support/member-api.js';
-
-const PASSWORD = 'a-long-operator-password';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-/** Adds an operator with a role on the account, and answers its set-up link's token. */
-async function addOperator(h: Harness, email: string, account: string, role: 'viewer' | 'editor' | 'owner' = 'editor'): Promise<string> {
-  const added = await h.services.operators.add(email, account, role);
-  if ('kind' in added || added.link === undefined) throw new Error('no link');
-  const link = new URL(added.link);
-  expect(link.pathname).toBe('/admin/setup');
-  return link.searchParams.get('token')!;
-}
-
-const form = (h: Harness, url: string, params: Record<string, string>, cookie?: string): Promise<Reply> =>
-  h.request({ url, payload: new URLSearchParams(params).toString(), headers: { ...FORM, ...(cookie ? { cookie } : {}) } });
-
-/** Sets the operator's password through its link, signs it in, and answers its session cookie. */
-async function signedIn(h: Harness, email: string, account: string, role: 'viewer' | 'editor' | 'owner' = 'editor'): Promise<string> {
-  const token = await addOperator(h, email, account, role);
-  // Setting the password signs the operator in; a sign-in of its own works as well.
-  expect((await form(h, '/admin/setup', { token, password: PASSWORD, confirm: PASSWORD })).headers.location).toBe('/admin/');
-  const reply = await form(h, '/admin/sign-in', { email, password: PASSWORD });
-  expect(reply.status).toBe(303);
-  const cookie = String(reply.headers['set-cookie']).split(';')[0]!;
-  expect(cookie).toMatch(/^console_session=./);
-  return cookie;
-}
 
 describeEachEngineApp('the console over HTTP', (h) => {
   it('opens a set-up link from its query and takes the token in the form’s body, never in a path', async () => {

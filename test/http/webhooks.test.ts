@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { describeEachEngineApp } from '../support/app.js';
 import { apiAccount } from '../support/member-api.js';
+import { form, signedIn } from '../support/console.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { openStore } from '../../src/store/store.js';
 import { servicesOver } from '../../src/compose.js';
@@ -55,6 +56,45 @@ describeEachEngineApp(
       // Nothing twice: a second round has nothing to send.
       await h().services.webhooks.dispatcher.run();
       expect(receiver.received).toHaveLength(3);
+    });
+
+    it('lets an owner add a webhook in the console, test it, see a delivery with its attempts, send it again, and remove it', async () => {
+      const api = await apiAccount(h());
+      const owner = await signedIn(h(), `hooks-${api.user}@example.com`, api.user, 'owner');
+      const path = `/admin/accounts/${api.user}/webhooks`;
+      receiver.received.length = 0;
+      receiver.answer = 200;
+      expect((await form(h(), `${path}/add`, { url: 'ftp://example.com/x' }, owner)).body).toContain('url: http or https only.');
+      const added = await form(h(), `${path}/add`, { url: receiver.url, name: 'crm', events: 'member.created' }, owner);
+      const secret = /<code class="secret">(whsec_[^<]+)<\/code>/.exec(added.body)![1]!;
+      const endpoint = (await h().services.webhooks.endpoints.named(api.account, 'crm'))!;
+      expect(endpoint.secret).toBe(secret);
+      expect((await h().request({ method: 'GET', url: path, headers: { cookie: owner } })).body).not.toContain(secret);
+
+      // A test message, signed with that secret.
+      const tested = await form(h(), `${path}/test`, { id: String(endpoint.id) }, owner);
+      expect(tested.body).toContain(`Test message to ${receiver.url}: `);
+      expect(JSON.parse(receiver.received.at(-1)!.body)).toMatchObject({ type: 'webhook.test' });
+      new Webhook(secret).verify(receiver.received.at(-1)!.body, receiver.received.at(-1)!.headers as Record<string, string>);
+
+      // A member created: one delivery, its attempt shown; sent again, it arrives twice.
+      await api.create('hooked');
+      await h().services.webhooks.dispatcher.run();
+      const deliveries = (await h().request({ method: 'GET', url: `${path}/${endpoint.id}`, headers: { cookie: owner } })).body;
+      expect(deliveries).toMatch(/<td>delivered \(/);
+      expect(deliveries).toMatch(/<li>[^<]*: 200, \d+ ms<\/li>/);
+      const delivery = /name="delivery" value="(\d+)"/.exec(deliveries)![1]!;
+      const again = await form(h(), `${path}/${endpoint.id}/redeliver`, { delivery }, owner);
+      expect(again.headers.location).toBe(`${path}/${endpoint.id}?done=redelivered`);
+      await h().services.webhooks.dispatcher.run();
+      expect(receiver.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'member.created')).toHaveLength(2);
+
+      // Removed after asking.
+      expect((await form(h(), `${path}/remove`, { id: String(endpoint.id) }, owner)).body).toContain('Remove the webhook?');
+      expect((await form(h(), `${path}/remove`, { id: String(endpoint.id), confirm: '1' }, owner)).headers.location).toBe(`${path}?done=webhook-removed`);
+      expect(await h().services.webhooks.endpoints.list(api.account)).toEqual([]);
+      const editor = await signedIn(h(), `hooks-editor-${api.user}@example.com`, api.user, 'editor');
+      expect((await h().request({ method: 'GET', url: path, headers: { cookie: editor } })).status).toBe(403);
     });
 
     it('sends only the types asked for', async () => {
