@@ -362,6 +362,19 @@ for (const engine of ENGINES) {
       } finally {
         await receiver.close();
       }
+      // The owner's pages at a phone's width: nothing wider than the screen but a list's card.
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [name, address] of [
+        ['settings', 'settings'],
+        ['api-keys', 'keys'],
+        ['operators', 'operators'],
+        ['webhooks', 'webhooks'],
+      ] as const) {
+        await page.goto(`${server.url}/admin/accounts/demo/${address}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await shoot(page, `${name}-phone`, false);
+      }
+      await page.setViewportSize({ width: 1280, height: 720 });
       await page.goto(`${server.url}/admin/accounts/demo/members`);
       // Another site, on another origin, with a form that suspends alice, and a script's fetch.
       const evil: Server = createServer((_request, response) => {
