@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import { ACCOUNT_SETTINGS, patchOf, SettingValueError, type SettingSpec } from '../accounts/account-settings.js';
 import { html } from '../http/html.js';
-import type { ConsoleKit } from './member-pages.js';
+import { memberPagesPath, type ConsoleKit } from './member-pages.js';
 import { layout, membersPath, type Chrome } from './pages.js';
 
 /** The member pages' settings: on their own page (member-pages.ts). */
@@ -80,7 +80,7 @@ function settingsPage(chrome: Chrome, account: Account, form: Readonly<Record<st
     { ...chrome, notice: error ? { kind: 'error', text: `${error.setting}: ${error.reason}.` } : chrome.notice },
     html`<p><a href="${membersPath(account.name)}">← Members of ${account.name}</a></p><h1>Settings of ${account.name}</h1>
 <div class="card"><form method="post" action="${settingsPath(account.name)}" class="account-settings">
-<p class="muted">As <code>member-api account set ${account.name} --NAME VALUE</code> takes them; a value left as shown is kept (the mail server's password is shown masked: type the whole URL to change it). The member pages have <a href="${membersPath(account.name).replace(/\/members$/, '/member-pages')}">their own page</a>.</p>
+<p class="muted">As <code>member-api account set ${account.name} --NAME VALUE</code> takes them; a value left as shown is kept (the mail server's password is shown masked: type the whole URL to change it). The member pages have <a href="${memberPagesPath(account.name)}">their own page</a>.</p>
 ${SETTINGS.map(field)}
 <div class="actions"><button type="submit">Save</button></div>
 </form></div>`,

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import { EVENT_TYPES } from '../events/event.js';
 import { html } from '../http/html.js';
-import type { WebhookAttempt, WebhookEndpoint } from '../webhooks/webhook.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
 import type { ConsoleKit } from './member-pages.js';
 import { layout, membersPath, when, type Chrome } from './pages.js';
@@ -33,12 +33,21 @@ export function registerWebhooksConsole(scope: FastifyInstance, kit: ConsoleKit 
     return kit.send(reply, status, webhooksPage(chrome, account, await webhooks.list(account), extra));
   }
 
-  /** The account's receiver of the form's `id`, or the page with the reason. */
-  async function endpointOf(request: FastifyRequest, reply: FastifyReply, account: Account, chrome: Chrome): Promise<WebhookEndpoint | undefined> {
+  /** The owner's account and its receiver of the form's (or the address's) `id`; otherwise the page that says why is sent. */
+  async function endpointOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ account: Account; chrome: Chrome; endpoint: WebhookEndpoint } | undefined> {
+    const seen = await kit.accountOf(request, reply, 'owner');
+    if (!seen) return undefined;
+    const chrome: Chrome = { operator: seen.operator, account: seen.account.name };
     const id = kit.formOf(request).id ?? (request.params as { id?: string }).id ?? '';
-    const endpoint = /^[1-9]\d{0,14}$/.test(id) ? await webhooks.find(account, Number(id)) : undefined;
-    if (!endpoint) await show(reply, { ...chrome, notice: { kind: 'error', text: 'There is no such webhook in this account.' } }, account, 404);
-    return endpoint;
+    const endpoint = /^[1-9]\d{0,14}$/.test(id) ? await webhooks.find(seen.account, Number(id)) : undefined;
+    if (!endpoint) {
+      await show(reply, { ...chrome, notice: { kind: 'error', text: 'There is no such webhook in this account.' } }, seen.account, 404);
+      return undefined;
+    }
+    return { account: seen.account, chrome, endpoint };
   }
 
   scope.get('/accounts/:account/webhooks', async (request, reply) => {
@@ -65,54 +74,44 @@ export function registerWebhooksConsole(scope: FastifyInstance, kit: ConsoleKit 
   });
 
   scope.post('/accounts/:account/webhooks/test', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'owner');
-    if (!seen) return reply;
-    const chrome: Chrome = { operator: seen.operator, account: seen.account.name };
-    const endpoint = await endpointOf(request, reply, seen.account, chrome);
-    if (!endpoint) return reply;
-    const attempt = (await webhooks.test(seen.account, endpoint.id))!;
-    return show(reply, chrome, seen.account, 200, { tested: { endpoint, attempt } });
+    const found = await endpointOf(request, reply);
+    if (!found) return reply;
+    const { account, chrome, endpoint } = found;
+    const attempt = (await webhooks.test(account, endpoint.id))!;
+    return show(reply, chrome, account, 200, { tested: { endpoint, attempt } });
   });
 
   scope.post('/accounts/:account/webhooks/enable', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'owner');
-    if (!seen) return reply;
-    const endpoint = await endpointOf(request, reply, seen.account, { operator: seen.operator, account: seen.account.name });
-    if (!endpoint) return reply;
-    await webhooks.enable(seen.account, endpoint.id);
-    return kit.seeOther(reply, `${webhooksPath(seen.account.name)}?done=webhook-enabled`);
+    const found = await endpointOf(request, reply);
+    if (!found) return reply;
+    await webhooks.enable(found.account, found.endpoint.id);
+    return kit.seeOther(reply, `${webhooksPath(found.account.name)}?done=webhook-enabled`);
   });
 
   scope.post('/accounts/:account/webhooks/remove', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'owner');
-    if (!seen) return reply;
-    const chrome: Chrome = { operator: seen.operator, account: seen.account.name };
-    const endpoint = await endpointOf(request, reply, seen.account, chrome);
-    if (!endpoint) return reply;
-    if (kit.formOf(request).confirm !== '1') return kit.send(reply, 200, confirmRemovePage(chrome, seen.account, endpoint));
-    await webhooks.remove(seen.account, endpoint.id);
-    return kit.seeOther(reply, `${webhooksPath(seen.account.name)}?done=webhook-removed`);
+    const found = await endpointOf(request, reply);
+    if (!found) return reply;
+    const { account, chrome, endpoint } = found;
+    if (kit.formOf(request).confirm !== '1') return kit.send(reply, 200, confirmRemovePage(chrome, account, endpoint));
+    await webhooks.remove(account, endpoint.id);
+    return kit.seeOther(reply, `${webhooksPath(account.name)}?done=webhook-removed`);
   });
 
   scope.get('/accounts/:account/webhooks/:id', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'owner');
-    if (!seen) return reply;
-    const chrome: Chrome = { operator: seen.operator, account: seen.account.name, notice: kit.doneNotice(request) };
-    const endpoint = await endpointOf(request, reply, seen.account, chrome);
-    if (!endpoint) return reply;
-    const deliveries = (await webhooks.deliveries(seen.account, endpoint.id, DELIVERIES)) ?? [];
-    return kit.send(reply, 200, deliveriesPage(chrome, seen.account, endpoint, deliveries));
+    const found = await endpointOf(request, reply);
+    if (!found) return reply;
+    const { account, chrome, endpoint } = found;
+    const deliveries = (await webhooks.deliveries(account, endpoint.id, DELIVERIES)) ?? [];
+    return kit.send(reply, 200, deliveriesPage({ ...chrome, notice: kit.doneNotice(request) }, account, endpoint, deliveries));
   });
 
   scope.post('/accounts/:account/webhooks/:id/redeliver', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'owner');
-    if (!seen) return reply;
-    const chrome: Chrome = { operator: seen.operator, account: seen.account.name };
-    const endpoint = await endpointOf(request, reply, seen.account, chrome);
-    if (!endpoint) return reply;
+    const found = await endpointOf(request, reply);
+    if (!found) return reply;
+    const { account, endpoint } = found;
     const delivery = kit.formOf(request).delivery ?? '';
-    const sent = /^[1-9]\d{0,14}$/.test(delivery) && (await webhooks.redeliver(seen.account, Number(delivery)));
-    return kit.seeOther(reply, `${webhooksPath(seen.account.name)}/${endpoint.id}?done=${sent ? 'redelivered' : 'not-redelivered'}`);
+    const sent = /^[1-9]\d{0,14}$/.test(delivery) && (await webhooks.redeliver(account, Number(delivery)));
+    return kit.seeOther(reply, `${webhooksPath(account.name)}/${endpoint.id}?done=${sent ? 'redelivered' : 'not-redelivered'}`);
   });
 }
 
@@ -162,16 +161,7 @@ function deliveriesPage(
   chrome: Chrome,
   account: Account,
   endpoint: WebhookEndpoint,
-  deliveries: ReadonlyArray<{
-    id: number;
-    eventId: number;
-    state: string;
-    attempts: number;
-    createdAt: number;
-    deliveredAt: number | null;
-    lastError: string | null;
-    attemptsMade: WebhookAttempt[];
-  }>,
+  deliveries: ReadonlyArray<WebhookDelivery & { attemptsMade: WebhookAttempt[] }>,
 ): string {
   const path = `${webhooksPath(account.name)}/${endpoint.id}`;
   return layout(

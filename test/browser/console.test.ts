@@ -371,7 +371,7 @@ for (const engine of ENGINES) {
         ['webhooks', 'webhooks'],
       ] as const) {
         await page.goto(`${server.url}/admin/accounts/demo/${address}`);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
         await shoot(page, `${name}-phone`, false);
       }
       await page.setViewportSize({ width: 1280, height: 720 });
