@@ -4,6 +4,8 @@
  * each; a page is 50 members with the count); and the one search box with what an operator
  * types into it (p50 of 20 requests over five searches, each printed).
  */
+import { ACTIVITY_KINDS } from '../src/accounts/overview.js';
+import { openStore } from '../src/store/store.js';
 import { cli, median } from './lib.js';
 import { seededMember } from './seed-members.js';
 
@@ -97,4 +99,52 @@ export async function measureConsoleBulk(url: string, account: string, env: Reco
   await bulk({ ...marked, status: 'S' }, { action: 'activate' });
   await bulk(marked, { action: 'remove-field', field: 'bench_bulk' });
   return suspended;
+}
+
+/**
+ * The account's overview at a million members, as an operator's browser asks for it (p50 of
+ * 20): with a time expiration falling due in the next 7 days on the Active members registered
+ * in 15 of the seeded days (set, then cleared, through the console's bulk actions), the failed
+ * logins that the login sections recorded, and a count of every kind in every hour of the 30
+ * days (upserts through the store, as registrations and logins make them).
+ */
+export async function measureConsoleOverview(url: string, account: string, env: Record<string, string>): Promise<{ overviewMs: number; expiring: string }> {
+  const cookie = await consoleCookie(url, account, env);
+  const store = openStore(env.DATABASE_URL!);
+  try {
+    const found = await store.accounts.findAccountByName(account);
+    if (!found) throw new Error(`no account ${account}`);
+    const now = Date.now();
+    for (let hour = now - 31 * 86_400_000; hour <= now; hour += 3_600_000) for (const kind of ACTIVITY_KINDS) await store.overview.count(found.id, kind, hour);
+  } finally {
+    await store.close();
+  }
+  const members = `${url}/admin/accounts/${encodeURIComponent(account)}/members`;
+  const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+  const range = new URLSearchParams({ status: 'A', registered_from: day(215), registered_before: day(200) });
+  const bulk = async (action: Record<string, string>) => {
+    const answer = await fetch(`${members}/bulk?${range}`, {
+      method: 'POST',
+      headers: { cookie, origin: url },
+      body: new URLSearchParams({ ...action, confirm: '1', now: String(Date.now()) }),
+      redirect: 'manual',
+    });
+    if (answer.status !== 303) throw new Error(`the bulk ${action.action} answered ${answer.status}: ${await answer.text()}`);
+  };
+  await bulk({ action: 'set-expiry', exp_mode: 'S', exp_time: '5', exp_time_type: 'D' });
+  try {
+    const times: number[] = [];
+    let expiring = '';
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const answer = await fetch(`${url}/admin/accounts/${encodeURIComponent(account)}/overview`, { headers: { cookie } });
+      const body = await answer.text();
+      if (answer.status !== 200 || !body.includes('<svg')) throw new Error(`the overview answered ${answer.status}`);
+      times.push(performance.now() - started);
+      expiring = /Expiring in the next 7 days: ([^<]+)</.exec(body)?.[1] ?? '?';
+    }
+    return { overviewMs: median(times), expiring };
+  } finally {
+    await bulk({ action: 'clear-expiry' });
+  }
 }

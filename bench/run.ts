@@ -27,7 +27,7 @@ import { build, cli, databaseUrl, median, memoryOf, percentile, ROOT, startListe
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
-import { measureConsoleBulk, measureConsolePages } from './console-pages.js';
+import { measureConsoleBulk, measureConsoleOverview, measureConsolePages } from './console-pages.js';
 import { SEEDED_PASSWORD, seededMember, seededStatus } from './seed-members.js';
 
 /** The parts of a run `--only` can choose, in the order they run. */
@@ -38,6 +38,7 @@ const SECTIONS = [
   'member-check',
   'console',
   'console-bulk',
+  'console-overview',
   'login',
   'member-login',
   'create',
@@ -392,6 +393,12 @@ async function measure(engine: Engine): Promise<Figures> {
       note('console bulk suspend: members/s', bulk.members / bulk.seconds);
     }
 
+    if (runs('console-overview')) {
+      const overview = await measureConsoleOverview(url, ACCOUNT, env);
+      console.log(`  console overview: p50 ${overview.overviewMs.toFixed(1)} ms, expiring in 7 days: ${overview.expiring}`);
+      note('console overview: p50 ms', overview.overviewMs);
+    }
+
     if (runs('login')) {
       const loginBody = () => encode({ user: ACCOUNT, login: randomMember().login, password: SEEDED_PASSWORD });
       note('raw argon2id verify: /s', await argon2Baseline('verify'));
@@ -685,6 +692,13 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       target: '≤ 50 ms',
       value: (f) => f['console search box: p50 ms'],
       pass: (v) => v <= 50,
+      show: (v) => `${v.toFixed(1)} ms`,
+    },
+    {
+      figure: 'console overview (p50)',
+      target: '≤ 100 ms',
+      value: (f) => f['console overview: p50 ms'],
+      pass: (v) => v <= 100,
       show: (v) => `${v.toFixed(1)} ms`,
     },
     {

@@ -6,6 +6,7 @@
  * overrides a test needs (a clock, a hasher). Everything else receives what it needs as
  * arguments.
  */
+import { AccountOverview } from './accounts/overview.js';
 import { randomBytes } from 'node:crypto';
 import { AccountsService } from './accounts/accounts-service.js';
 import type { AppDependencies } from './app.js';
@@ -57,6 +58,8 @@ export interface Services {
   };
   /** The console's operators and their sessions. */
   readonly operators: OperatorsService;
+  /** An account at a glance, for the console. */
+  readonly overview: AccountOverview;
   readonly clock: Clock;
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
@@ -136,13 +139,13 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     (outcome) => observers.login(outcome),
     options.upstreamTimeoutMs,
   );
-  const members = new MembersService(store.members, hasher, verifyLinks, clock);
+  const members = new MembersService(store.members, hasher, verifyLinks, clock, store.overview);
   const linkBase = typeof publicUrl === 'string' ? () => publicUrl : publicUrl;
   return {
     store,
     accounts: accountsService,
     members,
-    logins: new LoginService(store.members, store.logins, hasher, clock, upstreamLogins),
+    logins: new LoginService(store.members, store.logins, hasher, clock, store.overview, upstreamLogins),
     sessions: new SessionsService(store.sessions, clock),
     resets: new PasswordResets(store.resets, members, (id) => accountsService.byId(id), clock, linkBase),
     mailer: new MailSender(store.mail, (account, id, login, email) => verifyLinks.url(account, id, login, email), clock),
@@ -155,6 +158,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     },
     clock,
     operators: new OperatorsService(store.operators, store.accounts, hasher, clock, linkBase),
+    overview: new AccountOverview(store.overview, clock),
     hashing,
     importer,
     upstream: {
@@ -236,6 +240,7 @@ export function appDependencies(
             sessions: services.sessions,
             resets: services.resets,
             webhooks: services.webhooks.endpoints,
+            overview: services.overview,
             clock: services.clock,
             publicUrl: config.publicUrl,
           },

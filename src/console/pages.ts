@@ -23,6 +23,7 @@ export const when = (instant: number | null | undefined) => (instant ? new Date(
 export const statusBadge = (status: string) => html`<span class="badge ${status}">${STATUS_NAMES[status] ?? status}</span>`;
 export const membersPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/members`;
 export const memberPath = (account: string, id: number) => `${membersPath(account)}/${id}`;
+export const overviewPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/overview`;
 
 export function layout(title: string, chrome: Chrome, body: Html): string {
   const { operator, account } = chrome;
@@ -40,7 +41,11 @@ ${
     : ''
 }
 </header>
-<main>${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
+<main>${
+    operator && account
+      ? html`<nav class="account-nav" aria-label="${account}"><a href="${overviewPath(account)}" class="${title.startsWith('Overview') ? 'current' : ''}">Overview</a><a href="${membersPath(account)}" class="${title.startsWith('Members') ? 'current' : ''}">Members</a></nav>`
+      : ''
+  }${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
 </body></html>
 `.value;
 }

@@ -11,6 +11,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../accounts/accounts-service.js';
 import type { Account } from '../accounts/account.js';
+import type { AccountOverview } from '../accounts/overview.js';
 import type { EventsService } from '../events/events-service.js';
 import type { LoginService } from '../members/login-service.js';
 import type { MemberFilters } from '../members/member-store.js';
@@ -43,6 +44,7 @@ import {
 } from './pages.js';
 import { html } from '../http/html.js';
 import { registerMemberPagesConsole } from './member-pages.js';
+import { registerOverview } from './overview.js';
 import { filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
 import { bulkForm, registerBulkActions } from './bulk.js';
 import { registerAccountSettings } from './account-settings.js';
@@ -63,6 +65,8 @@ export interface ConsoleContext {
   readonly resets: PasswordResets;
   /** The account's webhook receivers and their deliveries. */
   readonly webhooks: WebhooksService;
+  /** The account at a glance. */
+  readonly overview: AccountOverview;
   readonly clock: Clock;
   /** The public address, when set: https makes the cookie Secure, and its origin is this site's. */
   readonly publicUrl: string | undefined;
@@ -570,6 +574,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
 
       const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
       registerMemberPagesConsole(scope, kit);
+      registerOverview(scope, { ...kit, overview: context.overview });
       registerAccountSettings(scope, kit);
       registerApiKeys(scope, kit);
       registerAccountOperators(scope, { ...kit, operators: context.operators });

@@ -10,6 +10,7 @@ import type { FailureCount, LoginAttemptEvents, LoginEvent, LoginRecords } from 
 import { LocalVerifier, UpstreamVerifier, type CredentialVerifier, type UpstreamPasswords, type Verification } from './credential-verifiers.js';
 import type { MemberStore } from './member-store.js';
 import type { EventOrigin } from '../events/event.js';
+import type { ActivityCounter } from '../accounts/overview.js';
 
 export interface LoginCommand {
   readonly login: string;
@@ -62,6 +63,8 @@ export class LoginService {
     private readonly records: LoginRecords,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
+    /** Counts each attempt for the console's overview. */
+    private readonly activity: ActivityCounter,
     private readonly upstream?: UpstreamPasswords,
   ) {
     const local = new LocalVerifier(passwords);
@@ -70,6 +73,12 @@ export class LoginService {
 
   async login(account: Account | undefined, command: LoginCommand): Promise<LoginOutcome> {
     const now = this.clock();
+    const outcome = await this.attempt(account, command, now);
+    if (account) await this.activity.count(account.id, outcome.kind === 'ok' ? 'login-ok' : outcome.reason === 'locked' ? 'login-locked' : 'login-failed', now);
+    return outcome;
+  }
+
+  private async attempt(account: Account | undefined, command: LoginCommand, now: number): Promise<LoginOutcome> {
     const found = account && (await this.members.findMemberByLogin(account.id, command.login));
     // A Deleted member is no member: it is answered, and counted, as an unknown login.
     const named = found && effectiveState(found, now).status !== 'D' ? found : undefined;

@@ -10,6 +10,7 @@ import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
 import type { VerifyLinks } from './verify-link.js';
 import type { EventOrigin } from '../events/event.js';
 import type { MailRequest } from '../mail/mail.js';
+import type { ActivityCounter } from '../accounts/overview.js';
 
 /** A validated /create/ request. */
 export interface CreateMemberCommand {
@@ -90,6 +91,8 @@ export class MembersService {
     private readonly passwords: PasswordHasher,
     private readonly verifyLinks: VerifyLinks,
     private readonly clock: Clock,
+    /** Counts each registration for the console's overview. */
+    private readonly activity: ActivityCounter,
   ) {}
 
   async create(account: Account, command: CreateMemberCommand, origin: EventOrigin): Promise<CreateMemberOutcome> {
@@ -131,6 +134,7 @@ export class MembersService {
       if (error instanceof UniqueViolation) return { kind: 'login-taken' };
       throw error;
     }
+    await this.activity.count(account.id, 'registered', now);
     return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login, command.email) };
   }
 

@@ -130,6 +130,7 @@ export class AccountRepository extends Repository implements AccountStore {
       'account_usage',
       'account_usage_deltas',
       'api_keys',
+      'activity_counts',
     ] as const;
     const results = await this.connection.writeAll(
       [

@@ -225,8 +225,15 @@ export class HousekeepingRepository extends Repository implements Housekeeping {
   }
 
   async purgeLoginEvents(before: number): Promise<number> {
-    const result = await this.connection.write(this.build.deleteFrom('login_events').where('at', '<', before), { long: true });
-    return Number(result.numAffectedRows);
+    const [result] = await this.connection.writeAll(
+      [
+        this.build.deleteFrom('login_events').where('at', '<', before),
+        // The overview's counts of logins and registrations go with the records of logins.
+        this.build.deleteFrom('activity_counts').where('hour', '<', before),
+      ],
+      { long: true },
+    );
+    return Number(result!.numAffectedRows);
   }
 
   sequenceEvents(): Promise<number> {

@@ -34,6 +34,7 @@ export interface Database {
   operator_sessions: OperatorSessionTable;
   operator_recovery_codes: OperatorRecoveryCodeTable;
   bulk_updated_members: BulkUpdatedMemberTable;
+  activity_counts: ActivityCountTable;
   reset_links: ResetLinkTable;
   mail_templates: MailTemplateTable;
   mail_outbox: MailOutboxTable;
@@ -342,6 +343,14 @@ export interface OperatorTable {
 }
 
 /** A member a bulk update changed, by the instant of its `member.bulk_updated` event (migration 020). */
+/** Registrations and logins per account, hour (its start, UTC) and kind: the overview's charts. */
+export interface ActivityCountTable {
+  account_id: number;
+  hour: number;
+  kind: string;
+  n: number;
+}
+
 export interface BulkUpdatedMemberTable {
   member_id: number;
   at: number;

@@ -30,6 +30,8 @@ import type { ResetLinkStore } from '../members/password-resets.js';
 import { MailRepository } from './mail-repository.js';
 import type { MailStore } from '../mail/mail.js';
 import type { OperatorStore } from '../operators/operator.js';
+import type { OverviewStore } from '../accounts/overview.js';
+import { OverviewRepository } from './overview-repository.js';
 
 /**
  * The service's one store: the same SQL over SQLite or PostgreSQL, in repositories along the
@@ -58,6 +60,8 @@ export interface Store {
   readonly webhooks: WebhookStore;
   /** The console's operators, their links and sessions. */
   readonly operators: OperatorStore;
+  /** The console's overview: registrations and logins counted per hour, and its other reads. */
+  readonly overview: OverviewStore;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -93,6 +97,7 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
     events: guard(new EventRepository(connection)),
     webhooks: guard(new WebhookRepository(connection)),
     operators: guard(new OperatorRepository(connection)),
+    overview: guard(new OverviewRepository(connection)),
     secret: (name, create) =>
       guard({
         async secret() {

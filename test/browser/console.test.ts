@@ -362,9 +362,18 @@ for (const engine of ENGINES) {
       } finally {
         await receiver.close();
       }
+      // The overview: members by status, registrations and logins drawn on the server, the failed logins.
+      await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'alice-password-1', IP: '198.51.100.7' });
+      await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'not-her-password', IP: '198.51.100.7' });
+      await page.goto(`${server.url}/admin/accounts/demo/overview`);
+      expect(await page.locator('figure.chart svg').count()).toBe(2);
+      expect(Number((await text(page.locator('.tile .figure').first())).replaceAll(',', ''))).toBeGreaterThan(0);
+      expect(await text(page.locator('.card:has(h2:has-text("Last failed logins")) tbody'))).toContain('198.51.100.7');
+      await shoot(page, 'overview');
       // The owner's pages at a phone's width: nothing wider than the screen but a list's card.
       await page.setViewportSize({ width: 390, height: 844 });
       for (const [name, address] of [
+        ['overview', 'overview'],
         ['settings', 'settings'],
         ['api-keys', 'keys'],
         ['operators', 'operators'],

@@ -20,6 +20,7 @@ import * as hostedTolerances from './017-hosted-tolerances.js';
 import * as memberPages from './018-member-pages.js';
 import * as operatorTwoStep from './019-operator-two-step.js';
 import * as bulkUpdatedMembers from './020-bulk-updated-members.js';
+import * as activityCounts from './021-activity-counts.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '018-member-pages': memberPages,
   '019-operator-two-step': operatorTwoStep,
   '020-bulk-updated-members': bulkUpdatedMembers,
+  '021-activity-counts': activityCounts,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
