@@ -7,6 +7,8 @@
  * arguments.
  */
 import { AccountOverview } from './accounts/overview.js';
+import { MemberExporter } from './import-export/exporter.js';
+import { ImportJobs } from './import-export/import-jobs.js';
 import { randomBytes } from 'node:crypto';
 import { AccountsService } from './accounts/accounts-service.js';
 import type { AppDependencies } from './app.js';
@@ -60,6 +62,10 @@ export interface Services {
   readonly operators: OperatorsService;
   /** An account at a glance, for the console. */
   readonly overview: AccountOverview;
+  /** The export (the command line's and the console's). */
+  readonly exporter: MemberExporter;
+  /** The console's imports: uploads, dry runs and runs in the background, through the importer. */
+  readonly imports: ImportJobs;
   readonly clock: Clock;
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
@@ -141,13 +147,14 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   );
   const members = new MembersService(store.members, hasher, verifyLinks, clock, store.overview);
   const linkBase = typeof publicUrl === 'string' ? () => publicUrl : publicUrl;
+  const resets = new PasswordResets(store.resets, members, (id) => accountsService.byId(id), clock, linkBase);
   return {
     store,
     accounts: accountsService,
     members,
     logins: new LoginService(store.members, store.logins, hasher, clock, store.overview, upstreamLogins),
     sessions: new SessionsService(store.sessions, clock),
-    resets: new PasswordResets(store.resets, members, (id) => accountsService.byId(id), clock, linkBase),
+    resets,
     mailer: new MailSender(store.mail, (account, id, login, email) => verifyLinks.url(account, id, login, email), clock),
     sweeper: new Sweeper(store.housekeeping, clock, config),
     events: new EventsService(store.events),
@@ -159,6 +166,9 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     clock,
     operators: new OperatorsService(store.operators, store.accounts, hasher, clock, linkBase),
     overview: new AccountOverview(store.overview, clock),
+    exporter: new MemberExporter(store.transfer),
+    // New members without a password get the reset mail, as /reset/ sends it.
+    imports: new ImportJobs(importer, hasher, async (account, login) => void (await resets.issue(account, { by: 'login', login }, true)), clock),
     hashing,
     importer,
     upstream: {
@@ -240,6 +250,9 @@ export function appDependencies(
             sessions: services.sessions,
             resets: services.resets,
             webhooks: services.webhooks.endpoints,
+            exporter: services.exporter,
+            imports: services.imports,
+            uploadLimitBytes: config.importUploadLimitBytes,
             overview: services.overview,
             clock: services.clock,
             publicUrl: config.publicUrl,

@@ -70,6 +70,8 @@ export interface Config {
   readonly events: boolean;
   /** The operator's console at /admin/. */
   readonly admin: boolean;
+  /** Largest file an operator may upload to the console's import, in bytes (then 413). */
+  readonly importUploadLimitBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +106,7 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: { type: 'string', enum: ['true', 'false'], why: 'true or false' },
   EVENTS: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
   ADMIN: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
+  IMPORT_UPLOAD_LIMIT_BYTES: whole(1024, 64 * 1024 * 1024 * 1024),
   BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
   MAX_PARAMETERS: whole(10, 100000),
   KEY_FAILURE_LIMIT: whole(1, 1_000_000),
@@ -160,6 +163,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     eventRetentionDays: get('EVENT_RETENTION_DAYS', 90),
     events: get<string>('EVENTS', 'on') === 'on',
     admin: get<string>('ADMIN', 'on') === 'on',
+    importUploadLimitBytes: get('IMPORT_UPLOAD_LIMIT_BYTES', 512 * 1024 * 1024),
     webhooksAllowPrivateAddresses: get<string>('WEBHOOKS_ALLOW_PRIVATE_ADDRESSES', 'false') === 'true',
     bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
     maxParameters: get('MAX_PARAMETERS', 1000),

@@ -18,6 +18,18 @@ export function sortOf(query: Params): { order: MemberPageQuery['order']; descen
   return { order, descending: query.dir === 'desc' };
 }
 
+/** The profile fields the members page shows as columns (`columns=city,plan`): eight at most, each once. */
+export function columnsOf(query: Params): string[] {
+  return [
+    ...new Set(
+      (query.columns ?? '')
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== ''),
+    ),
+  ].slice(0, 8);
+}
+
 /** Filters of the members page, from its query string; a wrong value is reported by name. */
 export function filtersOf(query: Params, now: number): MemberFilters {
   const day = (name: string) => {

@@ -158,10 +158,14 @@ function sortable(view: MembersView, column: string, label: string): Html {
 export function membersPage(chrome: Chrome, view: MembersView): string {
   const f = view.form;
   const canEdit = view.role !== 'viewer';
+  // The export carries the page's filter, order and columns, not its position.
+  const exportSearch = new URLSearchParams(
+    Object.entries(f).filter(([name, value]) => value !== '' && !['after', 'before', 'last', 'at', 'done', 'changed'].includes(name)),
+  ).toString();
   return layout(
     `Members of ${view.account}`,
     chrome,
-    html`<div class="actions"><h1>Members of ${view.account}</h1>${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">New member</a>` : ''}<a class="button secondary" href="/admin/accounts/${view.account}/registrations">Registrations</a>${view.role === 'owner' ? html`<a class="button secondary" href="/admin/accounts/${view.account}/member-pages">Member pages</a><a class="button secondary" href="/admin/accounts/${view.account}/settings">Settings</a><a class="button secondary" href="/admin/accounts/${view.account}/keys">API keys</a><a class="button secondary" href="/admin/accounts/${view.account}/operators">Operators</a><a class="button secondary" href="/admin/accounts/${view.account}/webhooks">Webhooks</a>` : ''}</div>
+    html`<div class="actions"><h1>Members of ${view.account}</h1>${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">New member</a><a class="button secondary" href="${membersPath(view.account)}/export${exportSearch ? `?${exportSearch}` : ''}">Export</a><a class="button secondary" href="${membersPath(view.account)}/import">Import</a>` : ''}<a class="button secondary" href="/admin/accounts/${view.account}/registrations">Registrations</a>${view.role === 'owner' ? html`<a class="button secondary" href="/admin/accounts/${view.account}/member-pages">Member pages</a><a class="button secondary" href="/admin/accounts/${view.account}/settings">Settings</a><a class="button secondary" href="/admin/accounts/${view.account}/keys">API keys</a><a class="button secondary" href="/admin/accounts/${view.account}/operators">Operators</a><a class="button secondary" href="/admin/accounts/${view.account}/webhooks">Webhooks</a>` : ''}</div>
 <div class="card"><form class="filters" method="get" action="${membersPath(view.account)}">
 <div class="search"><label>Search <input type="search" name="q" value="${f.q ?? ''}" placeholder="login, e-mail, id or any profile value" autofocus></label>
 <label>Status <select name="status">${option('', 'Active and suspended', f.status)}${option('A', 'Active', f.status)}${option('S', 'Suspended', f.status)}${option('D', 'Deleted', f.status)}${option('all', 'All, including Deleted', f.status)}</select></label>

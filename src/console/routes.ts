@@ -19,6 +19,8 @@ import type { MembersService } from '../members/members-service.js';
 import type { SessionsService } from '../members/sessions.js';
 import type { PasswordResets } from '../members/password-resets.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
+import type { MemberExporter } from '../import-export/exporter.js';
+import type { ImportJobs } from '../import-export/import-jobs.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { accessTo, SETUP_PATH, type OperatorsService } from '../operators/operators-service.js';
 import { ApiError } from '../http/errors.js';
@@ -45,7 +47,8 @@ import {
 import { html } from '../http/html.js';
 import { registerMemberPagesConsole } from './member-pages.js';
 import { registerOverview } from './overview.js';
-import { filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
+import { columnsOf, filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
+import { registerTransfer } from './import.js';
 import { bulkForm, registerBulkActions } from './bulk.js';
 import { registerAccountSettings } from './account-settings.js';
 import { registerApiKeys } from './api-keys.js';
@@ -65,6 +68,11 @@ export interface ConsoleContext {
   readonly resets: PasswordResets;
   /** The account's webhook receivers and their deliveries. */
   readonly webhooks: WebhooksService;
+  /** Export and import (export.ts, import.ts). */
+  readonly exporter: MemberExporter;
+  readonly imports: ImportJobs;
+  /** The largest import file taken, in bytes (IMPORT_UPLOAD_LIMIT_BYTES). */
+  readonly uploadLimitBytes: number;
   /** The account at a glance. */
   readonly overview: AccountOverview;
   readonly clock: Clock;
@@ -102,6 +110,7 @@ const DONE: Record<string, string> = {
   'webhook-enabled': 'The webhook is on again: its deliveries resume.',
   redelivered: 'The delivery is due again: it goes out within seconds.',
   'not-redelivered': 'There is no such delivery of this webhook.',
+  uploaded: 'Uploaded: check the columns’ fields, then make a dry run.',
 };
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
@@ -331,14 +340,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
             ),
           );
         }
-        const columns = [
-          ...new Set(
-            (query.columns ?? '')
-              .split(',')
-              .map((c) => c.trim())
-              .filter((c) => c !== ''),
-          ),
-        ].slice(0, 8);
+        const columns = columnsOf(query);
         const { order, descending } = sortOf(query);
         const page = await context.members.pageMembers(account, {
           filters,
@@ -580,6 +582,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       registerAccountOperators(scope, { ...kit, operators: context.operators });
       registerWebhooksConsole(scope, { ...kit, webhooks: context.webhooks });
       registerBulkActions(scope, { ...kit, clock: context.clock });
+      registerTransfer(scope, { ...context, ...kit });
       const sessionToken = (request: FastifyRequest) => request.cookies[COOKIE] ?? '';
       registerTwoStep(scope, { operators: context.operators, secure, operatorOf, sessionToken, setCookie, send, seeOther, formOf, doneNotice });
 

@@ -7,7 +7,7 @@ import { SingleBar } from 'cli-progress';
 import { createPrivateFile, privateWriteStream } from '../common/private-file.js';
 import type { Services } from '../compose.js';
 import { accountNamed } from '../cli/cli-support.js';
-import { formatOf, importFileSize, parseMapping, readImportFile, RejectsFile, rejectsPathFor, writeExport, type FileFormat, type ReadRow } from './files.js';
+import { formatOf, importFileSize, parseMapping, readImportFile, RejectsFile, rejectsPathFor, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary } from './importer.js';
 
 export interface ImportCommandOptions {
@@ -109,11 +109,7 @@ export async function exportCommand(services: Services, options: { account: stri
   const format = options.format ?? (output ? formatOf(output) : undefined) ?? 'csv';
   // Password hashes are in it: a new file only its owner may read, never over a file or through a link.
   const out = output ? privateWriteStream(output, 'the export file', 'another name for --output') : process.stdout;
-  let count = 0;
-  await services.store.transfer.exportMembers(account.id, async (exported) => {
-    count = await writeExport(exported, format, out);
-  });
-  return count;
+  return services.exporter.write(account, format, out);
 }
 
 export async function backupCommand(services: Services, path: string): Promise<void> {

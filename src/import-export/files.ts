@@ -280,19 +280,24 @@ export function exportColumns(fieldNames: readonly string[]): string[] {
   return [...MEMBER_COLUMNS, ...fieldNames.map(profileColumnName)];
 }
 
-/** Streams an export to `out` in the format; answers the number of members written. */
-export async function writeExport(exported: MemberExport, format: FileFormat, out: Writable): Promise<number> {
+/**
+ * Streams an export to `out` in the format; answers the number of members written. Every
+ * column (`exportColumns`), or only `columns` (the console's: the columns its page shows).
+ */
+export async function writeExport(exported: MemberExport, format: FileFormat, out: Writable, columns?: readonly string[]): Promise<number> {
   let count = 0;
+  const chosen = columns ?? exportColumns(exported.fieldNames);
+  const only = columns && ((row: Record<string, string>) => Object.fromEntries(columns.map((name) => [name, row[name] ?? ''])));
   async function* rows() {
     for await (const chunk of exported.members) {
       for (const member of chunk) {
         count++;
-        yield exportRow(member);
+        yield only ? only(exportRow(member)) : exportRow(member);
       }
     }
   }
   if (format === 'csv') {
-    await pipeline(Readable.from(rows()), stringify({ header: true, columns: exportColumns(exported.fieldNames), cast: SPREADSHEET_CAST }), out, {
+    await pipeline(Readable.from(rows()), stringify({ header: true, columns: [...chosen], cast: SPREADSHEET_CAST }), out, {
       end: out !== process.stdout,
     });
   } else {
@@ -305,4 +310,52 @@ export async function writeExport(exported: MemberExport, format: FileFormat, ou
     await pipeline(Readable.from(lines()), out, { end: out !== process.stdout });
   }
   return count;
+}
+
+/** Lines of a JSON Lines file whose keys make up its columns (a key first met later is read as it is named). */
+const JSONL_SAMPLE_LINES = 100;
+
+/**
+ * The columns of an import file, as the file names them, before any mapping: a CSV file's
+ * header; the keys of a JSON Lines file's first objects. Refuses (with the reason) a file
+ * with nothing in it, or whose first line is not in its format.
+ */
+export async function readColumns(path: string, format: FileFormat): Promise<string[]> {
+  const input = createReadStream(path);
+  try {
+    if (format === 'csv') {
+      const parser = input.pipe(parse({ bom: true, to_line: 1, relax_column_count: true }));
+      for await (const record of parser as AsyncIterable<string[]>) {
+        const names = record.map(fromSpreadsheetCell);
+        if (names.every((name) => name.trim() === '')) break;
+        return names;
+      }
+      throw new Error('the file is empty: a CSV file starts with its header (login,email,…)');
+    }
+    const names = new Set<string>();
+    let read = 0;
+    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      if (text.trim() === '') continue;
+      let object: unknown;
+      try {
+        object = JSON.parse(text);
+      } catch {
+        object = undefined;
+      }
+      if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+        if (read === 0) throw new Error('the file is not JSON Lines: its first line is not a JSON object');
+        continue;
+      }
+      for (const name of Object.keys(object)) names.add(name);
+      if (++read >= JSONL_SAMPLE_LINES) break;
+    }
+    if (read === 0) throw new Error('the file is empty: JSON Lines hold one member per line ({"login":…})');
+    return [...names];
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('CSV_'))
+      throw new Error(`the file is not CSV: ${error.message}`, { cause: error });
+    throw error;
+  } finally {
+    input.destroy();
+  }
 }

@@ -106,3 +106,32 @@ export function decodeImportRow(values: ReadonlyMap<string, string>, timeZone: s
   const decoded = { ...member, profile } as unknown as ImportedMember;
   return password === undefined ? { member: decoded } : { member: decoded, password };
 }
+
+/** What a file's column can be made: a member column (its own name), the plain password, or a profile field (`profile:NAME`). */
+export const IMPORT_TARGETS: readonly string[] = [...MEMBER_COLUMNS.slice(0, 3), PASSWORD_COLUMN, ...MEMBER_COLUMNS.slice(3)];
+
+/** Headings other systems give the login and the e-mail. */
+const COMMON_HEADINGS: Readonly<Record<string, string>> = {
+  e_mail: 'email',
+  mail: 'email',
+  email_address: 'email',
+  username: 'login',
+  user: 'login',
+  user_name: 'login',
+};
+
+/**
+ * The target a column is guessed to be from its heading: a member column (by its name or an
+ * alias, any case, `E-mail` and `Username` too), else the profile field of its name, else ''
+ * (left out: a name that can be neither).
+ */
+export function guessTarget(column: string): string {
+  const loose = column
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  const field = FIELD_BY_COLUMN.get(column) ?? FIELD_BY_COLUMN.get(loose) ?? FIELD_BY_COLUMN.get(COMMON_HEADINGS[loose] ?? '');
+  if (field) return field === PASSWORD_COLUMN ? PASSWORD_COLUMN : field.file!.name;
+  const kind = classifyColumn(column);
+  return kind.kind === 'profile' ? `${PROFILE_PREFIX}${kind.field}` : '';
+}

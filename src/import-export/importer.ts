@@ -70,6 +70,11 @@ export interface ImportEvents {
   batchWritten?(last: SourceRow, written: number): Promise<void>;
   /** A new member numbered here, its id being taken (renumberTaken): told once its batch is written (decided, in a dry run). */
   renumbered?(row: SourceRow): void;
+  /**
+   * The logins of a batch's new members stored with `passwordForNew` (their rows give no
+   * password): told once the batch is written (decided, in a dry run).
+   */
+  withoutPassword?(logins: readonly string[]): void | Promise<void>;
 }
 
 /** Rows decided and written together. */
@@ -120,6 +125,7 @@ export class MemberImporter {
         reject,
         (row) => events.progress?.(before + ++hashed, row),
         (row) => events.renumbered?.(row),
+        events.withoutPassword && ((logins) => events.withoutPassword!(logins)),
       );
       const previous = told;
       told = (async () => {
@@ -170,6 +176,7 @@ export class MemberImporter {
     reject: (row: SourceRow, reason: string) => Promise<void>,
     hashed: (row: SourceRow) => void,
     told: (renumbered: SourceRow) => void = () => {},
+    withoutPassword?: (logins: readonly string[]) => void | Promise<void>,
   ): Promise<number> {
     // Hashes made for a row are kept across a second attempt: hashing is the costly part.
     const hashes = new Map<SourceRow, string>();
@@ -223,6 +230,8 @@ export class MemberImporter {
       }
       for (const [row, reason] of refused) await reject(row, reason);
       for (const a of renumbered) told(a.row);
+      const placeholders = inserts.filter((a) => a.decoded.member.passwordHash === undefined && a.decoded.password === undefined);
+      if (withoutPassword && placeholders.length > 0) await withoutPassword(placeholders.map((a) => a.decoded.member.login));
       summary.imported += inserts.length;
       summary.updated += updates.length;
       return inserts.length + updates.length;

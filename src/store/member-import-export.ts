@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { ImportWrite, MemberExport, PortableMember } from '../members/portable-member.js';
-import type { MemberTransferStore } from '../import-export/member-transfer-store.js';
+import type { ExportSelection, MemberTransferStore } from '../import-export/member-transfer-store.js';
 import { writerProcedure } from './dialects/dialect.js';
 import { inSnapshot, Repository, type StoreConnection } from './writes.js';
 import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
@@ -17,6 +17,7 @@ import type { Database, MemberTable } from './schema.js';
 import type { Member } from '../members/member.js';
 import { changeEvents, createdEvent, type NewEvent } from '../events/event.js';
 import { appendEvents } from './event-repository.js';
+import { filtered, statusAt } from './member-listing.js';
 
 /** Members per INSERT or look-up: well under both engines' limits on bound parameters. */
 const MEMBERS_PER_STATEMENT = 500;
@@ -227,7 +228,13 @@ export const importBatchProcedure = writerProcedure(
 );
 
 /** The account's members, whole, in id order, read page by page inside one snapshot. */
-export async function exportMembers(connection: StoreConnection, accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
+export async function exportMembers(
+  connection: StoreConnection,
+  accountId: number,
+  consume: (exported: MemberExport) => Promise<void>,
+  selection?: ExportSelection,
+): Promise<void> {
+  if (selection) return exportSelected(connection, accountId, consume, selection);
   const { build: db } = connection;
   await inSnapshot(connection, async (reader) => {
     const names = await reader.all(db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile());
@@ -261,6 +268,48 @@ export async function exportMembers(connection: StoreConnection, accountId: numb
   });
 }
 
+/**
+ * The members a filter finds, in id order, from one cursor in one snapshot (as /list/ reads
+ * them: the filter is one query, not one per page), each with its status at `now` and the
+ * selection's profile fields gathered as one JSON object per member.
+ */
+async function exportSelected(
+  connection: StoreConnection,
+  accountId: number,
+  consume: (exported: MemberExport) => Promise<void>,
+  selection: ExportSelection,
+): Promise<void> {
+  const { build: db, search } = connection;
+  const names = selection.profileFields;
+  const query = filtered(
+    db
+      .selectFrom('members as m')
+      .selectAll('m')
+      .select(statusAt(selection.now).as('status_now'))
+      .$if(names.length > 0, (q) => q.select(search.profileObject(names).as('profile'))),
+    accountId,
+    selection.filters,
+    search,
+    selection.now,
+  )
+    .orderBy('m.id')
+    .compile();
+  await inSnapshot(connection, async (reader) => {
+    async function* members(): AsyncIterable<PortableMember[]> {
+      for await (const rows of reader.stream(query, EXPORT_CHUNK)) {
+        yield rows.map((row) => {
+          const { status_now, profile: raw, ...stored } = row as typeof row & { status_now: string; profile?: unknown };
+          // PostgreSQL's driver parses json; SQLite's answers text.
+          const fields = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
+          const member = toMember({ ...stored, status: status_now } as typeof stored);
+          return { ...member, profile: new Map(names.filter((name) => Object.hasOwn(fields, name)).map((name) => [name, fields[name]!])) };
+        });
+      }
+    }
+    await consume({ fieldNames: names, members: members() });
+  });
+}
+
 /** Members whole, in batches: the import's and the export's storage. */
 export class MemberTransferRepository extends Repository implements MemberTransferStore {
   readonly writesInFlight: number;
@@ -288,7 +337,7 @@ export class MemberTransferRepository extends Repository implements MemberTransf
     if (write.inserts.some((member) => member.id !== undefined)) await this.connection.syncMemberIds();
   }
 
-  exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>): Promise<void> {
-    return exportMembers(this.connection, accountId, consume);
+  exportMembers(accountId: number, consume: (exported: MemberExport) => Promise<void>, selection?: ExportSelection): Promise<void> {
+    return exportMembers(this.connection, accountId, consume, selection);
   }
 }

@@ -49,6 +49,7 @@ describe('loadConfig', () => {
       EVENT_RETENTION_DAYS: '30',
       EVENTS: 'off',
       ADMIN: 'off',
+      IMPORT_UPLOAD_LIMIT_BYTES: '1048576',
       WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
     expect(config).toEqual({
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
       eventRetentionDays: 30,
       events: false,
       admin: false,
+      importUploadLimitBytes: 1048576,
       webhooksAllowPrivateAddresses: true,
       bodyLimitBytes: 65536,
       maxParameters: 200,

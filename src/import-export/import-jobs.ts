@@ -1,0 +1,241 @@
+/**
+ * Imports started from the console: the uploaded file in a private temporary folder, its
+ * columns mapped to fields, a dry run that reports the rejects, then the run, each in the
+ * background through the same importer as `member-api import` (its batches, its rules, its
+ * rejects file), its progress read by the page that shows the job.
+ *
+ * A job lives in this server's memory and its folder: it is gone after a restart (the upload
+ * is then made again), it is seen only through the server that took the upload, and it is
+ * forgotten, its folder removed, a day after it last changed (sooner when its account starts a
+ * sixth). A member's change goes through the importer alone.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Account } from '../accounts/account.js';
+import type { PasswordHasher } from '../auth/passwords.js';
+import type { Clock } from '../common/clock.js';
+import { privateWriteStream } from '../common/private-file.js';
+import { readColumns, readImportFile, RejectsFile, type FileFormat, type ReadRow } from './files.js';
+import type { ImportSummary, MemberImporter } from './importer.js';
+
+/** What a job is doing, or did last. */
+export type ImportJobState = 'uploaded' | 'checking' | 'checked' | 'running' | 'done' | 'failed';
+
+/** The first rejects of a run, shown on its page (all of them are in its rejects file). */
+const SHOWN_REJECTS = 20;
+/** A job is forgotten this long after it last changed. */
+const JOB_LIFETIME_MS = 24 * 3600_000;
+/** Jobs kept per account: a new upload forgets the oldest that is not running. */
+const JOBS_PER_ACCOUNT = 5;
+
+export interface ImportRun {
+  readonly dryRun: boolean;
+  readonly startedAt: number;
+  endedAt?: number;
+  /** Rows handled so far, and bytes of the file they end at. */
+  handled: number;
+  offset: number;
+  summary?: ImportSummary;
+  /** The first rejects (line and reason). */
+  readonly rejects: Array<{ line: number; reason: string }>;
+  rejected: number;
+  /** The rejects file, once a row is rejected. */
+  rejectsPath?: string;
+  /** New members without a password: mailed a reset link (a run), or to be (a dry run). */
+  withoutPassword: number;
+  /** Why the run stopped, when it failed. */
+  error?: string;
+}
+
+export interface ImportJob {
+  readonly id: string;
+  readonly accountId: number;
+  readonly fileName: string;
+  readonly format: FileFormat;
+  readonly bytes: number;
+  /** The file's columns, as it names them. */
+  readonly columns: readonly string[];
+  /** Column → target ('' leaves it out), once chosen. */
+  mapping?: ReadonlyMap<string, string>;
+  /** New members without a password are made, and mailed a reset link, rather than rejected. */
+  passwordsByMail: boolean;
+  state: ImportJobState;
+  run?: ImportRun;
+  changedAt: number;
+}
+
+/** Sends a new member without a password its reset mail (the /reset/ service). */
+export type ResetMailer = (account: Account, login: string) => Promise<void>;
+
+/** An upload refused: too large, or not a file of its format. */
+export class UploadRefused extends Error {
+  constructor(
+    readonly reason: 'too-large' | 'format',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Held extends ImportJob {
+  readonly folder: string;
+  readonly path: string;
+  running?: Promise<void>;
+}
+
+export class ImportJobs {
+  private readonly jobs = new Map<string, Held>();
+
+  constructor(
+    private readonly importer: MemberImporter,
+    /** Makes the password a new member without one is stored with: a hash of a secret nobody knows. */
+    private readonly hasher: PasswordHasher,
+    private readonly mailReset: ResetMailer,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Takes an upload: the stream into a new private file, then its columns read. `tooLarge`
+   * tells, once the stream has ended, whether it was cut off at the size limit.
+   */
+  async receive(account: Account, fileName: string, format: FileFormat, file: Readable, tooLarge: () => boolean): Promise<ImportJob> {
+    this.forget();
+    const folder = mkdtempSync(join(tmpdir(), 'member-api-import-'));
+    const path = join(folder, `upload.${format}`);
+    try {
+      await pipeline(file, privateWriteStream(path, 'the uploaded file'));
+      if (tooLarge()) throw new UploadRefused('too-large', 'the file is larger than the server takes (IMPORT_UPLOAD_LIMIT_BYTES)');
+      let columns: string[];
+      try {
+        columns = await readColumns(path, format);
+      } catch (error) {
+        throw new UploadRefused('format', error instanceof Error ? error.message : String(error));
+      }
+      const id = randomBytes(12).toString('base64url');
+      const job: Held = {
+        id,
+        accountId: account.id,
+        fileName,
+        format,
+        bytes: statSync(path).size,
+        columns,
+        passwordsByMail: false,
+        state: 'uploaded',
+        changedAt: this.clock(),
+        folder,
+        path,
+      };
+      this.keepRoomFor(account.id);
+      this.jobs.set(id, job);
+      return job;
+    } catch (error) {
+      rmSync(folder, { recursive: true, force: true });
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new UploadRefused('too-large', 'the file is larger than the server takes (IMPORT_UPLOAD_LIMIT_BYTES)');
+      throw error;
+    }
+  }
+
+  /** The account's job: another account's is as unknown as one never made. */
+  find(account: Account, id: string): ImportJob | undefined {
+    this.forget();
+    const job = this.jobs.get(id);
+    return job && job.accountId === account.id ? job : undefined;
+  }
+
+  /** The file of a run's rejects, when it has one. */
+  rejectsFile(job: ImportJob): string | undefined {
+    return job.run?.rejectsPath;
+  }
+
+  /**
+   * Starts a run in the background: a dry run (nothing written) or the import, with the
+   * mapping and the choice for members without a password. False when one is running already.
+   */
+  start(account: Account, job: ImportJob, dryRun: boolean, choice?: { mapping: ReadonlyMap<string, string>; passwordsByMail: boolean }): boolean {
+    const held = this.jobs.get(job.id);
+    if (!held || held.accountId !== account.id || held.running) return false;
+    if (choice) {
+      held.mapping = choice.mapping;
+      held.passwordsByMail = choice.passwordsByMail;
+    }
+    const run: ImportRun = { dryRun, startedAt: this.clock(), handled: 0, offset: 0, rejects: [], rejected: 0, withoutPassword: 0 };
+    held.run = run;
+    held.state = dryRun ? 'checking' : 'running';
+    held.changedAt = this.clock();
+    held.running = this.execute(account, held, run).finally(() => {
+      held.running = undefined;
+      held.changedAt = this.clock();
+    });
+    return true;
+  }
+
+  private async execute(account: Account, job: Held, run: ImportRun): Promise<void> {
+    const reader = readImportFile(job.path, job.format, job.mapping ?? new Map());
+    let rejects: RejectsFile | undefined;
+    try {
+      const passwordForNew = job.passwordsByMail ? await this.hasher.hash(randomBytes(32).toString('base64url')) : undefined;
+      run.summary = await this.importer.run(
+        account,
+        reader.rows,
+        { dryRun: run.dryRun, keepIds: false, ...(passwordForNew ? { passwordForNew } : {}) },
+        {
+          rejected: async (row, reason) => {
+            run.rejected++;
+            if (run.rejects.length < SHOWN_REJECTS) run.rejects.push({ line: row.line, reason });
+            rejects ??= new RejectsFile(join(job.folder, `rejected-${run.startedAt}-${run.dryRun ? 'dry' : 'run'}.${job.format}`), job.format, reader.header);
+            run.rejectsPath = rejects.path;
+            await rejects.write(row as ReadRow, reason);
+          },
+          progress: (handled, row) => {
+            run.handled = handled;
+            run.offset = Math.max(run.offset, (row as ReadRow).offset);
+          },
+          withoutPassword: async (logins) => {
+            run.withoutPassword += logins.length;
+            if (!run.dryRun) for (const login of logins) await this.mailReset(account, login);
+          },
+        },
+      );
+      job.state = run.dryRun ? 'checked' : 'done';
+    } catch (error) {
+      run.error = error instanceof Error ? error.message : String(error);
+      job.state = 'failed';
+    } finally {
+      await rejects?.close();
+      run.endedAt = this.clock();
+    }
+  }
+
+  /** Waits for the runs in progress, then removes every job's folder (the server stops). */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.jobs.values()].map((job) => job.running));
+    for (const job of this.jobs.values()) rmSync(job.folder, { recursive: true, force: true });
+    this.jobs.clear();
+  }
+
+  /** Forgets the jobs that have not changed for a day (and are not running). */
+  private forget(): void {
+    const now = this.clock();
+    for (const job of this.jobs.values()) if (!job.running && now - job.changedAt > JOB_LIFETIME_MS) this.drop(job);
+  }
+
+  /** Makes room for one more job of the account: its oldest that is not running goes. */
+  private keepRoomFor(accountId: number): void {
+    const idle = [...this.jobs.values()].filter((job) => job.accountId === accountId).sort((a, b) => a.changedAt - b.changedAt);
+    while (idle.length >= JOBS_PER_ACCOUNT) {
+      const oldest = idle.findIndex((job) => !job.running);
+      if (oldest < 0) break;
+      this.drop(idle.splice(oldest, 1)[0]!);
+    }
+  }
+
+  private drop(job: Held): void {
+    this.jobs.delete(job.id);
+    rmSync(job.folder, { recursive: true, force: true });
+  }
+}
