@@ -6,6 +6,7 @@
  * overrides a test needs (a clock, a hasher). Everything else receives what it needs as
  * arguments.
  */
+import { MailTemplates } from './mail/mail-templates.js';
 import { AccountOverview } from './accounts/overview.js';
 import { MemberExporter } from './import-export/exporter.js';
 import { ImportJobs } from './import-export/import-jobs.js';
@@ -49,6 +50,8 @@ export interface Services {
   readonly resets: PasswordResets;
   /** Sends the queued mails (run by the server). */
   readonly mailer: MailSender;
+  /** The accounts' own texts for their mails, and test mails of them. */
+  readonly mailTemplates: MailTemplates;
   readonly sweeper: Sweeper;
   /** The change feed. */
   readonly events: EventsService;
@@ -147,6 +150,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   );
   const members = new MembersService(store.members, hasher, verifyLinks, clock, store.overview);
   const linkBase = typeof publicUrl === 'string' ? () => publicUrl : publicUrl;
+  const mailer = new MailSender(store.mail, (account, id, login, email) => verifyLinks.url(account, id, login, email), clock);
   const resets = new PasswordResets(store.resets, members, (id) => accountsService.byId(id), clock, linkBase);
   return {
     store,
@@ -155,7 +159,8 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     logins: new LoginService(store.members, store.logins, hasher, clock, store.overview, upstreamLogins),
     sessions: new SessionsService(store.sessions, clock),
     resets,
-    mailer: new MailSender(store.mail, (account, id, login, email) => verifyLinks.url(account, id, login, email), clock),
+    mailer,
+    mailTemplates: new MailTemplates(store.mail, (settings, to, message) => mailer.deliver(settings, to, message), clock, linkBase),
     sweeper: new Sweeper(store.housekeeping, clock, config),
     events: new EventsService(store.events),
     webhooks: {
@@ -254,6 +259,7 @@ export function appDependencies(
             imports: services.imports,
             uploadLimitBytes: config.importUploadLimitBytes,
             overview: services.overview,
+            mailTemplates: services.mailTemplates,
             clock: services.clock,
             publicUrl: config.publicUrl,
           },

@@ -92,19 +92,23 @@ export class AccountOverview {
       this.store.expiring(account.id, now, now + EXPIRING_DAYS * 24 * HOUR_MS, EXPIRING_SHOWN, EXPIRING_COUNTED),
       this.store.failedLogins(account.id, FAILED_SHOWN),
     ]);
-    const days = new Map<string, { registered: number; loginOk: number; loginFailed: number; loginLocked: number }>();
-    for (let day = firstDay; day <= today; day = day.plus({ days: 1 }))
-      days.set(day.toISODate()!, { registered: 0, loginOk: 0, loginFailed: 0, loginLocked: 0 });
+    // Each day's start in the account's zone (30 dates computed, not one per counted hour);
+    // an hour belongs to the day it starts on.
+    const starts: number[] = [];
+    const totals: Array<{ -readonly [K in keyof OverviewDay]: OverviewDay[K] }> = [];
+    for (let day = firstDay; day <= today; day = day.plus({ days: 1 })) {
+      starts.push(day.toMillis());
+      totals.push({ day: day.toISODate()!, registered: 0, loginOk: 0, loginFailed: 0, loginLocked: 0 });
+    }
     const field = { registered: 'registered', 'login-ok': 'loginOk', 'login-failed': 'loginFailed', 'login-locked': 'loginLocked' } as const;
     for (const count of counts) {
-      // An hour belongs to the day it starts on, in the account's zone (a zone whose offset
-      // is not whole hours puts the hour across midnight on the day it starts on).
-      const totals = days.get(DateTime.fromMillis(count.hour, { zone }).toISODate()!);
-      if (totals) totals[field[count.kind]] += count.n;
+      let index = starts.length - 1;
+      while (index >= 0 && starts[index]! > count.hour) index--;
+      if (index >= 0) totals[index]![field[count.kind]] += count.n;
     }
     return {
       byStatus,
-      days: [...days].map(([day, totals]) => ({ day, ...totals })),
+      days: totals,
       expiring: { ...expiring, countedUpTo: EXPIRING_COUNTED },
       failedLogins,
     };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Argument, type Command, Option } from 'commander';
-import { DEFAULT_TEMPLATES, MAIL_KINDS, parseTemplate, TEMPLATE_VARIABLES, type MailKind } from '../mail/mail.js';
+import { MAIL_KINDS, TEMPLATE_VARIABLES, type MailKind } from '../mail/mail.js';
 import { writeLines } from '../common/terminal-text.js';
 import { PAGE_TEMPLATE_VARIABLES } from '../accounts/page-template.js';
 import { accountNamed, CommandError, print, type WithServices } from './cli-support.js';
@@ -56,15 +56,14 @@ export function registerMailCommands(account: Command, withServices: WithService
       await withServices(async (services) => {
         const found = await accountNamed(services, name);
         await templateCommand(options, {
-          show: async () => (await services.store.mail.template(found.id, kind)) ?? DEFAULT_TEMPLATES[kind],
+          show: async () => (await services.mailTemplates.text(found, kind)).text,
           reset: async () => {
-            await services.store.mail.setTemplate(found.id, kind, undefined);
+            await services.mailTemplates.set(found, kind, undefined);
             return `the ${kind} mail of "${name}" uses the built-in text`;
           },
           set: async (text) => {
-            const parsed = parseTemplate(kind, text);
-            if (!parsed.ok) throw new CommandError(`invalid template: ${parsed.reason}`);
-            await services.store.mail.setTemplate(found.id, kind, text);
+            const changed = await services.mailTemplates.set(found, kind, text);
+            if (changed.kind === 'invalid') throw new CommandError(`invalid template: ${changed.reason}`);
             return `the ${kind} mail of "${name}" is set (variables: ${TEMPLATE_VARIABLES[kind].map((v) => `{{${v}}}`).join(' ')})`;
           },
         });
@@ -102,7 +101,7 @@ export function registerMailCommands(account: Command, withServices: WithService
     .action(async (name: string, options: { json?: boolean }) => {
       await withServices(async (services) => {
         const found = await accountNamed(services, name);
-        const counts = await services.store.mail.counts(found.id);
+        const counts = await services.mailTemplates.counts(found);
         print({ mail_server: found.settings.smtpUrl === '' ? 'none (no mail is sent)' : 'set', ...counts }, options.json);
       });
     });

@@ -23,7 +23,30 @@ export const when = (instant: number | null | undefined) => (instant ? new Date(
 export const statusBadge = (status: string) => html`<span class="badge ${status}">${STATUS_NAMES[status] ?? status}</span>`;
 export const membersPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/members`;
 export const memberPath = (account: string, id: number) => `${membersPath(account)}/${id}`;
-export const overviewPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/overview`;
+
+/** An account's pages, by the least role that opens them; the page whose title starts with its heading is the current one. */
+const ACCOUNT_PAGES: ReadonlyArray<{ heading: string; text: string; path: string; role: Role }> = [
+  { heading: 'Overview', text: 'Overview', path: 'overview', role: 'viewer' },
+  { heading: 'Members', text: 'Members', path: 'members', role: 'viewer' },
+  { heading: 'Registrations', text: 'Registrations', path: 'registrations', role: 'viewer' },
+  { heading: 'Member pages', text: 'Member pages', path: 'member-pages', role: 'owner' },
+  { heading: 'Settings', text: 'Settings', path: 'settings', role: 'owner' },
+  { heading: 'Mail', text: 'Mail', path: 'mail', role: 'owner' },
+  { heading: 'API keys', text: 'API keys', path: 'keys', role: 'owner' },
+  { heading: 'Operators', text: 'Operators', path: 'operators', role: 'owner' },
+  { heading: 'Webhooks', text: 'Webhooks', path: 'webhooks', role: 'owner' },
+];
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
+
+function accountNav(operator: Operator, account: string, title: string): Html {
+  const role = operator.accounts.find((grant) => grant.account === account)?.role;
+  if (!role) return html``;
+  const pages = ACCOUNT_PAGES.filter((page) => RANK[role] >= RANK[page.role]);
+  return html`<nav class="account-nav" aria-label="${account}">${pages.map(
+    (page) =>
+      html`<a href="/admin/accounts/${encodeURIComponent(account)}/${page.path}" class="${title.startsWith(`${page.heading} of`) ? 'current' : ''}">${page.text}</a>`,
+  )}</nav>`;
+}
 
 export function layout(title: string, chrome: Chrome, body: Html): string {
   const { operator, account } = chrome;
@@ -41,11 +64,7 @@ ${
     : ''
 }
 </header>
-<main>${
-    operator && account
-      ? html`<nav class="account-nav" aria-label="${account}"><a href="${overviewPath(account)}" class="${title.startsWith('Overview') ? 'current' : ''}">Overview</a><a href="${membersPath(account)}" class="${title.startsWith('Members') ? 'current' : ''}">Members</a></nav>`
-      : ''
-  }${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
+<main>${operator && account ? accountNav(operator, account, title) : ''}${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
 </body></html>
 `.value;
 }

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../accounts/accounts-service.js';
 import type { Account } from '../accounts/account.js';
 import type { AccountOverview } from '../accounts/overview.js';
+import type { MailTemplates } from '../mail/mail-templates.js';
 import type { EventsService } from '../events/events-service.js';
 import type { LoginService } from '../members/login-service.js';
 import type { MemberFilters } from '../members/member-store.js';
@@ -47,9 +48,10 @@ import {
 import { html } from '../http/html.js';
 import { registerMemberPagesConsole } from './member-pages.js';
 import { registerOverview } from './overview.js';
+import { registerMailTemplates } from './mail-templates.js';
 import { columnsOf, filtersOf, newField, readable, sortOf, wire, type Params } from './forms.js';
-import { registerTransfer } from './import.js';
 import { bulkForm, registerBulkActions } from './bulk.js';
+import { registerTransfer } from './import.js';
 import { registerAccountSettings } from './account-settings.js';
 import { registerApiKeys } from './api-keys.js';
 import { registerAccountOperators } from './operators.js';
@@ -75,6 +77,8 @@ export interface ConsoleContext {
   readonly uploadLimitBytes: number;
   /** The account at a glance. */
   readonly overview: AccountOverview;
+  /** The account's own texts for its mails, and test mails. */
+  readonly mailTemplates: MailTemplates;
   readonly clock: Clock;
   /** The public address, when set: https makes the cookie Secure, and its origin is this site's. */
   readonly publicUrl: string | undefined;
@@ -110,6 +114,9 @@ const DONE: Record<string, string> = {
   'webhook-enabled': 'The webhook is on again: its deliveries resume.',
   redelivered: 'The delivery is due again: it goes out within seconds.',
   'not-redelivered': 'There is no such delivery of this webhook.',
+  'template-saved': 'Saved: the mail uses this text from now on.',
+  'template-default': 'The mail uses the built-in text again.',
+  'test-mailed': 'The test mail was handed to the mail server: look in your inbox.',
   uploaded: 'Uploaded: check the columns’ fields, then make a dry run.',
 };
 
@@ -577,6 +584,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
       registerMemberPagesConsole(scope, kit);
       registerOverview(scope, { ...kit, overview: context.overview });
+      registerMailTemplates(scope, { ...kit, mailTemplates: context.mailTemplates });
       registerAccountSettings(scope, kit);
       registerApiKeys(scope, kit);
       registerAccountOperators(scope, { ...kit, operators: context.operators });

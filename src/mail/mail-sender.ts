@@ -9,7 +9,17 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../common/clock.js';
 import { createDateFormatter } from '../members/date-format.js';
 import { isEmail } from '../members/fields.js';
-import { DEFAULT_TEMPLATES, MAIL_KINDS, parseTemplate, renderMail, type MailKind, type MailStore, type MailTemplate, type QueuedMail } from './mail.js';
+import {
+  DEFAULT_TEMPLATES,
+  MAIL_KINDS,
+  parseTemplate,
+  renderMail,
+  type MailKind,
+  type MailStore,
+  type MailTemplate,
+  type QueuedMail,
+  type RenderedMail,
+} from './mail.js';
 
 /** The built-in texts, read once. */
 const BUILT_IN = Object.fromEntries(
@@ -102,17 +112,7 @@ export class MailSender {
       // A mail about the member to someone else (the operators) names its recipients itself.
       const to = (mail.vars.to ? mail.vars.to.split(',').filter(isEmail) : [mail.member.email]).map((address) => ({ name: '', address }));
       if (to.length === 0) throw new Error('the mail has no recipient with a plain e-mail address');
-      const sending = this.transport(mail.account.smtpUrl).sendMail({ from: mail.account.mailFrom, to, subject: message.subject, text: message.body });
-      sending.catch(() => {}); // its failure is the race's (or, after the deadline, no one's)
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>(
-        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`)), ATTEMPT_MS)),
-      );
-      try {
-        await Promise.race([sending, deadline]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await this.deliver(mail.account, to, message);
       await this.store.markSent(mail.id, this.clock());
       return 'sent';
     } catch (error) {
@@ -121,6 +121,24 @@ export class MailSender {
       const nextAt = attempts >= MAX_MAIL_ATTEMPTS ? null : this.clock() + retryDelay(attempts);
       await this.store.markFailed(mail.id, this.clock(), reason.slice(0, 500), nextAt);
       return nextAt === null ? 'given-up' : 'retry';
+    }
+  }
+
+  /**
+   * One mail handed to the account's mail server, which must take it within ATTEMPT_MS:
+   * the queue's sends, and the console's test mail (which reports the server's refusal).
+   */
+  async deliver(account: { smtpUrl: string; mailFrom: string }, to: ReadonlyArray<{ name: string; address: string }>, message: RenderedMail): Promise<void> {
+    const sending = this.transport(account.smtpUrl).sendMail({ from: account.mailFrom, to: [...to], subject: message.subject, text: message.body });
+    sending.catch(() => {}); // its failure is the race's (or, after the deadline, no one's)
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`)), ATTEMPT_MS)),
+    );
+    try {
+      await Promise.race([sending, deadline]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -370,10 +370,15 @@ for (const engine of ENGINES) {
       expect(Number((await text(page.locator('.tile .figure').first())).replaceAll(',', ''))).toBeGreaterThan(0);
       expect(await text(page.locator('.card:has(h2:has-text("Last failed logins")) tbody'))).toContain('198.51.100.7');
       await shoot(page, 'overview');
+      // The account's mails: the five texts, each with its variables, a test and a save.
+      await page.goto(`${server.url}/admin/accounts/demo/mail`);
+      expect(await page.locator('form.template textarea').count()).toBe(5);
+      await shoot(page, 'mail');
       // The owner's pages at a phone's width: nothing wider than the screen but a list's card.
       await page.setViewportSize({ width: 390, height: 844 });
       for (const [name, address] of [
         ['overview', 'overview'],
+        ['mail', 'mail'],
         ['settings', 'settings'],
         ['api-keys', 'keys'],
         ['operators', 'operators'],

@@ -1,0 +1,92 @@
+/**
+ * The console's mail page on both engines, with a real SMTP server: a template refused with
+ * its reason and the text kept in the box, one saved (and used by the command line's service),
+ * a test mail of the text in the box received with sample values, a mail server that refuses
+ * said so, the built-in text back; and the page closed to editors and viewers.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachEngineApp } from '../support/app.js';
+import { form, signedIn } from '../support/console.js';
+import { apiAccount } from '../support/member-api.js';
+import { startSmtp, type MailCatcher } from '../support/smtp.js';
+
+describeEachEngineApp('the console’s mail page', (h) => {
+  let smtp: MailCatcher;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await smtp.close();
+  });
+
+  it('checks, keeps and resets a template, and sends a test of the text in the box to the operator', async () => {
+    const api = await apiAccount(h(), { smtpUrl: smtp.url, mailFrom: 'Site <no-reply@site.example>' });
+    const owner = `owner-${api.user}@example.com`;
+    const cookie = await signedIn(h(), owner, api.user, 'owner');
+    const path = `/admin/accounts/${api.user}/mail`;
+    const page = await h().request({ method: 'GET', url: path, headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.body.match(/<textarea name="text"/g)).toHaveLength(5);
+    expect(page.body).toContain('the built-in text');
+
+    // No subject line: refused, with the reason, and what was typed is still in the box.
+    const bad = await form(h(), `${path}/welcome`, { do: 'save', text: 'Hello {{login}}' }, cookie);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatch(/The welcome mail is not kept: [^<]*Subject/);
+    expect(bad.body).toContain('aria-invalid="true">Hello {{login}}</textarea>');
+    expect((await h().services.mailTemplates.text(api.account, 'welcome')).own).toBe(false);
+
+    // A test of the text in the box, not kept: sent now, to the operator, with sample values.
+    const text = 'Subject: Hi {{login}} from {{account}}\n\nConfirm here: {{verify_url}}\n';
+    const tested = await form(h(), `${path}/welcome`, { do: 'test', text }, cookie);
+    expect([tested.status, tested.headers.location]).toEqual([303, `${path}?done=test-mailed#welcome`]);
+    const [mail] = (await smtp.waitFor(1)).filter((m) => m.to.includes(owner));
+    expect(mail?.subject).toBe(`[test] Hi jane.sample from ${api.user}`);
+    expect(mail?.text).toMatch(/Confirm here: \S+\/verify\/sample-link-of-a-test-mail/);
+    expect((await h().services.mailTemplates.text(api.account, 'welcome')).own).toBe(false);
+
+    // Saved: the page says it is the account's own, and the service (the command line's) reads it.
+    const saved = await form(h(), `${path}/welcome`, { do: 'save', text }, cookie);
+    expect([saved.status, saved.headers.location]).toEqual([303, `${path}?done=template-saved#welcome`]);
+    expect(await h().services.mailTemplates.text(api.account, 'welcome')).toEqual({ text, own: true });
+    const after = await h().request({ method: 'GET', url: `${path}?done=template-saved`, headers: { cookie } });
+    expect(after.body).toContain('Saved: the mail uses this text from now on.');
+    expect(after.body).toContain('the account’s own text');
+
+    // A mail server that refuses: said on the page, the text kept in the box.
+    smtp.refuse = 1;
+    const refused = await form(h(), `${path}/reset`, { do: 'test', text: 'Subject: Reset\n\n{{reset_url}}\n' }, cookie);
+    expect(refused.status).toBe(502);
+    expect(refused.body).toMatch(/The test mail was not sent: [^<]*451/);
+
+    // Back to the built-in text.
+    const back = await form(h(), `${path}/welcome`, { do: 'default' }, cookie);
+    expect(back.headers.location).toBe(`${path}?done=template-default#welcome`);
+    expect((await h().services.mailTemplates.text(api.account, 'welcome')).own).toBe(false);
+
+    expect((await form(h(), `${path}/nonsense`, { do: 'save', text }, cookie)).status).toBe(404);
+    expect((await form(h(), `${path}/welcome`, { do: 'nothing' }, cookie)).status).toBe(400);
+  });
+
+  it('says there is no mail server, and is for owners only', async () => {
+    const api = await apiAccount(h());
+    const owner = await signedIn(h(), `owner-${api.user}@example.com`, api.user, 'owner');
+    const path = `/admin/accounts/${api.user}/mail`;
+    const page = await h().request({ method: 'GET', url: path, headers: { cookie: owner } });
+    expect(page.body).toContain('The account has no mail server');
+    const tested = await form(h(), `${path}/welcome`, { do: 'test', text: 'Subject: x\n\ny\n' }, owner);
+    expect(tested.status).toBe(400);
+    expect(tested.body).toContain('set smtp-url in the settings first');
+    for (const role of ['viewer', 'editor'] as const) {
+      const cookie = await signedIn(h(), `${role}-${api.user}@example.com`, api.user, role);
+      expect((await h().request({ method: 'GET', url: path, headers: { cookie } })).status).toBe(403);
+      const post = await form(h(), `${path}/welcome`, { do: 'save', text: 'Subject: x\n\ny\n' }, cookie);
+      expect(post.status).toBe(403);
+      expect(await h().services.mailTemplates.text(api.account, 'welcome')).toMatchObject({ own: false });
+      // The account's pages they may open are in their navigation; the mail page is not.
+      const members = await h().request({ method: 'GET', url: `/admin/accounts/${api.user}/members`, headers: { cookie } });
+      expect(members.body).toContain(`/admin/accounts/${api.user}/overview"`);
+      expect(members.body).not.toContain(`href="${path}"`);
+    }
+  });
+});
