@@ -66,7 +66,7 @@ export function registerExport(scope: FastifyInstance, kit: ExportKit): void {
       reply,
       200,
       layout(
-        `Export · ${account.name}`,
+        `Members of ${account.name}: export`,
         chrome,
         html`<p><a href="${back}">← Members of ${account.name}</a></p><h1>Export members</h1>
 <div class="card"><p>The <strong>${total.toLocaleString('en')}</strong> ${total === 1 ? 'member' : 'members'} this filter finds${search ? '' : ' (every member but the Deleted)'}, in the columns the members page shows:</p>

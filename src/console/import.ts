@@ -206,7 +206,7 @@ function mappingOf(job: ImportJob, form: Params, account: Account): { mapping: M
 
 function uploadPage(chrome: Chrome, account: string, limit: number): string {
   return layout(
-    `Import · ${account}`,
+    `Members of ${account}: import`,
     chrome,
     html`<p><a href="${membersPath(account)}">← Members of ${account}</a></p><h1>Import members</h1>
 <div class="card"><form method="post" action="${importPath(account)}" enctype="multipart/form-data" class="edit">
@@ -228,7 +228,7 @@ function summaryTable(job: ImportJob): Html {
         ['Rows rejected', summary.rejected.toLocaleString('en')],
         ...Object.entries(summary.reasons)
           .sort(([, a], [, b]) => b - a)
-          .map(([reason, n]): [string, string] => [`  ${reason}`, n.toLocaleString('en')]),
+          .map(([reason, n]): [string, string] => [`· ${reason}`, n.toLocaleString('en')]),
       ]
     : [];
   if (job.passwordsByMail && summary)
@@ -252,14 +252,12 @@ function mappingForm(account: Account, job: ImportJob, sent?: Params): Html {
   const passwords = sent?.passwords ?? (job.passwordsByMail ? 'mail' : 'reject');
   const option = (value: string, label: string, current: string) => html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`;
   return html`<form method="post" action="${jobPath(account.name, job)}/check" class="settings">
-<table><thead><tr><th>Column of the file</th><th>Field</th></tr></thead><tbody>
-${job.columns.map((column, index) => {
-  const current = targetOf(index, column);
-  const own = classifyColumn(`${PROFILE_PREFIX}${column}`).kind === 'profile' ? `${PROFILE_PREFIX}${column}` : undefined;
-  const profiles = [...new Set([own, current.startsWith(PROFILE_PREFIX) ? current : undefined].filter((v): v is string => v !== undefined))];
-  return html`<tr><td><label for="map-${index}">${column}</label></td><td><select id="map-${index}" name="map:${index}">${option('', '(leave out)', current)}${IMPORT_TARGETS.map((target) => option(target, target, current))}${profiles.map((target) => option(target, `profile field “${target.slice(PROFILE_PREFIX.length)}”`, current))}</select></td></tr>`;
-})}
-</tbody></table>
+<div class="edit">${job.columns.map((column, index) => {
+    const current = targetOf(index, column);
+    const own = classifyColumn(`${PROFILE_PREFIX}${column}`).kind === 'profile' ? `${PROFILE_PREFIX}${column}` : undefined;
+    const profiles = [...new Set([own, current.startsWith(PROFILE_PREFIX) ? current : undefined].filter((v): v is string => v !== undefined))];
+    return html`<label>${column} <select name="map:${index}">${option('', '(leave out)', current)}${IMPORT_TARGETS.map((target) => option(target, target, current))}${profiles.map((target) => option(target, `profile field “${target.slice(PROFILE_PREFIX.length)}”`, current))}</select></label>`;
+  })}</div>
 <fieldset><legend>New members without a password</legend>
 <label class="inline"><input type="radio" name="passwords" value="reject"${passwords !== 'mail' ? html` checked` : ''}> Reject their rows</label>
 <label class="inline"><input type="radio" name="passwords" value="mail"${passwords === 'mail' ? html` checked` : ''}> Members set their password by e-mail (they get the reset mail${account.settings.smtpUrl === '' ? '; this account has no mail server yet' : ''})</label>
@@ -303,5 +301,5 @@ ${rejectsList(name, job)}</div>
       body = html`<div class="card"><h2>Map the columns to fields</h2><p class="muted">Guessed from the header: check each.</p>${mappingForm(account, job, sent)}</div>`;
       break;
   }
-  return layout(`Import ${job.fileName} · ${name}`, chrome, html`${head}${body}`);
+  return layout(`Members of ${name}: import ${job.fileName}`, chrome, html`${head}${body}`);
 }

@@ -107,8 +107,16 @@ export function decodeImportRow(values: ReadonlyMap<string, string>, timeZone: s
   return password === undefined ? { member: decoded } : { member: decoded, password };
 }
 
-/** What a file's column can be made: a member column (its own name), the plain password, or a profile field (`profile:NAME`). */
-export const IMPORT_TARGETS: readonly string[] = [...MEMBER_COLUMNS.slice(0, 3), PASSWORD_COLUMN, ...MEMBER_COLUMNS.slice(3)];
+/**
+ * What a column of a file mapped by an operator can be made: a member column (its own name),
+ * the plain password, or a profile field (`profile:NAME`). Not the id: a mapped import numbers
+ * its new members (`--keep-ids` is the command line's, for moving a store).
+ */
+export const IMPORT_TARGETS: readonly string[] = [
+  ...MEMBER_COLUMNS.filter((name) => name === 'login' || name === 'email'),
+  PASSWORD_COLUMN,
+  ...MEMBER_COLUMNS.filter((name) => name !== 'id' && name !== 'login' && name !== 'email'),
+];
 
 /** Headings other systems give the login and the e-mail. */
 const COMMON_HEADINGS: Readonly<Record<string, string>> = {
@@ -123,7 +131,7 @@ const COMMON_HEADINGS: Readonly<Record<string, string>> = {
 /**
  * The target a column is guessed to be from its heading: a member column (by its name or an
  * alias, any case, `E-mail` and `Username` too), else the profile field of its name, else ''
- * (left out: a name that can be neither).
+ * (left out: a name that can be neither, and the id).
  */
 export function guessTarget(column: string): string {
   const loose = column
@@ -131,7 +139,7 @@ export function guessTarget(column: string): string {
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
   const field = FIELD_BY_COLUMN.get(column) ?? FIELD_BY_COLUMN.get(loose) ?? FIELD_BY_COLUMN.get(COMMON_HEADINGS[loose] ?? '');
-  if (field) return field === PASSWORD_COLUMN ? PASSWORD_COLUMN : field.file!.name;
+  if (field) return field === PASSWORD_COLUMN ? PASSWORD_COLUMN : IMPORT_TARGETS.includes(field.file!.name) ? field.file!.name : '';
   const kind = classifyColumn(column);
   return kind.kind === 'profile' ? `${PROFILE_PREFIX}${kind.field}` : '';
 }
