@@ -258,6 +258,7 @@ export function appDependencies(
             exporter: services.exporter,
             imports: services.imports,
             uploadLimitBytes: config.importUploadLimitBytes,
+            stallTimeoutMs: config.responseStallTimeoutMs,
             overview: services.overview,
             mailTemplates: services.mailTemplates,
             clock: services.clock,

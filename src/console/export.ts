@@ -7,9 +7,11 @@
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { ConcurrencySlots } from '../http/concurrency.js';
+import { ApiError, HttpError } from '../http/errors.js';
 import { html } from '../http/html.js';
 import { queryParams } from '../http/params.js';
+import { cutOffWhenStalled } from '../http/stall-watchdog.js';
 import type { MemberExporter } from '../import-export/exporter.js';
 import type { FileFormat } from '../import-export/files.js';
 import { profileColumnName } from '../import-export/import-row.js';
@@ -36,7 +38,16 @@ function filterQuery(request: FastifyRequest): Params {
 export interface ExportKit extends ConsoleKit {
   readonly exporter: MemberExporter;
   readonly clock: Clock;
+  /** A download whose client takes nothing for this long is cut off (RESPONSE_STALL_TIMEOUT_MS), its snapshot released. */
+  readonly stallTimeoutMs: number;
 }
+
+/**
+ * Downloads at once: each holds a read snapshot (a reader thread, or a connection) while its
+ * client reads. Two in all, one per account, beside /list/'s own (the store keeps two readers
+ * spare for the console); another waits a moment, then is told to try again.
+ */
+const DOWNLOADS = { total: 2, perAccount: 1, waitMs: 1000 };
 
 export function registerExport(scope: FastifyInstance, kit: ExportKit): void {
   /** The filter of the query, or the page that says which parameter is wrong and why. */
@@ -83,6 +94,8 @@ ${Object.entries(query).map(([name, value]) => html`<input type="hidden" name="$
     );
   });
 
+  const downloads = new ConcurrencySlots(DOWNLOADS);
+
   // The file: streamed as it is read, page by page, from one snapshot.
   scope.get('/accounts/:account/members/export/file', async (request, reply) => {
     const seen = await kit.accountOf(request, reply, 'editor');
@@ -98,7 +111,22 @@ ${Object.entries(query).map(([name, value]) => html`<input type="hidden" name="$
     const filters = filterOf(query, now);
     if ('error' in filters) return kit.send(reply, 400, messagePage('Not exported', filters.error, chrome, back));
     const fields = columnsOf(query);
+    let release: () => void;
+    try {
+      release = await downloads.take(account.id);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return kit.send(
+        reply.header('retry-after', '5'),
+        503,
+        messagePage('Busy', 'Another export of this account (or two of others) is being downloaded: try again when it ends.', chrome, back),
+      );
+    }
     const out = new PassThrough();
+    let taken = 0;
+    out.on('data', (chunk: Buffer) => (taken += chunk.length));
+    out.once('close', release);
+    cutOffWhenStalled(request, reply, out, () => taken, kit.stallTimeoutMs, 'console export');
     // A client that goes away ends the stream (Fastify destroys it), which ends the reading
     // and releases the snapshot; a failure of the store cuts the download short, logged.
     kit.exporter

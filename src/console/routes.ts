@@ -75,6 +75,8 @@ export interface ConsoleContext {
   readonly imports: ImportJobs;
   /** The largest import file taken, in bytes (IMPORT_UPLOAD_LIMIT_BYTES). */
   readonly uploadLimitBytes: number;
+  /** An export's download whose client takes nothing for this long is cut off (RESPONSE_STALL_TIMEOUT_MS). */
+  readonly stallTimeoutMs: number;
   /** The account at a glance. */
   readonly overview: AccountOverview;
   /** The account's own texts for its mails, and test mails. */

@@ -15,6 +15,7 @@ import type { WireParams } from '../params.js';
 import { apiHandler, apiRoute, authenticate, type RouteContext } from '../route-kit.js';
 import { decodeCode, matchPattern, nearMiss, typoOf } from '../decoders.js';
 import type { ConcurrencySlots } from '../concurrency.js';
+import { cutOffWhenStalled } from '../stall-watchdog.js';
 import { apiResponses, CONSUMES, getAndPost, MEMBER_STATUSES, parameterNames, parametersSchema, withAccount } from '../schemas.js';
 
 const REG_TYPES = ['F', 'P', 'A', 'M'] as const satisfies readonly RegType[];
@@ -204,41 +205,8 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
         }
       }
       const body = Readable.from(counted(), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
-      // The answer must keep moving. A client that takes nothing for too long while bytes
-      // wait for it (in the body's read-ahead, the response's or the socket's buffers) has
-      // stalled, or does it on purpose: it is cut off, and the store's snapshot released.
-      // While nothing waits for the client, the store is the slow one (a selective filter
-      // scanning many members): that is no stall. Progress is bytes taken from the body or
-      // handed to the connection (an injected request in tests has a stand-in socket).
-      const socket = request.raw.socket;
-      const progress = () => taken + (socket?.bytesWritten ?? 0);
-      const waiting = () => body.readableLength > 0 || reply.raw.writableLength > 0 || (socket?.writableLength ?? 0) > 0;
-      let seen = progress();
-      let lastProgress = Date.now();
-      const watchdog = setInterval(
-        () => {
-          const now = Date.now();
-          if (progress() !== seen || !waiting()) {
-            seen = progress();
-            lastProgress = now;
-          } else if (now - lastProgress >= context.stallTimeoutMs) {
-            request.log.info({ stalledMs: now - lastProgress }, 'list client stopped reading; cutting it off');
-            clearInterval(watchdog);
-            if (typeof socket?.destroy === 'function') socket.destroy();
-            else reply.raw.destroy();
-          }
-        },
-        Math.max(50, Math.min(5000, context.stallTimeoutMs / 4)),
-      );
-      watchdog.unref();
-      reply.raw.once('finish', () => clearInterval(watchdog));
-      reply.raw.once('close', () => clearInterval(watchdog));
-      // Also when the body ends before it was ever read (its generator never ran). Once the
-      // body is done, the store holds nothing for this client: the watchdog's work is over.
-      body.once('close', () => {
-        release();
-        clearInterval(watchdog);
-      });
+      cutOffWhenStalled(request, reply, body, () => taken, context.stallTimeoutMs, 'list');
+      body.once('close', release);
       void reply.type('application/json; charset=utf-8');
       return body;
     } catch (error) {
