@@ -6,7 +6,7 @@
  * held. No password hashes: a console's download is not a backup (`member-api export` is).
  */
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConcurrencySlots } from '../http/concurrency.js';
 import { ApiError, HttpError } from '../http/errors.js';
 import { html } from '../http/html.js';
@@ -23,6 +23,9 @@ import { layout, membersPath, messagePage, type Chrome } from './pages.js';
 
 /** The members page's own columns, by their names in an export file (Id, Login, E-mail, Status, Registered, Last login). */
 export const SHOWN_COLUMNS = ['id', 'login', 'email', 'status', 'reg_time', 'last_login_time'] as const;
+
+/** The file's columns: the page's own, then the profile fields it shows. */
+const fileColumns = (profileFields: readonly string[]) => [...SHOWN_COLUMNS, ...profileFields.map(profileColumnName)];
 
 const FORMATS: Record<FileFormat, { label: string; type: string }> = {
   csv: { label: 'CSV (a spreadsheet opens it)', type: 'text/csv; charset=utf-8' },
@@ -60,19 +63,23 @@ export function registerExport(scope: FastifyInstance, kit: ExportKit): void {
     }
   }
 
+  /** The account (editors and owners), the page's chrome, and the members page's query the export carries. */
+  async function exporting(request: FastifyRequest, reply: FastifyReply) {
+    const seen = await kit.accountOf(request, reply, 'editor');
+    return seen && { account: seen.account, chrome: { operator: seen.operator, account: seen.account.name } satisfies Chrome, query: filterQuery(request) };
+  }
+
   // What will be exported, and in which format: a page, so that the choice is made without script.
   scope.get('/accounts/:account/members/export', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'editor');
+    const seen = await exporting(request, reply);
     if (!seen) return reply;
-    const { operator, account } = seen;
-    const chrome: Chrome = { operator, account: account.name };
-    const query = filterQuery(request);
+    const { account, chrome, query } = seen;
     const search = new URLSearchParams(query).toString();
     const back = `${membersPath(account.name)}${search ? `?${search}` : ''}`;
     const filters = filterOf(query, kit.clock());
     if ('error' in filters) return kit.send(reply, 400, messagePage('Not exported', filters.error, chrome, { href: back, text: 'Back to the members' }));
     const { total } = await kit.members.pageMembers(account, { filters, order: 'id', limit: 1, profileFields: [] });
-    const columns = [...SHOWN_COLUMNS, ...columnsOf(query).map(profileColumnName)];
+    const columns = fileColumns(columnsOf(query));
     return kit.send(
       reply,
       200,
@@ -98,11 +105,9 @@ ${Object.entries(query).map(([name, value]) => html`<input type="hidden" name="$
 
   // The file: streamed as it is read, page by page, from one snapshot.
   scope.get('/accounts/:account/members/export/file', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'editor');
+    const seen = await exporting(request, reply);
     if (!seen) return reply;
-    const { operator, account } = seen;
-    const chrome: Chrome = { operator, account: account.name };
-    const query = filterQuery(request);
+    const { account, chrome, query } = seen;
     const format = queryParams(request).get('format') ?? 'csv';
     const back = { href: `${membersPath(account.name)}/export?${new URLSearchParams(query)}`, text: 'Back to the export' };
     if (format !== 'csv' && format !== 'jsonl')
@@ -129,12 +134,10 @@ ${Object.entries(query).map(([name, value]) => html`<input type="hidden" name="$
     cutOffWhenStalled(request, reply, out, () => taken, kit.stallTimeoutMs, 'console export');
     // A client that goes away ends the stream (Fastify destroys it), which ends the reading
     // and releases the snapshot; a failure of the store cuts the download short, logged.
-    kit.exporter
-      .write(account, format, out, { selection: { filters, now, profileFields: fields }, columns: [...SHOWN_COLUMNS, ...fields.map(profileColumnName)] })
-      .catch((error: unknown) => {
-        if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') request.log.error({ err: error }, 'console export failed');
-        out.destroy(error as Error);
-      });
+    kit.exporter.write(account, format, out, { selection: { filters, now, profileFields: fields }, columns: fileColumns(fields) }).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') request.log.error({ err: error }, 'console export failed');
+      out.destroy(error as Error);
+    });
     const day = new Date(now).toISOString().slice(0, 10);
     const name = `${account.name.replace(/[^A-Za-z0-9_.-]/g, '_')}-members-${day}.${format}`;
     return reply.type(FORMATS[format].type).header('content-disposition', `attachment; filename="${name}"`).send(out);
