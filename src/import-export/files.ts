@@ -328,6 +328,9 @@ export async function readColumns(path: string, format: FileFormat): Promise<str
       for await (const record of parser as AsyncIterable<string[]>) {
         const names = record.map(fromSpreadsheetCell);
         if (names.every((name) => name.trim() === '')) break;
+        // Columns are mapped by their names: two of one name could not be told apart.
+        const twice = names.find((name, index) => names.indexOf(name) !== index);
+        if (twice !== undefined) throw new Error(`the header names the column “${twice}” twice: rename one`);
         return names;
       }
       throw new Error('the file is empty: a CSV file starts with its header (login,email,…)');

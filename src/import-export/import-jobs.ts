@@ -89,6 +89,8 @@ interface Held extends ImportJob {
 
 export class ImportJobs {
   private readonly jobs = new Map<string, Held>();
+  /** The server stops: runs read no further row, and end with the batches they have. */
+  private closing = false;
 
   constructor(
     private readonly importer: MemberImporter,
@@ -176,18 +178,30 @@ export class ImportJobs {
 
   private async execute(account: Account, job: Held, run: ImportRun): Promise<void> {
     const reader = readImportFile(job.path, job.format, job.mapping ?? new Map());
+    // The server stops: no row more is read; the batch read so far is written, as are those before it.
+    const closing = () => this.closing;
+    let stopped = false;
+    async function* rows(): AsyncIterable<ReadRow> {
+      for await (const row of reader.rows) {
+        if (closing()) {
+          stopped = true;
+          return;
+        }
+        yield row;
+      }
+    }
     let rejects: RejectsFile | undefined;
     try {
       const passwordForNew = job.passwordsByMail ? await this.hasher.hash(randomBytes(32).toString('base64url')) : undefined;
       run.summary = await this.importer.run(
         account,
-        reader.rows,
+        rows(),
         { dryRun: run.dryRun, keepIds: false, ...(passwordForNew ? { passwordForNew } : {}) },
         {
           rejected: async (row, reason) => {
             run.rejected++;
             if (run.rejects.length < SHOWN_REJECTS) run.rejects.push({ line: row.line, reason });
-            rejects ??= new RejectsFile(join(job.folder, `rejected-${run.startedAt}-${run.dryRun ? 'dry' : 'run'}.${job.format}`), job.format, reader.header);
+            rejects ??= new RejectsFile(join(job.folder, `rejected-${randomBytes(6).toString('hex')}.${job.format}`), job.format, reader.header);
             run.rejectsPath = rejects.path;
             await rejects.write(row as ReadRow, reason);
           },
@@ -201,6 +215,7 @@ export class ImportJobs {
           },
         },
       );
+      if (stopped) throw new Error('the server stopped during the run: upload the file again to finish it (a rerun changes nothing it changed already)');
       job.state = run.dryRun ? 'checked' : 'done';
     } catch (error) {
       run.error = error instanceof Error ? error.message : String(error);
@@ -211,8 +226,9 @@ export class ImportJobs {
     }
   }
 
-  /** Waits for the runs in progress, then removes every job's folder (the server stops). */
+  /** Stops the runs in progress at their next row (the batches read so far are written), then removes every job's folder (the server stops). */
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.allSettled([...this.jobs.values()].map((job) => job.running));
     for (const job of this.jobs.values()) rmSync(job.folder, { recursive: true, force: true });
     this.jobs.clear();

@@ -231,6 +231,8 @@ describeEachEngineApp('the console’s export and import over HTTP', (h) => {
     ]);
     const empty = await upload(h(), api.user, cookie, 'members.csv', '');
     expect([empty.status, empty.body.includes('Invalid parameter: file: the file is empty')]).toEqual([400, true]);
+    const twice = await upload(h(), api.user, cookie, 'members.csv', 'login,email,email\nann,a@example.com,b@example.com\n');
+    expect([twice.status, twice.body.includes('Invalid parameter: file: the header names the column “email” twice: rename one.')]).toEqual([400, true]);
     const format = await upload(h(), api.user, cookie, 'members.csv', 'login\nann\n', 'xml');
     expect([format.status, format.body.includes('Invalid parameter: format: csv or jsonl.')]).toEqual([400, true]);
     const urlEncoded = await form(h(), `/admin/accounts/${api.user}/members/import`, { file: 'login\nann' }, cookie);
