@@ -10,6 +10,7 @@ import { describeEachEngineApp, type Harness, type Reply } from '../support/app.
 import { form, signedIn } from '../support/console.js';
 import { apiAccount } from '../support/member-api.js';
 import { peek } from '../support/peek.js';
+import type { MemberFilters } from '../../src/members/member-store.js';
 
 const BOUNDARY = '----console-transfer-test';
 
@@ -105,6 +106,41 @@ describeEachEngineApp('the console’s export and import over HTTP', (h) => {
     const other = await apiAccount(h());
     const stranger = await signedIn(h(), `export-stranger-${other.user}@example.com`, other.user);
     expect((await get(h(), `${members}/export/file?format=csv`, stranger)).status).toBe(404);
+  });
+
+  it('exports a selection: the account’s members its filter finds, with their status now and the fields named, never another account’s', async () => {
+    const api = await apiAccount(h());
+    const other = await apiAccount(h());
+    const now = h().clock.now();
+    await api.insert({ login: 'lapsed', email: 'lapsed@example.com', status: 'A', timeExpiry: { at: now - 60_000, action: 'S' } });
+    await api.insert({ login: 'gone', email: 'gone@example.com', status: 'D', deletedAt: now - 60_000 });
+    await api.create('kept', { team: 'blue', secret_note: 'x' });
+    await other.create('stranger', { team: 'blue' });
+    const exported = async (filters: MemberFilters, profileFields: string[] = []) => {
+      const rows: Array<{ login: string; status: string; profile: Record<string, string> }> = [];
+      let fieldNames: readonly string[] = [];
+      await h().store.transfer.exportMembers(
+        api.account.id,
+        async (members) => {
+          fieldNames = members.fieldNames;
+          for await (const chunk of members.members)
+            for (const member of chunk) rows.push({ login: member.login, status: member.status, profile: Object.fromEntries(member.profile) });
+        },
+        { filters, now, profileFields },
+      );
+      return { fieldNames, rows };
+    };
+    // Without a status, the Deleted are left out; an expiration that fell due counts.
+    expect((await exported({})).rows.map((row) => [row.login, row.status])).toEqual([
+      ['lapsed', 'S'],
+      ['kept', 'A'],
+    ]);
+    expect((await exported({ includeDeleted: true })).rows.map((row) => row.login)).toEqual(['lapsed', 'gone', 'kept']);
+    // The profile: only the fields named.
+    expect(await exported({ anyContains: 'blue' }, ['team'])).toEqual({
+      fieldNames: ['team'],
+      rows: [{ login: 'kept', status: 'A', profile: { team: 'blue' } }],
+    });
   });
 
   it('streams an export of thousands of members page by page, each once, in id order', async () => {
