@@ -115,6 +115,10 @@ for (const engine of ENGINES) {
       // The filter: members in Oslo (the search box finds profile values), the city as a column.
       await page.goto(`${server.url}/admin/accounts/demo/members?q=Oslo&columns=city`);
       await expect.poll(() => text(page.locator('.count'))).toBe('6 members');
+      // Its two buttons more still fit a phone.
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await page.setViewportSize(DESKTOP);
       await page.click('a.button:has-text("Export")');
       await expect.poll(() => text(page.locator('h1'))).toBe('Export members');
       expect(await text(page.locator('.card p').first())).toContain('The 6 members this filter finds');
