@@ -106,7 +106,12 @@ export function byStatusOnly(filters: MemberFilters): boolean {
  * The members of an account by status at `now`: the counters (and the deltas not yet folded
  * into them), corrected by the time expirations that fell due and are not written down yet.
  */
-export async function countByStatus(db: Kysely<Database>, reader: SnapshotReader, accountId: number, now: number): Promise<Record<string, number>> {
+export async function countByStatus(
+  db: Kysely<Database>,
+  reader: Pick<SnapshotReader, 'all'>,
+  accountId: number,
+  now: number,
+): Promise<Record<string, number>> {
   const counters = db.selectFrom('member_counts').select(['status', 'n']).where('account_id', '=', accountId);
   const deltas = db.selectFrom('member_count_deltas').select(['status', 'n']).where('account_id', '=', accountId);
   const written = await reader.all(

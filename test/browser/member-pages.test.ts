@@ -390,7 +390,7 @@ for (const engine of ENGINES) {
         expect(await text(row)).toContain('Lily');
         expect(await text(row)).toContain('gold');
         expect(await admin.locator('script').count()).toBe(0);
-        if (engine === 'sqlite') await admin.screenshot({ path: 'docs/images/console-registrations.png', fullPage: true });
+        await look(admin, 'console-registrations');
         await row.locator('button:has-text("Approve")').click();
         await expect
           .poll(() => text(admin.locator('.notice')), SLOW)
@@ -423,7 +423,7 @@ for (const engine of ENGINES) {
         expect(await admin.inputValue('[name=page_name]')).toBe('The Garden Club');
         expect(await admin.inputValue('[name=registration]')).toBe('open');
         expect(await admin.locator('script').count()).toBe(0);
-        if (engine === 'sqlite') await admin.screenshot({ path: 'docs/images/console-member-pages.png', fullPage: true });
+        await look(admin, 'console-member-pages');
         await Promise.all([context.close(), console_.close()]);
       },
     );
