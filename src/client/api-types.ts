@@ -2107,6 +2107,7 @@ export interface paths {
                                     /** @enum {string} */
                                     kind: "api" | "import" | "operator" | "system" | "member";
                                     email?: string;
+                                    name?: string;
                                 };
                                 request_id?: string;
                                 /** @description by type: member.created: the built-in fields set, by their import/export column names (instants ISO 8601 UTC; never the password), and profile {name: value}; member.updated: changed [names; `password` when it changed], old {name: value}, new {name: value}, profile {name: {old, new}} (null for none); member.status_changed: from, to (A, S, D), cause (update, restore, login_expiry); member.deleted: cause (update, login_expiry); member.bulk_updated: either selector "*", count, set {column: value}, profile {set, deleted} (an update of every member), or cause "time_expiry", status, count (expirations written down); member.purged: cause "retention"; member.verified: email; member.locked: until, scope (address, all), failures; member.unlocked: {}; member.login: outcome (ok, fail, locked, suspended), ip when sent, login when it named no member; member.expiring: expires_at, action (S, D), seconds_left. */
@@ -2326,6 +2327,7 @@ export interface paths {
                                     /** @enum {string} */
                                     kind: "api" | "import" | "operator" | "system" | "member";
                                     email?: string;
+                                    name?: string;
                                 };
                                 request_id?: string;
                                 /** @description by type: member.created: the built-in fields set, by their import/export column names (instants ISO 8601 UTC; never the password), and profile {name: value}; member.updated: changed [names; `password` when it changed], old {name: value}, new {name: value}, profile {name: {old, new}} (null for none); member.status_changed: from, to (A, S, D), cause (update, restore, login_expiry); member.deleted: cause (update, login_expiry); member.bulk_updated: either selector "*", count, set {column: value}, profile {set, deleted} (an update of every member), or cause "time_expiry", status, count (expirations written down); member.purged: cause "retention"; member.verified: email; member.locked: until, scope (address, all), failures; member.unlocked: {}; member.login: outcome (ok, fail, locked, suspended), ip when sent, login when it named no member; member.expiring: expires_at, action (S, D), seconds_left. */

@@ -6,7 +6,7 @@
 import type { Member } from '../members/member.js';
 import type { LoginEvent } from '../members/login-records.js';
 import type { SessionSummary } from '../members/sessions.js';
-import type { StoredEvent } from '../events/event.js';
+import type { EventOrigin, StoredEvent } from '../events/event.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { html, type Html } from '../http/html.js';
 
@@ -230,6 +230,22 @@ export interface MemberView {
   readonly now: number;
 }
 
+/** Who made a change, as the history names it: the operator, the API key, the imported file, the member, the system. */
+export function actorText(origin: EventOrigin): string {
+  switch (origin.actor) {
+    case 'operator':
+      return origin.email ?? 'an operator';
+    case 'api':
+      return origin.name === undefined ? 'the API' : `the API, key ${origin.name}`;
+    case 'import':
+      return origin.name === undefined ? 'an import' : `the import of ${origin.name}`;
+    case 'member':
+      return 'the member';
+    default:
+      return 'the system';
+  }
+}
+
 function statusWhy(view: MemberView): string {
   const { member, history, now } = view;
   if (member.status === 'A') return view.lockedUntil ? 'Active, but locked by failed logins.' : 'Active.';
@@ -237,7 +253,7 @@ function statusWhy(view: MemberView): string {
   if (member.timeExpiry && member.timeExpiry.at <= now) return `Expired on ${when(member.timeExpiry.at)}.`;
   if (member.loginExpiry && member.loginExpiry.left <= 0) return 'Its allowance of logins is used up.';
   if (change) {
-    const by = change.origin.email ?? change.origin.actor;
+    const by = actorText(change.origin);
     const cause = typeof change.data.cause === 'string' ? ` (${change.data.cause.replace('_', ' ')})` : '';
     return `Changed by ${by}${cause} on ${when(change.at)}.`;
   }
@@ -384,7 +400,7 @@ ${view.logins.map((login) => html`<tr><td>${when(login.at)}</td><td>${login.outc
 ${view.history.length === 0 ? html`<tr><td colspan="3" class="muted">No events kept.</td></tr>` : ''}
 ${view.history.map((event) => {
   const what = describeEvent(event);
-  return what === undefined ? '' : html`<tr><td>${when(event.at)}</td><td>${what}</td><td>${event.origin.email ?? event.origin.actor}</td></tr>`;
+  return what === undefined ? '' : html`<tr><td>${when(event.at)}</td><td>${what}</td><td>${actorText(event.origin)}</td></tr>`;
 })}</tbody></table></div>
 </div>`,
   );

@@ -33,6 +33,8 @@ export interface EventOrigin {
   readonly actor: ActorKind;
   /** The operator's e-mail, when an operator made it. */
   readonly email?: string;
+  /** Which one: the API key's name (api), the file's name (import), the background job's (system). */
+  readonly name?: string;
   /** The request's id (the `x-request-id` the API answers with), when a request made it. */
   readonly requestId?: string;
 }
@@ -58,6 +60,7 @@ export interface StoredEvent extends NewEvent {
 export function eventObject(event: StoredEvent, accountName: string): Record<string, unknown> {
   const actor: Record<string, string> = { kind: event.origin.actor };
   if (event.origin.email !== undefined) actor.email = event.origin.email;
+  if (event.origin.name !== undefined) actor.name = event.origin.name;
   const object: Record<string, unknown> = {
     id: String(event.id),
     type: event.type,

@@ -1,4 +1,5 @@
 /** What every API route shares: parameter reading, expected-failure answers, authentication. */
+import type { EventOrigin } from '../events/event.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account, KeyUse } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
@@ -66,6 +67,15 @@ export function refuseGetWrite(request: FastifyRequest, account: Account | undef
   throw new HttpError(405, `method not allowed: this account takes ${path} by POST only (send the parameters in the body)`, { allow: 'POST' });
 }
 
+/** The name of the key each request was let in with, for the events it writes. */
+const keyNames = new WeakMap<FastifyRequest, string>();
+
+/** Who a request's change is by: the API, with the request's id and the name of the key it came with. */
+export function apiOrigin(request: FastifyRequest): EventOrigin {
+  const name = keyNames.get(request);
+  return { actor: 'api', requestId: request.id, ...(name === undefined ? {} : { name }) };
+}
+
 /**
  * The account named by `user` whose key is `api_key`, when that key may make this kind of
  * call. An unknown user, a wrong key and a missing key all answer `wrong api key`, byte for
@@ -85,6 +95,7 @@ export async function authenticate(context: RouteContext, params: WireParams, re
   }
   if (!context.accounts.allows(authenticated, use)) throw new ApiError(MESSAGES.keyScope);
   await admitAccount(context, authenticated.account);
+  keyNames.set(request, authenticated.key.name);
   return authenticated.account;
 }
 

@@ -3,6 +3,7 @@
  * around the importer and the store.
  */
 import { closeSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { createPrivateFile, privateWriteStream } from '../common/private-file.js';
 import type { Services } from '../compose.js';
@@ -63,7 +64,7 @@ export async function importCommand(
     summary = await services.importer.run(
       account,
       reader.rows,
-      { dryRun: Boolean(options.dryRun), keepIds: Boolean(options.keepIds) },
+      { dryRun: Boolean(options.dryRun), keepIds: Boolean(options.keepIds), source: path === '-' ? 'standard input' : basename(path) },
       {
         async rejected(row, reason) {
           if (!keepRejects) return;

@@ -196,7 +196,7 @@ export class ImportJobs {
       run.summary = await this.importer.run(
         account,
         rows(),
-        { dryRun: run.dryRun, keepIds: false, ...(passwordForNew ? { passwordForNew } : {}) },
+        { dryRun: run.dryRun, keepIds: false, source: job.fileName, ...(passwordForNew ? { passwordForNew } : {}) },
         {
           rejected: async (row, reason) => {
             run.rejected++;

@@ -45,6 +45,8 @@ export interface ImportOptions {
    * deletion times are bounds rather than facts (a migration's), so that a rerun changes nothing.
    */
   readonly keepDeletionTimes?: boolean;
+  /** What the members' histories name as the source of their changes: the file's name, or the migration. */
+  readonly source?: string;
 }
 
 export interface ImportSummary {
@@ -215,7 +217,7 @@ export class MemberImporter {
             inserts: inserts.map(newMemberOf),
             updates: updates.map((a) => ({ id: a.id, member: memberOf(a) })),
             now: this.clock(),
-            origin: { actor: 'import' },
+            origin: { actor: 'import', ...(options.source === undefined ? {} : { name: options.source }) },
             keepDeletionTimes: options.keepDeletionTimes,
           });
         } catch (error) {

@@ -40,6 +40,7 @@ function outboxRow(accountId: number, event: NewEvent): Insertable<EventOutboxTa
     at: event.at,
     actor: event.origin.actor,
     actor_email: event.origin.email ?? null,
+    actor_name: event.origin.name ?? null,
     request_id: event.origin.requestId ?? null,
     member_id: event.member?.id ?? null,
     member_login: event.member?.login ?? null,
@@ -48,7 +49,7 @@ function outboxRow(accountId: number, event: NewEvent): Insertable<EventOutboxTa
 }
 
 /** The columns of an event in the outbox, in the order of the compiled INSERT's parameters. */
-const EVENT_COLUMNS = ['account_id', 'type', 'at', 'actor', 'actor_email', 'request_id', 'member_id', 'member_login', 'data'] as const;
+const EVENT_COLUMNS = ['account_id', 'type', 'at', 'actor', 'actor_email', 'actor_name', 'request_id', 'member_id', 'member_login', 'data'] as const;
 /** The INSERT of `count` events, compiled once per dialect and count (an update of one member writes one). */
 const insertSqls = new WeakMap<object, Map<number, string>>();
 
@@ -144,8 +145,8 @@ export const sequenceBatchProcedure = writerProcedure('events.sequenceBatch', (c
     for (let start = 0; start < numbering.length; start += EVENTS_PER_INSERT) {
       const values = sql.join(numbering.slice(start, start + EVENTS_PER_INSERT).map(([entry, id]) => sql`(cast(${entry} as bigint), cast(${id} as bigint))`));
       await sql`with v (entry, id) as (values ${values})
-        insert into events (account_id, id, type, at, actor, actor_email, request_id, member_id, member_login, data)
-        select o.account_id, v.id, o.type, o.at, o.actor, o.actor_email, o.request_id, o.member_id, o.member_login, o.data
+        insert into events (account_id, id, type, at, actor, actor_email, actor_name, request_id, member_id, member_login, data)
+        select o.account_id, v.id, o.type, o.at, o.actor, o.actor_email, o.actor_name, o.request_id, o.member_id, o.member_login, o.data
         from event_outbox o join v on o.entry = v.entry order by o.entry`.execute(trx);
       await sql`with v (entry, id) as (values ${values}) delete from event_outbox where entry in (select entry from v)`.execute(trx);
     }
@@ -161,6 +162,7 @@ function toEvent(row: Selectable<EventTable>): StoredEvent {
     origin: {
       actor: row.actor as ActorKind,
       ...(row.actor_email === null ? {} : { email: row.actor_email }),
+      ...(row.actor_name === null ? {} : { name: row.actor_name }),
       ...(row.request_id === null ? {} : { requestId: row.request_id }),
     },
     ...(row.member_id === null ? {} : { member: { id: Number(row.member_id), login: row.member_login ?? '' } }),

@@ -264,6 +264,7 @@ export interface EventOutboxTable {
   at: number;
   actor: string;
   actor_email: string | null;
+  actor_name: string | null;
   request_id: string | null;
   member_id: number | null;
   member_login: string | null;

@@ -107,6 +107,7 @@ export class MemberMigration {
       keepIds: !options.newIds,
       renumberTaken: true,
       timeZone: link.timeZone,
+      source: 'migrate-members',
       passwordForNew: PASSWORD_AT_UPSTREAM,
     };
     let renumbered = 0;

@@ -84,6 +84,7 @@ export class UpstreamLogins implements UpstreamPasswords {
         renumberTaken: true,
         timeZone: link.timeZone,
         passwordForNew: PASSWORD_AT_UPSTREAM,
+        source: 'a login brought over from the upstream',
       });
       if (summary.imported !== 1) return undefined;
       return await this.members.findMemberByLogin(account.id, login);

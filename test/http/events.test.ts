@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachEngineApp } from '../support/app.js';
 import { apiAccount } from '../support/member-api.js';
+import { signedIn } from '../support/console.js';
 import { openStore } from '../../src/store/store.js';
 import { servicesOver } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
@@ -47,12 +48,46 @@ describeEachEngineApp('events and the change feed', (h) => {
       type: 'member.created',
       account: api.user,
       member: { id: String((await api.member('alice'))!.id), login: 'alice' },
-      actor: { kind: 'api' },
+      actor: { kind: 'api', name: 'default' },
       request_id: reply.headers['x-request-id'],
       data: { login: 'alice', email: 'alice@example.com', status: 'A', reg_type: 'A', profile: { city: 'Oslo' } },
     });
     expect(event!.time).toBe('2026-11-22T23:14:34.123Z');
     expect(JSON.stringify(event)).not.toMatch(/argon2|correct-horse|password_hash/);
+  });
+
+  it('names who made a change: the key a request came with, the file an import read, in the feed and in the console’s history', async () => {
+    const api = await apiAccount(h());
+    const added = await h().services.accounts.addKey(api.user, 'crm-sync', { scope: 'all' });
+    if (added.kind !== 'issued') throw new Error(added.kind);
+    expect((await h().post('/api2/create/', { user: api.user, api_key: added.apiKey, _login: 'kim', _email: 'kim@example.com' })).json.result).toBe('OK');
+    const rows = (async function* () {
+      yield {
+        line: 2,
+        values: new Map([
+          ['login', 'lee'],
+          ['email', 'lee@example.com'],
+          ['password', 'imported-password-1'],
+        ]),
+      };
+    })();
+    const summary = await h().services.importer.run(api.account, rows, { dryRun: false, keepIds: false, source: 'members-2026.csv' });
+    expect(summary.imported).toBe(1);
+    const created = (await allEvents(api)).filter((event) => event.type === 'member.created');
+    expect(created.map((event) => [event.member?.login, event.actor])).toEqual([
+      ['kim', { kind: 'api', name: 'crm-sync' }],
+      ['lee', { kind: 'import', name: 'members-2026.csv' }],
+    ]);
+    // The console's history says it in words.
+    const cookie = await signedIn(h(), `viewer-${api.user}@example.com`, api.user, 'viewer');
+    for (const [login, by] of [
+      ['kim', 'the API, key crm-sync'],
+      ['lee', 'the import of members-2026.csv'],
+    ] as const) {
+      const member = await api.member(login);
+      const page = await h().request({ method: 'GET', url: `/admin/accounts/${api.user}/members/${member!.id}`, headers: { cookie } });
+      expect(page.body).toContain(`<td>${by}</td></tr>`);
+    }
   });
 
   it('tells an update: which fields changed, old and new values, the password named only, profile fields by name', async () => {

@@ -18,7 +18,7 @@ import {
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
-import { apiHandler, apiRoute, authenticate, mailNotSent, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
+import { apiHandler, apiOrigin, apiRoute, authenticate, mailNotSent, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import type { WriteMirror } from '../../upstream/write-mirror.js';
 import {
   apiResponses,
@@ -187,7 +187,7 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
       const account = await authenticate(context, params, request, 'write');
       refuseGetWrite(request, account);
       context.hashing.assertRoom();
-      const outcome = await context.members.create(account, decodeCreate(params, account), { actor: 'api', requestId: request.id });
+      const outcome = await context.members.create(account, decodeCreate(params, account), apiOrigin(request));
       switch (outcome.kind) {
         case 'created':
           // The upstream gets the password this member has here, generated or given.

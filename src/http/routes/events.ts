@@ -28,7 +28,7 @@ const EVENT_OBJECT = {
     member: { type: 'object', properties: { id: { type: 'string' }, login: { type: 'string' } }, required: ['id', 'login'] },
     actor: {
       type: 'object',
-      properties: { kind: { type: 'string', enum: ['api', 'import', 'operator', 'system', 'member'] }, email: { type: 'string' } },
+      properties: { kind: { type: 'string', enum: ['api', 'import', 'operator', 'system', 'member'] }, email: { type: 'string' }, name: { type: 'string' } },
       required: ['kind'],
     },
     request_id: { type: 'string' },

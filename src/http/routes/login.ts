@@ -7,7 +7,7 @@ import { decodeIp, nearMiss } from '../decoders.js';
 import { ApiError, MESSAGES, REASONS } from '../errors.js';
 import { isOverlongPassword, MAX_PASSWORD_LENGTH } from '../../auth/passwords.js';
 import { failReply, okReply } from '../replies.js';
-import { admitAnonymousLogin, apiHandler, apiRoute, authenticate, refuseGetWrite, type RouteContext } from '../route-kit.js';
+import { admitAnonymousLogin, apiHandler, apiOrigin, apiRoute, authenticate, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import { apiResponses, CONSUMES, getAndPost, ipParameter, okAnswer, parameterNames, parametersSchema, STRING, withAccount } from '../schemas.js';
 import type { WireParams } from '../params.js';
 
@@ -116,7 +116,7 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
       // the account's: anyone can send one, and the account name is public.
       if (account && !sendsIp) await admitAnonymousLogin(context, account, login, request.ip);
       const ip = sendsIp ? decodeIp(params, 'IP') : null;
-      const outcome = await context.logins.login(account, { login, password, ip, origin: { actor: 'api', requestId: request.id } });
+      const outcome = await context.logins.login(account, { login, password, ip, origin: apiOrigin(request) });
       context.countLogin(outcome.kind === 'ok' ? 'ok' : COUNTED_AS[outcome.reason]);
       if (outcome.kind === 'ok') return okReply({ session: outcome.session, ok_url: outcome.okUrl });
       return failReply(failMessage(outcome.reason, account), outcome.failUrl);

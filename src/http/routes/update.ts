@@ -20,7 +20,7 @@ import {
 import { ApiError, errorBody, MESSAGES, REASONS } from '../errors.js';
 import type { WireParams } from '../params.js';
 import { okReply } from '../replies.js';
-import { apiHandler, apiRoute, authenticate, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
+import { apiHandler, apiOrigin, apiRoute, authenticate, mirrorWrite, refuseGetWrite, type RouteContext } from '../route-kit.js';
 import type { WriteMirror } from '../../upstream/write-mirror.js';
 import {
   apiResponses,
@@ -210,7 +210,7 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
       const command = decodeUpdate(params, account);
       if (decodeFlag(params, 'dry_run')) return okReply({ would_update: await context.members.countSelected(account, command.selector) });
       const mirrored = await mirrorWrite(request, () => context.mirror?.prepareUpdate(account, params.pairs()));
-      const outcome = await context.members.update(account, command, { actor: 'api', requestId: request.id });
+      const outcome = await context.members.update(account, command, apiOrigin(request));
       switch (outcome.kind) {
         case 'updated':
           if (mirrored) await mirrorWrite(request, () => context.mirror?.record(account, 'update', mirrored));

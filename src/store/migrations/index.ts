@@ -21,6 +21,7 @@ import * as memberPages from './018-member-pages.js';
 import * as operatorTwoStep from './019-operator-two-step.js';
 import * as bulkUpdatedMembers from './020-bulk-updated-members.js';
 import * as activityCounts from './021-activity-counts.js';
+import * as actorNames from './022-actor-names.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '019-operator-two-step': operatorTwoStep,
   '020-bulk-updated-members': bulkUpdatedMembers,
   '021-activity-counts': activityCounts,
+  '022-actor-names': actorNames,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
