@@ -214,6 +214,9 @@ export class RejectsFile {
   private readonly out: Writable;
   private csv: ReturnType<typeof stringify> | undefined;
   private count = 0;
+  /** The first error of the file (a full disk: ENOSPC), heard from the start: it rejects write() and close(), never crashes the process. */
+  private failure: Error | undefined;
+  private readonly failed: Promise<never>;
 
   constructor(
     readonly path: string,
@@ -221,9 +224,18 @@ export class RejectsFile {
     private readonly header: () => readonly string[] | undefined,
   ) {
     this.out = privateWriteStream(path, REJECTS_FILE.what, REJECTS_FILE.choose);
+    this.failed = new Promise<never>((_, reject) => {
+      this.out.on('error', (error) => {
+        this.failure ??= error;
+        reject(this.failure);
+      });
+    });
+    // Seen by the next write() or close(); none may come (the run stopped first).
+    this.failed.catch(() => {});
   }
 
   async write(row: ReadRow, reason: string): Promise<void> {
+    if (this.failure) throw this.failure;
     this.count++;
     let ok: boolean;
     if (this.format === 'jsonl') {
@@ -240,12 +252,14 @@ export class RejectsFile {
       if (!this.csv) {
         // `_text`: a record that could not be split into fields, as it was in the file.
         this.csv = stringify({ header: true, columns: [...(this.header() ?? []), '_line', '_reason', '_text'], cast: SPREADSHEET_CAST });
+        this.csv.on('error', (error) => this.out.destroy(error));
         this.csv.pipe(this.out);
       }
       const fields = typeof row.original === 'string' ? { _text: row.original.replace(/\r?\n$/, '') } : row.original;
       ok = this.csv.write({ ...fields, _line: String(row.line), _reason: reason });
     }
-    if (!ok) await new Promise((resolve) => (this.csv ?? this.out).once('drain', resolve));
+    // A file that fails while full never drains: its error ends the wait.
+    if (!ok) await Promise.race([new Promise((resolve) => (this.csv ?? this.out).once('drain', resolve)), this.failed]);
   }
 
   get written(): number {
@@ -253,13 +267,14 @@ export class RejectsFile {
   }
 
   async close(): Promise<void> {
-    const done = new Promise<void>((resolve, reject) => {
-      this.out.once('finish', resolve);
-      this.out.once('error', reject);
-    });
+    if (this.failure) {
+      this.csv?.destroy();
+      throw this.failure;
+    }
+    const done = new Promise<void>((resolve) => this.out.once('finish', resolve));
     if (this.csv) this.csv.end();
     else this.out.end();
-    await done;
+    await Promise.race([done, this.failed]);
   }
 }
 

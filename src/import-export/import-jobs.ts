@@ -169,10 +169,13 @@ export class ImportJobs {
     held.run = run;
     held.state = dryRun ? 'checking' : 'running';
     held.changedAt = this.clock();
-    held.running = this.execute(account, held, run).finally(() => {
-      held.running = undefined;
-      held.changedAt = this.clock();
-    });
+    // Never rejects: execute() records its failures on the run; anything else is recorded too.
+    held.running = this.execute(account, held, run)
+      .catch((error: unknown) => this.failed(held, run, error))
+      .finally(() => {
+        held.running = undefined;
+        held.changedAt = this.clock();
+      });
     return true;
   }
 
@@ -218,12 +221,23 @@ export class ImportJobs {
       if (stopped) throw new Error('the server stopped during the run: upload the file again to finish it (a rerun changes nothing it changed already)');
       job.state = run.dryRun ? 'checked' : 'done';
     } catch (error) {
-      run.error = error instanceof Error ? error.message : String(error);
-      job.state = 'failed';
+      this.failed(job, run, error);
     } finally {
-      await rejects?.close();
-      run.endedAt = this.clock();
+      try {
+        await rejects?.close();
+      } catch (error) {
+        // The rejects file could not be written (a full disk): the run is not whole.
+        if (job.state !== 'failed') this.failed(job, run, error);
+      }
+      run.endedAt ??= this.clock();
     }
+  }
+
+  /** Records the run as failed, with why. */
+  private failed(job: Held, run: ImportRun, error: unknown): void {
+    run.error = error instanceof Error ? error.message : String(error);
+    run.endedAt ??= this.clock();
+    job.state = 'failed';
   }
 
   /** Stops the runs in progress at their next row (the batches read so far are written), then removes every job's folder (the server stops). */
