@@ -20,6 +20,18 @@ export interface ActivityCounter {
   count(accountId: number, kind: ActivityKind, at: number): Promise<void>;
 }
 
+/**
+ * Counts, and lets a failed count go: the login or the registration it counts is made
+ * already, and a chart a little low is better than an answer that says it failed.
+ */
+export async function countQuietly(counter: ActivityCounter, accountId: number, kind: ActivityKind, at: number): Promise<void> {
+  try {
+    await counter.count(accountId, kind, at);
+  } catch {
+    // The store's trouble shows in the requests around this one; this count is lost.
+  }
+}
+
 export interface ActivityCount {
   /** The start of the hour, UTC. */
   readonly hour: number;

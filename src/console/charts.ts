@@ -39,7 +39,8 @@ export function barChart(title: string, labels: readonly string[], series: reado
   const barWidth = Math.max(1, slot * 0.7);
   const y = (value: number) => TOP + plotHeight - (value / top) * plotHeight;
   const number = (n: number) => n.toLocaleString('en');
-  const grid = [0, top / 2, top].map(
+  // A middle line where it falls on a whole number (a chart of zeros and ones has none).
+  const grid = (Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]).map(
     (value) =>
       html`<line class="grid-line" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"></line><text class="axis" x="${LEFT - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${number(value)}</text>`,
   );

@@ -73,6 +73,7 @@ export function registerMailTemplates(scope: FastifyInstance, kit: ConsoleKit & 
       case 'test': {
         const sent = await kit.mailTemplates.sendTest(account, kind, operator.email, text);
         if (sent.kind === 'no-mail-server') return refused(400, 'The account has no mail server: set smtp-url in the settings first.');
+        if (sent.kind === 'invalid') return refused(400, `The ${kind} mail is not a template: ${sent.reason}.`);
         if (sent.kind === 'refused') return refused(502, `The test mail was not sent: ${sent.reason}.`);
         return kit.seeOther(reply, `${mailPath(account.name)}?done=test-mailed#${kind}`);
       }

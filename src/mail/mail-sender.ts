@@ -133,7 +133,11 @@ export class MailSender {
     sending.catch(() => {}); // its failure is the race's (or, after the deadline, no one's)
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>(
-      (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`)), ATTEMPT_MS)),
+      (_, reject) =>
+        (timer = setTimeout(
+          () => reject(Object.assign(new Error(`no answer from the mail server in ${ATTEMPT_MS / 1000} s`), { code: 'ETIMEDOUT' })),
+          ATTEMPT_MS,
+        )),
     );
     try {
       await Promise.race([sending, deadline]);

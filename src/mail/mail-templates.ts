@@ -10,7 +10,8 @@ import { createDateFormatter } from '../members/date-format.js';
 import { DEFAULT_TEMPLATES, parseTemplate, renderMail, TEMPLATE_VARIABLES, type MailKind, type MailStore, type RenderedMail } from './mail.js';
 
 export type TemplateChange = { kind: 'ok' } | { kind: 'invalid'; reason: string };
-export type TestMail = { kind: 'sent'; subject: string } | { kind: 'no-mail-server' } | { kind: 'refused'; reason: string };
+export type TestMail =
+  { kind: 'sent'; subject: string } | { kind: 'no-mail-server' } | { kind: 'invalid'; reason: string } | { kind: 'refused'; reason: string };
 
 /** Hands one mail to the account's mail server (MailSender.deliver). */
 export type Deliver = (account: Account['settings'], to: ReadonlyArray<{ name: string; address: string }>, message: RenderedMail) => Promise<void>;
@@ -49,13 +50,13 @@ export class MailTemplates {
   async sendTest(account: Account, kind: MailKind, to: string, text?: string): Promise<TestMail> {
     if (account.settings.smtpUrl === '') return { kind: 'no-mail-server' };
     const parsed = parseTemplate(kind, text ?? (await this.text(account, kind)).text);
-    if (!parsed.ok) return { kind: 'refused', reason: `the template: ${parsed.reason}` };
+    if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
     const message = renderMail(parsed.template, this.sampleValues(account, kind, to));
     const subject = `[test] ${message.subject}`;
     try {
       await this.deliver(account.settings, [{ name: '', address: to }], { subject, body: message.body });
     } catch (error) {
-      return { kind: 'refused', reason: error instanceof Error ? error.message : String(error) };
+      return { kind: 'refused', reason: refusal(error, account.settings.smtpUrl) };
     }
     return { kind: 'sent', subject };
   }
@@ -76,5 +77,37 @@ export class MailTemplates {
       approve_url: `${base}/admin/accounts/${encodeURIComponent(account.name)}/registrations`,
     };
     return Object.fromEntries(TEMPLATE_VARIABLES[kind].map((name) => [name, samples[name] ?? '']));
+  }
+}
+
+/**
+ * Why the mail server did not take a test mail, in a few fixed words: its SMTP code, or what
+ * failed on the way. Never the error's own text, which would show an owner whatever answers
+ * at an address they chose (a banner, another service's greeting).
+ */
+function refusal(error: unknown, smtpUrl: string): string {
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  let server = 'the mail server';
+  try {
+    const url = new URL(smtpUrl);
+    server = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? '465' : '587')}`;
+  } catch {
+    // An address that does not read: named as "the mail server".
+  }
+  if (typeof responseCode === 'number') return `${server} answered ${responseCode}`;
+  switch (code) {
+    case 'EAUTH':
+      return `${server} refused the user name or password`;
+    case 'ETLS':
+      return `TLS with ${server} failed`;
+    case 'ETIMEDOUT':
+      return `${server} did not answer in time`;
+    case 'EDNS':
+      return 'the host name in smtp-url is not known';
+    case 'ECONNECTION':
+    case 'ESOCKET':
+      return `could not connect to ${server}`;
+    default:
+      return `${server} did not take the mail (it may not be a mail server)`;
   }
 }

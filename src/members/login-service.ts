@@ -10,7 +10,7 @@ import type { FailureCount, LoginAttemptEvents, LoginEvent, LoginRecords } from 
 import { LocalVerifier, UpstreamVerifier, type CredentialVerifier, type UpstreamPasswords, type Verification } from './credential-verifiers.js';
 import type { MemberStore } from './member-store.js';
 import type { EventOrigin } from '../events/event.js';
-import type { ActivityCounter } from '../accounts/overview.js';
+import { countQuietly, type ActivityCounter } from '../accounts/overview.js';
 
 export interface LoginCommand {
   readonly login: string;
@@ -74,7 +74,8 @@ export class LoginService {
   async login(account: Account | undefined, command: LoginCommand): Promise<LoginOutcome> {
     const now = this.clock();
     const outcome = await this.attempt(account, command, now);
-    if (account) await this.activity.count(account.id, outcome.kind === 'ok' ? 'login-ok' : outcome.reason === 'locked' ? 'login-locked' : 'login-failed', now);
+    if (account)
+      await countQuietly(this.activity, account.id, outcome.kind === 'ok' ? 'login-ok' : outcome.reason === 'locked' ? 'login-locked' : 'login-failed', now);
     return outcome;
   }
 

@@ -10,7 +10,7 @@ import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
 import type { VerifyLinks } from './verify-link.js';
 import type { EventOrigin } from '../events/event.js';
 import type { MailRequest } from '../mail/mail.js';
-import type { ActivityCounter } from '../accounts/overview.js';
+import { countQuietly, type ActivityCounter } from '../accounts/overview.js';
 
 /** A validated /create/ request. */
 export interface CreateMemberCommand {
@@ -134,7 +134,7 @@ export class MembersService {
       if (error instanceof UniqueViolation) return { kind: 'login-taken' };
       throw error;
     }
-    await this.activity.count(account.id, 'registered', now);
+    await countQuietly(this.activity, account.id, 'registered', now);
     return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login, command.email) };
   }
 

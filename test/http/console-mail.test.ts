@@ -4,6 +4,7 @@
  * a test mail of the text in the box received with sample values, a mail server that refuses
  * said so, the built-in text back; and the page closed to editors and viewers.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngineApp } from '../support/app.js';
 import { form, signedIn } from '../support/console.js';
@@ -64,8 +65,30 @@ describeEachEngineApp('the console’s mail page', (h) => {
     expect(back.headers.location).toBe(`${path}?done=template-default#welcome`);
     expect((await h().services.mailTemplates.text(api.account, 'welcome')).own).toBe(false);
 
+    // A text that is no template: the test is refused before anything is sent.
+    const notTemplate = await form(h(), `${path}/welcome`, { do: 'test', text: 'no subject line' }, cookie);
+    expect(notTemplate.status).toBe(400);
+    expect(notTemplate.body).toContain('The welcome mail is not a template:');
+
     expect((await form(h(), `${path}/nonsense`, { do: 'save', text }, cookie)).status).toBe(404);
     expect((await form(h(), `${path}/welcome`, { do: 'nothing' }, cookie)).status).toBe(400);
+  });
+
+  it('says in fixed words why a test mail was not taken, never what the other end said', async () => {
+    // Not a mail server: something that greets with its own banner, then hangs up.
+    const other = createServer((socket) => socket.end('SSH-2.0-secret-banner-9.9\r\n'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (other.address() as AddressInfo).port;
+      const api = await apiAccount(h(), { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'site@example.com' });
+      const cookie = await signedIn(h(), `owner-${api.user}@example.com`, api.user, 'owner');
+      const tested = await form(h(), `/admin/accounts/${api.user}/mail/welcome`, { do: 'test', text: 'Subject: x\n\ny\n' }, cookie);
+      expect(tested.status).toBe(502);
+      expect(tested.body).toMatch(new RegExp(`The test mail was not sent: (127\\.0\\.0\\.1:${port} did not take the mail|could not connect to 127\\.0\\.0\\.1:${port})`));
+      expect(tested.body).not.toContain('secret-banner');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it('says there is no mail server, and is for owners only', async () => {
