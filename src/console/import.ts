@@ -126,7 +126,7 @@ function registerImport(scope: FastifyInstance, kit: TransferKit): void {
     const choice = mappingOf(job, form, account);
     if ('error' in choice)
       return kit.send(reply, 400, jobPage({ operator, account: account.name, notice: { kind: 'error', text: choice.error } }, account, job, form));
-    kit.imports.start(account, job, true, choice);
+    kit.imports.start(account, job, true, request.log, choice);
     return kit.seeOther(reply, jobPath(account.name, job));
   });
 
@@ -148,7 +148,7 @@ function registerImport(scope: FastifyInstance, kit: TransferKit): void {
           job,
         ),
       );
-    kit.imports.start(account, job, false);
+    kit.imports.start(account, job, false, request.log);
     return kit.seeOther(reply, jobPath(account.name, job));
   });
 

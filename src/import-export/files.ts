@@ -45,6 +45,12 @@ function mapped(mapping: ColumnMapping, name: string): string {
   return mapping.get(name) ?? name;
 }
 
+/**
+ * A file that cannot be imported as it is (its header names no login, a column that is no
+ * field): the message says why and what to do, and is shown to the operator as it is.
+ */
+export class ImportFileError extends Error {}
+
 /** A row that was read, with what is needed to write it back out as it came. */
 export interface ReadRow extends SourceRow {
   readonly original: Record<string, string> | string;
@@ -131,9 +137,9 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
         const kind = name === '' ? undefined : classifyColumn(name);
         return kind?.kind === 'invalid' ? [kind.reason] : [];
       });
-      if (invalid.length > 0) throw new Error(`${invalid.join('; ')} (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")`);
+      if (invalid.length > 0) throw new ImportFileError(`${invalid.join('; ')} (rename it with --map "SOURCE=TARGET", or drop it with --map "SOURCE=")`);
       if (!names.includes('login')) {
-        throw new Error(
+        throw new ImportFileError(
           `the header has no login column, which every row needs (its columns: ${original.join(', ')}); name the one that holds logins with --map "SOURCE=login"`,
         );
       }

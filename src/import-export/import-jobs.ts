@@ -19,7 +19,7 @@ import type { Account } from '../accounts/account.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { privateWriteStream } from '../common/private-file.js';
-import { readColumns, readImportFile, RejectsFile, type FileFormat, type ReadRow } from './files.js';
+import { ImportFileError, readColumns, readImportFile, RejectsFile, type FileFormat, type ReadRow } from './files.js';
 import type { ImportSummary, MemberImporter } from './importer.js';
 
 /** What a job is doing, or did last. */
@@ -66,6 +66,18 @@ export interface ImportJob {
   state: ImportJobState;
   run?: ImportRun;
   changedAt: number;
+}
+
+/** What the operator is shown of a run stopped by an error the importer did not mean (the log has it whole). */
+export const UNEXPECTED_FAILURE = 'the import stopped on an unexpected error; the server’s log has it';
+
+/** An error the importer means, whose message tells the operator why the run stopped. */
+class RunStopped extends Error {}
+
+/** Where a run's failure is logged: the log of the request that started it (pino's signature). */
+export interface RunLog {
+  error(fields: object, message: string): void;
+  info(fields: object, message: string): void;
 }
 
 /** Sends a new member without a password its reset mail (the /reset/ service). */
@@ -158,7 +170,7 @@ export class ImportJobs {
    * Starts a run in the background: a dry run (nothing written) or the import, with the
    * mapping and the choice for members without a password. False when one is running already.
    */
-  start(account: Account, job: ImportJob, dryRun: boolean, choice?: { mapping: ReadonlyMap<string, string>; passwordsByMail: boolean }): boolean {
+  start(account: Account, job: ImportJob, dryRun: boolean, log: RunLog, choice?: { mapping: ReadonlyMap<string, string>; passwordsByMail: boolean }): boolean {
     const held = this.jobs.get(job.id);
     if (!held || held.accountId !== account.id || held.running) return false;
     if (choice) {
@@ -170,8 +182,8 @@ export class ImportJobs {
     held.state = dryRun ? 'checking' : 'running';
     held.changedAt = this.clock();
     // Never rejects: execute() records its failures on the run; anything else is recorded too.
-    held.running = this.execute(account, held, run)
-      .catch((error: unknown) => this.failed(held, run, error))
+    held.running = this.execute(account, held, run, log)
+      .catch((error: unknown) => this.failed(account, held, run, error, log))
       .finally(() => {
         held.running = undefined;
         held.changedAt = this.clock();
@@ -179,7 +191,7 @@ export class ImportJobs {
     return true;
   }
 
-  private async execute(account: Account, job: Held, run: ImportRun): Promise<void> {
+  private async execute(account: Account, job: Held, run: ImportRun, log: RunLog): Promise<void> {
     const reader = readImportFile(job.path, job.format, job.mapping ?? new Map());
     // The server stops: no row more is read; the batch read so far is written, as are those before it.
     const closing = () => this.closing;
@@ -218,24 +230,31 @@ export class ImportJobs {
           },
         },
       );
-      if (stopped) throw new Error('the server stopped during the run: upload the file again to finish it (a rerun changes nothing it changed already)');
+      if (stopped) throw new RunStopped('the server stopped during the run: upload the file again to finish it (a rerun changes nothing it changed already)');
       job.state = run.dryRun ? 'checked' : 'done';
     } catch (error) {
-      this.failed(job, run, error);
+      this.failed(account, job, run, error, log);
     } finally {
       try {
         await rejects?.close();
       } catch (error) {
         // The rejects file could not be written (a full disk): the run is not whole.
-        if (job.state !== 'failed') this.failed(job, run, error);
+        if (job.state !== 'failed') this.failed(account, job, run, error, log);
       }
       run.endedAt ??= this.clock();
     }
   }
 
-  /** Records the run as failed, with why. */
-  private failed(job: Held, run: ImportRun, error: unknown): void {
-    run.error = error instanceof Error ? error.message : String(error);
+  /**
+   * Records the run as failed, and logs it with the account and the job. The operator reads
+   * the importer's own reasons as they are, and of any other error only that it happened.
+   */
+  private failed(account: Account, job: Held, run: ImportRun, error: unknown, log: RunLog): void {
+    const meant = error instanceof ImportFileError || error instanceof RunStopped;
+    const fields = { account: account.name, accountId: account.id, importJob: job.id, dryRun: run.dryRun, err: error };
+    if (meant) log.info(fields, 'console import stopped');
+    else log.error(fields, 'console import failed');
+    run.error = meant ? error.message : UNEXPECTED_FAILURE;
     run.endedAt ??= this.clock();
     job.state = 'failed';
   }
