@@ -3,7 +3,7 @@
  * command line sets its password by its link, signs in, searches, opens a member, edits it,
  * unlocks it, suspends and restores it, creates one, and signs out. Hostile member data
  * renders as text (a dialog fails the test); a form posted from another site and a forged
- * fetch change nothing; a viewer is refused a change; an operator of another account gets
+ * fetch change nothing; a viewer is refused a change, a viewer and an editor the owner's pages; an operator of another account gets
  * nothing by URL. Screenshots of each page go to docs/images/ (docs/console.md shows them).
  */
 import { execFile } from 'node:child_process';
@@ -315,147 +315,174 @@ for (const engine of ENGINES) {
       await context.close();
     });
 
-    it('refuses a form posted from another site, a forged fetch, a viewer’s change, and another account’s member', { timeout: 60_000 }, async () => {
-      const context = await browser.newContext();
-      const page = await operator(context, 'owner@example.com', 'demo', 'owner');
-      await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
-      // The account's settings, an owner's page.
-      await page.click('a:has-text("Settings")');
-      await expect.poll(() => text(page.locator('h1'))).toBe('Settings of demo');
-      await page.fill('input[name=time-zone]', 'Europe/Oslo');
-      await page.click('button:has-text("Save")');
-      await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
-      expect(await page.locator('input[name=time-zone]').inputValue()).toBe('Europe/Oslo');
-      await shoot(page, 'settings');
-      // An API key added, then rotated with a grace; the new one works from a shell.
-      await page.goto(`${server.url}/admin/accounts/demo/keys`);
-      await page.fill('form[action$="/keys/add"] input[name=name]', 'deploy');
-      await page.click('form[action$="/keys/add"] button');
-      await expect.poll(() => text(page.locator('.notice'))).toBe('The key deploy is issued.');
-      const first = await text(page.locator('.issued code.secret'));
-      await page.locator('tr', { hasText: 'deploy' }).locator('input[name=grace]').fill('1h');
-      await page.locator('tr', { hasText: 'deploy' }).locator('button:has-text("Rotate")').click();
-      await expect.poll(() => text(page.locator('.issued code.secret'))).not.toBe(first);
-      const rotated = await text(page.locator('.issued code.secret'));
-      await shoot(page, 'api-keys');
-      const curl = await promisify(execFile)('curl', [
-        '-s',
-        '-d',
-        'user=demo',
-        '-d',
-        `api_key=${rotated}`,
-        '-d',
-        'login=alice',
-        '-d',
-        'record={login}',
-        `${server.url}/api2/list/`,
-      ]);
-      expect(JSON.parse(curl.stdout)).toEqual({ members: [{ login: 'alice' }], members_total: 1 });
-      // An operator invited: its set-up link, shown once.
-      await page.goto(`${server.url}/admin/accounts/demo/operators`);
-      await page.fill('form.edit input[name=email]', 'helper@example.com');
-      await page.selectOption('form.edit select[name=role]', 'editor');
-      await page.click('button:has-text("Invite")');
-      await expect.poll(() => text(page.locator('.notice'))).toBe('helper@example.com is invited as editor: send them the link below.');
-      expect(await text(page.locator('.issued code.secret'))).toContain('/admin/setup?token=');
-      await shoot(page, 'operators');
-      // A webhook added, and a delivery seen with its attempt.
-      const receiver = await startReceiver();
-      try {
-        await page.goto(`${server.url}/admin/accounts/demo/webhooks`);
-        await page.fill('form[action$="/webhooks/add"] input[name=url]', receiver.url);
-        await page.fill('form[action$="/webhooks/add"] input[name=name]', 'crm');
-        await page.click('form[action$="/webhooks/add"] button');
-        await expect.poll(() => text(page.locator('.issued'))).toContain('whsec_');
-        await shoot(page, 'webhooks');
-        await post(`${server.url}/api2/create/`, { user: 'demo', api_key: key, _login: 'hooked', _email: 'hooked@example.com', _password: 'hooked-password' });
-        await page.click('a:has-text("crm")');
-        await expect
-          .poll(async () => {
-            await page.reload();
-            return text(page.locator('tbody'));
-          })
-          .toContain('delivered');
-        await expect.poll(() => text(page.locator('ul.attempts'))).toMatch(/: 200, \d+ ms/);
-        expect(receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toContain('member.created');
-        await shoot(page, 'webhook-deliveries');
-      } finally {
-        await receiver.close();
-      }
-      // The overview: members by status, registrations and logins drawn on the server, the failed logins.
-      await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'alice-password-1', IP: '198.51.100.7' });
-      await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'not-her-password', IP: '198.51.100.7' });
-      await page.goto(`${server.url}/admin/accounts/demo/overview`);
-      expect(await page.locator('figure.chart svg').count()).toBe(2);
-      expect(Number((await text(page.locator('.tile .figure').first())).replaceAll(',', ''))).toBeGreaterThan(0);
-      expect(await text(page.locator('.card:has(h2:has-text("Last failed logins")) tbody'))).toContain('198.51.100.7');
-      await shoot(page, 'overview');
-      // The account's mails: the five texts, each with its variables, a test and a save.
-      await page.goto(`${server.url}/admin/accounts/demo/mail`);
-      expect(await page.locator('form.template textarea').count()).toBe(5);
-      await shoot(page, 'mail');
-      await page.goto(`${server.url}/admin/accounts/demo/members`);
-      // Another site, on another origin, with a form that suspends alice, and a script's fetch.
-      const evil: Server = createServer((_request, response) => {
-        response.setHeader('content-type', 'text/html');
-        response.end(
-          `<form method="post" action="${server.url}/admin/accounts/demo/members/${alice}/status"><input type="hidden" name="status" value="S"><button>win a prize</button></form>`,
-        );
-      });
-      await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
-      try {
-        const evilPage = await context.newPage();
-        await evilPage.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
-        const [posted] = await Promise.all([evilPage.waitForNavigation(), evilPage.click('button')]);
-        expect(posted!.status()).toBe(403);
-        await evilPage.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
-        const forged = await evilPage.evaluate(async (target) => {
-          try {
-            await fetch(target, {
-              method: 'POST',
-              credentials: 'include',
-              mode: 'no-cors',
-              headers: { 'content-type': 'application/x-www-form-urlencoded' },
-              body: 'status=S',
-            });
-            return 'sent';
-          } catch (error) {
-            return String(error);
+    it(
+      'refuses a form posted from another site, a forged fetch, a viewer’s change, the owner’s pages to a viewer and an editor, and another account’s member',
+      { timeout: 60_000 },
+      async () => {
+        const context = await browser.newContext();
+        const page = await operator(context, 'owner@example.com', 'demo', 'owner');
+        await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
+        // The account's settings, an owner's page.
+        await page.click('a:has-text("Settings")');
+        await expect.poll(() => text(page.locator('h1'))).toBe('Settings of demo');
+        await page.fill('input[name=time-zone]', 'Europe/Oslo');
+        await page.click('button:has-text("Save")');
+        await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
+        expect(await page.locator('input[name=time-zone]').inputValue()).toBe('Europe/Oslo');
+        await shoot(page, 'settings');
+        // An API key added, then rotated with a grace; the new one works from a shell.
+        await page.goto(`${server.url}/admin/accounts/demo/keys`);
+        await page.fill('form[action$="/keys/add"] input[name=name]', 'deploy');
+        await page.click('form[action$="/keys/add"] button');
+        await expect.poll(() => text(page.locator('.notice'))).toBe('The key deploy is issued.');
+        const first = await text(page.locator('.issued code.secret'));
+        await page.locator('tr', { hasText: 'deploy' }).locator('input[name=grace]').fill('1h');
+        await page.locator('tr', { hasText: 'deploy' }).locator('button:has-text("Rotate")').click();
+        await expect.poll(() => text(page.locator('.issued code.secret'))).not.toBe(first);
+        const rotated = await text(page.locator('.issued code.secret'));
+        await shoot(page, 'api-keys');
+        const curl = await promisify(execFile)('curl', [
+          '-s',
+          '-d',
+          'user=demo',
+          '-d',
+          `api_key=${rotated}`,
+          '-d',
+          'login=alice',
+          '-d',
+          'record={login}',
+          `${server.url}/api2/list/`,
+        ]);
+        expect(JSON.parse(curl.stdout)).toEqual({ members: [{ login: 'alice' }], members_total: 1 });
+        // An operator invited: its set-up link, shown once.
+        await page.goto(`${server.url}/admin/accounts/demo/operators`);
+        await page.fill('form.edit input[name=email]', 'helper@example.com');
+        await page.selectOption('form.edit select[name=role]', 'editor');
+        await page.click('button:has-text("Invite")');
+        await expect.poll(() => text(page.locator('.notice'))).toBe('helper@example.com is invited as editor: send them the link below.');
+        expect(await text(page.locator('.issued code.secret'))).toContain('/admin/setup?token=');
+        await shoot(page, 'operators');
+        // A webhook added, and a delivery seen with its attempt.
+        const receiver = await startReceiver();
+        try {
+          await page.goto(`${server.url}/admin/accounts/demo/webhooks`);
+          await page.fill('form[action$="/webhooks/add"] input[name=url]', receiver.url);
+          await page.fill('form[action$="/webhooks/add"] input[name=name]', 'crm');
+          await page.click('form[action$="/webhooks/add"] button');
+          await expect.poll(() => text(page.locator('.issued'))).toContain('whsec_');
+          await shoot(page, 'webhooks');
+          await post(`${server.url}/api2/create/`, {
+            user: 'demo',
+            api_key: key,
+            _login: 'hooked',
+            _email: 'hooked@example.com',
+            _password: 'hooked-password',
+          });
+          await page.click('a:has-text("crm")');
+          await expect
+            .poll(async () => {
+              await page.reload();
+              return text(page.locator('tbody'));
+            })
+            .toContain('delivered');
+          await expect.poll(() => text(page.locator('ul.attempts'))).toMatch(/: 200, \d+ ms/);
+          expect(receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toContain('member.created');
+          await shoot(page, 'webhook-deliveries');
+        } finally {
+          await receiver.close();
+        }
+        // The overview: members by status, registrations and logins drawn on the server, the failed logins.
+        await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'alice-password-1', IP: '198.51.100.7' });
+        await post(`${server.url}/api2/login/`, { user: 'demo', api_key: key, login: 'alice', password: 'not-her-password', IP: '198.51.100.7' });
+        await page.goto(`${server.url}/admin/accounts/demo/overview`);
+        expect(await page.locator('figure.chart svg').count()).toBe(2);
+        expect(Number((await text(page.locator('.tile .figure').first())).replaceAll(',', ''))).toBeGreaterThan(0);
+        expect(await text(page.locator('.card:has(h2:has-text("Last failed logins")) tbody'))).toContain('198.51.100.7');
+        await shoot(page, 'overview');
+        // The account's mails: the five texts, each with its variables, a test and a save.
+        await page.goto(`${server.url}/admin/accounts/demo/mail`);
+        expect(await page.locator('form.template textarea').count()).toBe(5);
+        await shoot(page, 'mail');
+        await page.goto(`${server.url}/admin/accounts/demo/members`);
+        // Another site, on another origin, with a form that suspends alice, and a script's fetch.
+        const evil: Server = createServer((_request, response) => {
+          response.setHeader('content-type', 'text/html');
+          response.end(
+            `<form method="post" action="${server.url}/admin/accounts/demo/members/${alice}/status"><input type="hidden" name="status" value="S"><button>win a prize</button></form>`,
+          );
+        });
+        await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+        try {
+          const evilPage = await context.newPage();
+          await evilPage.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
+          const [posted] = await Promise.all([evilPage.waitForNavigation(), evilPage.click('button')]);
+          expect(posted!.status()).toBe(403);
+          await evilPage.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
+          const forged = await evilPage.evaluate(async (target) => {
+            try {
+              await fetch(target, {
+                method: 'POST',
+                credentials: 'include',
+                mode: 'no-cors',
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                body: 'status=S',
+              });
+              return 'sent';
+            } catch (error) {
+              return String(error);
+            }
+          }, `${server.url}/admin/accounts/demo/members/${alice}/status`);
+          // Sent, and refused (the answer, cross-origin, is also withheld from the page).
+          expect(['sent', 'TypeError: Failed to fetch']).toContain(forged);
+        } finally {
+          evil.close();
+        }
+        const listed = await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, login_full: 'alice', record: '{status}' });
+        expect(listed.members).toEqual([{ status: 'Active' }]);
+
+        // A viewer sees no edit form, and a change it posts anyway is refused.
+        const viewerContext = await browser.newContext();
+        const viewer = await operator(viewerContext, 'viewer@example.com', 'demo', 'viewer');
+        await viewer.goto(`${server.url}/admin/accounts/demo/members/${alice}`);
+        expect(await viewer.locator('form[action$="/edit"]').count()).toBe(0);
+        const refused = await viewer.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, {
+          form: { status: 'S' },
+          headers: { origin: server.url },
+        });
+        expect(refused.status()).toBe(403);
+
+        // The owner's pages: not in a viewer's or an editor's navigation, and refused by address.
+        const editorContext = await browser.newContext();
+        const editor = await operator(editorContext, 'second-editor@example.com', 'demo', 'editor');
+        for (const [who, page] of [
+          ['viewer', viewer],
+          ['editor', editor],
+        ] as const) {
+          await page.goto(`${server.url}/admin/accounts/demo/overview`);
+          expect(await text(page.locator('nav.account-nav')), who).toBe('OverviewMembersRegistrations');
+          for (const address of ['settings', 'mail', 'keys', 'operators', 'webhooks', 'member-pages']) {
+            const answer = await page.goto(`${server.url}/admin/accounts/demo/${address}`);
+            expect(answer!.status(), `${who}: ${address}`).toBe(403);
+            await expect.poll(() => text(page.locator('h1'))).toBe('Not allowed');
           }
-        }, `${server.url}/admin/accounts/demo/members/${alice}/status`);
-        // Sent, and refused (the answer, cross-origin, is also withheld from the page).
-        expect(['sent', 'TypeError: Failed to fetch']).toContain(forged);
-      } finally {
-        evil.close();
-      }
-      const listed = await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, login_full: 'alice', record: '{status}' });
-      expect(listed.members).toEqual([{ status: 'Active' }]);
+        }
+        await editorContext.close();
 
-      // A viewer sees no edit form, and a change it posts anyway is refused.
-      const viewerContext = await browser.newContext();
-      const viewer = await operator(viewerContext, 'viewer@example.com', 'demo', 'viewer');
-      await viewer.goto(`${server.url}/admin/accounts/demo/members/${alice}`);
-      expect(await viewer.locator('form[action$="/edit"]').count()).toBe(0);
-      const refused = await viewer.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, {
-        form: { status: 'S' },
-        headers: { origin: server.url },
-      });
-      expect(refused.status()).toBe(403);
-
-      // An operator of another account: demo's member by URL is not found.
-      const otherContext = await browser.newContext();
-      const other = await operator(otherContext, 'other@example.com', 'other', 'owner');
-      const answer = await other.goto(`${server.url}/admin/accounts/demo/members/${alice}`);
-      expect(answer!.status()).toBe(404);
-      const write = await other.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, {
-        form: { status: 'S' },
-        headers: { origin: server.url },
-      });
-      expect(write.status()).toBe(404);
-      expect((await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, login_full: 'alice', record: '{status}' })).members).toEqual([
-        { status: 'Active' },
-      ]);
-      await Promise.all([context.close(), viewerContext.close(), otherContext.close()]);
-    });
+        // An operator of another account: demo's member by URL is not found.
+        const otherContext = await browser.newContext();
+        const other = await operator(otherContext, 'other@example.com', 'other', 'owner');
+        const answer = await other.goto(`${server.url}/admin/accounts/demo/members/${alice}`);
+        expect(answer!.status()).toBe(404);
+        const write = await other.request.post(`${server.url}/admin/accounts/demo/members/${alice}/status`, {
+          form: { status: 'S' },
+          headers: { origin: server.url },
+        });
+        expect(write.status()).toBe(404);
+        expect((await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, login_full: 'alice', record: '{status}' })).members).toEqual([
+          { status: 'Active' },
+        ]);
+        await Promise.all([context.close(), viewerContext.close(), otherContext.close()]);
+      },
+    );
   });
 }
