@@ -6,7 +6,6 @@
  * formula is written with a quote before it, taken away again on reading (spreadsheet-cells.ts).
  */
 import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pipeline as pipe } from 'node:stream';
@@ -100,6 +99,48 @@ export function readImportFile(path: string, format: FileFormat, mapping: Column
   return { rows, header: () => header };
 }
 
+/** The longest CSV record or JSON Lines line read (a quote left open would otherwise take the rest of the file as one record). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+/** The reason a JSON Lines line over MAX_RECORD_BYTES is rejected with. */
+export const LINE_TOO_LONG = 'line too long (over 1 MiB)';
+
+/**
+ * The lines of a stream of bytes, each with the bytes it takes (its newline's included); a
+ * line over `max` bytes is not built: its text is undefined, the rest of it skipped as it comes.
+ * A line ends at "\n"; a "\r" before it is taken away.
+ */
+async function* linesOf(input: AsyncIterable<Buffer | string>, max = MAX_RECORD_BYTES): AsyncIterable<{ text: string | undefined; bytes: number }> {
+  let parts: Buffer[] = [];
+  let length = 0;
+  let tooLong = false;
+  const line = () => {
+    if (tooLong) return undefined;
+    const text = Buffer.concat(parts).toString('utf8');
+    return text.endsWith('\r') ? text.slice(0, -1) : text;
+  };
+  for await (const data of input) {
+    const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    let start = 0;
+    while (start < chunk.length) {
+      const end = chunk.indexOf(0x0a, start);
+      const piece = chunk.subarray(start, end < 0 ? chunk.length : end);
+      length += piece.length;
+      if (!tooLong && length > max) {
+        tooLong = true;
+        parts = [];
+      }
+      if (!tooLong) parts.push(piece);
+      if (end < 0) break;
+      yield { text: line(), bytes: length + 1 };
+      parts = [];
+      length = 0;
+      tooLong = false;
+      start = end + 1;
+    }
+  }
+  if (length > 0) yield { text: line(), bytes: length };
+}
+
 async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (header: string[]) => void): AsyncIterable<ReadRow> {
   // A malformed record (a stray quote) is rejected with the parser's reason, and the import
   // goes on; so is a record with another number of fields than the header.
@@ -112,7 +153,13 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
     skip_empty_lines: true,
     relax_column_count: true,
     skip_records_with_error: true,
+    max_record_size: MAX_RECORD_BYTES,
     on_skip: (error, raw) => {
+      // Past the size, the parser cannot tell where the record ends: the file is read no further.
+      if (error?.code === 'CSV_MAX_RECORD_SIZE')
+        throw new ImportFileError(
+          `the record at line ${Number(error.lines ?? 0)} is over 1 MiB (a quote left open?): the file is read no further; rows before it were handled`,
+        );
       skipped.push({
         line: Number(error?.lines ?? 0),
         values: new Map(),
@@ -163,12 +210,14 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
 async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable<ReadRow> {
   let line = 0;
   let offset = 0;
-  let failure: Error | undefined;
-  // readline does not end its lines with the input's error: keep it, and throw it at the end.
-  file.once('error', (error) => (failure = error));
-  for await (const text of createInterface({ input: file, crlfDelay: Infinity })) {
+  // A read error ends the lines with it.
+  for await (const { text, bytes } of linesOf(file)) {
     line++;
-    offset += Buffer.byteLength(text) + 1;
+    offset += bytes;
+    if (text === undefined) {
+      yield { line, values: new Map(), original: '', offset, unreadable: LINE_TOO_LONG };
+      continue;
+    }
     if (text.trim() === '') continue;
     let object: unknown;
     try {
@@ -192,7 +241,6 @@ async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable
     }
     yield { line, values, original: text, offset, ...(unreadable ? { unreadable } : {}) };
   }
-  if (failure) throw failure;
 }
 
 /** CSV cells, the header's included, as a spreadsheet shows them without running them. */
@@ -345,7 +393,7 @@ export async function readColumns(path: string, format: FileFormat): Promise<str
   const input = createReadStream(path);
   try {
     if (format === 'csv') {
-      const parser = input.pipe(parse({ bom: true, to_line: 1, relax_column_count: true }));
+      const parser = input.pipe(parse({ bom: true, to_line: 1, relax_column_count: true, max_record_size: MAX_RECORD_BYTES }));
       for await (const record of parser as AsyncIterable<string[]>) {
         const names = record.map(fromSpreadsheetCell);
         if (names.every((name) => name.trim() === '')) break;
@@ -358,7 +406,11 @@ export async function readColumns(path: string, format: FileFormat): Promise<str
     }
     const names = new Set<string>();
     let read = 0;
-    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    for await (const { text } of linesOf(input)) {
+      if (text === undefined) {
+        if (read === 0) throw new Error('the file is not JSON Lines: its first line is over 1 MiB');
+        continue;
+      }
       if (text.trim() === '') continue;
       let object: unknown;
       try {
@@ -376,6 +428,8 @@ export async function readColumns(path: string, format: FileFormat): Promise<str
     if (read === 0) throw new Error('the file is empty: JSON Lines hold one member per line ({"login":…})');
     return [...names];
   } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'CSV_MAX_RECORD_SIZE')
+      throw new Error('the header is over 1 MiB (a quote left open?)', { cause: error });
     if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('CSV_'))
       throw new Error(`the file is not CSV: ${error.message}`, { cause: error });
     throw error;
