@@ -3227,7 +3227,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the process serves requests and its store answers */
+        /** Readiness: the process serves requests and its store answers within 100 ms */
         get: {
             parameters: {
                 query?: never;

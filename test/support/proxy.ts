@@ -1,10 +1,14 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
-/** A TCP proxy to PostgreSQL that can be cut (all connections reset, new ones refused) and restored. */
+/**
+ * A TCP proxy to PostgreSQL that can be cut (all connections reset, new ones refused) and
+ * restored, or frozen (nothing passes either way, connections stay open: a server that hangs).
+ */
 export class CuttableProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   port = 0;
+  private frozen = false;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
@@ -17,9 +21,21 @@ export class CuttableProxy {
         socket.on('error', () => socket.destroy());
       }
       client.pipe(upstream).pipe(client);
+      if (this.frozen) for (const socket of [client, upstream]) socket.pause();
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server!.address() as { port: number }).port;
+  }
+
+  /** Nothing is forwarded, either way, until `thaw`: every query waits. */
+  freeze(): void {
+    this.frozen = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    for (const socket of this.sockets) socket.resume();
   }
 
   async cut(): Promise<void> {

@@ -17,6 +17,8 @@ describe('driver error triage', () => {
     expect(classifyPostgresError({ code: 'ECONNREFUSED' })).toBe('unavailable');
     expect(classifyPostgresError({ code: '57P01' })).toBe('unavailable');
     expect(classifyPostgresError({ code: '08006' })).toBe('unavailable');
+    // A read-only server: a primary restarted read-only while a failover promotes another.
+    expect(classifyPostgresError({ code: '25006' })).toBe('unavailable');
     expect(classifyPostgresError(new Error('Connection terminated unexpectedly'))).toBe('unavailable');
     expect(classifyPostgresError({ code: '42P01' })).toBeUndefined();
     expect(classifyPostgresError(null)).toBeUndefined();

@@ -220,8 +220,10 @@ export function classifyPostgresError(error: unknown): StoreErrorKind | undefine
   if (code === '23505') return 'unique-violation';
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code)) return 'unavailable';
-    // 08: connection exception; 53: insufficient resources; 57P: operator intervention.
-    if (/^(08|53|57P)/.test(code)) return 'unavailable';
+    // 08: connection exception; 53: insufficient resources; 57P: operator intervention
+    // (a shutdown); 25006: a read-only transaction, as on a primary restarted read-only
+    // while a failover promotes another (Patroni), or on a replica.
+    if (/^(08|53|57P)/.test(code) || code === '25006') return 'unavailable';
   }
   if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return 'unavailable';
   return undefined;

@@ -1,0 +1,98 @@
+/**
+ * What a client sees of a PostgreSQL primary failing over (Patroni restarts the old primary
+ * read-only for a moment, and the new one takes a while to answer): a write refused by a
+ * read-only server is "store unavailable" (503, a warning), never an internal error; reads go
+ * on; and /readyz answers at once, ready or not, while the store hangs.
+ */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { appDependencies, createMetrics, servicesOver } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/store.js';
+import { createTestDatabase, engineAvailable } from '../support/engines.js';
+import { proxyFor, throughProxy } from '../support/proxy.js';
+
+async function appOver(url: string) {
+  const store = openStore(url);
+  await store.migrate();
+  const services = await servicesOver(store, { publicUrl: 'http://localhost' });
+  const app = await buildApp(appDependencies(services, loadConfig({}), { logger: false, metrics: createMetrics(services) }));
+  return { store, services, app };
+}
+
+describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a client sees it', () => {
+  it('answers 503 "service unavailable" to a write on a read-only primary, and goes on reading', async () => {
+    const database = await createTestDatabase('postgres');
+    const setup = await appOver(database.url);
+    const { user, apiKey } = await (async () => {
+      const created = await setup.services.accounts.create('failover');
+      if (created.kind !== 'created') throw new Error(created.kind);
+      return { user: created.account.name, apiKey: created.apiKey };
+    })();
+    const post = (app: typeof setup.app, path: string, params: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: path,
+        payload: new URLSearchParams({ user, api_key: apiKey, ...params }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    expect((await post(setup.app, '/api2/create/', { _login: 'before', _email: 'before@example.com' })).json().result).toBe('OK');
+
+    // Every new session of the database is read only, as on a primary restarted read-only, and
+    // the server's connections are ended under it, as a failover ends them.
+    const name = new URL(database.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query(`alter database "${name}" set default_transaction_read_only = on`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const refused = await post(setup.app, '/api2/create/', { _login: `during${attempt}`, _email: 'during@example.com' });
+        expect(refused.statusCode).toBe(503);
+        expect(refused.json()).toEqual({ result: 'ERROR', message: 'service unavailable' });
+        expect(refused.headers['retry-after']).toBeDefined();
+      }
+      // Reads go on.
+      const listed = await post(setup.app, '/api2/list/', { record: '{login}' });
+      expect(listed.json().members).toEqual([{ login: 'before' }]);
+      // Writable again (the new primary): writes go through with no restart.
+      await admin.query(`alter database "${name}" reset default_transaction_read_only`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      await expect
+        .poll(async () => (await post(setup.app, '/api2/create/', { _login: 'after', _email: 'after@example.com' })).json().result, { timeout: 10_000 })
+        .toBe('OK');
+    } finally {
+      await admin.end();
+      await setup.app.close();
+      await setup.store.close().catch(() => {});
+      await database.drop();
+    }
+  }, 30_000);
+
+  it('answers /readyz at once while the store hangs, and ready again once it answers', async () => {
+    const database = await createTestDatabase('postgres');
+    const proxy = proxyFor(database.url);
+    await proxy.open();
+    const { store, app } = await appOver(throughProxy(database.url, proxy));
+    try {
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      proxy.freeze();
+      // The store never answers while frozen: an answer at all shows the probe did not wait for it.
+      for (let probe = 0; probe < 3; probe++) {
+        const ready = await app.inject({ method: 'GET', url: '/readyz' });
+        expect(ready.statusCode).toBe(503);
+        expect(ready.json()).toEqual({ result: 'ERROR', message: 'service unavailable' });
+      }
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      proxy.thaw();
+      await expect.poll(async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode, { timeout: 10_000 }).toBe(200);
+    } finally {
+      proxy.thaw();
+      await app.close();
+      await store.close().catch(() => {});
+      await proxy.cut().catch(() => {});
+      await database.drop();
+    }
+  }, 30_000);
+});
