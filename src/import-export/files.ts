@@ -40,8 +40,14 @@ export function parseMapping(specs: readonly string[]): ColumnMapping {
   return mapping;
 }
 
-function mapped(mapping: ColumnMapping, name: string): string {
-  return mapping.get(name) ?? name;
+/**
+ * The field a column goes to ('' leaves it out). A column the mapping does not name keeps its
+ * name (the command line's `--map`), or, `onlyMapped` (the console's, whose mapping names every
+ * column the operator saw), is left out: a JSON Lines key first met after the lines its
+ * columns were read from is not read.
+ */
+function mapped(mapping: ColumnMapping, name: string, onlyMapped = false): string {
+  return mapping.get(name) ?? (onlyMapped ? '' : name);
 }
 
 /**
@@ -87,7 +93,8 @@ export function importFileSize(path: string): number {
  * that can be neither a member column nor a profile field, stops the import before anything
  * is written. An error reading the file (it went away, a bad disk) ends the rows with it.
  */
-export function readImportFile(path: string, format: FileFormat, mapping: ColumnMapping): RowReader {
+export function readImportFile(path: string, format: FileFormat, mapping: ColumnMapping, options: { onlyMapped?: boolean } = {}): RowReader {
+  const only = options.onlyMapped ?? false;
   // `-` is standard input: `member-api export | member-api import - …` moves an account.
   const source: Readable = path === '-' ? process.stdin : createReadStream(path);
   // Piped at once (the rows below are read lazily): an error opening or reading the file then
@@ -95,7 +102,7 @@ export function readImportFile(path: string, format: FileFormat, mapping: Column
   const file = new PassThrough();
   pipe(source, file, () => {});
   let header: string[] | undefined;
-  const rows = format === 'csv' ? csvRows(file, mapping, (h) => (header = h)) : jsonlRows(file, mapping);
+  const rows = format === 'csv' ? csvRows(file, mapping, only, (h) => (header = h)) : jsonlRows(file, mapping, only);
   return { rows, header: () => header };
 }
 
@@ -141,7 +148,7 @@ async function* linesOf(input: AsyncIterable<Buffer | string>, max = MAX_RECORD_
   if (length > 0) yield { text: line(), bytes: length };
 }
 
-async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (header: string[]) => void): AsyncIterable<ReadRow> {
+async function* csvRows(file: Readable, mapping: ColumnMapping, onlyMapped: boolean, onHeader: (header: string[]) => void): AsyncIterable<ReadRow> {
   // A malformed record (a stray quote) is rejected with the parser's reason, and the import
   // goes on; so is a record with another number of fields than the header.
   const skipped: ReadRow[] = [];
@@ -179,7 +186,7 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
     if (!names) {
       original = record;
       onHeader(original);
-      names = record.map((name) => mapped(mapping, name));
+      names = record.map((name) => mapped(mapping, name, onlyMapped));
       const invalid = names.flatMap((name) => {
         const kind = name === '' ? undefined : classifyColumn(name);
         return kind?.kind === 'invalid' ? [kind.reason] : [];
@@ -207,7 +214,7 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onHeader: (heade
   yield* skipped.splice(0);
 }
 
-async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable<ReadRow> {
+async function* jsonlRows(file: Readable, mapping: ColumnMapping, onlyMapped: boolean): AsyncIterable<ReadRow> {
   let line = 0;
   let offset = 0;
   // A read error ends the lines with it.
@@ -233,7 +240,7 @@ async function* jsonlRows(file: Readable, mapping: ColumnMapping): AsyncIterable
     const values = new Map<string, string>();
     let unreadable: string | undefined;
     for (const [name, value] of Object.entries(object)) {
-      const target = mapped(mapping, name);
+      const target = mapped(mapping, name, onlyMapped);
       if (target === '') continue;
       if (value === null) values.set(target, '');
       else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values.set(target, String(value));
@@ -381,7 +388,7 @@ export async function writeExport(exported: MemberExport, format: FileFormat, ou
   return count;
 }
 
-/** Lines of a JSON Lines file whose keys make up its columns (a key first met later is read as it is named). */
+/** Lines of a JSON Lines file whose keys make up its columns (a key first met later: see mapped()). */
 const JSONL_SAMPLE_LINES = 100;
 
 /**

@@ -192,7 +192,8 @@ export class ImportJobs {
   }
 
   private async execute(account: Account, job: Held, run: ImportRun, log: RunLog): Promise<void> {
-    const reader = readImportFile(job.path, job.format, job.mapping ?? new Map());
+    // Only the columns the operator mapped are read (the page says so).
+    const reader = readImportFile(job.path, job.format, job.mapping ?? new Map(), { onlyMapped: true });
     // The server stops: no row more is read; the batch read so far is written, as are those before it.
     const closing = () => this.closing;
     let stopped = false;

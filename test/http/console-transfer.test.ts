@@ -254,6 +254,27 @@ describeEachEngineApp('the console’s export and import over HTTP', (h) => {
     expect((await api.login('mailed1', 'a-guessed-password')).result).toBe('FAIL');
   }, 60_000);
 
+  it('reads only the columns mapped: a JSON Lines key first met after the lines the columns came from is not read', async () => {
+    const api = await apiAccount(h());
+    const cookie = await signedIn(h(), `import-late-${api.user}@example.com`, api.user);
+    const hash = bcrypt.hashSync('a-good-password', 4);
+    const lines = Array.from({ length: 120 }, (_, i) => JSON.stringify({ login: `early${i}`, email: `early${i}@example.com`, password_hash: hash }));
+    // Past the first 100 lines: keys the mapping page never showed, one not a string, one not a status.
+    lines.push(JSON.stringify({ login: 'late', email: 'late@example.com', password_hash: hash, city: 'Oslo', status: 'bogus', extra: { a: 1 } }));
+    const uploaded = await upload(h(), api.user, cookie, 'late.jsonl', lines.join('\n'));
+    const job = String(uploaded.headers.location).replace(/\?.*$/, '');
+    const mapping = await get(h(), job, cookie);
+    expect(mapping.body).toContain('3 columns');
+    expect(mapping.body).not.toContain('city');
+    await form(h(), `${job}/check`, { 'map:0': 'login', 'map:1': 'email', 'map:2': 'password_hash', passwords: 'reject' }, cookie);
+    const checked = await settled(h(), job, cookie);
+    expect(checked.body).toMatch(/Rows rejected<\/th><td>0</);
+    await form(h(), `${job}/run`, {}, cookie);
+    expect((await settled(h(), job, cookie)).body).toMatch(/New members<\/th><td>121</);
+    expect((await api.member('late'))?.status).toBe('A');
+    expect(await api.profile('late')).toEqual(new Map());
+  }, 60_000);
+
   it('refuses a file of no known format, or not in its format, naming the parameter', async () => {
     const api = await apiAccount(h());
     const cookie = await signedIn(h(), `import-bad-${api.user}@example.com`, api.user);
