@@ -72,6 +72,8 @@ export interface Config {
   readonly admin: boolean;
   /** Largest file an operator may upload to the console's import, in bytes (then 413). */
   readonly importUploadLimitBytes: number;
+  /** How long `serve` waits at start for a store that does not answer (a database starting, a failover), trying again with backoff. */
+  readonly storeWaitSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -107,6 +109,7 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   EVENTS: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
   ADMIN: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
   IMPORT_UPLOAD_LIMIT_BYTES: whole(1024, 64 * 1024 * 1024 * 1024),
+  STORE_WAIT_SECONDS: whole(0, 3600),
   BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
   MAX_PARAMETERS: whole(10, 100000),
   KEY_FAILURE_LIMIT: whole(1, 1_000_000),
@@ -164,6 +167,7 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     events: get<string>('EVENTS', 'on') === 'on',
     admin: get<string>('ADMIN', 'on') === 'on',
     importUploadLimitBytes: get('IMPORT_UPLOAD_LIMIT_BYTES', 512 * 1024 * 1024),
+    storeWaitSeconds: get('STORE_WAIT_SECONDS', 60),
     webhooksAllowPrivateAddresses: get<string>('WEBHOOKS_ALLOW_PRIVATE_ADDRESSES', 'false') === 'true',
     bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
     maxParameters: get('MAX_PARAMETERS', 1000),

@@ -2,6 +2,8 @@
  * The running server: builds the app over the services, listens, and stops cleanly on
  * SIGTERM/SIGINT (in-flight requests finish, then the store is closed).
  */
+import { StoreUnavailable } from './common/store-errors.js';
+import { classifyPostgresError } from './store/dialects/postgres.js';
 import { mkdirSync } from 'node:fs';
 import { replaceWithPrivateFile } from './common/private-file.js';
 import { dirname } from 'node:path';
@@ -26,13 +28,38 @@ export interface RunningServer {
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Runs `start` until it gets past a store that does not answer (refused, reset, shutting down,
+ * read-only: a database still starting, a primary failing over), waiting a quarter second
+ * and doubling up to 5 s between tries, for at most `waitMs`; any other error, or the last
+ * one past the wait, is thrown as it is.
+ */
+export async function whenStoreAnswers<T>(start: () => Promise<T>, waitMs: number, waiting: (reason: string, retryMs: number) => void): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 5_000)) {
+    try {
+      return await start();
+    } catch (error) {
+      const unavailable = error instanceof StoreUnavailable || classifyPostgresError(error) === 'unavailable';
+      if (!unavailable || Date.now() + pause > deadline) throw error;
+      waiting(error instanceof Error ? error.message : String(error), pause);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   // Where it listens is said whatever LOG_LEVEL is (standard output holds nothing but log lines).
   const notices = logger.child({}, { level: 'info' });
   const out = (line: string) => notices.info(line);
   let listeningAt = '';
-  const services = await createServices(config, { publicUrl: () => config.publicUrl ?? listeningAt });
+  const services = await whenStoreAnswers(
+    () => createServices(config, { publicUrl: () => config.publicUrl ?? listeningAt }),
+    config.storeWaitSeconds * 1000,
+    (reason, retryMs) =>
+      logger.warn({ reason, retryInSeconds: retryMs / 1000 }, `the store does not answer yet; trying again (STORE_WAIT_SECONDS: ${config.storeWaitSeconds})`),
+  );
   const demoKey = await services.accounts.ensureDemoAccount();
   if (demoKey) showDemoKey(demoKey, config.demoKeyFile);
   const metrics = config.metricsPort === undefined ? undefined : createMetrics(services);

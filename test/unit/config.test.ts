@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       EVENTS: 'off',
       ADMIN: 'off',
       IMPORT_UPLOAD_LIMIT_BYTES: '1048576',
+      STORE_WAIT_SECONDS: '5',
       WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
     expect(config).toEqual({
@@ -66,6 +67,7 @@ describe('loadConfig', () => {
       events: false,
       admin: false,
       importUploadLimitBytes: 1048576,
+      storeWaitSeconds: 5,
       webhooksAllowPrivateAddresses: true,
       bodyLimitBytes: 65536,
       maxParameters: 200,
