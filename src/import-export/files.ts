@@ -67,6 +67,8 @@ export interface RowReader {
   readonly rows: AsyncIterable<ReadRow>;
   /** CSV: the header as in the file, for the rejects file. */
   header(): readonly string[] | undefined;
+  /** Closes the file (a run stopped before its end keeps it open no longer); standard input is left open. */
+  close(): void;
 }
 
 /**
@@ -103,7 +105,14 @@ export function readImportFile(path: string, format: FileFormat, mapping: Column
   pipe(source, file, () => {});
   let header: string[] | undefined;
   const rows = format === 'csv' ? csvRows(file, mapping, only, (h) => (header = h)) : jsonlRows(file, mapping, only);
-  return { rows, header: () => header };
+  return {
+    rows,
+    header: () => header,
+    close: () => {
+      file.destroy();
+      if (source !== process.stdin) source.destroy();
+    },
+  };
 }
 
 /** The longest CSV record or JSON Lines line read (a quote left open would otherwise take the rest of the file as one record). */

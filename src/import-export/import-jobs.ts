@@ -236,6 +236,8 @@ export class ImportJobs {
     } catch (error) {
       this.failed(account, job, run, error, log);
     } finally {
+      // A run stopped early (a failure, the server stopping) leaves its file open no longer.
+      reader.close();
       try {
         await rejects?.close();
       } catch (error) {

@@ -3,7 +3,7 @@
  * without holding the event loop (a JSON Lines line is rejected, the lines after it read; a
  * CSV record stops the file with a clear reason, as a quote left open would take the rest of it).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,4 +60,30 @@ describe('an import file with a line over 1 MiB', () => {
     await expect(read(open, 'csv')).rejects.toThrow('is over 1 MiB');
     await expect(readColumns(file('header.csv', `login,${LONG}\nann,a\n`), 'csv')).rejects.toThrow('the header is over 1 MiB');
   });
+});
+
+describe.runIf(existsSync('/proc/self/fd'))('a run stopped before the end of its file', () => {
+  const open = () => readdirSync('/proc/self/fd').length;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  for (const format of ['jsonl', 'csv'] as const) {
+    it(`closes the ${format} file when the reader is closed`, async () => {
+      const text =
+        format === 'csv'
+          ? `login\n${Array.from({ length: 50_000 }, (_, i) => `m${i}`).join('\n')}\n`
+          : Array.from({ length: 50_000 }, (_, i) => `{"login":"m${i}"}`).join('\n');
+      const path = file(`stopped.${format}`, text);
+      await settle();
+      const before = open();
+      const reader = readImportFile(path, format, new Map());
+      // One row read, and no more asked for: the iterator is left as a stopped run leaves it.
+      const first = await reader.rows[Symbol.asyncIterator]().next();
+      expect(first.value).toMatchObject({ line: format === 'csv' ? 2 : 1 });
+      await settle();
+      expect(open()).toBe(before + 1);
+      reader.close();
+      await settle();
+      expect(open()).toBe(before);
+    });
+  }
 });
