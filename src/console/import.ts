@@ -103,6 +103,9 @@ function registerImport(scope: FastifyInstance, kit: TransferKit): void {
       return kit.seeOther(reply, `${jobPath(account.name, job)}?done=uploaded`);
     } catch (error) {
       if (!(error instanceof UploadRefused)) throw error;
+      // Refused before it was read ('busy'): the rest of the request is let through.
+      upload.file.resume();
+      if (error.reason === 'busy') return refuse(429, `Too many imports: ${error.message}.`);
       if (error.reason === 'too-large')
         return refuse(413, `Invalid parameter: file: larger than the ${mib(kit.uploadLimitBytes)} the server takes (IMPORT_UPLOAD_LIMIT_BYTES).`);
       return refuse(400, `Invalid parameter: file: ${error.message}.`);

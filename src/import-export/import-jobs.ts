@@ -5,12 +5,15 @@
  * rejects file), its progress read by the page that shows the job.
  *
  * A job lives in this server's memory and its folder: it is gone after a restart (the upload
- * is then made again), it is seen only through the server that took the upload, and it is
- * forgotten, its folder removed, a day after it last changed (sooner when its account starts a
- * sixth). A member's change goes through the importer alone.
+ * is then made again; the folders an earlier process left are removed when the next starts), it
+ * is seen only through the server that took the upload, and it is forgotten, its folder removed,
+ * a day after it last changed (checked every few minutes), or when its account starts a sixth
+ * upload. An account holds at most five, uploads in progress counted: a sixth upload is refused
+ * while none of the five can go (each is being uploaded or run). A member's change goes through
+ * the importer alone.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -29,8 +32,56 @@ export type ImportJobState = 'uploaded' | 'checking' | 'checked' | 'running' | '
 const SHOWN_REJECTS = 20;
 /** A job is forgotten this long after it last changed. */
 const JOB_LIFETIME_MS = 24 * 3600_000;
-/** Jobs kept per account: a new upload forgets the oldest that is not running. */
-const JOBS_PER_ACCOUNT = 5;
+/** Jobs kept per account, uploads in progress counted: a new upload forgets the oldest that is not being uploaded or run, or is refused. */
+export const JOBS_PER_ACCOUNT = 5;
+/** How often the jobs past their lifetime are forgotten (besides at each request). */
+const FORGET_EVERY_MS = 5 * 60_000;
+/** The temporary folders of uploads: `member-api-import-PID-XXXXXX`, the process's id in the name. */
+const TEMP_PREFIX = 'member-api-import-';
+
+/** Whether a process of that id is there (one of another user's too). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+let leftoversRemoved = false;
+
+/**
+ * Removes the upload folders earlier processes left in the temporary folder (they stopped
+ * without their close()): those of a process no longer there, or of this process's id (one
+ * before it had it: this process has made none yet), and those named before the id was in the
+ * name once a day old. Those of a server running beside this one are left. Once a process.
+ */
+function removeLeftovers(now: number): void {
+  if (leftoversRemoved) return;
+  leftoversRemoved = true;
+  const dir = tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const path = join(dir, name);
+    try {
+      const pid = /^member-api-import-(\d+)-[A-Za-z0-9]{6}$/.exec(name)?.[1];
+      const left =
+        pid !== undefined
+          ? Number(pid) === process.pid || !alive(Number(pid))
+          : /^member-api-import-[A-Za-z0-9]{6}$/.test(name) && now - statSync(path).mtimeMs > JOB_LIFETIME_MS;
+      if (left) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Another user's, or gone meanwhile: left as it is.
+    }
+  }
+}
 
 export interface ImportRun {
   readonly dryRun: boolean;
@@ -86,7 +137,7 @@ export type ResetMailer = (account: Account, login: string) => Promise<void>;
 /** An upload refused: too large, or not a file of its format. */
 export class UploadRefused extends Error {
   constructor(
-    readonly reason: 'too-large' | 'format',
+    readonly reason: 'too-large' | 'format' | 'busy',
     message: string,
   ) {
     super(message);
@@ -101,8 +152,11 @@ interface Held extends ImportJob {
 
 export class ImportJobs {
   private readonly jobs = new Map<string, Held>();
+  /** Uploads in progress, by account: each holds the place of a job. */
+  private readonly uploading = new Map<number, number>();
   /** The server stops: runs read no further row, and end with the batches they have. */
   private closing = false;
+  private readonly forgetting: NodeJS.Timeout;
 
   constructor(
     private readonly importer: MemberImporter,
@@ -110,7 +164,12 @@ export class ImportJobs {
     private readonly hasher: PasswordHasher,
     private readonly mailReset: ResetMailer,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    removeLeftovers(Date.now());
+    // Jobs past their lifetime go even when no request comes (the timer keeps no process up).
+    this.forgetting = setInterval(() => this.forget(), FORGET_EVERY_MS);
+    this.forgetting.unref();
+  }
 
   /**
    * Takes an upload: the stream into a new private file, then its columns read. `tooLarge`
@@ -118,7 +177,19 @@ export class ImportJobs {
    */
   async receive(account: Account, fileName: string, format: FileFormat, file: Readable, tooLarge: () => boolean): Promise<ImportJob> {
     this.forget();
-    const folder = mkdtempSync(join(tmpdir(), 'member-api-import-'));
+    this.makeRoom(account.id);
+    this.uploading.set(account.id, (this.uploading.get(account.id) ?? 0) + 1);
+    try {
+      return await this.take(account, fileName, format, file, tooLarge);
+    } finally {
+      const left = (this.uploading.get(account.id) ?? 1) - 1;
+      if (left > 0) this.uploading.set(account.id, left);
+      else this.uploading.delete(account.id);
+    }
+  }
+
+  private async take(account: Account, fileName: string, format: FileFormat, file: Readable, tooLarge: () => boolean): Promise<ImportJob> {
+    const folder = mkdtempSync(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
     const path = join(folder, `upload.${format}`);
     try {
       await pipeline(file, privateWriteStream(path, 'the uploaded file'));
@@ -143,7 +214,6 @@ export class ImportJobs {
         folder,
         path,
       };
-      this.keepRoomFor(account.id);
       this.jobs.set(id, job);
       return job;
     } catch (error) {
@@ -265,6 +335,7 @@ export class ImportJobs {
   /** Stops the runs in progress at their next row (the batches read so far are written), then removes every job's folder (the server stops). */
   async close(): Promise<void> {
     this.closing = true;
+    clearInterval(this.forgetting);
     await Promise.allSettled([...this.jobs.values()].map((job) => job.running));
     for (const job of this.jobs.values()) rmSync(job.folder, { recursive: true, force: true });
     this.jobs.clear();
@@ -276,14 +347,25 @@ export class ImportJobs {
     for (const job of this.jobs.values()) if (!job.running && now - job.changedAt > JOB_LIFETIME_MS) this.drop(job);
   }
 
-  /** Makes room for one more job of the account: its oldest that is not running goes. */
-  private keepRoomFor(accountId: number): void {
-    const idle = [...this.jobs.values()].filter((job) => job.accountId === accountId).sort((a, b) => a.changedAt - b.changedAt);
-    while (idle.length >= JOBS_PER_ACCOUNT) {
-      const oldest = idle.findIndex((job) => !job.running);
-      if (oldest < 0) break;
-      this.drop(idle.splice(oldest, 1)[0]!);
+  /**
+   * Makes room for one more job of the account (an upload about to begin): its oldest jobs
+   * that are not running go, until it holds fewer than JOBS_PER_ACCOUNT, uploads in progress
+   * counted. Refused when none can go.
+   */
+  private makeRoom(accountId: number): void {
+    const held = [...this.jobs.values()].filter((job) => job.accountId === accountId).sort((a, b) => a.changedAt - b.changedAt);
+    let count = held.length + (this.uploading.get(accountId) ?? 0);
+    for (const job of held) {
+      if (count < JOBS_PER_ACCOUNT) break;
+      if (job.running) continue;
+      this.drop(job);
+      count--;
     }
+    if (count >= JOBS_PER_ACCOUNT)
+      throw new UploadRefused(
+        'busy',
+        `this account has ${JOBS_PER_ACCOUNT} imports being uploaded or run, the most the server holds at once: upload the file once one of them has ended`,
+      );
   }
 
   private drop(job: Held): void {

@@ -4,6 +4,7 @@
  * mapped, checked by a dry run and imported through the importer, and their edges (a bad
  * format, a file too large, a viewer, another account's job).
  */
+import { PassThrough } from 'node:stream';
 import bcrypt from 'bcryptjs';
 import { expect, it } from 'vitest';
 import { describeEachEngineApp, type Harness, type Reply } from '../support/app.js';
@@ -274,6 +275,28 @@ describeEachEngineApp('the console’s export and import over HTTP', (h) => {
     expect((await api.member('late'))?.status).toBe('A');
     expect(await api.profile('late')).toEqual(new Map());
   }, 60_000);
+
+  it('holds five imports an account at most, uploads in progress counted: a sixth is refused (429) while none can go', async () => {
+    const api = await apiAccount(h());
+    const cookie = await signedIn(h(), `import-many-${api.user}@example.com`, api.user);
+    // Five uploads that have not ended (their bodies still coming).
+    const bodies = Array.from({ length: 5 }, () => new PassThrough());
+    const uploads = bodies.map((body, i) => h().services.imports.receive(api.account, `slow${i}.csv`, 'csv', body, () => false));
+    const refused = await upload(h(), api.user, cookie, 'sixth.csv', 'login,email\nann,ann@example.com\n');
+    expect([refused.status, refused.headers['content-type']]).toEqual([429, 'text/html; charset=utf-8']);
+    expect(refused.body).toContain('Too many imports: this account has 5 imports being uploaded or run, the most the server holds at once');
+    // Another account is not held back.
+    const other = await apiAccount(h());
+    const otherCookie = await signedIn(h(), `import-many-${other.user}@example.com`, other.user);
+    expect((await upload(h(), other.user, otherCookie, 'a.csv', 'login,email\nann,ann@example.com\n')).status).toBe(303);
+    // Once they have ended, a new upload takes the place of the oldest.
+    for (const [i, body] of bodies.entries()) body.end(`login,email\nm${i},m${i}@example.com\n`);
+    const jobs = await Promise.all(uploads);
+    const taken = await upload(h(), api.user, cookie, 'sixth.csv', 'login,email\nann,ann@example.com\n');
+    expect(taken.status).toBe(303);
+    expect(h().services.imports.find(api.account, jobs[0]!.id)).toBeUndefined();
+    expect(h().services.imports.find(api.account, jobs[1]!.id)).toBeDefined();
+  });
 
   it('refuses a file of no known format, or not in its format, naming the parameter', async () => {
     const api = await apiAccount(h());
