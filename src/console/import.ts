@@ -67,6 +67,19 @@ function registerImport(scope: FastifyInstance, kit: TransferKit): void {
     return { ...seen, job };
   }
 
+  /** A run asked for while one is in progress: refused (409), on the job's page. */
+  function inProgress(reply: FastifyReply, operator: Chrome['operator'], account: Account, job: ImportJob) {
+    return kit.send(
+      reply,
+      409,
+      jobPage(
+        { operator, account: account.name, notice: { kind: 'error', text: 'A run of this import is in progress: wait for it to end, then start another.' } },
+        account,
+        job,
+      ),
+    );
+  }
+
   scope.get('/accounts/:account/members/import', async (request, reply) => {
     const seen = await kit.accountOf(request, reply, 'editor');
     if (!seen) return reply;
@@ -129,7 +142,7 @@ function registerImport(scope: FastifyInstance, kit: TransferKit): void {
     const choice = mappingOf(job, form, account);
     if ('error' in choice)
       return kit.send(reply, 400, jobPage({ operator, account: account.name, notice: { kind: 'error', text: choice.error } }, account, job, form));
-    kit.imports.start(account, job, true, request.log, choice);
+    if (!kit.imports.start(account, job, true, request.log, choice)) return inProgress(reply, operator, account, job);
     return kit.seeOther(reply, jobPath(account.name, job));
   });
 
@@ -151,7 +164,7 @@ function registerImport(scope: FastifyInstance, kit: TransferKit): void {
           job,
         ),
       );
-    kit.imports.start(account, job, false, request.log);
+    if (!kit.imports.start(account, job, false, request.log)) return inProgress(reply, operator, account, job);
     return kit.seeOther(reply, jobPath(account.name, job));
   });
 
