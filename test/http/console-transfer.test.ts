@@ -4,6 +4,9 @@
  * mapped, checked by a dry run and imported through the importer, and their edges (a bad
  * format, a file too large, a viewer, another account's job).
  */
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import bcrypt from 'bcryptjs';
 import { expect, it } from 'vitest';
@@ -362,4 +365,36 @@ describeEachEngineApp(
     });
   },
   { env: { IMPORT_UPLOAD_LIMIT_BYTES: '2048' } },
+);
+
+const logLines: string[] = [];
+const logTo = new PassThrough();
+logTo.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean)));
+
+describeEachEngineApp(
+  'a console import that fails',
+  (h) => {
+    it('logs an unexpected failure with the account and the job, and shows the operator only that it happened', async () => {
+      const api = await apiAccount(h());
+      const cookie = await signedIn(h(), `import-fail-${api.user}@example.com`, api.user);
+      const folders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith(`member-api-import-${process.pid}-`)));
+      const before = folders();
+      const uploaded = await upload(h(), api.user, cookie, 'gone.csv', 'login,email\nann,ann@example.com\n');
+      const job = String(uploaded.headers.location).replace(/\?.*$/, '');
+      const id = job.split('/').at(-1)!;
+      // The uploaded file goes away under the server (a cleaner of the temporary folder): an error the importer does not mean.
+      const made = [...folders()].filter((name) => !before.has(name));
+      expect(made).toHaveLength(1);
+      rmSync(join(tmpdir(), made[0]!, 'upload.csv'));
+      await form(h(), `${job}/check`, { 'map:0': 'login', 'map:1': 'email', passwords: 'reject' }, cookie);
+      const failed = await settled(h(), job, cookie);
+      expect(failed.body).toContain('The dry run stopped');
+      expect(failed.body).toContain('the import stopped on an unexpected error; the server’s log has it');
+      expect(failed.body).not.toContain('ENOENT');
+      const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.importJob === id);
+      expect(logged).toMatchObject({ msg: 'console import failed', account: api.user, accountId: api.account.id, dryRun: true });
+      expect(JSON.stringify(logged)).toContain('ENOENT');
+    });
+  },
+  { logTo },
 );
