@@ -301,6 +301,20 @@ describeEachEngineApp('the console’s export and import over HTTP', (h) => {
     expect(h().services.imports.find(api.account, jobs[1]!.id)).toBeDefined();
   });
 
+  it('refuses a dry run or an import asked for while a run of the job is in progress (409)', async () => {
+    const api = await apiAccount(h());
+    const cookie = await signedIn(h(), `import-busy-${api.user}@example.com`, api.user);
+    const hash = bcrypt.hashSync('a-good-password', 4);
+    // Rows enough for the dry run to last far longer than a request.
+    const file = `login,email,password_hash\n${Array.from({ length: 20_000 }, (_, i) => `busy${i},busy${i}@example.com,${hash}`).join('\n')}\n`;
+    const job = String((await upload(h(), api.user, cookie, 'busy.csv', file)).headers.location).replace(/\?.*$/, '');
+    const chosen = { 'map:0': 'login', 'map:1': 'email', 'map:2': 'password_hash', passwords: 'reject' };
+    expect((await form(h(), `${job}/check`, chosen, cookie)).status).toBe(303);
+    const again = await form(h(), `${job}/check`, chosen, cookie);
+    expect([again.status, again.body.includes('A run of this import is in progress: wait for it to end, then start another.')]).toEqual([409, true]);
+    expect((await settled(h(), job, cookie)).body).toMatch(/New members \(would be made\)<\/th><td>20,000</);
+  }, 60_000);
+
   it('refuses a file of no known format, or not in its format, naming the parameter', async () => {
     const api = await apiAccount(h());
     const cookie = await signedIn(h(), `import-bad-${api.user}@example.com`, api.user);
