@@ -13,7 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
-import { post, text } from '../support/browser.js';
+import { operatorThroughLink, post, text } from '../support/browser.js';
 import { startSmtp, type MailCatcher } from '../support/smtp.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -45,18 +45,12 @@ for (const engine of ENGINES) {
 
     /** Makes the operator (an editor of both accounts) and sets its password through its link, which signs it in. */
     async function signIn(context: BrowserContext): Promise<Page> {
-      const added = await runCli(['operator', 'add', EDITOR, '--account', 'demo', '--role', 'editor', '--json'], env);
-      expect(added.code, added.stderr).toBe(0);
-      const link = new URL((JSON.parse(added.stdout) as { link: string }).link);
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
-      });
-      await page.goto(`${server.url}${link.pathname}${link.search}`);
-      await page.fill('input[name=password]', PASSWORD);
-      await page.fill('input[name=confirm]', PASSWORD);
-      await page.click('button[type=submit]');
+      const page = await operatorThroughLink(
+        context,
+        { url: server.url, env },
+        { email: EDITOR, account: 'demo', role: 'editor', password: PASSWORD },
+        dialogs,
+      );
       await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');
       // Its password set, a second account is a role more (a new link would end the first).
       expect((await runCli(['operator', 'add', EDITOR, '--account', 'target', '--role', 'editor'], env)).code).toBe(0);

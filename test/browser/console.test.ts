@@ -16,7 +16,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
-import { text, post } from '../support/browser.js';
+import { operatorThroughLink, text, post } from '../support/browser.js';
 import { startReceiver } from '../support/receiver.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -58,24 +58,8 @@ for (const engine of ENGINES) {
     };
 
     /** Makes an operator and sets its password through its link in `context`, which signs it in. */
-    async function operator(context: BrowserContext, email: string, account: string, role: string): Promise<Page> {
-      const added = await runCli(['operator', 'add', email, '--account', account, '--role', role, '--json'], env);
-      expect(added.code, added.stderr).toBe(0);
-      const link = new URL((JSON.parse(added.stdout) as { link: string }).link);
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
-      });
-      await page.goto(`${server.url}${link.pathname}${link.search}`);
-      await page.fill('input[name=password]', PASSWORD);
-      await page.fill('input[name=confirm]', PASSWORD);
-      await page.click('button[type=submit]');
-      // Setting the password signs the operator in: it lands on its accounts (or its one account's members).
-      await page.waitForURL((url) => url.pathname.startsWith('/admin/') && !url.pathname.startsWith('/admin/setup'));
-      await expect.poll(() => text(page.locator('h1'))).toMatch(/^(Members of|Your accounts)/);
-      return page;
-    }
+    const operator = (context: BrowserContext, email: string, account: string, role: string): Promise<Page> =>
+      operatorThroughLink(context, { url: server.url, env }, { email, account, role, password: PASSWORD }, dialogs);
 
     beforeAll(async () => {
       database = await createTestDatabase(engine);
