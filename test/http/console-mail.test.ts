@@ -84,7 +84,9 @@ describeEachEngineApp('the console’s mail page', (h) => {
       const cookie = await signedIn(h(), `owner-${api.user}@example.com`, api.user, 'owner');
       const tested = await form(h(), `/admin/accounts/${api.user}/mail/welcome`, { do: 'test', text: 'Subject: x\n\ny\n' }, cookie);
       expect(tested.status).toBe(502);
-      expect(tested.body).toMatch(new RegExp(`The test mail was not sent: (127\\.0\\.0\\.1:${port} did not take the mail|could not connect to 127\\.0\\.0\\.1:${port})`));
+      expect(tested.body).toMatch(
+        new RegExp(`The test mail was not sent: (127\\.0\\.0\\.1:${port} did not take the mail|could not connect to 127\\.0\\.0\\.1:${port})`),
+      );
       expect(tested.body).not.toContain('secret-banner');
     } finally {
       await new Promise((resolve) => other.close(resolve));
