@@ -25,16 +25,16 @@ export const membersPath = (account: string) => `/admin/accounts/${encodeURIComp
 export const memberPath = (account: string, id: number) => `${membersPath(account)}/${id}`;
 
 /** An account's pages, by the least role that opens them; the page whose title starts with its heading is the current one. */
-const ACCOUNT_PAGES: ReadonlyArray<{ heading: string; text: string; path: string; role: Role }> = [
-  { heading: 'Overview', text: 'Overview', path: 'overview', role: 'viewer' },
-  { heading: 'Members', text: 'Members', path: 'members', role: 'viewer' },
-  { heading: 'Registrations', text: 'Registrations', path: 'registrations', role: 'viewer' },
-  { heading: 'Member pages', text: 'Member pages', path: 'member-pages', role: 'owner' },
-  { heading: 'Settings', text: 'Settings', path: 'settings', role: 'owner' },
-  { heading: 'Mail', text: 'Mail', path: 'mail', role: 'owner' },
-  { heading: 'API keys', text: 'API keys', path: 'keys', role: 'owner' },
-  { heading: 'Operators', text: 'Operators', path: 'operators', role: 'owner' },
-  { heading: 'Webhooks', text: 'Webhooks', path: 'webhooks', role: 'owner' },
+const ACCOUNT_PAGES: ReadonlyArray<{ heading: string; path: string; role: Role }> = [
+  { heading: 'Overview', path: 'overview', role: 'viewer' },
+  { heading: 'Members', path: 'members', role: 'viewer' },
+  { heading: 'Registrations', path: 'registrations', role: 'viewer' },
+  { heading: 'Member pages', path: 'member-pages', role: 'owner' },
+  { heading: 'Settings', path: 'settings', role: 'owner' },
+  { heading: 'Mail', path: 'mail', role: 'owner' },
+  { heading: 'API keys', path: 'keys', role: 'owner' },
+  { heading: 'Operators', path: 'operators', role: 'owner' },
+  { heading: 'Webhooks', path: 'webhooks', role: 'owner' },
 ];
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 
@@ -44,7 +44,7 @@ function accountNav(operator: Operator, account: string, title: string): Html {
   const pages = ACCOUNT_PAGES.filter((page) => RANK[role] >= RANK[page.role]);
   return html`<nav class="account-nav" aria-label="${account}">${pages.map(
     (page) =>
-      html`<a href="/admin/accounts/${encodeURIComponent(account)}/${page.path}" class="${title.startsWith(`${page.heading} of`) ? 'current' : ''}">${page.text}</a>`,
+      html`<a href="/admin/accounts/${encodeURIComponent(account)}/${page.path}" class="${title.startsWith(`${page.heading} of`) ? 'current' : ''}">${page.heading}</a>`,
   )}</nav>`;
 }
 

@@ -223,6 +223,17 @@ async function* csvRows(file: Readable, mapping: ColumnMapping, onlyMapped: bool
   yield* skipped.splice(0);
 }
 
+/** A JSON Lines line read as the object it must be; undefined when it is not JSON, or not an object. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
 async function* jsonlRows(file: Readable, mapping: ColumnMapping, onlyMapped: boolean): AsyncIterable<ReadRow> {
   let line = 0;
   let offset = 0;
@@ -235,14 +246,8 @@ async function* jsonlRows(file: Readable, mapping: ColumnMapping, onlyMapped: bo
       continue;
     }
     if (text.trim() === '') continue;
-    let object: unknown;
-    try {
-      object = JSON.parse(text);
-    } catch {
-      yield { line, values: new Map(), original: text, offset, unreadable: 'not a JSON object' };
-      continue;
-    }
-    if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    const object = jsonObject(text);
+    if (object === undefined) {
       yield { line, values: new Map(), original: text, offset, unreadable: 'not a JSON object' };
       continue;
     }
@@ -428,13 +433,8 @@ export async function readColumns(path: string, format: FileFormat): Promise<str
         continue;
       }
       if (text.trim() === '') continue;
-      let object: unknown;
-      try {
-        object = JSON.parse(text);
-      } catch {
-        object = undefined;
-      }
-      if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+      const object = jsonObject(text);
+      if (object === undefined) {
         if (read === 0) throw new Error('the file is not JSON Lines: its first line is not a JSON object');
         continue;
       }
