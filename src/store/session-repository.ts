@@ -1,13 +1,16 @@
 /** The sessions /login/ hands out, as /session/ and /logout/ need them. */
-import type { CompiledQuery, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { FoundSession, SessionStore, SessionSummary } from '../members/sessions.js';
 import { profileColumn, type ListedRow } from '../members/record-template.js';
 import type { ExpiryAction, MemberStatus } from '../members/member.js';
 import type { Database } from './schema.js';
+import { CoalescedReads } from './coalesced-reads.js';
 import { Repository, type StoreConnection } from './writes.js';
 
 /** A session's row with its member's: a few columns for a bare check, all of them for a record. */
 type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' | 'status' | 'exp_time_at' | 'exp_time_mode' | 'deleted_at'> & {
+  session_digest: string;
+  session_account_id: number;
   session_created_at: number;
   session_seen_at: number | null;
   session_remember: number;
@@ -17,18 +20,39 @@ type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' 
  * The look-ups, built and compiled once: a session check is on every page of an integrator's
  * site, and building the query would cost more than running it.
  */
-function lookupQueries(reads: Kysely<Database>): { brief: CompiledQuery<LookupRow>; full: CompiledQuery<LookupRow> } {
-  const base = reads
+function lookupQueries(connection: StoreConnection): { brief: CompiledQuery<LookupRow>; briefMany?: CompiledQuery<LookupRow>; full: CompiledQuery<LookupRow> } {
+  const columns = [
+    'members.id',
+    'members.login',
+    'members.email',
+    'members.status',
+    'members.exp_time_at',
+    'members.exp_time_mode',
+    'members.deleted_at',
+  ] as const;
+  const base = connection.reads
     .selectFrom('sessions')
     .innerJoin('members', 'members.id', 'sessions.member_id')
-    .select(['sessions.created_at as session_created_at', 'sessions.seen_at as session_seen_at', 'sessions.remember as session_remember'])
-    .where('sessions.digest', '=', '')
-    .where('sessions.account_id', '=', 0);
+    .select([
+      'sessions.digest as session_digest',
+      'sessions.account_id as session_account_id',
+      'sessions.created_at as session_created_at',
+      'sessions.seen_at as session_seen_at',
+      'sessions.remember as session_remember',
+    ]);
+  const one = base.where('sessions.digest', '=', '').where('sessions.account_id', '=', 0);
+  const { splitKeys } = connection;
   return {
-    brief: base
-      .select(['members.id', 'members.login', 'members.email', 'members.status', 'members.exp_time_at', 'members.exp_time_mode', 'members.deleted_at'])
-      .compile() as CompiledQuery<LookupRow>,
-    full: base.selectAll('members').compile() as CompiledQuery<LookupRow>,
+    brief: one.select(columns).compile() as CompiledQuery<LookupRow>,
+    // Where a read is a round trip: the checks that arrived together (CoalescedReads), their
+    // digests (hex: never a space) in one parameter, each its own look-up by primary key.
+    briefMany:
+      splitKeys &&
+      sql<LookupRow>`select found.* from ${splitKeys(sql.val(''))} as asked(digest) cross join lateral (${base
+        .select(columns)
+        .where('sessions.digest', '=', sql.ref<string>('asked.digest'))
+        .limit(sql.lit(1))}) as found`.compile(connection.reads),
+    full: one.selectAll('members').compile() as CompiledQuery<LookupRow>,
   };
 }
 
@@ -50,10 +74,19 @@ function foundOf(row: LookupRow): FoundSession {
 
 export class SessionRepository extends Repository implements SessionStore {
   private readonly lookups;
+  /** Where a read is a round trip, bare checks asked together are one query; SQLite answers each at once. */
+  private readonly briefs?: CoalescedReads<string, LookupRow>;
 
   constructor(connection: StoreConnection) {
     super(connection);
-    this.lookups = lookupQueries(connection.reads);
+    const lookups = (this.lookups = lookupQueries(connection));
+    const { briefMany } = lookups;
+    if (briefMany) {
+      this.briefs = new CoalescedReads(async (digests) => {
+        const rows = await connection.hotRead('session_brief_many', briefMany, [digests.join(' ')]);
+        return new Map(rows.map((row) => [row.session_digest, row]));
+      });
+    }
   }
 
   findSession(
@@ -63,6 +96,7 @@ export class SessionRepository extends Repository implements SessionStore {
   ): FoundSession | undefined | Promise<FoundSession | undefined> {
     // One index look-up (the digest is the primary key), its member by primary key.
     if (record) return this.findWithRecord(accountId, digest, record.profileFields);
+    if (this.briefs) return this.briefs.get(digest).then((row) => (row && Number(row.session_account_id) === accountId ? foundOf(row) : undefined));
     const rows = this.connection.hotRead('session_brief', this.lookups.brief, [digest, accountId]);
     return rows instanceof Promise ? rows.then(([row]) => row && foundOf(row)) : rows[0] && foundOf(rows[0]);
   }

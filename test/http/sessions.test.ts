@@ -66,6 +66,27 @@ describeEachEngineApp('/api2/session/ and /api2/logout/', (h) => {
     expect(await check('x'.repeat(maxLength + 1))).toEqual({ result: 'ERROR', message: `invalid parameter: session (at most ${maxLength} characters)` });
   });
 
+  it('answers checks asked at once each for its own session (on PostgreSQL they share one query)', async () => {
+    const { user, create, login, check } = await setup();
+    const other = await setup();
+    const names = ['ann', 'bob', 'cid', 'dee'];
+    for (const name of names) await create({ _login: name, _email: `${name}@example.com` });
+    await other.create({ _login: 'eve', _email: 'eve@example.com' });
+    const sessions = await Promise.all(names.map((name) => login(name)));
+    const elsewhere = await other.login('eve');
+    // In one turn: each session twice, one that never existed, and another account's.
+    const answers = await Promise.all([...sessions, ...sessions, 'never-existed', elsewhere].map((session) => check(session)));
+    const logins = answers.map((answer) => (answer.result === 'OK' ? answer.login : answer.message));
+    expect(logins).toEqual([...names, ...names, 'session not found', 'session not found']);
+    // The member page check reads the same sessions the same way.
+    const pages = await Promise.all(
+      [...sessions, elsewhere].map((session) => h().request({ method: 'GET', url: `/auth/${user}/check`, headers: { cookie: `member_${user}=${session}` } })),
+    );
+    expect(pages.map((page) => page.status)).toEqual([200, 200, 200, 200, 401]);
+    expect(pages.slice(0, 4).map((page) => page.headers['x-member-login'])).toEqual(names);
+    expect((await other.check(elsewhere)).login).toBe('eve');
+  });
+
   it('reads with the session alone only the fields the account allows (dates by default), and any field with a key that may read', async () => {
     const { user, apiKey, account, create, login, check } = await setup();
     await create({ _login: 'fiona', city: 'Oslo', plan: 'gold' });

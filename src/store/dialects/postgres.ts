@@ -50,6 +50,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
       return (await pool.query({ name, text: query.sql, values: [...parameters] })).rows as R[];
     },
     classifyError: classifyPostgresError,
+    splitKeys: (keys) => sql`string_to_table(${keys}, ' ')`,
     search: postgresSearch,
     transactionLocks,
     build: queryBuilder({
