@@ -11,7 +11,16 @@ export class UniqueViolation extends Error {
 
 /** The store cannot be reached or cannot take the request now; the HTTP layer answers 503. */
 export class StoreUnavailable extends Error {
-  override readonly name = 'StoreUnavailable';
+  override readonly name: string = 'StoreUnavailable';
+}
+
+/**
+ * The store was lost while a change may have been committing (its COMMIT sent, or a statement
+ * that commits by itself): the change may or may not have been made. Still a 503; the answer
+ * says so, and nothing retries it blindly (a second /create/ could make a second member).
+ */
+export class StoreOutcomeUnknown extends StoreUnavailable {
+  override readonly name = 'StoreOutcomeUnknown';
 }
 
 /**

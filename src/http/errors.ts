@@ -7,7 +7,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HashingBusy } from '../auth/hashing-gate.js';
-import { StoreUnavailable } from '../common/store-errors.js';
+import { StoreOutcomeUnknown, StoreUnavailable } from '../common/store-errors.js';
 
 /** Every fixed message the API answers with. Parameter messages are built by ApiError. */
 export const MESSAGES = {
@@ -33,6 +33,7 @@ export const MESSAGES = {
   tooManyRequests: 'too many requests',
   busy: 'server busy, retry later',
   unavailable: 'service unavailable',
+  outcomeUnknown: 'service unavailable (the change may or may not have been applied)',
   internal: 'internal error',
 } as const;
 
@@ -138,6 +139,7 @@ const STATUS_MESSAGES: Record<number, string> = {
 /** The status and message a thrown error is answered with. */
 export function describeError(error: unknown): { statusCode: number; message: string } {
   if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message };
+  if (error instanceof StoreOutcomeUnknown) return { statusCode: 503, message: MESSAGES.outcomeUnknown };
   if (error instanceof StoreUnavailable) return { statusCode: 503, message: MESSAGES.unavailable };
   if (error instanceof HashingBusy) return { statusCode: 503, message: MESSAGES.busy };
   const statusCode = (error as Partial<FastifyError> | null)?.statusCode;

@@ -70,6 +70,54 @@ describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a clien
     }
   }, 30_000);
 
+  it('makes a write whose connection was lost before its COMMIT once more, and answers one lost at its COMMIT as maybe applied', async () => {
+    const database = await createTestDatabase('postgres');
+    const proxy = proxyFor(database.url);
+    await proxy.open();
+    const setup = await appOver(throughProxy(database.url, proxy));
+    try {
+      const created = await setup.services.accounts.create('lost');
+      if (created.kind !== 'created') throw new Error(created.kind);
+      const post = (path: string, params: Record<string, string>) =>
+        setup.app.inject({
+          method: 'POST',
+          url: path,
+          payload: new URLSearchParams({ user: 'lost', api_key: created.apiKey, ...params }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      const logins = async () => ((await post('/api2/list/', { record: '{login}' })).json().members as Array<{ login: string }>).map((m) => m.login);
+
+      // Lost as the member's row is sent, inside its transaction: PostgreSQL rolls it back, so
+      // the create runs again on another connection, and the member is made once.
+      proxy.cutAt('insert into "members"');
+      const again = await post('/api2/create/', { _login: 'again', _email: 'again@example.com' });
+      expect(again.json()).toMatchObject({ result: 'OK' });
+      expect(await logins()).toEqual(['again']);
+
+      // Lost as its COMMIT is sent: the server may have committed (here it never got the
+      // COMMIT), so the answer says so, and nothing runs it again.
+      proxy.cutAt('commit', { after: 'insert into "members"' });
+      const maybe = await post('/api2/create/', { _login: 'maybe', _email: 'maybe@example.com' });
+      expect(maybe.statusCode).toBe(503);
+      expect(maybe.json()).toEqual({ result: 'ERROR', message: 'service unavailable (the change may or may not have been applied)' });
+      expect(maybe.headers['retry-after']).toBeDefined();
+      expect(await logins()).toEqual(['again']);
+      // The same for an update lost at its COMMIT; sent again with the same values, it is made.
+      proxy.cutAt('commit', { after: 'update "members"' });
+      expect((await post('/api2/update/', { find_member_login: 'again', city: 'Oslo' })).json()).toEqual({
+        result: 'ERROR',
+        message: 'service unavailable (the change may or may not have been applied)',
+      });
+      expect((await post('/api2/update/', { find_member_login: 'again', city: 'Oslo' })).json()).toMatchObject({ result: 'OK', updated: 1 });
+      expect((await post('/api2/list/', { record: '{login}{city}' })).json().members).toEqual([{ login: 'again', city: 'Oslo' }]);
+    } finally {
+      await setup.app.close();
+      await setup.store.close().catch(() => {});
+      await proxy.cut().catch(() => {});
+      await database.drop();
+    }
+  }, 30_000);
+
   it('answers /readyz at once while the store hangs, and ready again once it answers', async () => {
     const database = await createTestDatabase('postgres');
     const proxy = proxyFor(database.url);

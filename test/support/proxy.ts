@@ -2,13 +2,15 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy to PostgreSQL that can be cut (all connections reset, new ones refused) and
- * restored, or frozen (nothing passes either way, connections stay open: a server that hangs).
+ * restored, or frozen (nothing passes either way, connections stay open: a server that hangs),
+ * or set to reset the one connection that sends a given statement (cutAt).
  */
 export class CuttableProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   port = 0;
   private frozen = false;
+  private trap: { text: string; after?: string } | undefined;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
@@ -20,7 +22,21 @@ export class CuttableProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      // Client to server a chunk at a time, to see the statements sent; server to client as it comes.
+      let armed = false;
+      client.on('data', (chunk: Buffer) => {
+        const trap = this.trap;
+        if (trap && (armed || !trap.after)) {
+          if (chunk.includes(trap.text)) {
+            this.trap = undefined;
+            client.resetAndDestroy();
+            upstream.resetAndDestroy();
+            return;
+          }
+        } else if (trap?.after && chunk.includes(trap.after)) armed = true;
+        upstream.write(chunk);
+      });
+      upstream.pipe(client);
       if (this.frozen) for (const socket of [client, upstream]) socket.pause();
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
@@ -36,6 +52,14 @@ export class CuttableProxy {
   thaw(): void {
     this.frozen = false;
     for (const socket of this.sockets) socket.resume();
+  }
+
+  /**
+   * The next connection to send `text` (after sending `after`, if given) is reset instead,
+   * that chunk never reaching the server; once.
+   */
+  cutAt(text: string, options: { after?: string } = {}): void {
+    this.trap = { text, after: options.after };
   }
 
   async cut(): Promise<void> {

@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import Cursor from 'pg-cursor';
-import { Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type CompiledQuery } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
+import { commitWatchingDialect, runWatched } from './postgres-commits.js';
 import { queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
 
 /** Transaction-scoped advisory locks: released by the COMMIT or ROLLBACK, never by hand. */
@@ -40,8 +41,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   // connection. It then fails its next query (503 to the caller) and the pool drops it.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  // Every statement is sent as it comes, with its parameters bound by the server.
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Every statement is sent as it comes, with its parameters bound by the server; what may
+  // have committed is watched (postgres-commits.ts).
+  const db = new Kysely<Database>({ dialect: commitWatchingDialect(pool) });
   return {
     engine: 'postgres',
     db,
@@ -58,7 +60,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
       createQueryCompiler: () => new PostgresQueryCompiler(),
       createIntrospector: (db) => new PostgresIntrospector(db),
     }),
-    transact: (procedure, ...args) => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args),
+    // A write whose connection is lost runs again if it certainly was not made, and fails as
+    // "may or may not have been made" if it may have been.
+    transact: (procedure, ...args) =>
+      runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args), connectionLost),
     async *readSnapshot(work) {
       const client = await pool.connect();
       let broken = false;
@@ -212,6 +217,16 @@ const postgresSearch: SearchSql = {
     return sql`(select json_object_agg(f.name, f.value) from member_fields f where f.member_id = ${sql.ref(memberId)} and f.name in (${sql.join(names)}))`;
   },
 };
+
+/**
+ * The connection went away under a statement (a failover ending it, a reset): not one that
+ * could not be opened, nor a statement the server refused.
+ */
+function connectionLost(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === '57P01' || code === '57P02' || (typeof code === 'string' && code.startsWith('08'))) return true;
+  return typeof message === 'string' && /Connection terminated unexpectedly|encountered a connection error/i.test(message);
+}
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 const CONNECTION_MESSAGES = /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed/i;
