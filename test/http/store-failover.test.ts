@@ -11,7 +11,7 @@ import { appDependencies, createMetrics, servicesOver } from '../../src/compose.
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/store.js';
 import { createTestDatabase, engineAvailable } from '../support/engines.js';
-import { proxyFor, throughProxy } from '../support/proxy.js';
+import { CuttableProxy, proxyFor, throughProxy } from '../support/proxy.js';
 
 async function appOver(url: string) {
   const store = openStore(url);
@@ -114,6 +114,61 @@ describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a clien
       await setup.app.close();
       await setup.store.close().catch(() => {});
       await proxy.cut().catch(() => {});
+      await database.drop();
+    }
+  }, 30_000);
+
+  it('takes several hosts in DATABASE_URL, and with target_session_attrs=read-write connects only to one that takes writes', async () => {
+    const database = await createTestDatabase('postgres');
+    const name = new URL(database.url).pathname.slice(1);
+    // A read-only twin of the database, reached through a proxy: a server that is up but
+    // takes no writes (a standby, or a primary restarted read-only).
+    const twin = `${name.slice(0, -1)}${name.endsWith('r') ? 's' : 'r'}`;
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(`create database "${twin}"`);
+    await admin.query(`alter database "${twin}" set default_transaction_read_only = on`);
+    const { hostname, port } = new URL(database.url);
+    const readOnly = new CuttableProxy({ host: hostname, port: Number(port || 5432) }, { from: name, to: twin });
+    await readOnly.open();
+    const closed = new CuttableProxy({ host: hostname, port: Number(port || 5432) });
+    await closed.open();
+    await closed.cut();
+    const user = new URL(database.url).username;
+    const urlOf = (hosts: string, query = '') => `postgres://${user}@${hosts}/${name}${query}`;
+    const opened: Array<{ store: ReturnType<typeof openStore>; app: Awaited<ReturnType<typeof appOver>>['app'] }> = [];
+    const creates = async (url: string, login: string) => {
+      const setup = await appOver(url);
+      opened.push(setup);
+      const created = await setup.services.accounts.create(`hosts-${login}`);
+      if (created.kind !== 'created') throw new Error(created.kind);
+      return setup.app.inject({
+        method: 'POST',
+        url: '/api2/create/',
+        payload: new URLSearchParams({ user: `hosts-${login}`, api_key: created.apiKey, _login: login, _email: `${login}@example.com` }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    };
+    try {
+      // A host that refuses connections is passed over for the next.
+      expect((await creates(urlOf(`127.0.0.1:${closed.port},${hostname}:${port || 5432}`), 'second')).json()).toMatchObject({ result: 'OK' });
+      // Read-write asked: the read-only server first in the list is passed over too.
+      const readWrite = urlOf(`127.0.0.1:${readOnly.port},${hostname}:${port || 5432}`, '?target_session_attrs=read-write');
+      expect((await creates(readWrite, 'writable')).json()).toMatchObject({ result: 'OK' });
+      expect((await admin.query('select login from members order by id')).rows.map((row: { login: string }) => row.login)).toEqual(['second', 'writable']);
+      // Not asked, the first server that answers is used, read-only or not: the store there refuses the migration's writes.
+      await expect(appOver(urlOf(`127.0.0.1:${readOnly.port},${hostname}:${port || 5432}`))).rejects.toThrow();
+      expect(() => openStore(urlOf(`${hostname}:${port || 5432}`, '?target_session_attrs=standby'))).toThrow(
+        'DATABASE_URL: target_session_attrs must be any or read-write, not "standby"',
+      );
+    } finally {
+      for (const { app, store } of opened) {
+        await app.close();
+        await store.close().catch(() => {});
+      }
+      await readOnly.cut().catch(() => {});
+      await admin.query(`drop database "${twin}" with (force)`);
+      await admin.end();
       await database.drop();
     }
   }, 30_000);

@@ -12,7 +12,16 @@ export class CuttableProxy {
   private frozen = false;
   private trap: { text: string; after?: string } | undefined;
 
-  constructor(private readonly target: { host: string; port: number }) {}
+  /**
+   * `database`: every connection's startup message names `to` instead of `from` (the same
+   * length), so that this address leads to another database of the same server.
+   */
+  constructor(
+    private readonly target: { host: string; port: number },
+    private readonly database?: { from: string; to: string },
+  ) {
+    if (database && database.from.length !== database.to.length) throw new Error('the two names must have the same length');
+  }
 
   async open(): Promise<void> {
     this.server = createServer((client) => {
@@ -24,7 +33,11 @@ export class CuttableProxy {
       }
       // Client to server a chunk at a time, to see the statements sent; server to client as it comes.
       let armed = false;
-      client.on('data', (chunk: Buffer) => {
+      let started = false;
+      client.on('data', (received: Buffer) => {
+        let chunk = received;
+        if (!started && this.database) chunk = Buffer.from(chunk.toString('latin1').replace(`\0${this.database.from}\0`, `\0${this.database.to}\0`), 'latin1');
+        started = true;
         const trap = this.trap;
         if (trap && (armed || !trap.after)) {
           if (chunk.includes(trap.text)) {

@@ -18,6 +18,9 @@ export function describeSqliteStore(path: string): string {
 
 /** `postgres://USER@HOST:PORT/DATABASE`: the server and the database, never the password (nor the query, which may hold one). */
 export function describePostgresStore(url: string): string {
+  // Several hosts (HOST1:PORT1,HOST2:PORT2), which URL cannot read: shown as they are given.
+  const several = /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?([^/?#]*,[^/?#]*)(\/[^?#]*)?/i.exec(url);
+  if (several) return `postgres://${several[1]}${several[2] ?? ''}`;
   try {
     const parsed = new URL(url);
     const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';

@@ -5,6 +5,7 @@ import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, s
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
 import { commitWatchingDialect, runWatched } from './postgres-commits.js';
+import { choosesHost, hostChoosingClient, parsePostgresHosts } from './postgres-hosts.js';
 import { queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
 
 /** Transaction-scoped advisory locks: released by the COMMIT or ROLLBACK, never by hand. */
@@ -27,8 +28,11 @@ const QUEUE_DEAD_ROWS = 2000;
  * numbers: they stay far below 2^53.
  */
 export function openPostgres(url: string, options: PostgresOptions = {}): EngineConnection {
+  // Several hosts, or only a read-write one: each connection chooses (postgres-hosts.ts).
+  const hosts = parsePostgresHosts(url);
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: choosesHost(hosts) ? hosts.url : url,
+    ...(choosesHost(hosts) ? { Client: hostChoosingClient(hosts) } : {}),
     max: options.poolSize ?? 20,
     // Fail fast when the server is gone, so that clients get a 503 instead of a hang.
     connectionTimeoutMillis: 3000,

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { choosesHost, parsePostgresHosts } from '../../src/store/dialects/postgres-hosts.js';
+import { describeStore } from '../../src/store/dialects/location.js';
+
+describe('a DATABASE_URL with several PostgreSQL hosts', () => {
+  it('splits the hosts, keeps the rest of the URL for the first, and reads target_session_attrs', () => {
+    const url = 'postgres://app:secret@db1:5433,db2,[::1]:5434/members?sslmode=disable&target_session_attrs=read-write';
+    expect(parsePostgresHosts(url)).toEqual({
+      url: 'postgres://app:secret@db1:5433/members?sslmode=disable',
+      hosts: [
+        { host: 'db1', port: 5433 },
+        { host: 'db2', port: 5432 },
+        { host: '::1', port: 5434 },
+      ],
+      readWrite: true,
+    });
+    expect(choosesHost(parsePostgresHosts(url))).toBe(true);
+    expect(describeStore(url)).toBe('postgres://db1:5433,db2,[::1]:5434/members');
+  });
+
+  it('leaves a one-host URL to pg as it is, unless read-write is asked', () => {
+    expect(choosesHost(parsePostgresHosts('postgres://app@db1:5432/members'))).toBe(false);
+    expect(choosesHost(parsePostgresHosts('postgres://app@db1/members?target_session_attrs=any'))).toBe(false);
+    expect(choosesHost(parsePostgresHosts('postgres://app@db1/members?target_session_attrs=read-write'))).toBe(true);
+  });
+
+  it('names what is wrong', () => {
+    expect(() => parsePostgresHosts('postgres://db1,db2/m?target_session_attrs=primary')).toThrow(
+      'DATABASE_URL: target_session_attrs must be any or read-write, not "primary"',
+    );
+    expect(() => parsePostgresHosts('postgres://db1:x,db2/m')).toThrow('DATABASE_URL: "db1:x" is not a HOST or HOST:PORT');
+  });
+});
