@@ -21,23 +21,25 @@ async function appOver(url: string) {
   return { store, services, app };
 }
 
+/** A new account of the app's store, and a form POST to the app with its name and key. */
+async function accountOf(setup: Awaited<ReturnType<typeof appOver>>, name: string) {
+  const created = await setup.services.accounts.create(name);
+  if (created.kind !== 'created') throw new Error(created.kind);
+  return (path: string, params: Record<string, string>) =>
+    setup.app.inject({
+      method: 'POST',
+      url: path,
+      payload: new URLSearchParams({ user: name, api_key: created.apiKey, ...params }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+}
+
 describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a client sees it', () => {
   it('answers 503 "service unavailable" to a write on a read-only primary, and goes on reading', async () => {
     const database = await createTestDatabase('postgres');
     const setup = await appOver(database.url);
-    const { user, apiKey } = await (async () => {
-      const created = await setup.services.accounts.create('failover');
-      if (created.kind !== 'created') throw new Error(created.kind);
-      return { user: created.account.name, apiKey: created.apiKey };
-    })();
-    const post = (app: typeof setup.app, path: string, params: Record<string, string>) =>
-      app.inject({
-        method: 'POST',
-        url: path,
-        payload: new URLSearchParams({ user, api_key: apiKey, ...params }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-    expect((await post(setup.app, '/api2/create/', { _login: 'before', _email: 'before@example.com' })).json().result).toBe('OK');
+    const post = await accountOf(setup, 'failover');
+    expect((await post('/api2/create/', { _login: 'before', _email: 'before@example.com' })).json().result).toBe('OK');
 
     // Every new session of the database is read only, as on a primary restarted read-only, and
     // the server's connections are ended under it, as a failover ends them.
@@ -48,19 +50,19 @@ describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a clien
       await admin.query(`alter database "${name}" set default_transaction_read_only = on`);
       await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
       for (let attempt = 0; attempt < 3; attempt++) {
-        const refused = await post(setup.app, '/api2/create/', { _login: `during${attempt}`, _email: 'during@example.com' });
+        const refused = await post('/api2/create/', { _login: `during${attempt}`, _email: 'during@example.com' });
         expect(refused.statusCode).toBe(503);
         expect(refused.json()).toEqual({ result: 'ERROR', message: 'service unavailable' });
         expect(refused.headers['retry-after']).toBeDefined();
       }
       // Reads go on.
-      const listed = await post(setup.app, '/api2/list/', { record: '{login}' });
+      const listed = await post('/api2/list/', { record: '{login}' });
       expect(listed.json().members).toEqual([{ login: 'before' }]);
       // Writable again (the new primary): writes go through with no restart.
       await admin.query(`alter database "${name}" reset default_transaction_read_only`);
       await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
       await expect
-        .poll(async () => (await post(setup.app, '/api2/create/', { _login: 'after', _email: 'after@example.com' })).json().result, { timeout: 10_000 })
+        .poll(async () => (await post('/api2/create/', { _login: 'after', _email: 'after@example.com' })).json().result, { timeout: 10_000 })
         .toBe('OK');
     } finally {
       await admin.end();
@@ -76,15 +78,7 @@ describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a clien
     await proxy.open();
     const setup = await appOver(throughProxy(database.url, proxy));
     try {
-      const created = await setup.services.accounts.create('lost');
-      if (created.kind !== 'created') throw new Error(created.kind);
-      const post = (path: string, params: Record<string, string>) =>
-        setup.app.inject({
-          method: 'POST',
-          url: path,
-          payload: new URLSearchParams({ user: 'lost', api_key: created.apiKey, ...params }).toString(),
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        });
+      const post = await accountOf(setup, 'lost');
       const logins = async () => ((await post('/api2/list/', { record: '{login}' })).json().members as Array<{ login: string }>).map((m) => m.login);
 
       // Lost as the member's row is sent, inside its transaction: PostgreSQL rolls it back, so
@@ -140,14 +134,8 @@ describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a clien
     const creates = async (url: string, login: string) => {
       const setup = await appOver(url);
       opened.push(setup);
-      const created = await setup.services.accounts.create(`hosts-${login}`);
-      if (created.kind !== 'created') throw new Error(created.kind);
-      return setup.app.inject({
-        method: 'POST',
-        url: '/api2/create/',
-        payload: new URLSearchParams({ user: `hosts-${login}`, api_key: created.apiKey, _login: login, _email: `${login}@example.com` }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const post = await accountOf(setup, `hosts-${login}`);
+      return post('/api2/create/', { _login: login, _email: `${login}@example.com` });
     };
     try {
       // A host that refuses connections is passed over for the next.

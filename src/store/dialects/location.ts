@@ -16,11 +16,20 @@ export function describeSqliteStore(path: string): string {
   return resolve(path);
 }
 
+/**
+ * A PostgreSQL URL's parts as written, its host list as one text (`HOST1:PORT1,HOST2:PORT2`,
+ * which URL cannot read); `user` ends with its `@`, `rest` is the path and the query.
+ */
+export function postgresUrlParts(url: string): { scheme: string; user: string; hosts: string; rest: string } | undefined {
+  const parts = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/i.exec(url);
+  return parts ? { scheme: parts[1]!, user: parts[2] ?? '', hosts: parts[3] ?? '', rest: parts[4] ?? '' } : undefined;
+}
+
 /** `postgres://USER@HOST:PORT/DATABASE`: the server and the database, never the password (nor the query, which may hold one). */
 export function describePostgresStore(url: string): string {
-  // Several hosts (HOST1:PORT1,HOST2:PORT2), which URL cannot read: shown as they are given.
-  const several = /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?([^/?#]*,[^/?#]*)(\/[^?#]*)?/i.exec(url);
-  if (several) return `postgres://${several[1]}${several[2] ?? ''}`;
+  // Several hosts, shown as they are given.
+  const parts = postgresUrlParts(url);
+  if (parts?.hosts.includes(',')) return `postgres://${parts.hosts}${parts.rest.replace(/[?#].*$/, '')}`;
   try {
     const parsed = new URL(url);
     const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';

@@ -30,9 +30,10 @@ const QUEUE_DEAD_ROWS = 2000;
 export function openPostgres(url: string, options: PostgresOptions = {}): EngineConnection {
   // Several hosts, or only a read-write one: each connection chooses (postgres-hosts.ts).
   const hosts = parsePostgresHosts(url);
+  const chooses = choosesHost(hosts);
   const pool = new pg.Pool({
-    connectionString: choosesHost(hosts) ? hosts.url : url,
-    ...(choosesHost(hosts) ? { Client: hostChoosingClient(hosts) } : {}),
+    connectionString: chooses ? hosts.url : url,
+    ...(chooses ? { Client: hostChoosingClient(hosts) } : {}),
     max: options.poolSize ?? 20,
     // Fail fast when the server is gone, so that clients get a 503 instead of a hang.
     connectionTimeoutMillis: 3000,
