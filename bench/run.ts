@@ -29,6 +29,9 @@ import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
 import { measureConsoleBulk, measureConsoleOverview, measureConsolePages } from './console-pages.js';
 import { SEEDED_PASSWORD, seededMember, seededStatus } from './seed-members.js';
+import { measureFailover } from './failover.js';
+import { measureReplicaLists } from './replica-lists.js';
+import { haStackMissing } from '../test/support/ha-stack.js';
 
 /** The parts of a run `--only` can choose, in the order they run. */
 const SECTIONS = [
@@ -46,6 +49,8 @@ const SECTIONS = [
   'events',
   'webhooks',
   'migration',
+  'replica-lists',
+  'failover',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -529,6 +534,27 @@ async function measure(engine: Engine): Promise<Figures> {
     note('migration from a local upstream: members', migration.members);
     note('migration from a local upstream: members/s', migration.membersPerSecond);
   }
+  // A Patroni cluster of three nodes and HAProxy (docs/beyond-one-machine.md): PostgreSQL only.
+  const haMissing = engine === 'postgres' && (runs('replica-lists') || runs('failover')) ? haStackMissing() : undefined;
+  if (haMissing) console.log(`  replica-lists and failover not measured: ${haMissing}`);
+  if (engine === 'postgres' && !haMissing && runs('replica-lists')) {
+    const lists = await measureReplicaLists(50_000, SECONDS);
+    note('list under writes, from the primary: p99 ms', lists.primary.p99);
+    note('list under writes, from the standbys: p99 ms', lists.replica.p99);
+    note('list under writes, standbys: reads on a standby', lists.replica.onReplica);
+  }
+  if (engine === 'postgres' && !haMissing && runs('failover')) {
+    // One kill -9 of the leader's Patroni and postmaster, in each replication mode.
+    for (const synchronous of [true, false]) {
+      const mode = synchronous ? 'sync' : 'async';
+      const failover = await measureFailover(synchronous, 1);
+      const [outage] = failover.outages;
+      note(`failover, ${mode}: Patroni's promotion, s`, outage!.promoted);
+      note(`failover, ${mode}: clients' write outage, s`, outage!.firstOkAfter - outage!.lastOkBefore);
+      note(`failover, ${mode}: servers add, s`, outage!.firstOkAfter - outage!.promoted);
+      note(`failover, ${mode}: acknowledged writes lost`, failover.lost);
+    }
+  }
   return f;
 }
 
@@ -722,6 +748,21 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       pass: (v) => v >= 1000,
       show: (v) => `${v.toFixed(0)}/s`,
     },
+    {
+      figure: '/list/ p99 under writes, from the standbys vs the primary',
+      target: '< 100%',
+      value: (f) => ratio(f['list under writes, from the standbys: p99 ms'], f['list under writes, from the primary: p99 ms']),
+      pass: (v) => v < 1,
+      show: (v, f) => `${pct(v)} (${f['list under writes, from the standbys: p99 ms']} vs ${f['list under writes, from the primary: p99 ms']} ms)`,
+    },
+    ...(['sync', 'async'] as const).map((mode) => ({
+      figure: `failover (${mode}): what the servers add to Patroni's promotion`,
+      target: '≤ 2 s',
+      value: (f: Figures) => f[`failover, ${mode}: servers add, s`],
+      pass: (v: number) => v <= 2,
+      show: (v: number, f: Figures) =>
+        `${v.toFixed(1)} s (promotion ${f[`failover, ${mode}: Patroni's promotion, s`]!.toFixed(1)} s, writes out ${f[`failover, ${mode}: clients' write outage, s`]!.toFixed(1)} s, ${f[`failover, ${mode}: acknowledged writes lost`]} lost)`,
+    })),
     {
       figure: 'idle RSS with the seeded members',
       target: '≤ 150 MB',

@@ -2,6 +2,7 @@
  * buildApp() assembles the HTTP application from services that were built elsewhere. It
  * never listens: tests call `app.inject()`, and server.ts listens and closes.
  */
+import { accountScope } from './common/account-scope.js';
 import type { HashingGate } from './auth/hashing-gate.js';
 import { createServer } from 'node:http';
 import multipart from '@fastify/multipart';
@@ -83,6 +84,12 @@ export interface AppDependencies {
   readonly operators: Pick<OperatorsService, 'list'>;
   /** The operator's console at /admin/ (ADMIN=off leaves it out). */
   readonly console?: ConsoleContext;
+  /**
+   * Each request in an account scope of its own (common/account-scope.ts), so that its writes
+   * send its accounts' next reads to the primary: on with standbys (DATABASE_REPLICA_URLS),
+   * off otherwise (the scope costs every request a little, for nothing then).
+   */
+  readonly accountScopes?: boolean;
 }
 
 /** The body limit of the endpoints that take only short parameters (/login/, /list/). */
@@ -128,6 +135,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
     done();
   });
+  // The rest of the request runs inside the scope: Fastify calls the next step from `done`.
+  if (deps.accountScopes) app.addHook('onRequest', (_request, _reply, done) => accountScope.run(done));
   if (deps.metrics) observeRequests(app, deps.metrics);
   if (deps.logger) recordAnswers(app);
 

@@ -108,6 +108,8 @@ export async function createServices(config: Config, options: Omit<ServiceOption
   // A reader for every list that may run, and two to spare (an export, a count).
   const store = openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
+    replicaUrls: config.databaseReplicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
     maxReaders: config.maxConcurrentLists + 2,
     events: config.events,
     create: options.createStore,
@@ -220,6 +222,7 @@ export function appDependencies(
   const limiter = services.store.rateLimiter;
   return {
     limits: { bodyLimitBytes: config.bodyLimitBytes, maxParameters: config.maxParameters },
+    accountScopes: config.databaseReplicaUrls.length > 0,
     requestTimeoutMs: config.requestTimeoutMs,
     lists: { total: config.maxConcurrentLists, perAccount: config.maxConcurrentListsPerAccount, waitMs: config.listSlotWaitMs },
     stallTimeoutMs: config.responseStallTimeoutMs,

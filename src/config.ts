@@ -60,8 +60,12 @@ export interface Config {
   readonly maxConcurrentListsPerAccount: number;
   /** A list whose client takes nothing for this long is cut off, in milliseconds. */
   readonly responseStallTimeoutMs: number;
-  /** PostgreSQL connections each server opens at most. */
+  /** PostgreSQL connections each server opens at most (to the primary, and to each standby). */
   readonly databasePoolSize: number;
+  /** PostgreSQL standbys that serve lists, the events feed and the console's pages when they have what the reader must see. */
+  readonly databaseReplicaUrls: readonly string[];
+  /** A standby further behind the primary than this, in milliseconds, serves no read. */
+  readonly replicaMaxLagMs: number;
   /** How long a list waits for a free slot before it is refused with 503, in milliseconds. */
   readonly listSlotWaitMs: number;
   /** Webhooks may go to loopback and private addresses (tests, a receiver on the same network). */
@@ -125,6 +129,8 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   MAX_CONCURRENT_LISTS_PER_ACCOUNT: whole(1, 10_000),
   RESPONSE_STALL_TIMEOUT_MS: whole(100, 3_600_000),
   DATABASE_POOL_SIZE: whole(2, 10_000),
+  DATABASE_REPLICA_URLS: { type: 'string', pattern: '^postgres(ql)?://[^,\\s]+(,postgres(ql)?://[^,\\s]+)*$', why: 'postgres:// URLs separated by commas' },
+  REPLICA_MAX_LAG_MS: whole(0, 3_600_000),
   LIST_SLOT_WAIT_MS: whole(0, 60_000),
 };
 
@@ -151,6 +157,9 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
 
   const hashConcurrency = get('HASH_CONCURRENCY', availableParallelism());
   const databaseUrl = get('DATABASE_URL', DEFAULT_DATABASE_PATH);
+  if (raw.DATABASE_REPLICA_URLS !== undefined && !/^postgres(ql)?:/i.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_REPLICA_URLS needs a PostgreSQL DATABASE_URL (standbys of its primary)');
+  }
   const publicUrl = get<string | undefined>('PUBLIC_URL', undefined);
   if (publicUrl !== undefined && !isHttpUrl(publicUrl)) throw new ConfigError(`PUBLIC_URL must be ${VARIABLES.PUBLIC_URL!.why}, got "${publicUrl}"`);
   return Object.freeze({
@@ -188,6 +197,8 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     maxConcurrentListsPerAccount: get('MAX_CONCURRENT_LISTS_PER_ACCOUNT', 3),
     responseStallTimeoutMs: get('RESPONSE_STALL_TIMEOUT_MS', 30_000),
     databasePoolSize: get('DATABASE_POOL_SIZE', 20),
+    databaseReplicaUrls: Object.freeze(get('DATABASE_REPLICA_URLS', '').split(',').filter(Boolean)),
+    replicaMaxLagMs: get('REPLICA_MAX_LAG_MS', 1000),
     listSlotWaitMs: get('LIST_SLOT_WAIT_MS', 250),
   });
 }

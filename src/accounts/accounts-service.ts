@@ -1,3 +1,4 @@
+import { accountScope } from '../common/account-scope.js';
 import type { Clock } from '../common/clock.js';
 import { DEFAULT_PAGE_TEMPLATE, pageTemplateOf, parsePageTemplate, type PageTemplate } from './page-template.js';
 import { UniqueViolation } from '../common/store-errors.js';
@@ -36,6 +37,12 @@ export const DEMO_ACCOUNT = 'demo';
 
 /** How long `findRecent` answers from memory. */
 export const RECENT_ACCOUNT_MS = 1_000;
+
+/** Adds a found account to the current request's scope, and answers it. */
+function scoped(account: Account | undefined): Account | undefined {
+  if (account) accountScope.add(account.id);
+  return account;
+}
 
 export class AccountsService {
   private readonly touched = new Map<number, number>();
@@ -82,6 +89,7 @@ export class AccountsService {
     }
     if (!found) apiKeyMatches(ABSENT_DIGEST, presented);
     if (!found || !match || !apiKey) return undefined;
+    accountScope.add(found.account.id);
     this.noteUse(match, now);
     return { account: found.account, key: match };
   }
@@ -91,12 +99,13 @@ export class AccountsService {
     return scopeAllows(authenticated.key.scope, use);
   }
 
-  find(name: string): Promise<Account | undefined> {
-    return this.store.findAccountByName(name);
+  /** The account of this name; the current request acts for it from now (common/account-scope.ts). */
+  async find(name: string): Promise<Account | undefined> {
+    return scoped(await this.store.findAccountByName(name));
   }
 
-  byId(id: number): Promise<Account | undefined> {
-    return this.store.findAccountById(id);
+  async byId(id: number): Promise<Account | undefined> {
+    return scoped(await this.store.findAccountById(id));
   }
 
   list(): Promise<Account[]> {
@@ -117,8 +126,8 @@ export class AccountsService {
     const now = this.clock();
     const kept = this.recent.get(name);
     // From memory without a promise: the check that follows is the request's only wait.
-    if (kept && now - kept.at < RECENT_ACCOUNT_MS && now >= kept.at) return kept.account;
-    return this.readRecent(name, now);
+    if (kept && now - kept.at < RECENT_ACCOUNT_MS && now >= kept.at) return scoped(kept.account);
+    return this.readRecent(name, now).then(scoped);
   }
 
   private async readRecent(name: string, now: number): Promise<Account | undefined> {

@@ -20,6 +20,14 @@ export interface PoolStats {
   readonly waiting: number;
   /** SQLite's writer: the group commits since start, and the writes (writer procedures) they carried. */
   readonly groupCommits?: { readonly commits: number; readonly writes: number };
+  /**
+   * PostgreSQL with standbys: snapshots with an account read on a standby or on the primary
+   * since start, and each standby's lag in seconds (undefined when it did not answer).
+   */
+  readonly replicas?: {
+    readonly reads: { readonly replica: number; readonly primary: number };
+    readonly standbys: ReadonlyArray<{ readonly name: string; readonly lagSeconds: number | undefined }>;
+  };
 }
 
 /** The figures of one account's move from its upstream (upstream/links-service.ts's LinkStatus). */
@@ -120,6 +128,29 @@ export class Metrics {
       'SQLite: updates committed in those groups (divided by the commits: updates per fsync)',
       () => sources.store().groupCommits?.writes ?? 0,
     );
+    new Counter({
+      name: 'member_api_replica_reads_total',
+      help: "PostgreSQL with standbys (DATABASE_REPLICA_URLS): reads that a standby could serve (lists, the events feed, the console's pages), by target: replica, or primary (no standby had what the account must see, or none answered)",
+      labelNames: ['target'],
+      registers,
+      collect() {
+        this.reset();
+        const reads = sources.store().replicas?.reads;
+        if (!reads) return;
+        this.inc({ target: 'replica' }, reads.replica);
+        this.inc({ target: 'primary' }, reads.primary);
+      },
+    });
+    new Gauge({
+      name: 'member_api_replica_lag_seconds',
+      help: 'PostgreSQL with standbys: how far each standby is behind the primary (NaN when it does not answer); one further behind than REPLICA_MAX_LAG_MS serves no read',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        this.reset();
+        for (const standby of sources.store().replicas?.standbys ?? []) this.set({ replica: standby.name }, standby.lagSeconds ?? Number.NaN);
+      },
+    });
     new Counter({
       name: 'member_api_hashing_refused_total',
       help: 'requests refused (503) because password hashing was at capacity',

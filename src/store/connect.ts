@@ -6,6 +6,9 @@ import { openSqlite } from './dialects/sqlite.js';
 export interface ConnectOptions {
   /** PostgreSQL: connections open at most. */
   readonly poolSize?: number;
+  /** PostgreSQL: standbys that may serve an account's snapshots (postgres-replicas.ts), and how far behind they may be. */
+  readonly replicaUrls?: readonly string[];
+  readonly replicaMaxLagMs?: number;
   /** Read snapshots at once (SQLite: each in a reader thread of its own). */
   readonly maxReaders?: number;
   /** Whether member changes write their events (EVENTS; on unless false). */
@@ -20,6 +23,7 @@ export interface ConnectOptions {
 
 /** A `postgres://` (or `postgresql://`) URL selects PostgreSQL; anything else is a SQLite file. */
 export function connect(databaseUrl: string, options: ConnectOptions = {}): EngineConnection {
-  if (isPostgresUrl(databaseUrl)) return openPostgres(databaseUrl, { poolSize: options.poolSize });
+  if (isPostgresUrl(databaseUrl))
+    return openPostgres(databaseUrl, { poolSize: options.poolSize, replicaUrls: options.replicaUrls, replicaMaxLagMs: options.replicaMaxLagMs });
   return openSqlite(sqlitePathOf(databaseUrl), { maxReaders: options.maxReaders, create: options.create });
 }

@@ -236,36 +236,41 @@ export async function exportMembers(
 ): Promise<void> {
   if (selection) return exportSelected(connection, accountId, consume, selection);
   const { build: db } = connection;
-  await inSnapshot(connection, async (reader) => {
-    const names = await reader.all(db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile());
-    async function* members(): AsyncIterable<PortableMember[]> {
-      for (let after = 0; ;) {
-        const rows = await reader.all(
-          db.selectFrom('members').selectAll().where('account_id', '=', accountId).where('id', '>', after).orderBy('id').limit(EXPORT_CHUNK).compile(),
-        );
-        if (rows.length === 0) return;
-        const first = rows[0]!.id;
-        after = rows[rows.length - 1]!.id;
-        const fields = await reader.all(
-          db
-            .selectFrom('member_fields')
-            .select(['member_id', 'name', 'value'])
-            .where('account_id', '=', accountId)
-            .where('member_id', '>=', first)
-            .where('member_id', '<=', after)
-            .compile(),
-        );
-        const profiles = new Map<number, Map<string, string>>();
-        for (const field of fields) {
-          let profile = profiles.get(field.member_id);
-          if (!profile) profiles.set(field.member_id, (profile = new Map()));
-          profile.set(field.name, field.value);
+  await inSnapshot(
+    connection,
+    async (reader) => {
+      const names = await reader.all(db.selectFrom('member_fields').select('name').distinct().where('account_id', '=', accountId).orderBy('name').compile());
+      async function* members(): AsyncIterable<PortableMember[]> {
+        for (let after = 0; ;) {
+          const rows = await reader.all(
+            db.selectFrom('members').selectAll().where('account_id', '=', accountId).where('id', '>', after).orderBy('id').limit(EXPORT_CHUNK).compile(),
+          );
+          if (rows.length === 0) return;
+          const first = rows[0]!.id;
+          after = rows[rows.length - 1]!.id;
+          const fields = await reader.all(
+            db
+              .selectFrom('member_fields')
+              .select(['member_id', 'name', 'value'])
+              .where('account_id', '=', accountId)
+              .where('member_id', '>=', first)
+              .where('member_id', '<=', after)
+              .compile(),
+          );
+          const profiles = new Map<number, Map<string, string>>();
+          for (const field of fields) {
+            let profile = profiles.get(field.member_id);
+            if (!profile) profiles.set(field.member_id, (profile = new Map()));
+            profile.set(field.name, field.value);
+          }
+          yield rows.map((row) => ({ ...toMember(row), profile: profiles.get(row.id) ?? new Map() }));
         }
-        yield rows.map((row) => ({ ...toMember(row), profile: profiles.get(row.id) ?? new Map() }));
       }
-    }
-    await consume({ fieldNames: names.map((row) => row.name), members: members() });
-  });
+      await consume({ fieldNames: names.map((row) => row.name), members: members() });
+      // A standby may read it when it has what this account must see (postgres-replicas.ts).
+    },
+    { account: accountId },
+  );
 }
 
 /**
@@ -294,20 +299,25 @@ async function exportSelected(
   )
     .orderBy('m.id')
     .compile();
-  await inSnapshot(connection, async (reader) => {
-    async function* members(): AsyncIterable<PortableMember[]> {
-      for await (const rows of reader.stream(query, EXPORT_CHUNK)) {
-        yield rows.map((row) => {
-          const { status_now, profile: raw, ...stored } = row as typeof row & { status_now: string; profile?: unknown };
-          // PostgreSQL's driver parses json; SQLite's answers text.
-          const fields = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
-          const member = toMember({ ...stored, status: status_now } as typeof stored);
-          return { ...member, profile: new Map(names.filter((name) => Object.hasOwn(fields, name)).map((name) => [name, fields[name]!])) };
-        });
+  await inSnapshot(
+    connection,
+    async (reader) => {
+      async function* members(): AsyncIterable<PortableMember[]> {
+        for await (const rows of reader.stream(query, EXPORT_CHUNK)) {
+          yield rows.map((row) => {
+            const { status_now, profile: raw, ...stored } = row as typeof row & { status_now: string; profile?: unknown };
+            // PostgreSQL's driver parses json; SQLite's answers text.
+            const fields = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
+            const member = toMember({ ...stored, status: status_now } as typeof stored);
+            return { ...member, profile: new Map(names.filter((name) => Object.hasOwn(fields, name)).map((name) => [name, fields[name]!])) };
+          });
+        }
       }
-    }
-    await consume({ fieldNames: names, members: members() });
-  });
+      await consume({ fieldNames: names, members: members() });
+      // A standby may read it when it has what this account must see (postgres-replicas.ts).
+    },
+    { account: accountId },
+  );
 }
 
 /** Members whole, in batches: the import's and the export's storage. */

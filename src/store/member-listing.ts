@@ -167,29 +167,33 @@ export function listMembers(connection: StoreConnection, accountId: number, quer
   let total: number | undefined;
   async function* chunks(): AsyncGenerator<ListedRow[]> {
     // The snapshot opens here, at the first read, and closes in the reader's own finally.
-    yield* connection.readSnapshot(async function* (reader) {
-      let streamed = 0;
-      for await (const chunk of reader.stream<ListedRow>(compiledRows, CHUNK_SIZE)) {
-        streamed += chunk.length;
-        if (profileFields.length > 0) spreadProfiles(profileFields, chunk);
-        yield chunk;
-      }
-      // Without a limit every match was streamed, and counted on the way.
-      if (query.limit === null) total = streamed;
-      else if (byStatusOnly(query.filters)) {
-        const counts = await countByStatus(db, reader, accountId, now);
-        total = query.filters.status === undefined ? counts.A! + counts.S! : counts[query.filters.status]!;
-      } else {
-        const count = filtered(
-          db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
-          accountId,
-          query.filters,
-          search,
-          now,
-        );
-        total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
-      }
-    });
+    yield* connection.readSnapshot(
+      async function* (reader) {
+        let streamed = 0;
+        for await (const chunk of reader.stream<ListedRow>(compiledRows, CHUNK_SIZE)) {
+          streamed += chunk.length;
+          if (profileFields.length > 0) spreadProfiles(profileFields, chunk);
+          yield chunk;
+        }
+        // Without a limit every match was streamed, and counted on the way.
+        if (query.limit === null) total = streamed;
+        else if (byStatusOnly(query.filters)) {
+          const counts = await countByStatus(db, reader, accountId, now);
+          total = query.filters.status === undefined ? counts.A! + counts.S! : counts[query.filters.status]!;
+        } else {
+          const count = filtered(
+            db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
+            accountId,
+            query.filters,
+            search,
+            now,
+          );
+          total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
+        }
+        // A standby may read it when it has what this account must see (postgres-replicas.ts).
+      },
+      { account: accountId },
+    );
   }
   return {
     [Symbol.asyncIterator]: () => chunks(),

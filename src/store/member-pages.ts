@@ -64,55 +64,59 @@ export async function pageMembers(connection: StoreConnection, accountId: number
     .compile();
   // The snapshot is released when its generator finishes: read it to the end.
   let answer: MemberPage | undefined;
-  for await (const page of connection.readSnapshot(async function* (reader) {
-    const read = (await reader.all(compiled)) as Array<MemberRow & { status_now: string; profile?: unknown }>;
-    const more = read.length > query.limit;
-    const page = read.slice(0, query.limit);
-    if (backwards) page.reverse();
-    let total: number;
-    if (byStatusOnly(query.filters)) {
-      const counts = await countByStatus(db, reader, accountId, now);
-      total =
-        query.filters.status !== undefined ? counts[query.filters.status]! : counts.A! + counts.S! + (query.filters.includeDeleted === true ? counts.D! : 0);
-    } else {
-      const count = filtered(
-        db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
-        accountId,
-        query.filters,
-        search,
-        now,
-      );
-      total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
-    }
-    const members = page.map((row) => {
-      const raw = row.profile;
-      const profile = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
-      return { member: { ...toMember(row), status: row.status_now as never }, profile: new Map(Object.entries(profile)) };
-    });
-    const keyOf = (row: MemberRow): string | number => {
-      switch (query.order) {
-        case 'login':
-          return row.login_key;
-        case 'email':
-          return row.email_key;
-        case 'status':
-          return row.status;
-        case 'registered':
-          return Number(row.reg_at);
-        default:
-          return Number(row.id);
+  for await (const page of connection.readSnapshot(
+    async function* (reader) {
+      const read = (await reader.all(compiled)) as Array<MemberRow & { status_now: string; profile?: unknown }>;
+      const more = read.length > query.limit;
+      const page = read.slice(0, query.limit);
+      if (backwards) page.reverse();
+      let total: number;
+      if (byStatusOnly(query.filters)) {
+        const counts = await countByStatus(db, reader, accountId, now);
+        total =
+          query.filters.status !== undefined ? counts[query.filters.status]! : counts.A! + counts.S! + (query.filters.includeDeleted === true ? counts.D! : 0);
+      } else {
+        const count = filtered(
+          db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
+          accountId,
+          query.filters,
+          search,
+          now,
+        );
+        total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
       }
-    };
-    const cursorOf = (row: MemberRow | undefined) => (row === undefined ? undefined : encodeCursor(keyOf(row), Number(row.id)));
-    yield {
-      members,
-      firstCursor: cursorOf(page[0]),
-      lastCursor: cursorOf(page[page.length - 1]),
-      hasBefore: backwards ? more : after !== undefined,
-      hasAfter: backwards ? before !== undefined : more,
-      total,
-    } satisfies MemberPage;
-  }))
+      const members = page.map((row) => {
+        const raw = row.profile;
+        const profile = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, string>;
+        return { member: { ...toMember(row), status: row.status_now as never }, profile: new Map(Object.entries(profile)) };
+      });
+      const keyOf = (row: MemberRow): string | number => {
+        switch (query.order) {
+          case 'login':
+            return row.login_key;
+          case 'email':
+            return row.email_key;
+          case 'status':
+            return row.status;
+          case 'registered':
+            return Number(row.reg_at);
+          default:
+            return Number(row.id);
+        }
+      };
+      const cursorOf = (row: MemberRow | undefined) => (row === undefined ? undefined : encodeCursor(keyOf(row), Number(row.id)));
+      yield {
+        members,
+        firstCursor: cursorOf(page[0]),
+        lastCursor: cursorOf(page[page.length - 1]),
+        hasBefore: backwards ? more : after !== undefined,
+        hasAfter: backwards ? before !== undefined : more,
+        total,
+      } satisfies MemberPage;
+      // A standby may read it when it has what this account must see (postgres-replicas.ts).
+    },
+    { account: accountId },
+  ))
     answer = page;
   return answer!;
 }

@@ -12,7 +12,7 @@
  */
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './schema.js';
-import { writerProcedure, type EngineConnection, type SnapshotReader } from './dialects/dialect.js';
+import { writerProcedure, type EngineConnection, type SnapshotOptions, type SnapshotReader } from './dialects/dialect.js';
 
 export interface StoreConnection extends Omit<EngineConnection, 'db'> {
   /**
@@ -79,10 +79,14 @@ export function storeConnection(engine: EngineConnection): StoreConnection {
 }
 
 /** Runs `work` in a read snapshot (EngineConnection.readSnapshot) and answers what it answers. */
-export async function inSnapshot<T>(connection: Pick<EngineConnection, 'readSnapshot'>, work: (reader: SnapshotReader) => Promise<T>): Promise<T> {
+export async function inSnapshot<T>(
+  connection: Pick<EngineConnection, 'readSnapshot'>,
+  work: (reader: SnapshotReader) => Promise<T>,
+  options?: SnapshotOptions,
+): Promise<T> {
   for await (const result of connection.readSnapshot(async function* (reader) {
     yield await work(reader);
-  }))
+  }, options))
     return result;
   throw new Error('the snapshot ended without an answer');
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES } from '../support/engines.js';
 import { startSmtp } from '../support/smtp.js';
+import { poke } from '../support/peek.js';
 import { MAIL_LEASE_MS } from '../../src/mail/mail-sender.js';
 
 for (const engine of ENGINES) {
@@ -32,6 +33,14 @@ for (const engine of ENGINES) {
         server.child.kill('SIGKILL');
         expect(await exitOf(server.child)).toBeNull();
         smtp.hang = false;
+        // As if the killed server's lease (MAIL_LEASE_MS, 40 s) had run out: moved back by its length.
+        await poke(database, (db) =>
+          db
+            .updateTable('mail_outbox')
+            .set((eb) => ({ lease_until: eb('lease_until', '-', MAIL_LEASE_MS) }))
+            .where('lease_until', '>', 0)
+            .execute(),
+        );
         server = await startServe(env);
         try {
           const mails = await smtp.waitFor(1, MAIL_LEASE_MS + 20_000);

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/http/logging.js';
 import type { Store } from '../../src/store/store.js';
 import type { Metrics } from '../../src/observability/metrics.js';
-import { describeEachEngine, type TestDatabase } from './engines.js';
+import { describeEachEngine, replicaUrlOf, type TestDatabase } from './engines.js';
 import { uniqueName } from './factories.js';
 
 /** A clock that follows real time until a test sets it; reset after every test. */
@@ -154,6 +154,8 @@ export function describeEachEngineApp(title: string, body: (harness: () => Harne
         KEY_FAILURE_WINDOW_SECONDS: String(options.keyGuessLimits?.windowSeconds ?? 60),
         REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs ?? 30_000),
         ...(options.hashing ? { HASH_CONCURRENCY: String(options.hashing.concurrency), HASH_QUEUE: String(options.hashing.queue) } : {}),
+        // The store reads from a standby (TEST_POSTGRES_REPLICA_URL): requests in account scopes.
+        ...(replicaUrlOf(database) ? { DATABASE_URL: database.url, DATABASE_REPLICA_URLS: replicaUrlOf(database) } : {}),
         ...options.env,
       });
       const services = await servicesOver(store, { config, publicUrl: PUBLIC_URL, clock: clock.now });

@@ -6,7 +6,8 @@ import { openStore, type Store } from '../../src/store/store.js';
 import type { Engine } from '../../src/store/dialects/dialect.js';
 import { createPostgresDatabase } from './postgres.js';
 
-export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+/** Both, unless TEST_ENGINES names some (`postgres` alone: the API's suite on a stack with a standby, scripts/test-on-replica.ts). */
+export const ENGINES: readonly Engine[] = (process.env.TEST_ENGINES?.split(',') as Engine[] | undefined) ?? ['sqlite', 'postgres'];
 
 export interface TestDatabase {
   readonly engine: Engine;
@@ -25,10 +26,23 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   return { engine, url: join(dir, 'members.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * With TEST_POSTGRES_REPLICA_URL (a standby of TEST_POSTGRES_URL's server), the test
+ * database on that standby: stores read from it as a server with DATABASE_REPLICA_URLS does.
+ */
+export function replicaUrlOf(database: TestDatabase): string | undefined {
+  const standby = process.env.TEST_POSTGRES_REPLICA_URL;
+  if (!standby || database.engine !== 'postgres') return undefined;
+  const url = new URL(standby);
+  url.pathname = new URL(database.url).pathname;
+  return url.toString();
+}
+
 /** A migrated store on a fresh database, and how to throw both away. */
 export async function createTestStore(engine: Engine): Promise<{ store: Store; database: TestDatabase; dispose(): Promise<void> }> {
   const database = await createTestDatabase(engine);
-  const store = openStore(database.url);
+  const replica = replicaUrlOf(database);
+  const store = openStore(database.url, { replicaUrls: replica ? [replica] : undefined });
   await store.migrate();
   return {
     store,

@@ -15,7 +15,7 @@ import pg from 'pg';
  */
 
 const DEPLOY = fileURLToPath(new URL('../../deploy/', import.meta.url));
-const PASSWORDS = { superuser: 'ha-superuser', replication: 'ha-replication', rewind: 'ha-rewind', app: 'ha-member-api' };
+const PASSWORDS = { superuser: 'ha-superuser', replication: 'ha-replication', rewind: 'ha-rewind', app: 'ha-member-api', restapi: 'ha-restapi' };
 
 export interface PatroniNode {
   readonly name: string;
@@ -84,6 +84,8 @@ export class HaStack {
   primaryPort = 0;
   replicaPort = 0;
   private etcdPort = 0;
+  /** Patroni's synchronous_mode, as deploy/patroni/patroni.yml sets it, or as changed since. */
+  private synchronous = true;
 
   private constructor(readonly folder: string) {}
 
@@ -161,6 +163,7 @@ export class HaStack {
       PATRONI_SUPERUSER_PASSWORD: PASSWORDS.superuser,
       PATRONI_REPLICATION_PASSWORD: PASSWORDS.replication,
       PATRONI_REWIND_PASSWORD: PASSWORDS.rewind,
+      PATRONI_RESTAPI_PASSWORD: PASSWORDS.restapi,
       PATRONI_LOG_LEVEL: 'WARNING',
     };
     node.process = spawn('patroni', [join(DEPLOY, 'patroni/patroni.yml')], { env, stdio: ['ignore', 'pipe', 'pipe'], ...this.ids });
@@ -207,6 +210,12 @@ export class HaStack {
     return `postgres://${who}@127.0.0.1:${this.primaryPort}/${database}`;
   }
 
+  /** A URL through HAProxy's standbys' port (round robin over the nodes that answer /replica). */
+  replicaUrl(database = 'member_api', superuser = false): string {
+    const who = superuser ? `postgres:${PASSWORDS.superuser}` : `member_api:${PASSWORDS.app}`;
+    return `postgres://${who}@127.0.0.1:${this.replicaPort}/${database}`;
+  }
+
   /** A URL straight to one node, bypassing HAProxy. */
   nodeUrl(node: PatroniNode, database = 'member_api'): string {
     return `postgres://postgres:${PASSWORDS.superuser}@127.0.0.1:${node.pgPort}/${database}`;
@@ -232,6 +241,44 @@ export class HaStack {
     return undefined;
   }
 
+  /** Patroni's synchronous_mode, changed in the cluster's configuration as `patronictl edit-config` does. */
+  async setSynchronousMode(on: boolean): Promise<void> {
+    await this.patchConfig({ synchronous_mode: on });
+    this.synchronous = on;
+    await until(`synchronous mode ${on ? 'on' : 'off'}`, 30_000, async () => {
+      const members = await this.cluster();
+      return members.some((m) => m.role === 'sync_standby') === on ? true : undefined;
+    });
+  }
+
+  /**
+   * The standbys apply the WAL this late (recovery_min_apply_delay, through Patroni): they
+   * lag behind by that much, as a loaded or distant standby does. 0 puts them back.
+   */
+  async setApplyDelay(ms: number): Promise<void> {
+    await this.patchConfig({ postgresql: { parameters: { recovery_min_apply_delay: `${ms}ms` } } });
+    const leader = await this.leader();
+    for (const node of this.nodes.filter((n) => n !== leader)) {
+      await until(`${node.name} to apply the WAL ${ms} ms late`, 30_000, async () => {
+        const [row] = await this.query<{ delay: string }>(
+          this.nodeUrl(node, 'postgres'),
+          "select setting as delay from pg_settings where name = 'recovery_min_apply_delay'",
+        );
+        return Number(row?.delay) === ms ? true : undefined;
+      });
+    }
+  }
+
+  private async patchConfig(patch: object): Promise<void> {
+    const leader = (await this.leader())!;
+    const answer = await fetch(`http://127.0.0.1:${leader.apiPort}/config`, {
+      method: 'PATCH',
+      headers: { authorization: `Basic ${Buffer.from(`patroni:${PASSWORDS.restapi}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify(patch),
+    });
+    if (!answer.ok) throw new Error(`Patroni refused the configuration: ${answer.status} ${await answer.text()}`);
+  }
+
   /** The cluster as Patroni sees it, asked of any node that answers. */
   async cluster(): Promise<ClusterMember[]> {
     for (const node of this.nodes) {
@@ -246,14 +293,14 @@ export class HaStack {
     return this.nodes.find((node) => node.name === leader?.name);
   }
 
-  /** Until `count` nodes run, one leading, the others streaming, one of them synchronous. */
+  /** Until `count` nodes run, one leading, the others streaming, one of them synchronous in synchronous mode. */
   async waitForCluster(count: number, timeoutMs: number): Promise<ClusterMember[]> {
-    return until(`${count} nodes running with a synchronous standby`, timeoutMs, async () => {
+    return until(`${count} nodes running${this.synchronous ? ' with a synchronous standby' : ''}`, timeoutMs, async () => {
       const members = await this.cluster();
       const leaders = members.filter((m) => m.role === 'leader' && m.state === 'running');
       const streaming = members.filter((m) => m.role !== 'leader' && (m.state === 'streaming' || m.state === 'running'));
       const sync = members.some((m) => m.role === 'sync_standby');
-      return leaders.length === 1 && streaming.length === count - 1 && sync ? members : undefined;
+      return leaders.length === 1 && streaming.length === count - 1 && sync === this.synchronous ? members : undefined;
     });
   }
 

@@ -45,6 +45,8 @@ describe('loadConfig', () => {
       MAX_CONCURRENT_LISTS_PER_ACCOUNT: '5',
       RESPONSE_STALL_TIMEOUT_MS: '10000',
       DATABASE_POOL_SIZE: '40',
+      DATABASE_REPLICA_URLS: 'postgres://u@standby1/members,postgres://u@standby2:5433/members',
+      REPLICA_MAX_LAG_MS: '250',
       LIST_SLOT_WAIT_MS: '100',
       EVENT_RETENTION_DAYS: '30',
       EVENTS: 'off',
@@ -84,8 +86,13 @@ describe('loadConfig', () => {
       maxConcurrentListsPerAccount: 5,
       responseStallTimeoutMs: 10000,
       databasePoolSize: 40,
+      databaseReplicaUrls: ['postgres://u@standby1/members', 'postgres://u@standby2:5433/members'],
+      replicaMaxLagMs: 250,
       listSlotWaitMs: 100,
     });
+    // Standbys are PostgreSQL's, of a PostgreSQL primary.
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://u@standby1/members' })).toThrow('DATABASE_REPLICA_URLS needs a PostgreSQL DATABASE_URL');
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/members', DATABASE_REPLICA_URLS: 'standby1' })).toThrow('DATABASE_REPLICA_URLS');
     expect(loadConfig({}).metricsPort).toBeUndefined();
     // The demo key goes beside the SQLite file, or into the working directory with PostgreSQL.
     expect(loadConfig({}).demoKeyFile).toBe('data/demo-api-key');

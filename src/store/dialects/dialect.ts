@@ -7,6 +7,12 @@ import type { PoolStats } from '../../observability/metrics.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
+/** A read snapshot's reader, when a standby may serve it (EngineConnection.readSnapshot). */
+export interface SnapshotOptions {
+  /** The account whose data it reads: a standby serves it only if it has this account's writes. */
+  readonly account?: number;
+}
+
 /** Reads inside one read-only snapshot: every query sees the same state of the store. */
 export interface SnapshotReader {
   all<R>(query: CompiledQuery<R>): Promise<R[]>;
@@ -131,9 +137,11 @@ export interface EngineConnection extends WriterConnection {
    * (a list of a million members) neither blocks writers nor sees their changes half-way,
    * yielding what `work` yields. The snapshot is taken when the first item is asked for, and
    * released when the reading ends, however it ends (a consumer that stops early included).
-   * On SQLite it is read in a worker thread, never on the event loop.
+   * On SQLite it is read in a worker thread, never on the event loop. With `account`, on
+   * PostgreSQL with standbys, it may be read on a standby that has what that account must
+   * see (postgres-replicas.ts).
    */
-  readSnapshot<T>(work: (reader: SnapshotReader) => AsyncGenerator<T>): AsyncGenerator<T>;
+  readSnapshot<T>(work: (reader: SnapshotReader) => AsyncGenerator<T>, options?: SnapshotOptions): AsyncGenerator<T>;
   /** Keeps the planner's statistics current as the data grows (run periodically). */
   refreshStatistics(): Promise<void>;
   /**

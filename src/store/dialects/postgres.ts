@@ -6,6 +6,8 @@ import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
 import { commitWatchingDialect, runWatched } from './postgres-commits.js';
 import { choosesHost, hostChoosingClient, parsePostgresHosts } from './postgres-hosts.js';
+import { ReplicaRouter } from './postgres-replicas.js';
+import { accountScope } from '../../common/account-scope.js';
 import { queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
 
 /** Transaction-scoped advisory locks: released by the COMMIT or ROLLBACK, never by hand. */
@@ -14,8 +16,12 @@ const transactionLocks: TransactionLocks = {
 };
 
 export interface PostgresOptions {
-  /** Most connections the pool opens. */
+  /** Most connections the pool opens (to the primary, and to each standby). */
   poolSize?: number;
+  /** Standbys that serve an account's long reads when they have what it must see (postgres-replicas.ts). */
+  replicaUrls?: readonly string[];
+  /** A standby further behind than this serves no read. */
+  replicaMaxLagMs?: number;
 }
 
 const INT8_OID = 20;
@@ -49,6 +55,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   // Every statement is sent as it comes, with its parameters bound by the server; what may
   // have committed is watched (postgres-commits.ts).
   const db = new Kysely<Database>({ dialect: commitWatchingDialect(pool) });
+  const replicas = options.replicaUrls?.length
+    ? new ReplicaRouter(pool, { urls: options.replicaUrls, maxLagMs: options.replicaMaxLagMs ?? 1000, poolSize: options.poolSize ?? 20, types })
+    : undefined;
   return {
     engine: 'postgres',
     db,
@@ -67,15 +76,22 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     }),
     // A write whose connection is lost runs again if it certainly was not made, and fails as
     // "may or may not have been made" if it may have been.
-    transact: (procedure, ...args) =>
-      runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args), connectionLost),
-    async *readSnapshot(work) {
-      const client = await pool.connect();
+    async transact(procedure, ...args) {
+      const result = await runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args), connectionLost);
+      // The request's accounts read from the primary until a standby has this write.
+      replicas?.noteWrites(accountScope.accounts());
+      return result;
+    },
+    async *readSnapshot(work, options) {
+      const onReplica = options?.account !== undefined ? await replicas?.snapshotFor(options.account) : undefined;
+      const client = onReplica ?? (await pool.connect());
       let broken = false;
       try {
-        // The snapshot is taken at the first statement: take it now.
-        await client.query('begin isolation level repeatable read read only');
-        await client.query('select 1');
+        if (!onReplica) {
+          // The snapshot is taken at the first statement: take it now.
+          await client.query('begin isolation level repeatable read read only');
+          await client.query('select 1');
+        }
         yield* work(snapshotReader(client));
       } finally {
         // Read only: whether it ended well or not, a rollback is all there is to do.
@@ -130,8 +146,11 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     async ping() {
       await pool.query('select 1');
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => db.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, replicas: replicas?.stats() }),
+    async close() {
+      await replicas?.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -1,0 +1,33 @@
+/**
+ * `npm run test:replica [-- vitest arguments]`: the API's own test suite (test/http by default)
+ * on PostgreSQL through a Patroni cluster (test/support/ha-stack.ts): each suite's store on
+ * HAProxy's primary port, reading from its standbys' port as a server with
+ * DATABASE_REPLICA_URLS does (lists, the events feed and the console's pages on a standby when
+ * it has what the account must see). Needs Debian's patroni, etcd-server and haproxy.
+ */
+import { spawnSync } from 'node:child_process';
+import { HaStack, haStackMissing } from '../test/support/ha-stack.js';
+
+const missing = haStackMissing();
+if (missing) {
+  console.error(`test:replica: ${missing}`);
+  process.exit(1);
+}
+const stack = await HaStack.start();
+let status: number;
+try {
+  const args = process.argv.slice(2);
+  const run = spawnSync('npx', ['vitest', 'run', '--project', 'main', ...(args.length ? args : ['test/http'])], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      TEST_ENGINES: 'postgres',
+      TEST_POSTGRES_URL: stack.primaryUrl('postgres', true),
+      TEST_POSTGRES_REPLICA_URL: stack.replicaUrl('postgres', true),
+    },
+  });
+  status = run.status ?? 1;
+} finally {
+  await stack.stop();
+}
+process.exit(status);

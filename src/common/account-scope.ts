@@ -1,0 +1,28 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The accounts a request acts for, known to whatever it calls without being passed down: the
+ * store notes that these accounts wrote when one of the request's writes commits, so that
+ * their next reads are sent to the primary until a replica has the write (read-your-writes,
+ * postgres-replicas.ts). The HTTP server opens a scope per request; the accounts service adds
+ * each account it finds or authenticates. Outside a request (the command line, the sweeps)
+ * there is no scope, and nothing is noted.
+ */
+const storage = new AsyncLocalStorage<Set<number>>();
+
+export const accountScope = {
+  /** Runs `work` in a scope of its own (one per request). */
+  run<T>(work: () => T): T {
+    return storage.run(new Set(), work);
+  },
+  /** The request acts for this account too. */
+  add(accountId: number): void {
+    storage.getStore()?.add(accountId);
+  },
+  /** The accounts of the current request: none outside one. */
+  accounts(): ReadonlySet<number> {
+    return storage.getStore() ?? EMPTY;
+  },
+};
+
+const EMPTY: ReadonlySet<number> = new Set();

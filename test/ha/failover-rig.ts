@@ -1,0 +1,171 @@
+import { startServe, type Served } from '../support/cli.js';
+import { freePort, HaStack, type PatroniNode } from '../support/ha-stack.js';
+import { FailoverLoad } from './failover-load.js';
+
+/**
+ * The stack of docs/beyond-one-machine.md under load, for the failover test and its bench:
+ * a Patroni cluster (test/support/ha-stack.ts), two member-api servers on HAProxy's primary
+ * port (the sweep every second, metrics on a port of their own), and a client load through both.
+ */
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One leader killed, as clients and Patroni saw it (seconds from the kill). */
+export interface Outage {
+  what: string;
+  /** The last write answered OK before the kill, and the first one sent after it answered OK. */
+  lastOkBefore: number;
+  firstOkAfter: number;
+  /** When a node took writes again, asked directly (not through HAProxy): Patroni's own time. */
+  promoted: number;
+  /** When both servers had answered a write again and /readyz said ready. */
+  ready: number;
+  /** 503s answered between the two OKs. */
+  refused: number;
+}
+
+export class FailoverRig {
+  readonly outages: Outage[] = [];
+
+  private constructor(
+    readonly stack: HaStack,
+    readonly servers: Served[],
+    readonly metricsPorts: number[],
+    readonly load: FailoverLoad,
+  ) {}
+
+  static async start(options: { synchronous: boolean } = { synchronous: true }): Promise<FailoverRig> {
+    const stack = await HaStack.start();
+    try {
+      if (!options.synchronous) await stack.setSynchronousMode(false);
+      const metricsPorts = [await freePort(), await freePort()];
+      const env = (i: number) => ({ DATABASE_URL: stack.primaryUrl(), SWEEP_INTERVAL_SECONDS: '1', METRICS_PORT: String(metricsPorts[i]) });
+      const servers = [await startServe(env(0))];
+      servers.push(await startServe(env(1)));
+      const load = new FailoverLoad(
+        servers.map((s) => s.url),
+        servers[0]!.demoKey(),
+      );
+      load.start();
+      await sleep(2000);
+      return new FailoverRig(stack, servers, metricsPorts, load);
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.load.stop();
+    for (const server of this.servers) server.child.kill('SIGTERM');
+    await this.stack.stop();
+  }
+
+  /** `kill -9` of the leader's postmaster; Patroni starts it again and it leads again, or another does. */
+  async killLeaderPostmaster(): Promise<Outage> {
+    const leader = (await this.stack.leader())!;
+    const killedAt = Date.now();
+    this.stack.killPostmaster(leader);
+    const outage = await this.outage(`postmaster of the leader ${leader.name}`, killedAt);
+    await this.stack.waitForCluster(3, 60_000);
+    return outage;
+  }
+
+  /** `kill -9` of the leader's Patroni and postmaster together (the machine gone); another node is promoted. */
+  async killLeader(): Promise<{ outage: Outage; gone: PatroniNode }> {
+    const gone = (await this.stack.leader())!;
+    const killedAt = Date.now();
+    await this.stack.killNode(gone);
+    return { outage: await this.outage(`Patroni and postmaster of the leader ${gone.name}`, killedAt, gone), gone };
+  }
+
+  /** The killed node started again: it rejoins as a standby (pg_rewind when it had gone ahead). */
+  async rejoin(node: PatroniNode): Promise<void> {
+    this.stack.startPatroni(node);
+    await this.stack.waitForCluster(3, 90_000);
+  }
+
+  private async outage(what: string, killedAt: number, gone?: PatroniNode): Promise<Outage> {
+    const promotedAt = await this.primaryTakesWrites(gone);
+    const readyAt = await this.serversBack(killedAt);
+    const { lastOkBefore, firstOkAfter } = this.load.writeOutage(killedAt);
+    const refused = this.load.answers.filter((a) => a.status === 503 && a.sent >= lastOkBefore && a.at <= firstOkAfter).length;
+    const s = (t: number) => (t - killedAt) / 1000;
+    const outage = { what, lastOkBefore: s(lastOkBefore), firstOkAfter: s(firstOkAfter), promoted: s(promotedAt), ready: s(readyAt), refused };
+    this.outages.push(outage);
+    return outage;
+  }
+
+  /** Until the node that leads (not `exclude`) takes writes, asked directly. */
+  private async primaryTakesWrites(exclude?: PatroniNode): Promise<number> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const leader = await this.stack.leader();
+      if (leader && leader !== exclude) {
+        const writable = await this.stack
+          .query<{ ok: boolean }>(this.stack.nodeUrl(leader), 'select not pg_is_in_recovery() as ok')
+          .then(([row]) => row?.ok)
+          .catch(() => false);
+        if (writable) return Date.now();
+      }
+      if (Date.now() > deadline) throw new Error(`no primary took writes:\n${this.stack.output()}`);
+      await sleep(50);
+    }
+  }
+
+  /** Until both servers have answered a write sent after `since` and say they are ready. */
+  private async serversBack(since: number): Promise<number> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const wrote = (server: number) => this.load.answers.some((a) => a.server === server && a.sent > since && a.call !== 'login' && a.result === 'OK');
+      const ready = await Promise.all(this.servers.map(async (s) => (await fetch(`${s.url}/readyz`).catch(() => undefined))?.status === 200));
+      if (wrote(0) && wrote(1) && ready.every(Boolean)) return Date.now();
+      if (Date.now() > deadline) throw new Error(`the servers did not answer writes again:\n${this.stack.output()}`);
+      await sleep(100);
+    }
+  }
+
+  /** Acknowledged writes not on the primary the cluster ended with. */
+  async lostWrites(): Promise<{ creates: string[]; updates: string[]; acknowledgedAt: number[] }> {
+    const rows = await this.stack.query<{ login: string; email: string }>(this.stack.primaryUrl(), 'select login, email from members');
+    const onPrimary = new Map(rows.map((r) => [r.login, r.email]));
+    const { created, updated } = this.load.acknowledged;
+    const creates = [...created].filter((login) => !onPrimary.has(login));
+    const updates = [...updated].filter(([login, email]) => onPrimary.has(login) && onPrimary.get(login) !== email).map(([login]) => login);
+    const lost = new Set([...creates, ...updates]);
+    const acknowledgedAt = this.load.answers
+      .filter((a) => lost.has(a.login) && a.result === 'OK' && (a.call === 'create' || a.call === 'update'))
+      .map((a) => a.at);
+    return { creates, updates, acknowledgedAt };
+  }
+
+  /** Sessions answered by /login/ that a check no longer finds. */
+  async lostSessions(): Promise<string[]> {
+    const lost: string[] = [];
+    for (const [i, [login, session]] of [...this.load.acknowledged.sessions].entries()) {
+      const server = this.servers[i % this.servers.length]!;
+      const answer = await fetch(`${server.url}/api2/session/`, { method: 'POST', body: new URLSearchParams({ user: 'demo', session }) });
+      const body = (await answer.json()) as { result: string; login?: string };
+      if (body.result !== 'OK' || body.login !== login) lost.push(login);
+    }
+    return lost;
+  }
+
+  /** Sweep rounds done (the advisory lock taken) by both servers. */
+  async sweepsDone(): Promise<number> {
+    let done = 0;
+    for (const port of this.metricsPorts) {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      done += Number(/member_api_job_round_seconds_count\{job="sweep",outcome="ok"\} (\d+)/.exec(text)?.[1] ?? 0);
+    }
+    return done;
+  }
+}
+
+/** An outage as one line of a report. */
+export function describeOutage(o: Outage): string {
+  return (
+    `${o.what}: writes out ${(o.firstOkAfter - o.lastOkBefore).toFixed(1)} s (last OK ${o.lastOkBefore.toFixed(1)} s, first OK +${o.firstOkAfter.toFixed(1)} s); ` +
+    `a node took writes +${o.promoted.toFixed(1)} s; 503s ${o.refused}; both servers ready +${o.ready.toFixed(1)} s`
+  );
+}
