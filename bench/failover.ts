@@ -49,8 +49,8 @@ export async function measureFailover(synchronous: boolean, kills: number): Prom
     let lost = 0;
     const killTimes: number[] = [];
     for (let k = 0; k < kills; k++) {
-      killTimes.push(Date.now());
       const { outage, gone } = await rig.killLeader();
+      killTimes.push(outage.killedAt);
       console.log(`  ${synchronous ? 'sync' : 'async'} kill ${k + 1}: ${describeOutage(outage)}`);
       await rig.rejoin(gone);
       await new Promise((resolve) => setTimeout(resolve, 2000));

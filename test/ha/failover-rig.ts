@@ -13,6 +13,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** One leader killed, as clients and Patroni saw it (seconds from the kill). */
 export interface Outage {
   what: string;
+  /** When the kill was sent (ms since the epoch); the other times are seconds from it. */
+  killedAt: number;
   /** The last write answered OK before the kill, and the first one sent after it answered OK. */
   lastOkBefore: number;
   firstOkAfter: number;
@@ -91,7 +93,7 @@ export class FailoverRig {
     const { lastOkBefore, firstOkAfter } = this.load.writeOutage(killedAt);
     const refused = this.load.answers.filter((a) => a.status === 503 && a.sent >= lastOkBefore && a.at <= firstOkAfter).length;
     const s = (t: number) => (t - killedAt) / 1000;
-    const outage = { what, lastOkBefore: s(lastOkBefore), firstOkAfter: s(firstOkAfter), promoted: s(promotedAt), ready: s(readyAt), refused };
+    const outage = { what, killedAt, lastOkBefore: s(lastOkBefore), firstOkAfter: s(firstOkAfter), promoted: s(promotedAt), ready: s(readyAt), refused };
     this.outages.push(outage);
     return outage;
   }
