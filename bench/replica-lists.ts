@@ -4,8 +4,8 @@
  * docs/beyond-one-machine.md (three Patroni nodes in synchronous mode, HAProxy; Debian's
  * patroni, etcd-server and haproxy). One account of seeded members is listed (a page of 500
  * members, a quarter of the time with a profile search) by 4 clients, while another account's
- * members are updated by 8 clients; the server is started once without DATABASE_REPLICA_URLS,
- * once with HAProxy's standbys' port. `npm run bench` runs it as its `replica-lists` section.
+ * members are updated by 8 clients through a second server; the server listed from is started
+ * once without DATABASE_REPLICA_URLS, once with HAProxy's standbys' port. `npm run bench` runs it as its `replica-lists` section.
  *
  * Every process shares this machine's cores: a standby here takes the reads off the primary's
  * locks and buffers, not off its CPU, which a standby on a machine of its own would too.
@@ -24,9 +24,9 @@ export interface ReplicaListFigures {
   replica: { p50: number; p99: number; perSecond: number; writesPerSecond: number; onReplica: number; onPrimary: number };
 }
 
-async function measure(url: string, listKey: string, writeKey: string, seconds: number) {
+async function measure(url: string, writerUrl: string, listKey: string, writeKey: string, seconds: number) {
   const writes = autocannon({
-    url: `${url}/api2/update/`,
+    url: `${writerUrl}/api2/update/`,
     connections: 8,
     duration: seconds,
     requests: [
@@ -76,13 +76,16 @@ export async function measureReplicaLists(members: number, seconds: number): Pro
     await seedMembers(url, lists.id, { count: members });
     await seedMembers(url, writer.id, { count: 1000, start: members });
     const figures: Partial<ReplicaListFigures> = { members };
+    // The writes come through a server of their own, as through the other servers of a fleet:
+    // the server measured spends its time on the lists alone.
+    const writerServer = await startServer({ DATABASE_URL: url, SWEEP_INTERVAL_SECONDS: '0' });
     for (const replicas of [false, true]) {
       const metricsPort = await freePort();
       const env: Record<string, string> = { DATABASE_URL: url, SWEEP_INTERVAL_SECONDS: '0', METRICS_PORT: String(metricsPort) };
       if (replicas) env.DATABASE_REPLICA_URLS = stack.replicaUrl();
       const server = await startServer(env);
       try {
-        const measured = await measure(server.url, lists.apiKey!, writer.apiKey!, seconds);
+        const measured = await measure(server.url, writerServer.url, lists.apiKey!, writer.apiKey!, seconds);
         if (replicas) {
           const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
           const reads = (target: string) => Number(new RegExp(`member_api_replica_reads_total\\{target="${target}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
@@ -96,6 +99,7 @@ export async function measureReplicaLists(members: number, seconds: number): Pro
         await server.stop();
       }
     }
+    await writerServer.stop();
     return figures as ReplicaListFigures;
   } finally {
     await stack.stop();
