@@ -19,7 +19,7 @@ import type { MembersService } from './members/members-service.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { FORM_BODY_LIMIT_BYTES } from './http/page-security.js';
 import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js';
-import { errorBody, handleError, MESSAGES } from './http/errors.js';
+import { errorBody, errorHandler, MESSAGES } from './http/errors.js';
 import { hasSecretInQuery, recordAnswers, RequestLogController } from './http/logging.js';
 import { multipartOptions, type ParamLimits } from './http/params.js';
 import { registerConsole, type ConsoleContext } from './console/routes.js';
@@ -143,7 +143,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   drainOnClose(app);
   registerBodyParsers(app);
   await app.register(multipart, multipartOptions(deps.limits));
-  app.setErrorHandler(handleError);
+  app.setErrorHandler(errorHandler(deps.metrics));
   await registerOpenApi(app, deps.version ?? '0.0.0');
 
   // Paths answer 405 (with Allow) for a method they do not take, and 404 otherwise.

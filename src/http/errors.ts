@@ -8,6 +8,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HashingBusy } from '../auth/hashing-gate.js';
 import { StoreOutcomeUnknown, StoreUnavailable } from '../common/store-errors.js';
+import type { Metrics } from '../observability/metrics.js';
 
 /** Every fixed message the API answers with. Parameter messages are built by ApiError. */
 export const MESSAGES = {
@@ -150,6 +151,14 @@ export function describeError(error: unknown): { statusCode: number; message: st
   }
   if (statusCode === 503) return { statusCode: 503, message: MESSAGES.unavailable };
   return { statusCode: 500, message: MESSAGES.internal };
+}
+
+/** The app's error handler; a store that is unavailable is counted in `metrics` when there are some. */
+export function errorHandler(metrics?: Pick<Metrics, 'countStoreUnavailable'>) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    if (error instanceof StoreUnavailable) metrics?.countStoreUnavailable(error instanceof StoreOutcomeUnknown ? 'unknown' : 'refused');
+    handleError(error, request, reply);
+  };
 }
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {

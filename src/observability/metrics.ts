@@ -55,6 +55,7 @@ export class Metrics {
   private readonly upstreamCalls: Counter<'call' | 'outcome'>;
   private readonly credentialsInUrl: Counter<'endpoint'>;
   private readonly jobRounds: Histogram<'job' | 'outcome'>;
+  private readonly storeUnavailable: Counter<'outcome'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -107,6 +108,13 @@ export class Metrics {
       buckets: [0.001, 0.01, 0.1, 1, 10, 60],
       registers,
     });
+    this.storeUnavailable = new Counter({
+      name: 'member_api_store_unavailable_total',
+      help: 'requests answered 503 because the store did not answer or took no writes (a failover), by outcome: refused (nothing was done), unknown (the connection was lost at the COMMIT: the change may or may not have been made)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['refused', 'unknown'] as const) this.storeUnavailable.inc({ outcome }, 0);
     if (sources.links) this.linkGauges(sources.links, registers);
     const counter = (name: string, help: string, read: () => number) =>
       new Counter({
@@ -205,6 +213,10 @@ export class Metrics {
     );
     gauge('member_api_upstream_errors', 'calls to the upstream that failed (logins, syncs, mirrored writes)', (f) => f.upstreamErrors);
     gauge('member_api_upstream_mirror_pending', 'writes waiting to be mirrored to the upstream', (f) => f.mirrorPending);
+  }
+
+  countStoreUnavailable(outcome: 'refused' | 'unknown'): void {
+    this.storeUnavailable.inc({ outcome });
   }
 
   countLogin(outcome: LoginOutcome): void {

@@ -154,13 +154,24 @@ export class FailoverRig {
   }
 
   /** Sweep rounds done (the advisory lock taken) by both servers. */
-  async sweepsDone(): Promise<number> {
-    let done = 0;
+  sweepsDone(): Promise<number> {
+    return this.metricSum(/member_api_job_round_seconds_count\{job="sweep",outcome="ok"\} (\d+)/);
+  }
+
+  /** Requests both servers counted as answered 503 for a store unavailable, both outcomes. */
+  storeUnavailableCounted(): Promise<number> {
+    return this.metricSum(/member_api_store_unavailable_total\{outcome="(?:refused|unknown)"\} (\d+)/g);
+  }
+
+  /** A metric's values (the first group of each match), summed over both servers. */
+  private async metricSum(pattern: RegExp): Promise<number> {
+    let sum = 0;
     for (const port of this.metricsPorts) {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      done += Number(/member_api_job_round_seconds_count\{job="sweep",outcome="ok"\} (\d+)/.exec(text)?.[1] ?? 0);
+      const global = new RegExp(pattern.source, 'g');
+      for (const match of text.matchAll(global)) sum += Number(match[1]);
     }
-    return done;
+    return sum;
   }
 }
 

@@ -60,6 +60,8 @@ describe.skipIf(missing)('a primary failover on Patroni, in synchronous mode', (
     }
     const wrong = load.answers.filter((a) => a.result !== 'OK' && !(a.status === 503 && OUTAGE_ANSWERS.includes(a.message)));
     expect(wrong.slice(0, 10), `${wrong.length} answers neither correct nor 503`).toEqual([]);
+    // Each of those 503s was counted in the servers' metrics.
+    expect(await rig.storeUnavailableCounted()).toBe(load.answers.filter((a) => a.status === 503).length);
 
     // Every acknowledged write is on the primary the cluster ended with; every session holds.
     const lost = await rig.lostWrites();
