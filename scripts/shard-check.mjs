@@ -38,7 +38,9 @@ function check(text) {
   const tables = [...text.matchAll(TOUCHES)].map((match) => match[1].toLowerCase());
   if (tables.length === 0 || NAMES_ACCOUNT.test(text) || INSERTS_ACCOUNT.test(text)) return;
   // Where it came from: the first frame in the project's own code.
-  const origin = (new Error().stack ?? '').split('\n').find((line) => /\/(src|dist)\//.test(line) && !line.includes('/dialects/'));
+  const origin = (new Error().stack ?? '')
+    .split('\n')
+    .find((line) => /\/(src|dist)\//.test(line) && !line.includes('node_modules') && !line.includes('/dialects/'));
   const entry = { tables: [...new Set(tables)], sql: text.replace(/\s+/g, ' ').trim(), origin: origin?.trim().replace(/^at /, '') };
   if (log) appendFileSync(log, `${JSON.stringify(entry)}\n`);
   if (fail) throw new Error(`not routable to one shard (no account_id): ${entry.sql}`);
