@@ -2,7 +2,7 @@
  * `npm run test:replica [-- vitest arguments]`: the API's own test suite (test/http by default)
  * on PostgreSQL through a Patroni cluster (test/support/ha-stack.ts): each suite's store on
  * HAProxy's primary port, reading from its standbys' port as a server with
- * DATABASE_REPLICA_URLS does (lists, the events feed and the console's pages on a standby when
+ * DATABASE_REPLICA_URLS does (lists, exports and the console's member pages on a standby when
  * it has what the account must see). Needs Debian's patroni, etcd-server and haproxy.
  */
 import { spawnSync } from 'node:child_process';

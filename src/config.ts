@@ -62,7 +62,7 @@ export interface Config {
   readonly responseStallTimeoutMs: number;
   /** PostgreSQL connections each server opens at most (to the primary, and to each standby). */
   readonly databasePoolSize: number;
-  /** PostgreSQL standbys that serve lists, the events feed and the console's pages when they have what the reader must see. */
+  /** PostgreSQL standbys that serve lists, exports and the console's member pages when they have what the reader must see. */
   readonly databaseReplicaUrls: readonly string[];
   /** A standby further behind the primary than this, in milliseconds, serves no read. */
   readonly replicaMaxLagMs: number;

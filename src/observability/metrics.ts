@@ -138,7 +138,7 @@ export class Metrics {
     );
     new Counter({
       name: 'member_api_replica_reads_total',
-      help: "PostgreSQL with standbys (DATABASE_REPLICA_URLS): reads that a standby could serve (lists, the events feed, the console's pages), by target: replica, or primary (no standby had what the account must see, or none answered)",
+      help: "PostgreSQL with standbys (DATABASE_REPLICA_URLS): reads that a standby could serve (lists, exports, the console's member pages), by target: replica, or primary (no standby had what the account must see, or none answered)",
       labelNames: ['target'],
       registers,
       collect() {

@@ -221,40 +221,37 @@ export class EventRepository extends Repository implements EventStore {
   }
 
   async page(accountId: number, after: number | undefined, limit: number, types: readonly string[] | undefined, window: number): Promise<EventPage> {
-    // In one snapshot, which a standby may serve when it has what this account must see.
-    const build = this.build;
-    for await (const page of this.connection.readSnapshot(
-      async function* (reader) {
-        let from = after ?? 0;
-        if (after === undefined) {
-          // From the oldest event kept: ids below it were deleted by the retention sweep.
-          const oldest = build.selectFrom('events').select('id').where('account_id', '=', accountId).where('id', 'is not', null).orderBy('id').limit(1);
-          const [row] = await reader.all(oldest.compile());
-          from = row === undefined ? 0 : Number(row.id) - 1;
-        }
-        // The last id given, read first: every event up to it is numbered and visible to the read
-        // below (the sequencer commits the ids and the counter together: see sequenceEvents).
-        const [counter] = await reader.all(build.selectFrom('event_counters').select('last_id').where('account_id', '=', accountId).compile());
-        // Ids are dense within an account (taken from a counter, given back on rollback), so a
-        // window of ids bounds the rows read, whatever the type filter leaves out.
-        const to = Math.max(from, Math.min(from + window, counter === undefined ? 0 : Number(counter.last_id)));
-        let query = build
-          .selectFrom('events')
-          .selectAll()
-          .where('account_id', '=', accountId)
-          .where('id', '>', from)
-          .where('id', '<=', to)
-          .orderBy('id')
-          .limit(limit);
-        if (types !== undefined) query = query.where('type', 'in', [...types]);
-        const rows = await reader.all(query.compile());
-        // A full page ends at its last event; a short one read its whole window.
-        const next = rows.length === limit ? Number(rows.at(-1)!.id) : to;
-        yield { events: rows.map(toEvent), next };
-      },
-      { account: accountId },
-    ))
-      return page;
-    throw new Error('the snapshot ended without a page');
+    let from = after ?? 0;
+    if (after === undefined) {
+      // From the oldest event kept: ids below it were deleted by the retention sweep.
+      const oldest = await this.reads
+        .selectFrom('events')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('id', 'is not', null)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      from = oldest === undefined ? 0 : Number(oldest.id) - 1;
+    }
+    // The last id given, read first: every event up to it is numbered and visible to the read
+    // below (the sequencer commits the ids and the counter together: see sequenceEvents).
+    const counter = await this.reads.selectFrom('event_counters').select('last_id').where('account_id', '=', accountId).executeTakeFirst();
+    // Ids are dense within an account (taken from a counter, given back on rollback), so a
+    // window of ids bounds the rows read, whatever the type filter leaves out.
+    const to = Math.max(from, Math.min(from + window, counter === undefined ? 0 : Number(counter.last_id)));
+    let query = this.reads
+      .selectFrom('events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '>', from)
+      .where('id', '<=', to)
+      .orderBy('id')
+      .limit(limit);
+    if (types !== undefined) query = query.where('type', 'in', [...types]);
+    const rows = await query.execute();
+    // A full page ends at its last event; a short one read its whole window.
+    const next = rows.length === limit ? Number(rows.at(-1)!.id) : to;
+    return { events: rows.map(toEvent), next };
   }
 }

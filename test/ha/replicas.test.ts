@@ -4,7 +4,7 @@ import { freePort, haStackMissing, HaStack } from '../support/ha-stack.js';
 
 /**
  * Reads from standbys (DATABASE_REPLICA_URLS) on the real stack: a server on HAProxy's primary
- * port reading lists and the events feed from its standbys' port; the standbys made to
+ * port reading lists from its standbys' port; the standbys made to
  * apply the WAL late (recovery_min_apply_delay) to hold them behind. Run by `npm run test:ha`.
  */
 
@@ -68,7 +68,7 @@ describe.skipIf(missing)('reads from standbys', () => {
       const primary = await primaryReads();
       expect(await listed('second')).toEqual(['second']);
       expect(await primaryReads()).toBe(primary + 1);
-      // The feed too (its events are numbered a moment after the change, by the sequencer).
+      // The feed reads the primary (its events are numbered a moment after the change, by the sequencer).
       const feed = async () => ((await call('events', {})).events as Array<{ member?: { login: string } }>).map((e) => e.member?.login);
       for (let waited = 0; !(await feed()).includes('second') && waited < 5000; waited += 100) await sleep(100);
       expect(await feed()).toContain('second');
