@@ -9,15 +9,18 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * there is no scope, and nothing is noted.
  */
 const storage = new AsyncLocalStorage<Set<number>>();
+/** Whether any scope was ever opened: until then `add` costs nothing (the session check finds its account on every page of a site). */
+let opened = false;
 
 export const accountScope = {
   /** Runs `work` in a scope of its own (one per request). */
   run<T>(work: () => T): T {
+    opened = true;
     return storage.run(new Set(), work);
   },
   /** The request acts for this account too. */
   add(accountId: number): void {
-    storage.getStore()?.add(accountId);
+    if (opened) storage.getStore()?.add(accountId);
   },
   /** The accounts of the current request: none outside one. */
   accounts(): ReadonlySet<number> {
