@@ -10,6 +10,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY src ./src
+COPY scripts/build.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 
 # 2. What runs: production dependencies only (better-sqlite3's native module built or fetched).

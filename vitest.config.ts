@@ -5,7 +5,8 @@ const TIMED = ['test/http/enumeration.test.ts', 'test/http/search-isolation.test
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
+    // A test that runs the command line a dozen times waits for a dozen processes on a shared machine.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],
     projects: [

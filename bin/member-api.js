@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `member-api` command runs the compiled sources in dist/, which `npm install` builds
+// The `member-api` command runs the compiled sources in dist/ (bundled into one file, see
+// scripts/build.mjs), which `npm install` builds
 // (the `prepare` script) and `npm start` / `npm test` rebuild when a source changed.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -16,7 +17,7 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-const entry = new URL('../dist/main.js', import.meta.url);
+const entry = new URL('../dist/member-api.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('member-api: dist/ is missing; run `npm run build` (npm install does it) first\n');
   process.exit(1);

@@ -23,7 +23,7 @@ import { LoginService } from './members/login-service.js';
 import { MembersService } from './members/members-service.js';
 import { VerifyLinks } from './members/verify-link.js';
 import { Metrics } from './observability/metrics.js';
-import { openStore, type Store } from './store/store.js';
+import { openConfiguredStore, type Store } from './store/store.js';
 import { Sweeper } from './upkeep/sweeper.js';
 import { EventsService } from './events/events-service.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -105,17 +105,8 @@ export interface ServiceOptions {
 
 /** Opens the store the configuration names, brings its schema up to date and builds the services on it. */
 export async function createServices(config: Config, options: Omit<ServiceOptions, 'config'> = {}): Promise<Services> {
-  // A reader for every list that may run, and two to spare (an export, a count).
-  const store = openStore(config.databaseUrl, {
-    poolSize: config.databasePoolSize,
-    replicaUrls: config.databaseReplicaUrls,
-    replicaMaxLagMs: config.replicaMaxLagMs,
-    maxReaders: config.maxConcurrentLists + 2,
-    events: config.events,
-    create: options.createStore,
-  });
+  const store = await openConfiguredStore(config, { create: options.createStore });
   try {
-    await store.migrate();
     return await servicesOver(store, { ...options, config });
   } catch (error) {
     await store.close();

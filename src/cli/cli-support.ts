@@ -10,6 +10,7 @@ import { DEFAULT_DATABASE_PATH, loadConfig, type Config } from '../config.js';
 import { StoreNotFound } from '../common/store-errors.js';
 import { terminalText, writeJson, writeLines } from '../common/terminal-text.js';
 import { describeStore } from '../store/dialects/location.js';
+import type { Store } from '../store/store.js';
 
 /**
  * Runs `work` with the services over the configured store, closing it afterwards. Only
@@ -23,18 +24,22 @@ export class CommandError extends Error {}
 
 export const withServices: WithServices = async (work, options = {}) => {
   const config = loadConfig();
-  const { createServices } = await import('../compose.js');
-  let services: Services;
+  // The store opens (its writer loading in a thread of its own) while the services' modules load.
+  const { openConfiguredStore } = await import('../store/store.js');
+  const opening = openConfiguredStore(config, { create: options.createStore ?? false });
+  opening.catch(() => {}); // met below, once the modules have loaded
+  const { servicesOver } = await import('../compose.js');
+  let store: Store;
   try {
-    services = await createServices(config, { publicUrl: linkBase(config).url, createStore: options.createStore ?? false });
+    store = await opening;
   } catch (error) {
     if (error instanceof StoreNotFound) throw storeNotFound(error.location, config.databaseUrl);
     throw error;
   }
   try {
-    return await work(services, config);
+    return await work(await servicesOver(store, { config, publicUrl: linkBase(config).url }), config);
   } finally {
-    await services.store.close();
+    await store.close();
   }
 };
 

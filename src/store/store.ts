@@ -10,6 +10,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { EngineConnection, Engine } from './dialects/dialect.js';
 import type { RateLimiterOptions } from '../auth/request-limits.js';
 import type { PoolStats } from '../observability/metrics.js';
+import type { Config } from '../config.js';
 import { translateError } from './errors.js';
 import { storeConnection } from './writes.js';
 import { HousekeepingRepository } from './housekeeping-repository.js';
@@ -79,6 +80,29 @@ export function openStore(databaseUrl: string, options: ConnectOptions = {}): St
   return storeOver(connect(databaseUrl, options), { events: options.events ?? true });
 }
 
+/**
+ * Opens the store the configuration names, sized for it, and brings its schema up to date.
+ * `create: false` answers StoreNotFound for a store that is not there.
+ */
+export async function openConfiguredStore(config: Config, options: { readonly create?: boolean } = {}): Promise<Store> {
+  const store = openStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    replicaUrls: config.databaseReplicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
+    // A reader for every list that may run, and two to spare (an export, a count).
+    maxReaders: config.maxConcurrentLists + 2,
+    events: config.events,
+    create: options.create,
+  });
+  try {
+    await store.migrate();
+    return store;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
 export function storeOver(engine: EngineConnection, options: { events: boolean } = { events: true }): Store {
   // The repositories see the store's connection, whose only writes are whole transactions (writes.ts).
   const connection = storeConnection(engine);
@@ -101,14 +125,18 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
     secret: (name, create) =>
       guard({
         async secret() {
+          const kept = () => connection.reads.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst();
+          // Read first: a command that only reads writes nothing.
+          const row = await kept();
+          if (row) return row.value;
+          // Another server may make it meanwhile: the first one made is the one kept.
           await connection.write(
             connection.build
               .insertInto('settings')
               .values({ name, value: create() })
               .onConflict((oc) => oc.column('name').doNothing()),
           );
-          const row = await connection.reads.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-          return row.value;
+          return (await kept())!.value;
         },
       }).secret(),
     migrate: () => migrateToLatest(engine),

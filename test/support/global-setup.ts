@@ -1,14 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { postgresReachable, TEST_POSTGRES_URL } from './postgres.js';
 
-/** The command-line tests run bin/member-api.js, which runs dist/: build it from the current sources. */
+/** The command-line tests run bin/member-api.js, which runs dist/: build it from the current sources, as `npm run build` does. */
 function buildDist(): void {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  // As `npm run build` does: the console's stylesheet is read from beside its module.
-  copyFileSync('src/console/console.css', 'dist/console/console.css');
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 
 /**
