@@ -13,11 +13,13 @@ COPY src ./src
 COPY scripts/build.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 
-# 2. What runs: production dependencies only (better-sqlite3's native module built or fetched).
+# 2. What runs: production dependencies only, and better-sqlite3's native module as stage 1
+#    built or fetched it (the same base image and Node.js: building it again would give the same file).
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+COPY --from=build /app/node_modules/better-sqlite3/build/Release/better_sqlite3.node ./node_modules/better-sqlite3/build/Release/
 
 # 3. The image: the compiled server and its production dependencies, run by the node user.
 FROM node:20-bookworm-slim

@@ -51,9 +51,10 @@ for (const engine of ENGINES) {
         const busy = await fetch(file, { headers: { cookie } });
         expect([busy.status, busy.headers.get('retry-after')]).toEqual([503, '5']);
         expect(await busy.text()).toContain('Another export of this account');
-        // The stalled one is cut off, and the account may download again.
-        await new Promise((resolve) => setTimeout(resolve, 3000));
-        expect(server.output()).toMatch(/console export client stopped reading; cutting it off/);
+        // The stalled one is cut off once its writes have waited RESPONSE_STALL_TIMEOUT_MS (the
+        // buffers between the two must fill first: a few seconds on a busy machine), and the
+        // account may download again.
+        await expect.poll(() => server.output(), { timeout: 20_000, interval: 250 }).toMatch(/console export client stopped reading; cutting it off/);
         const again = await fetch(`${file}&q=nobody-is-called-this`, { headers: { cookie } });
         expect([again.status, (await again.text()).trim()]).toEqual([200, 'id,login,email,status,reg_time,last_login_time']);
       } finally {
