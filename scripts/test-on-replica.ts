@@ -27,6 +27,8 @@ try {
     },
   });
   status = run.status ?? 1;
+  // What the cluster did meanwhile (a leader change, a standby that fell behind) explains many a failure.
+  if (status !== 0) console.error(`\nthe cluster's processes, last lines:\n${stack.output()}`);
 } finally {
   await stack.stop();
 }
