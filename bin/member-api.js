@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `member-api` command runs the compiled sources in dist/ (bundled into one file, see
-// scripts/build.mjs), which `npm install` builds
-// (the `prepare` script) and `npm start` / `npm test` rebuild when a source changed.
+// The `member-api` command runs the compiled sources in dist/, bundled into one file (see
+// scripts/build.mjs), which `npm install` builds (the `prepare` script) and `npm start` /
+// `npm test` rebuild when a source changed.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 

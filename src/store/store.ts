@@ -125,9 +125,9 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
     secret: (name, create) =>
       guard({
         async secret() {
-          const kept = () => connection.reads.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst();
+          const kept = connection.reads.selectFrom('settings').select('value').where('name', '=', name);
           // Read first: a command that only reads writes nothing.
-          const row = await kept();
+          const row = await kept.executeTakeFirst();
           if (row) return row.value;
           // Another server may make it meanwhile: the first one made is the one kept.
           await connection.write(
@@ -136,7 +136,7 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
               .values({ name, value: create() })
               .onConflict((oc) => oc.column('name').doNothing()),
           );
-          return (await kept())!.value;
+          return (await kept.executeTakeFirstOrThrow()).value;
         },
       }).secret(),
     migrate: () => migrateToLatest(engine),
