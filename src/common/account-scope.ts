@@ -5,8 +5,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * store notes that these accounts wrote when one of the request's writes commits, so that
  * their next reads are sent to the primary until a replica has the write (read-your-writes,
  * postgres-replicas.ts). The HTTP server opens a scope per request; the accounts service adds
- * each account it finds or authenticates. Outside a request (the command line, the sweeps)
- * there is no scope, and nothing is noted.
+ * each account it finds or authenticates. Outside a request (a sweep, an import's job, the
+ * command line) there is no scope: a write there counts for every account.
  */
 const storage = new AsyncLocalStorage<Set<number>>();
 /** Whether any scope was ever opened: until then `add` costs nothing (the session check finds its account on every page of a site). */
@@ -22,10 +22,8 @@ export const accountScope = {
   add(accountId: number): void {
     if (opened) storage.getStore()?.add(accountId);
   },
-  /** The accounts of the current request: none outside one. */
-  accounts(): ReadonlySet<number> {
-    return storage.getStore() ?? EMPTY;
+  /** The accounts of the current request; undefined outside one. */
+  accounts(): ReadonlySet<number> | undefined {
+    return storage.getStore();
   },
 };
-
-const EMPTY: ReadonlySet<number> = new Set();

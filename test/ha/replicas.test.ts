@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountScope } from '../../src/common/account-scope.js';
+import { openPostgres } from '../../src/store/dialects/postgres.js';
 import { startServe, type Served } from '../support/cli.js';
 import { freePort, haStackMissing, HaStack } from '../support/ha-stack.js';
 
@@ -86,5 +89,45 @@ describe.skipIf(missing)('reads from standbys', () => {
     const before = await replicaReads();
     expect(await listed('second')).toEqual(['second']);
     expect(await replicaReads()).toBe(before + 1);
+  });
+
+  it('counts a write made outside any request for every account, and reads from the primary when a standby fails first', async () => {
+    const connection = openPostgres(stack.primaryUrl(), { replicaUrls: [stack.replicaUrl()], replicaMaxLagMs: 30_000 });
+    // What account 1's read finds, and where (the standbys apply the WAL 3 s late, within the 30 s bound).
+    const read = async (table: string) => {
+      const rows: unknown[] = [];
+      for await (const chunk of connection.readSnapshot(
+        async function* (reader) {
+          yield await reader.all(sql`select count(*)::int as n, pg_is_in_recovery() as standby from ${sql.table(table)}`.compile(connection.db));
+        },
+        { account: 1 },
+      ))
+        rows.push(...chunk);
+      return rows[0] as { n: number; standby: boolean };
+    };
+    await stack.setApplyDelay(3000);
+    try {
+      await sql`create table if not exists routed (n int)`.execute(connection.db);
+      await sleep(4500);
+      // Another account's write, in a request: account 1 still reads from a standby, which lacks it.
+      await accountScope.run(async () => {
+        accountScope.add(2);
+        await sql`insert into routed values (1)`.execute(connection.db);
+      });
+      expect(await read('routed')).toEqual({ n: 0, standby: true });
+      // A write outside any request (a sweep, an import's job): every account reads it at once.
+      await sql`insert into routed values (2)`.execute(connection.db);
+      expect(await read('routed')).toEqual({ n: 2, standby: false });
+      // A table the standby does not have yet: its read fails there, and the primary answers.
+      await sleep(4500);
+      await accountScope.run(async () => {
+        accountScope.add(2);
+        await sql`create table routed_later (n int)`.execute(connection.db);
+      });
+      expect(await read('routed_later')).toEqual({ n: 0, standby: false });
+    } finally {
+      await stack.setApplyDelay(0);
+      await connection.close();
+    }
   });
 });

@@ -35,16 +35,25 @@ function mayHaveCommitted(): void {
   if (sent) sent.mayHaveCommitted = true;
 }
 
+/** Called once a write has committed (read-your-writes on standbys: postgres-replicas.ts). */
+export type OnCommitted = () => void;
+
 /** A connection that tells a statement sent outside a transaction from one inside. */
 class WatchedConnection implements DatabaseConnection {
   inTransaction = false;
 
-  constructor(readonly inner: DatabaseConnection) {}
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly committed: OnCommitted,
+  ) {}
 
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // A read commits nothing; anything else outside a transaction commits as it runs.
-    if (!this.inTransaction && query.query.kind !== 'SelectQueryNode') mayHaveCommitted();
-    return this.inner.executeQuery<R>(query);
+    const commits = !this.inTransaction && query.query.kind !== 'SelectQueryNode';
+    if (commits) mayHaveCommitted();
+    const result = await this.inner.executeQuery<R>(query);
+    if (commits) this.committed();
+    return result;
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -56,7 +65,10 @@ class WatchedConnection implements DatabaseConnection {
 class CommitWatchingDriver implements Driver {
   private readonly inner: PostgresDriver;
 
-  constructor(pool: pg.Pool) {
+  constructor(
+    pool: pg.Pool,
+    private readonly committed: OnCommitted,
+  ) {
     this.inner = new PostgresDriver({ pool });
   }
 
@@ -65,7 +77,7 @@ class CommitWatchingDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new WatchedConnection(await this.inner.acquireConnection());
+    return new WatchedConnection(await this.inner.acquireConnection(), this.committed);
   }
 
   async beginTransaction(connection: WatchedConnection, settings: TransactionSettings): Promise<void> {
@@ -77,6 +89,7 @@ class CommitWatchingDriver implements Driver {
     mayHaveCommitted();
     connection.inTransaction = false;
     await this.inner.commitTransaction(connection.inner);
+    this.committed();
   }
 
   async rollbackTransaction(connection: WatchedConnection): Promise<void> {
@@ -105,11 +118,11 @@ class CommitWatchingDriver implements Driver {
   }
 }
 
-/** PostgresDialect, its driver watching what may have committed. */
-export function commitWatchingDialect(pool: pg.Pool): Dialect {
+/** PostgresDialect, its driver watching what may have committed, and telling `committed` what did. */
+export function commitWatchingDialect(pool: pg.Pool, committed: OnCommitted = () => {}): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new CommitWatchingDriver(pool),
+    createDriver: () => new CommitWatchingDriver(pool, committed),
     createIntrospector: (db) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };

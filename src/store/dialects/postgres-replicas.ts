@@ -6,7 +6,8 @@ import type { PoolStats } from '../../observability/metrics.js';
  * has what the reader must see:
  * - everything this server wrote for the reader's account (read-your-writes): after a write
  *   for an account commits, that account's reads go to the primary until a standby has
- *   replayed the primary's WAL position as read after the commit;
+ *   replayed the primary's WAL position as read after the commit; a write made outside any
+ *   request (a sweep, an import's job) counts for every account;
  * - everything committed on the primary more than `maxLagMs` ago (the lag bound): a standby
  *   further behind, or down, is passed over.
  * The primary's position (`pg_current_wal_lsn()`) is read every POLL_MS; a standby's
@@ -58,6 +59,8 @@ export function formatLsn(lsn: bigint): string {
 export class ReplicaRouter {
   private readonly positions: Position[] = [];
   private readonly lastWrite = new Map<number, number>();
+  /** When a write made outside any request last committed: it holds for every account. */
+  private lastUnscopedWrite = -Infinity;
   private readonly replicas: Replica[];
   private readonly reads = { replica: 0, primary: 0 };
   private next = 0;
@@ -86,10 +89,14 @@ export class ReplicaRouter {
     this.timer.unref();
   }
 
-  /** The accounts whose write just committed: their reads wait for a standby that has it. */
-  noteWrites(accounts: ReadonlySet<number>): void {
+  /**
+   * A write just committed for these accounts (undefined: outside any request, so for every
+   * account): their reads wait for a standby that has it.
+   */
+  noteWrites(accounts: ReadonlySet<number> | undefined): void {
     const now = Date.now();
-    for (const account of accounts) this.lastWrite.set(account, now);
+    if (accounts === undefined) this.lastUnscopedWrite = now;
+    else for (const account of accounts) this.lastWrite.set(account, now);
   }
 
   /**
@@ -128,7 +135,7 @@ export class ReplicaRouter {
     const wrote = this.lastWrite.get(account);
     // A write older than the lag bound is covered by the bound.
     if (wrote !== undefined && wrote < now - this.options.maxLagMs) this.lastWrite.delete(account);
-    const after = Math.max(wrote ?? -Infinity, now - this.options.maxLagMs);
+    const after = Math.max(wrote ?? -Infinity, this.lastUnscopedWrite, now - this.options.maxLagMs);
     return this.positions.find((position) => position.sentAt > after)?.lsn;
   }
 

@@ -52,12 +52,13 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   // connection. It then fails its next query (503 to the caller) and the pool drops it.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  // Every statement is sent as it comes, with its parameters bound by the server; what may
-  // have committed is watched (postgres-commits.ts).
-  const db = new Kysely<Database>({ dialect: commitWatchingDialect(pool) });
   const replicas = options.replicaUrls?.length
     ? new ReplicaRouter(pool, { urls: options.replicaUrls, maxLagMs: options.replicaMaxLagMs ?? 1000, poolSize: options.poolSize ?? 20, types })
     : undefined;
+  // Every statement is sent as it comes, with its parameters bound by the server; what may
+  // have committed is watched (postgres-commits.ts). Once a write commits, the request's
+  // accounts (every account, outside a request) read from the primary until a standby has it.
+  const db = new Kysely<Database>({ dialect: commitWatchingDialect(pool, replicas && (() => replicas.noteWrites(accountScope.accounts()))) });
   return {
     engine: 'postgres',
     db,
@@ -77,27 +78,34 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     // A write whose connection is lost runs again if it certainly was not made, and fails as
     // "may or may not have been made" if it may have been.
     async transact(procedure, ...args) {
-      const result = await runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args), connectionLost);
-      // The request's accounts read from the primary until a standby has this write.
-      replicas?.noteWrites(accountScope.accounts());
-      return result;
+      return runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args), connectionLost);
     },
     async *readSnapshot(work, options) {
       const onReplica = options?.account !== undefined ? await replicas?.snapshotFor(options.account) : undefined;
-      const client = onReplica ?? (await pool.connect());
-      let broken = false;
-      try {
-        if (!onReplica) {
-          // The snapshot is taken at the first statement: take it now.
-          await client.query('begin isolation level repeatable read read only');
-          await client.query('select 1');
+      if (onReplica) {
+        let answered = false;
+        try {
+          for await (const value of inSnapshot(onReplica, work)) {
+            answered = true;
+            yield value;
+          }
+          return;
+        } catch (error) {
+          // A standby that fails before it answered anything (lost, or its query cancelled by
+          // what it replays) leaves the read to the primary; one that fails midway cannot.
+          if (answered) throw error;
         }
-        yield* work(snapshotReader(client));
-      } finally {
-        // Read only: whether it ended well or not, a rollback is all there is to do.
-        await client.query('rollback').catch(() => (broken = true));
-        client.release(broken);
       }
+      const client = await pool.connect();
+      // The snapshot is taken at the first statement: take it now.
+      try {
+        await client.query('begin isolation level repeatable read read only');
+        await client.query('select 1');
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+      yield* inSnapshot(client, work);
     },
     // autovacuum keeps PostgreSQL's statistics current.
     refreshStatistics: async () => {},
@@ -198,6 +206,18 @@ const types = {
  * chunk at a time; no other query of the snapshot runs while it is open (a list's profile
  * fields come in its own rows, its count after it).
  */
+/** `work` on a connection in a read snapshot, rolled back and released after, whatever happens. */
+async function* inSnapshot<T>(client: pg.PoolClient, work: (reader: SnapshotReader) => AsyncGenerator<T>): AsyncGenerator<T> {
+  let broken = false;
+  try {
+    yield* work(snapshotReader(client));
+  } finally {
+    // Read only: whether it ended well or not, a rollback is all there is to do.
+    await client.query('rollback').catch(() => (broken = true));
+    client.release(broken);
+  }
+}
+
 function snapshotReader(client: pg.PoolClient): SnapshotReader {
   return {
     async all<R>(query: CompiledQuery<R>) {
