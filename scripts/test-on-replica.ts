@@ -5,7 +5,7 @@
  * DATABASE_REPLICA_URLS does (lists, exports and the console's member pages on a standby when
  * it has what the account must see). Needs Debian's patroni, etcd-server and haproxy.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { HaStack, haStackMissing } from '../test/support/ha-stack.js';
 
 const missing = haStackMissing();
@@ -17,7 +17,9 @@ const stack = await HaStack.start();
 let status: number;
 try {
   const args = process.argv.slice(2);
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'main', ...(args.length ? args : ['test/http'])], {
+  // Not spawnSync: this process must go on reading the cluster's output meanwhile, or a
+  // PostgreSQL process that logs (a checkpoint, an error) blocks once the pipe is full.
+  const run = spawn('npx', ['vitest', 'run', '--project', 'main', ...(args.length ? args : ['test/http'])], {
     stdio: 'inherit',
     env: {
       ...process.env,
@@ -26,7 +28,7 @@ try {
       TEST_POSTGRES_REPLICA_URL: stack.replicaUrl('postgres', true),
     },
   });
-  status = run.status ?? 1;
+  status = await new Promise<number>((resolve) => run.on('exit', (code) => resolve(code ?? 1)));
   // What the cluster did meanwhile (a leader change, a standby that fell behind) explains many a failure.
   if (status !== 0) console.error(`\nthe cluster's processes, last lines:\n${stack.output()}`);
 } finally {
