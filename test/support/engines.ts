@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
@@ -48,6 +48,9 @@ export async function createTestStore(engine: Engine): Promise<{ store: Store; d
     store,
     database,
     async dispose() {
+      // Where this store's reads went, for `npm run test:replica` to sum up.
+      const reads = store.poolStats().replicas?.reads;
+      if (reads && process.env.TEST_REPLICA_READS_FILE) appendFileSync(process.env.TEST_REPLICA_READS_FILE, `${JSON.stringify(reads)}\n`);
       await store.close();
       await database.drop();
     },
