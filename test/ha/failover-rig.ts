@@ -1,11 +1,13 @@
-import { startServe, type Served } from '../support/cli.js';
+import { runCli, startServe, type Served } from '../support/cli.js';
 import { freePort, HaStack, type PatroniNode } from '../support/ha-stack.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { FailoverLoad } from './failover-load.js';
 
 /**
  * The stack of docs/beyond-one-machine.md under load, for the failover test and its bench:
  * a Patroni cluster (test/support/ha-stack.ts), two member-api servers on HAProxy's primary
- * port (the sweep every second, metrics on a port of their own), and a client load through both.
+ * port (the sweep every second, metrics on a port of their own), a webhook receiving the demo
+ * account's member.created events, and a client load through both servers.
  */
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,6 +36,7 @@ export class FailoverRig {
     readonly servers: Served[],
     readonly metricsPorts: number[],
     readonly load: FailoverLoad,
+    readonly receiver: Receiver,
   ) {}
 
   static async start(options: { synchronous: boolean } = { synchronous: true }): Promise<FailoverRig> {
@@ -41,16 +44,24 @@ export class FailoverRig {
     try {
       if (!options.synchronous) await stack.setSynchronousMode(false);
       const metricsPorts = [await freePort(), await freePort()];
-      const env = (i: number) => ({ DATABASE_URL: stack.primaryUrl(), SWEEP_INTERVAL_SECONDS: '1', METRICS_PORT: String(metricsPorts[i]) });
+      const env = (i: number) => ({
+        DATABASE_URL: stack.primaryUrl(),
+        SWEEP_INTERVAL_SECONDS: '1',
+        METRICS_PORT: String(metricsPorts[i]),
+        WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
+      });
       const servers = [await startServe(env(0))];
       servers.push(await startServe(env(1)));
+      const receiver = await startReceiver();
+      const added = await runCli(['webhook', 'add', '--account', 'demo', '--url', receiver.url, '--events', 'member.created'], env(0));
+      if (added.code !== 0) throw new Error(`webhook add: ${added.stderr}`);
       const load = new FailoverLoad(
         servers.map((s) => s.url),
         servers[0]!.demoKey(),
       );
       load.start();
       await sleep(2000);
-      return new FailoverRig(stack, servers, metricsPorts, load);
+      return new FailoverRig(stack, servers, metricsPorts, load, receiver);
     } catch (error) {
       await stack.stop();
       throw error;
@@ -60,6 +71,7 @@ export class FailoverRig {
   async stop(): Promise<void> {
     await this.load.stop();
     for (const server of this.servers) server.child.kill('SIGTERM');
+    await this.receiver.close();
     await this.stack.stop();
   }
 
@@ -151,6 +163,32 @@ export class FailoverRig {
       if (body.result !== 'OK' || body.login !== login) lost.push(login);
     }
     return lost;
+  }
+
+  /** The events feed's member.created events, read through the first server from the start: the members' logins, and whether the ids only grew. */
+  async feedCreated(): Promise<{ logins: string[]; inOrder: boolean }> {
+    const logins: string[] = [];
+    let inOrder = true;
+    let last = 0;
+    for (let after = '0'; ;) {
+      const answer = await fetch(`${this.servers[0]!.url}/api2/events/`, {
+        method: 'POST',
+        body: new URLSearchParams({ user: 'demo', api_key: this.servers[0]!.demoKey(), after, limit: '1000', types: 'member.created' }),
+      });
+      const page = (await answer.json()) as { events: Array<{ id: string; member: { login: string } }>; next: string };
+      for (const event of page.events) {
+        inOrder &&= Number(event.id) > last;
+        last = Number(event.id);
+        logins.push(event.member.login);
+      }
+      if (page.events.length === 0) return { logins, inOrder };
+      after = page.next;
+    }
+  }
+
+  /** The logins of the member.created events the webhook received (each delivery, duplicates included). */
+  delivered(): string[] {
+    return this.receiver.received.map((r) => (JSON.parse(r.body) as { type: string; member: { login: string } }).member.login);
   }
 
   /** Sweep rounds done (the advisory lock taken) by both servers. */

@@ -7,7 +7,8 @@ import { describeOutage, FailoverRig } from './failover-rig.js';
  * A primary failover on the real stack (docs/beyond-one-machine.md): three Patroni nodes in
  * synchronous mode, HAProxy, two member-api servers on HAProxy's primary port, a load of
  * creates, logins and updates through both; `kill -9` of the leader's postmaster, then of the
- * leader's Patroni with its postmaster, then that node rejoining. Run by `npm run test:ha`.
+ * leader's Patroni with its postmaster, then that node rejoining; the events feed and a
+ * webhook followed across both switches. Run by `npm run test:ha`.
  */
 
 const missing = haStackMissing();
@@ -76,10 +77,21 @@ describe.skipIf(missing)('a primary failover on Patroni, in synchronous mode', (
     for (let waited = 0; (await rig.sweepsDone()) === sweeps && waited < 5000; waited += 100) await sleep(100);
     expect(await rig.sweepsDone()).toBeGreaterThan(sweeps);
 
+    // The events feed goes on across the switches: every acknowledged create once, in id order…
     const { created, updated, sessions } = load.acknowledged;
+    const feed = await rig.feedCreated();
+    expect(feed.inOrder).toBe(true);
+    expect(feed.logins.length, 'an event told twice').toBe(new Set(feed.logins).size);
+    expect([...created].filter((login) => !feed.logins.includes(login))).toEqual([]);
+    // …and the webhook's deliveries too (at least once: a delivery cut by a switch is sent again).
+    const undelivered = () => [...created].filter((login) => !rig.delivered().includes(login));
+    for (let waited = 0; undelivered().length > 0 && waited < 30_000; waited += 200) await sleep(200);
+    expect(undelivered()).toEqual([]);
+
     report.push(
       `answers ${load.answers.length}, 503s ${load.answers.filter((a) => a.status === 503).length}; acknowledged: creates ${created.size}, updates ${updated.size}, ` +
-        `sessions ${sessions.size}; missing: ${lost.creates.length + lost.updates.length} writes, ${lostSessions.length} sessions`,
+        `sessions ${sessions.size}; missing: ${lost.creates.length + lost.updates.length} writes, ${lostSessions.length} sessions; ` +
+        `feed: ${feed.logins.length} member.created in order; webhook deliveries: ${rig.delivered().length} (${rig.delivered().length - new Set(rig.delivered()).size} repeated)`,
     );
   });
 });
