@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/replica-lists.ts [--members 50000] [--seconds 10]`: /list/ latency under a
+ * `npx tsx bench/replica-lists.ts [--members 50000] [--seconds 10] [--pin-cores]`: /list/ latency under a
  * write load, read from the primary and then from the standbys, on the stack of
  * docs/beyond-one-machine.md (three Patroni nodes in synchronous mode, HAProxy; Debian's
  * patroni, etcd-server and haproxy). One account of seeded members is listed (a page of 500
@@ -64,9 +64,15 @@ async function measure(url: string, writerUrl: string, listKey: string, writeKey
   return { p50: l.latency.p50, p99: l.latency.p99, perSecond: l['2xx'] / l.duration, writesPerSecond: w['2xx'] / w.duration };
 }
 
-export async function measureReplicaLists(members: number, seconds: number): Promise<ReplicaListFigures> {
+export async function measureReplicaLists(members: number, seconds: number, pinned = false): Promise<ReplicaListFigures> {
   const stack = await HaStack.start();
   try {
+    if (pinned) {
+      // --pin-cores: the primary on core 0 and the standbys on core 1, as near to machines of
+      // their own as two cores allow (the servers and the clients use either).
+      const leader = (await stack.leader())!;
+      for (const node of stack.nodes) stack.pin(node, node === leader ? '0' : '1');
+    }
     const url = stack.primaryUrl();
     const store = openStore(url);
     await store.migrate();
@@ -107,10 +113,12 @@ export async function measureReplicaLists(members: number, seconds: number): Pro
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { members: { type: 'string', default: '50000' }, seconds: { type: 'string', default: '10' } } });
+  const { values } = parseArgs({
+    options: { members: { type: 'string', default: '50000' }, seconds: { type: 'string', default: '10' }, 'pin-cores': { type: 'boolean', default: false } },
+  });
   const missing = haStackMissing();
   if (missing) throw new Error(missing);
   build();
-  await measureReplicaLists(Number(values.members), Number(values.seconds));
+  await measureReplicaLists(Number(values.members), Number(values.seconds), values['pin-cores']);
   process.exit(0);
 }

@@ -317,6 +317,23 @@ export class HaStack {
     return Number(readFileSync(join(node.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   }
 
+  /**
+   * Binds the node's PostgreSQL (the postmaster, its processes, and the backends it forks
+   * later) and its Patroni to these CPUs (`taskset -c` syntax): a machine of its own, as far
+   * as one machine can give it.
+   */
+  pin(node: PatroniNode, cpus: string): void {
+    const postmaster = this.postmasterPid(node);
+    const children = execFileSync('pgrep', ['-P', String(postmaster)])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean);
+    for (const pid of [postmaster, ...children.map(Number), ...(node.process?.pid ? [node.process.pid] : [])]) {
+      execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    }
+  }
+
   /** `kill -9` of the node's postmaster (Patroni sees it gone and starts it again). */
   killPostmaster(node: PatroniNode): void {
     process.kill(this.postmasterPid(node), 'SIGKILL');
