@@ -165,6 +165,36 @@ export class FailoverRig {
     return lost;
   }
 
+  /**
+   * A member locked out before the switches (three wrong passwords, the demo account's
+   * threshold set to 3 for 10 minutes): its login, to check the lock held after them.
+   */
+  async lockOutMember(): Promise<string> {
+    const env = { DATABASE_URL: this.stack.primaryUrl() };
+    const set = await runCli(['account', 'set', 'demo', '--lockout-threshold', '3', '--lockout-step', '600', '--lockout-max', '900'], env);
+    if (set.code !== 0) throw new Error(`account set: ${set.stderr}`);
+    // The servers read an account's settings again after a second at most.
+    await sleep(1500);
+    const login = 'locked-out';
+    await this.api('create', { api_key: this.servers[0]!.demoKey(), _login: login, _email: 'locked-out@example.com', _password: 'right-password' });
+    for (let i = 0; i < 3; i++) await this.api('login', { login, password: 'wrong-password' });
+    return login;
+  }
+
+  /** Whether the right password is refused (a lock), and accepted once `member unlock` forgot the failures. */
+  async lockedThenUnlocked(login: string): Promise<{ whileLocked: string; afterUnlock: string }> {
+    const whileLocked = (await this.api('login', { login, password: 'right-password' })).result;
+    const unlocked = await runCli(['member', 'unlock', login, '--account', 'demo'], { DATABASE_URL: this.stack.primaryUrl() });
+    if (unlocked.code !== 0) throw new Error(`member unlock: ${unlocked.stderr}`);
+    const afterUnlock = (await this.api('login', { login, password: 'right-password' })).result;
+    return { whileLocked, afterUnlock };
+  }
+
+  private async api(call: string, params: Record<string, string>): Promise<{ result: string }> {
+    const answer = await fetch(`${this.servers[0]!.url}/api2/${call}/`, { method: 'POST', body: new URLSearchParams({ user: 'demo', ...params }) });
+    return (await answer.json()) as { result: string };
+  }
+
   /** The events feed's member.created events, read through the first server from the start: the members' logins, and whether the ids only grew. */
   async feedCreated(): Promise<{ logins: string[]; inOrder: boolean }> {
     const logins: string[] = [];

@@ -20,10 +20,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(missing)('a primary failover on Patroni, in synchronous mode', () => {
   let rig: FailoverRig;
+  let lockedOut: string;
   const report: string[] = [];
 
   beforeAll(async () => {
     rig = await FailoverRig.start({ synchronous: true });
+    lockedOut = await rig.lockOutMember();
   }, 180_000);
 
   afterAll(async () => {
@@ -71,6 +73,9 @@ describe.skipIf(missing)('a primary failover on Patroni, in synchronous mode', (
     expect(lost.updates).toEqual([]);
     const lostSessions = await rig.lostSessions();
     expect(lostSessions).toEqual([]);
+
+    // A lockout made before the switches holds after them.
+    expect(await rig.lockedThenUnlocked(lockedOut)).toEqual({ whileLocked: 'FAIL', afterUnlock: 'OK' });
 
     // The sweep, led by one server through an advisory lock, goes on after the switch.
     const sweeps = await rig.sweepsDone();
