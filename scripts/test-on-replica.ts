@@ -6,6 +6,7 @@
  * it has what the account must see). Needs Debian's patroni, etcd-server and haproxy.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,9 @@ try {
       TEST_REPLICA_READS_FILE: readsFile,
     },
   });
-  status = await new Promise<number>((resolve) => run.on('exit', (code) => resolve(code ?? 1)));
+  // once() rejects if the suite cannot be started: the cluster is stopped below all the same.
+  const [code] = (await once(run, 'exit')) as [number | null];
+  status = code ?? 1;
   const reads = { replica: 0, primary: 0 };
   const lines = existsSync(readsFile) ? readFileSync(readsFile, 'utf8').trim().split('\n').filter(Boolean) : [];
   for (const line of lines) {

@@ -153,6 +153,7 @@ export function backgroundJobs(services: Services, config: Config): BackgroundJo
       intervalMs: config.sweepIntervalSeconds * 1000,
       runsOn: 'one server',
       atStart: true,
+      changesMembers: true,
       run: async () => {
         const report = await services.sweeper.sweep();
         return Object.values(report).some((n) => n > 0) ? { level: 'info', fields: { sweep: report }, message: 'sweep' } : undefined;

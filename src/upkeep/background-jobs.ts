@@ -5,6 +5,8 @@
  * again at the next interval. Stopping waits for the rounds in progress, then lets each job
  * close what it holds. Every round is counted, by job and outcome, in the metrics.
  */
+import { accountScope } from '../common/account-scope.js';
+
 /** What a round did, for the log: nothing said when it did nothing. */
 export interface RoundReport {
   readonly level: 'info' | 'warn';
@@ -23,6 +25,13 @@ export interface BackgroundJob {
   readonly runsOn: 'one server' | 'every server';
   /** Whether the first round runs at start rather than after the first interval. */
   readonly atStart?: boolean;
+  /**
+   * Whether its writes change what lists and exports read (members and their fields: the
+   * sweep). Those of the other jobs (their queues, leases, counters folded) do not: their rounds
+   * run in an account scope of their own, empty, so that their writes send no account's reads
+   * from the standbys to the primary (read-your-writes: store/dialects/postgres-replicas.ts).
+   */
+  readonly changesMembers?: boolean;
   /** One round of the work; what it reports is logged. */
   run(): Promise<RoundReport | undefined>;
   /** After the last round: waits for work the job's own service may still run, and lets go of what it holds. */
@@ -47,9 +56,10 @@ export interface JobLoopDependencies {
 export async function runRound(job: BackgroundJob, deps: JobLoopDependencies): Promise<RoundOutcome> {
   const started = performance.now();
   let outcome: RoundOutcome;
+  const work = job.changesMembers ? () => job.run() : () => accountScope.run(() => job.run());
   try {
     const done =
-      job.runsOn === 'one server' ? await deps.exclusively(`member-api:${job.name}`, async () => ({ report: await job.run() })) : { report: await job.run() };
+      job.runsOn === 'one server' ? await deps.exclusively(`member-api:${job.name}`, async () => ({ report: await work() })) : { report: await work() };
     if (done?.report) deps.log[done.report.level](done.report.fields, done.report.message);
     outcome = done ? 'ok' : 'skipped';
   } catch (error) {

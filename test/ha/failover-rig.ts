@@ -211,7 +211,8 @@ export class FailoverRig {
         last = Number(event.id);
         logins.push(event.member.login);
       }
-      if (page.events.length === 0) return { logins, inOrder };
+      // With a type asked for, a page may hold none and still move on: the end is where `next` stays.
+      if (page.next === after) return { logins, inOrder };
       after = page.next;
     }
   }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountScope } from '../../src/common/account-scope.js';
 import { openPostgres } from '../../src/store/dialects/postgres.js';
+import { runRound, type BackgroundJob } from '../../src/upkeep/background-jobs.js';
 import { startServe, type Served } from '../support/cli.js';
 import { freePort, haStackMissing, HaStack } from '../support/ha-stack.js';
 
@@ -91,7 +92,7 @@ describe.skipIf(missing)('reads from standbys', () => {
     expect(await replicaReads()).toBe(before + 1);
   });
 
-  it('counts a write made outside any request for every account, and reads from the primary when a standby fails first', async () => {
+  it('counts a write made outside any request for every account (a job’s only when it changes members), and reads from the primary when a standby fails first', async () => {
     const connection = openPostgres(stack.primaryUrl(), { replicaUrls: [stack.replicaUrl()], replicaMaxLagMs: 30_000 });
     // What account 1's read finds, and where (the standbys apply the WAL 3 s late, within the 30 s bound).
     const read = async (table: string) => {
@@ -120,6 +121,18 @@ describe.skipIf(missing)('reads from standbys', () => {
       expect(await read('routed')).toEqual({ n: 2, standby: false });
       // A table the standby does not have yet: its read fails there, and the primary answers.
       await sleep(4500);
+      // A background job whose writes change no member (a queue, a lease): the reads stay on the standby.
+      const job: BackgroundJob = {
+        name: 'queue',
+        intervalMs: 1000,
+        runsOn: 'every server',
+        run: async () => {
+          await sql`insert into routed values (3)`.execute(connection.db);
+          return undefined;
+        },
+      };
+      expect(await runRound(job, { log: { info: () => {}, warn: () => {} }, exclusively: (_name, work) => work() })).toBe('ok');
+      expect(await read('routed')).toEqual({ n: 2, standby: true });
       await accountScope.run(async () => {
         accountScope.add(2);
         await sql`create table routed_later (n int)`.execute(connection.db);

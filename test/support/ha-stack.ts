@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -324,13 +324,14 @@ export class HaStack {
    */
   pin(node: PatroniNode, cpus: string): void {
     const postmaster = this.postmasterPid(node);
-    const children = execFileSync('pgrep', ['-P', String(postmaster)])
-      .toString()
+    // pgrep answers 1 when there is no child; a backend may end before taskset reaches it.
+    const children = spawnSync('pgrep', ['-P', String(postmaster)])
+      .stdout.toString()
       .trim()
       .split('\n')
       .filter(Boolean);
     for (const pid of [postmaster, ...children.map(Number), ...(node.process?.pid ? [node.process.pid] : [])]) {
-      execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+      spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
     }
   }
 

@@ -139,7 +139,8 @@ export interface EngineConnection extends WriterConnection {
    * released when the reading ends, however it ends (a consumer that stops early included).
    * On SQLite it is read in a worker thread, never on the event loop. With `account`, on
    * PostgreSQL with standbys, it may be read on a standby that has what that account must
-   * see (postgres-replicas.ts).
+   * see (postgres-replicas.ts); `work` then runs a second time, on the primary, when the
+   * standby fails before `work` yielded anything.
    */
   readSnapshot<T>(work: (reader: SnapshotReader) => AsyncGenerator<T>, options?: SnapshotOptions): AsyncGenerator<T>;
   /** Keeps the planner's statistics current as the data grows (run periodically). */

@@ -35,7 +35,7 @@ function mayHaveCommitted(): void {
   if (sent) sent.mayHaveCommitted = true;
 }
 
-/** Called once a write has committed (read-your-writes on standbys: postgres-replicas.ts). */
+/** Called once a write has committed, or may have (read-your-writes on standbys: postgres-replicas.ts). */
 export type OnCommitted = () => void;
 
 /** A connection that tells a statement sent outside a transaction from one inside. */
@@ -50,10 +50,14 @@ class WatchedConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // A read commits nothing; anything else outside a transaction commits as it runs.
     const commits = !this.inTransaction && query.query.kind !== 'SelectQueryNode';
-    if (commits) mayHaveCommitted();
-    const result = await this.inner.executeQuery<R>(query);
-    if (commits) this.committed();
-    return result;
+    if (!commits) return this.inner.executeQuery<R>(query);
+    mayHaveCommitted();
+    try {
+      return await this.inner.executeQuery<R>(query);
+    } finally {
+      // Noted even when it failed: a statement whose connection was lost may have committed.
+      this.committed();
+    }
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -88,8 +92,12 @@ class CommitWatchingDriver implements Driver {
   async commitTransaction(connection: WatchedConnection): Promise<void> {
     mayHaveCommitted();
     connection.inTransaction = false;
-    await this.inner.commitTransaction(connection.inner);
-    this.committed();
+    try {
+      await this.inner.commitTransaction(connection.inner);
+    } finally {
+      // Noted even when it failed: a COMMIT whose connection was lost may have committed.
+      this.committed();
+    }
   }
 
   async rollbackTransaction(connection: WatchedConnection): Promise<void> {

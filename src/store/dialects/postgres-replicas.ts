@@ -120,6 +120,12 @@ export class ReplicaRouter {
     return undefined;
   }
 
+  /** The read snapshotFor sent to a standby failed there before it answered, and the primary serves it. */
+  fellBack(): void {
+    this.reads.replica--;
+    this.reads.primary++;
+  }
+
   stats(): NonNullable<PoolStats['replicas']> {
     return { reads: { ...this.reads }, standbys: this.replicas.map(({ name, lagSeconds }) => ({ name, lagSeconds })) };
   }

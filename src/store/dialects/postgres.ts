@@ -91,9 +91,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
           }
           return;
         } catch (error) {
-          // A standby that fails before it answered anything (lost, or its query cancelled by
-          // what it replays) leaves the read to the primary; one that fails midway cannot.
-          if (answered) throw error;
+          // A standby that fails, where the primary would not, before it answered anything
+          // leaves the read to the primary (`work` runs again there); one that fails midway cannot.
+          if (answered || !standbyFailure(error)) throw error;
+          replicas!.fellBack();
         }
       }
       const client = await pool.connect();
@@ -201,11 +202,6 @@ const types = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/**
- * Reads in a snapshot's transaction. A stream is a protocol-level cursor (pg-cursor), read a
- * chunk at a time; no other query of the snapshot runs while it is open (a list's profile
- * fields come in its own rows, its count after it).
- */
 /** `work` on a connection in a read snapshot, rolled back and released after, whatever happens. */
 async function* inSnapshot<T>(client: pg.PoolClient, work: (reader: SnapshotReader) => AsyncGenerator<T>): AsyncGenerator<T> {
   let broken = false;
@@ -218,6 +214,11 @@ async function* inSnapshot<T>(client: pg.PoolClient, work: (reader: SnapshotRead
   }
 }
 
+/**
+ * Reads in a snapshot's transaction. A stream is a protocol-level cursor (pg-cursor), read a
+ * chunk at a time; no other query of the snapshot runs while it is open (a list's profile
+ * fields come in its own rows, its count after it).
+ */
 function snapshotReader(client: pg.PoolClient): SnapshotReader {
   return {
     async all<R>(query: CompiledQuery<R>) {
@@ -261,6 +262,16 @@ const postgresSearch: SearchSql = {
     return sql`(select json_object_agg(f.name, f.value) from member_fields f where f.member_id = ${sql.ref(memberId)} and f.name in (${sql.join(names)}))`;
   },
 };
+
+/**
+ * What a standby may fail a read with where the primary would answer it: lost or refusing
+ * (classifyPostgresError's `unavailable`), its query cancelled by the WAL it replays (40001),
+ * or a table or column that its replay has not brought yet (42P01, 42703: a migration just made).
+ */
+function standbyFailure(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return classifyPostgresError(error) === 'unavailable' || connectionLost(error) || code === '40001' || code === '42P01' || code === '42703';
+}
 
 /**
  * The connection went away under a statement (a failover ending it, a reset): not one that
