@@ -170,9 +170,7 @@ export class FailoverRig {
    * threshold set to 3 for 10 minutes): its login, to check the lock held after them.
    */
   async lockOutMember(): Promise<string> {
-    const env = { DATABASE_URL: this.stack.primaryUrl() };
-    const set = await runCli(['account', 'set', 'demo', '--lockout-threshold', '3', '--lockout-step', '600', '--lockout-max', '900'], env);
-    if (set.code !== 0) throw new Error(`account set: ${set.stderr}`);
+    await this.cli(['account', 'set', 'demo', '--lockout-threshold', '3', '--lockout-step', '600', '--lockout-max', '900']);
     // The servers read an account's settings again after a second at most.
     await sleep(1500);
     const login = 'locked-out';
@@ -184,15 +182,21 @@ export class FailoverRig {
   /** Whether the right password is refused (a lock), and accepted once `member unlock` forgot the failures. */
   async lockedThenUnlocked(login: string): Promise<{ whileLocked: string; afterUnlock: string }> {
     const whileLocked = (await this.api('login', { login, password: 'right-password' })).result;
-    const unlocked = await runCli(['member', 'unlock', login, '--account', 'demo'], { DATABASE_URL: this.stack.primaryUrl() });
-    if (unlocked.code !== 0) throw new Error(`member unlock: ${unlocked.stderr}`);
+    await this.cli(['member', 'unlock', login, '--account', 'demo']);
     const afterUnlock = (await this.api('login', { login, password: 'right-password' })).result;
     return { whileLocked, afterUnlock };
   }
 
-  private async api(call: string, params: Record<string, string>): Promise<{ result: string }> {
+  /** A call of the demo account's API, through the first server. */
+  private async api<T = { result: string }>(call: string, params: Record<string, string>): Promise<T> {
     const answer = await fetch(`${this.servers[0]!.url}/api2/${call}/`, { method: 'POST', body: new URLSearchParams({ user: 'demo', ...params }) });
-    return (await answer.json()) as { result: string };
+    return (await answer.json()) as T;
+  }
+
+  /** A `member-api` command on the cluster's primary, which must succeed. */
+  private async cli(args: string[]): Promise<void> {
+    const ran = await runCli(args, { DATABASE_URL: this.stack.primaryUrl() });
+    if (ran.code !== 0) throw new Error(`${args.slice(0, 2).join(' ')}: ${ran.stderr}`);
   }
 
   /** The events feed's member.created events, read through the first server from the start: the members' logins, and whether the ids only grew. */
@@ -201,11 +205,12 @@ export class FailoverRig {
     let inOrder = true;
     let last = 0;
     for (let after = '0'; ;) {
-      const answer = await fetch(`${this.servers[0]!.url}/api2/events/`, {
-        method: 'POST',
-        body: new URLSearchParams({ user: 'demo', api_key: this.servers[0]!.demoKey(), after, limit: '1000', types: 'member.created' }),
+      const page = await this.api<{ events: Array<{ id: string; member: { login: string } }>; next: string }>('events', {
+        api_key: this.servers[0]!.demoKey(),
+        after,
+        limit: '1000',
+        types: 'member.created',
       });
-      const page = (await answer.json()) as { events: Array<{ id: string; member: { login: string } }>; next: string };
       for (const event of page.events) {
         inOrder &&= Number(event.id) > last;
         last = Number(event.id);

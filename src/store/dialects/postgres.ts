@@ -270,7 +270,8 @@ const postgresSearch: SearchSql = {
  */
 function standbyFailure(error: unknown): boolean {
   const { code } = (error ?? {}) as { code?: unknown };
-  return classifyPostgresError(error) === 'unavailable' || connectionLost(error) || code === '40001' || code === '42P01' || code === '42703';
+  // `unavailable` covers a lost connection too (connectionLost's errors are among its own).
+  return classifyPostgresError(error) === 'unavailable' || code === '40001' || code === '42P01' || code === '42703';
 }
 
 /**
