@@ -24,6 +24,7 @@ const DISTRIBUTED = [
   'member_counts',
   'member_count_deltas',
   'bulk_updated_members',
+  'member_search',
   'pending_registrations',
   'reset_links',
 ];

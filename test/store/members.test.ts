@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { expect, it } from 'vitest';
+import type { MemberChanges } from '../../src/members/member-store.js';
 import { parseRecordTemplate } from '../../src/members/record-template.js';
 import { connect } from '../../src/store/connect.js';
 import { UniqueViolation } from '../../src/common/store-errors.js';
@@ -337,6 +339,42 @@ describeEachEngine('member store', (context) => {
     }
     expect((await store.members.findMemberById(owner.id, id))?.status).toBe('A');
     expect(await context().store.members.findProfile(owner.id, id)).toEqual(new Map([['k', 'needle']]));
+  });
+
+  it('finds members by part of their login or address after every kind of change', async () => {
+    const { store, database } = context();
+    const account = await insertAccount(store);
+    const id = await insertMember(store, account.id, { login: 'first-walrus', email: 'walrus@example.org' });
+    await insertMember(store, account.id, { login: 'second-otter', email: 'otter@example.org' });
+    const logins = async (filters: Record<string, string>) => (await listAll(account.id, { ...filters, includeDeleted: true })).rows.map((row) => row.login);
+    const update = (changes: Partial<MemberChanges>, at = NOW) =>
+      store.members.updateMembers(account.id, { by: 'id', id }, { deleteFields: [], setFields: new Map(), ...changes }, at, NO_LIMITS, { actor: 'api' });
+    expect(await logins({ loginContains: 'walrus' })).toEqual(['first-walrus']);
+    // A change of status leaves the search as it was.
+    expect(await update({ status: 'S' })).toEqual({ kind: 'updated', count: 1 });
+    expect(await logins({ loginContains: 'walrus' })).toEqual(['first-walrus']);
+    // A new login and a new address replace the old ones, in each search.
+    expect(await update({ login: 'First-Narwhal', email: 'Narwhal@Example.net' })).toEqual({ kind: 'updated', count: 1 });
+    expect(await logins({ loginContains: 'walrus' })).toEqual([]);
+    expect(await logins({ emailContains: 'walrus' })).toEqual([]);
+    expect(await logins({ loginContains: 'NARWHAL' })).toEqual(['First-Narwhal']);
+    expect(await logins({ emailContains: 'narwhal@example' })).toEqual(['First-Narwhal']);
+    expect(await logins({ anyContains: 'otter' })).toEqual(['second-otter']);
+    // A purged member leaves nothing behind in the search.
+    await update({ status: 'D' }, NOW - 5_000);
+    expect(await store.housekeeping.purgeDeleted(NOW, 1_000, NOW)).toBeGreaterThanOrEqual(1);
+    expect(await store.members.findMemberById(account.id, id)).toBeUndefined();
+    expect(await logins({ anyContains: 'narwhal' })).toEqual([]);
+    if (database.engine === 'postgres') {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query('select login_key from member_search where account_id = $1 order by login_key', [account.id]);
+        expect(rows).toEqual([{ login_key: 'second-otter' }]);
+      } finally {
+        await client.end();
+      }
+    }
   });
 
   it('purges deleted members in batches, only those past the cut-off', async () => {

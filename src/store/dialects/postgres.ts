@@ -250,10 +250,13 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** LIKE over the folded columns, which pg_trgm's GIN indexes serve (migration 002). */
+/**
+ * LIKE over the folded values, which pg_trgm's GIN indexes serve: the logins and addresses in
+ * `member_search` (migration 023), the profile values in `member_fields` (migration 002).
+ */
 const postgresSearch: SearchSql = {
-  memberContains(_accountId, column, text) {
-    return sql`${sql.ref(`m.${column}`)} like ${containsPattern(text)}`;
+  memberContains(accountId, column, text) {
+    return sql`m.id in (select s.member_id from member_search s where s.account_id = ${accountId} and ${sql.ref(`s.${column}`)} like ${containsPattern(text)})`;
   },
   fieldContains(_accountId, text) {
     return sql`coalesce(f.value_key, f.value) like ${containsPattern(text)}`;

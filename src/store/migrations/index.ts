@@ -22,6 +22,7 @@ import * as operatorTwoStep from './019-operator-two-step.js';
 import * as bulkUpdatedMembers from './020-bulk-updated-members.js';
 import * as activityCounts from './021-activity-counts.js';
 import * as actorNames from './022-actor-names.js';
+import * as memberSearch from './023-member-search.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '020-bulk-updated-members': bulkUpdatedMembers,
   '021-activity-counts': activityCounts,
   '022-actor-names': actorNames,
+  '023-member-search': memberSearch,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
