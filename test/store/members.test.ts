@@ -371,6 +371,9 @@ describeEachEngine('member store', (context) => {
       try {
         const { rows } = await client.query('select login_key from member_search where account_id = $1 order by login_key', [account.id]);
         expect(rows).toEqual([{ login_key: 'second-otter' }]);
+        // Nor does a member that goes with its account.
+        await client.query('delete from accounts where id = $1', [account.id]);
+        expect((await client.query('select count(*)::int as n from member_search where account_id = $1', [account.id])).rows).toEqual([{ n: 0 }]);
       } finally {
         await client.end();
       }
