@@ -49,6 +49,9 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
       execute function member_search_updated()`,
     sql`drop index members_login_trgm`,
     sql`drop index members_email_trgm`,
+    // Statistics now: until autovacuum gathers them, the planner would take the new table for
+    // a few rows and join a common search's thousands of matches row by row.
+    sql`analyze member_search`,
   ]) {
     await statement.execute(db);
   }
