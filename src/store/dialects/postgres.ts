@@ -256,6 +256,8 @@ function containsPattern(text: string): string {
  */
 const postgresSearch: SearchSql = {
   memberContains(accountId, column, text) {
+    // Fewer than three characters make no trigram: a scan of the account's own members.
+    if ([...text].length < 3) return sql`${sql.ref(`m.${column}`)} like ${containsPattern(text)}`;
     return sql`m.id in (select s.member_id from member_search s where s.account_id = ${accountId} and ${sql.ref(`s.${column}`)} like ${containsPattern(text)})`;
   },
   fieldContains(_accountId, text) {

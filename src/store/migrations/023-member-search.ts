@@ -17,6 +17,13 @@ import type { Engine } from '../dialects/dialect.js';
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   if (engine !== 'postgres') return;
   for (const statement of [
+    // Writers wait until the migration commits (readers do not): a member written between the
+    // copy below and the triggers would be missing from the search for good.
+    sql`lock table members in share row exclusive mode`,
+    // Keyed by the member alone, as `members` is: with no statistics yet (a new store, a large
+    // import just made), a key led by the account tempted the planner into reading the
+    // account's whole search table once per member. A member never changes account: the
+    // account is copied once, at the insert.
     sql`create table member_search (
       member_id bigint primary key,
       account_id bigint not null,
@@ -35,7 +42,7 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
       return null;
     end $$`,
     sql`create function member_search_updated() returns trigger language plpgsql as $$ begin
-      update member_search set login_key = new.login_key, email_key = new.email_key where member_id = new.id;
+      update member_search set login_key = new.login_key, email_key = new.email_key where account_id = new.account_id and member_id = new.id;
       return null;
     end $$`,
     sql`create trigger member_search_insert after insert on members referencing new table as new_rows
@@ -47,11 +54,11 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     sql`create trigger member_search_update after update of login_key, email_key on members for each row
       when (old.login_key is distinct from new.login_key or old.email_key is distinct from new.email_key)
       execute function member_search_updated()`,
-    sql`drop index members_login_trgm`,
-    sql`drop index members_email_trgm`,
     // Statistics now: until autovacuum gathers them, the planner would take the new table for
     // a few rows and join a common search's thousands of matches row by row.
     sql`analyze member_search`,
+    sql`drop index members_login_trgm`,
+    sql`drop index members_email_trgm`,
   ]) {
     await statement.execute(db);
   }
