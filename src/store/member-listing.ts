@@ -72,27 +72,40 @@ export function filtered<O>(query: MembersQuery<O>, accountId: number, filters: 
       return fields;
     });
   if (filters.profileContains !== undefined) q = withField(filters.profileContains);
-  if (filters.anyContains !== undefined) {
-    const text = foldKey(filters.anyContains);
-    const id = /^[1-9]\d{0,14}$/.test(filters.anyContains) ? Number(filters.anyContains) : undefined;
-    // One IN over a UNION of the searches, each on its own index: an OR of them would be
-    // read as a filter along the sort's index (PostgreSQL scanned every member so).
-    q = q.where('m.id', 'in', (eb: Eb) => {
-      const members = () => eb.selectFrom('members as m').select('m.id').where('m.account_id', '=', accountId);
-      const fields = eb
-        .selectFrom('member_fields as f')
-        .select('f.member_id as id')
-        .where('f.account_id', '=', accountId)
-        .where(search.fieldContains(accountId, text));
-      const texts = members()
-        .where(search.memberContains(accountId, 'login_key', text))
-        .union(members().where(search.memberContains(accountId, 'email_key', text)))
-        .union(fields);
-      return id === undefined ? texts : texts.union(members().where('m.id', '=', id));
-    });
-  }
+  // One IN over a UNION of the searches, each on its own index: an OR of them would be
+  // read as a filter along the sort's index (PostgreSQL scanned every member so).
+  if (filters.anyContains !== undefined) q = q.where('m.id', 'in', (eb: Eb) => searchBoxMatches(eb, accountId, filters.anyContains!, search, 'union'));
   for (const { name, text } of filters.profileFieldContains ?? []) q = withField(text, name);
   return q;
+}
+
+/**
+ * The ids of the account's members that the console's search box finds: the text in the
+ * login, the e-mail or a profile value, or the text as the id. A UNION of the searches, each
+ * on its own index; `union all` keeps an id once per search that finds it, and streams (a
+ * LIMIT over it stops the reading early).
+ */
+export function searchBoxMatches(
+  from: Pick<Eb, 'selectFrom'> | Pick<Kysely<Database>, 'selectFrom'>,
+  accountId: number,
+  searched: string,
+  search: SearchSql,
+  combine: 'union' | 'unionAll',
+) {
+  const select = from as Pick<Eb, 'selectFrom'>;
+  const text = foldKey(searched);
+  const id = /^[1-9]\d{0,14}$/.test(searched) ? Number(searched) : undefined;
+  const members = () => select.selectFrom('members as m').select('m.id').where('m.account_id', '=', accountId);
+  const fields = select
+    .selectFrom('member_fields as f')
+    .select('f.member_id as id')
+    .where('f.account_id', '=', accountId)
+    .where(search.fieldContains(accountId, text));
+  const texts = members()
+    .where(search.memberContains(accountId, 'login_key', text))
+    [combine](members().where(search.memberContains(accountId, 'email_key', text)))
+    [combine](fields);
+  return id === undefined ? texts : texts[combine](members().where('m.id', '=', id));
 }
 
 /** Filtered by status alone (or not at all): the total comes from the counters. */

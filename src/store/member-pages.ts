@@ -6,14 +6,21 @@
  * count comes from the counters when only the status filters, as /list/'s does.
  */
 import { sql } from 'kysely';
-import type { MemberPage, MemberPageQuery } from '../members/member-store.js';
+import type { MemberFilters, MemberPage, MemberPageQuery } from '../members/member-store.js';
 import type { StoreConnection } from './writes.js';
-import { byStatusOnly, countByStatus, filtered, statusAt } from './member-listing.js';
+import { byStatusOnly, countByStatus, filtered, searchBoxMatches, statusAt } from './member-listing.js';
 import { toMember, type MemberRow } from './member-rows.js';
 
 /** Each order's key, read along the account's index on it (`members_status` holds the id). */
 const KEYS = { id: 'm.id', login: 'm.login_key', email: 'm.email_key', status: 'm.status', registered: 'm.reg_at' } as const;
 const TEXT_KEYS: ReadonlySet<MemberPageQuery['order']> = new Set(['login', 'email', 'status']);
+
+/**
+ * The search box's matches are found first, once, when there are fewer than this many (rows of
+ * the searches, an id once per search that finds it); more, and the page and its count each
+ * search, as any other filter.
+ */
+const FOUND_FIRST = 1000;
 
 /** A cursor: the sort key's value and the id, as base64url JSON (opaque to the page). */
 function encodeCursor(key: string | number, id: number): string {
@@ -43,30 +50,53 @@ export async function pageMembers(connection: StoreConnection, accountId: number
   const descending = query.descending === true;
   const direction = backwards !== descending ? 'desc' : 'asc';
   const [later, earlier] = descending ? (['<', '>'] as const) : (['>', '<'] as const);
-  let rows = filtered(
-    db
-      .selectFrom('members as m')
-      .selectAll('m')
-      .select(statusAt(now).as('status_now'))
-      .$if(query.profileFields.length > 0, (q) => q.select(search.profileObject(query.profileFields).as('profile'))),
-    accountId,
-    query.filters,
-    search,
-    now,
-  );
-  if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(later)} (${after[0]}, ${after[1]})`);
-  if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(earlier)} (${before[0]}, ${before[1]})`);
-  // One more than the page: whether there is a page beyond it.
-  const compiled = rows
-    .orderBy(sql.ref(key), direction)
-    .orderBy('m.id', direction)
-    .limit(query.limit + 1)
-    .compile();
+  // The page's members, and how many match: `found`, when given, stands for the search box's text.
+  const pageQuery = (filters: MemberFilters, found: readonly number[] | undefined) => {
+    let rows = filtered(
+      db
+        .selectFrom('members as m')
+        .selectAll('m')
+        .select(statusAt(now).as('status_now'))
+        .$if(query.profileFields.length > 0, (q) => q.select(search.profileObject(query.profileFields).as('profile'))),
+      accountId,
+      filters,
+      search,
+      now,
+    );
+    if (found) rows = rows.where((eb) => (found.length > 0 ? eb('m.id', 'in', found) : eb.lit(false)));
+    if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(later)} (${after[0]}, ${after[1]})`);
+    if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(earlier)} (${before[0]}, ${before[1]})`);
+    // One more than the page: whether there is a page beyond it.
+    return rows
+      .orderBy(sql.ref(key), direction)
+      .orderBy('m.id', direction)
+      .limit(query.limit + 1)
+      .compile();
+  };
+  const countQuery = (filters: MemberFilters, found: readonly number[] | undefined) =>
+    filtered(
+      db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
+      accountId,
+      filters,
+      search,
+      now,
+    )
+      .$if(found !== undefined, (q) => q.where((eb) => (found!.length > 0 ? eb('m.id', 'in', found!) : eb.lit(false))))
+      .compile();
   // The snapshot is released when its generator finishes: read it to the end.
   let answer: MemberPage | undefined;
   for await (const page of connection.readSnapshot(
     async function* (reader) {
-      const read = (await reader.all(compiled)) as Array<MemberRow & { status_now: string; profile?: unknown }>;
+      // The search box's matches, when there are few, found once: the page and its count then
+      // read them by id, where each would search every index again.
+      const text = query.filters.anyContains;
+      const matches =
+        text === undefined
+          ? undefined
+          : (await reader.all(searchBoxMatches(db, accountId, text, search, 'unionAll').limit(FOUND_FIRST).compile())).map((row) => Number(row.id));
+      const found = matches !== undefined && matches.length < FOUND_FIRST ? [...new Set(matches)] : undefined;
+      const filters = found ? { ...query.filters, anyContains: undefined } : query.filters;
+      const read = (await reader.all(pageQuery(filters, found))) as Array<MemberRow & { status_now: string; profile?: unknown }>;
       const more = read.length > query.limit;
       const page = read.slice(0, query.limit);
       if (backwards) page.reverse();
@@ -76,14 +106,7 @@ export async function pageMembers(connection: StoreConnection, accountId: number
         total =
           query.filters.status !== undefined ? counts[query.filters.status]! : counts.A! + counts.S! + (query.filters.includeDeleted === true ? counts.D! : 0);
       } else {
-        const count = filtered(
-          db.selectFrom('members as m').select((eb) => eb.fn.countAll<number>().as('count')),
-          accountId,
-          query.filters,
-          search,
-          now,
-        );
-        total = Number((await reader.all(count.compile()))[0]?.count ?? 0);
+        total = Number((await reader.all(countQuery(filters, found)))[0]?.count ?? 0);
       }
       const members = page.map((row) => {
         const raw = row.profile;

@@ -69,8 +69,74 @@ describeEachEngine('members pages', (context) => {
     expect(await search('m7-')).toEqual(['m7-1']);
     expect(await search('c22')).toEqual([all.members.find((m) => m.member.email === 'm22@example.com')!.member.login]);
     expect(await search('gone')).toEqual([]);
+    // A search of two characters, which no trigram serves (a scan): the same answer.
+    expect(await search('7-')).toEqual(['m7-1', 'm17-9']);
     // More pages than there are readers: each is answered.
     for (let i = 0; i < 40; i++)
       expect((await store.members.pageMembers(account.id, { filters: { status: 'D' }, order: 'id', limit: 5, profileFields: [] }, now)).total).toBe(1);
+  });
+
+  it('pages and counts the search box’s matches the same whether they are few or many', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    // 1,200 members whose login holds "walrus" (more than the page reads first), every third
+    // one Suspended; 3 whose e-mail holds "narwhal", one of them with a profile value that does too.
+    const inserts = Array.from({ length: 1200 }, (_, i) => ({
+      login: `walrus-${i}`,
+      email: `w${i}@example.com`,
+      passwordHash: 'x',
+      status: i % 3 === 0 ? 'S' : 'A',
+    }));
+    inserts.push(
+      { login: 'n1', email: 'narwhal1@example.com', passwordHash: 'x', status: 'A' },
+      { login: 'n2', email: 'narwhal2@example.com', passwordHash: 'x', status: 'S' },
+      { login: 'n3', email: 'n3@example.com', passwordHash: 'x', status: 'A' },
+    );
+    await store.transfer.writeImport(account.id, {
+      inserts: inserts.map(({ status, ...member }) => ({
+        ...member,
+        status: status as 'A' | 'S',
+        profile: new Map(member.login === 'n1' ? [['pet', 'Narwhal']] : []),
+      })),
+      updates: [],
+      now: Date.now(),
+      origin: { actor: 'import' },
+    });
+    await store.transfer.writeImport(account.id, {
+      inserts: [{ login: 'n4', email: 'n4@example.com', passwordHash: 'x', profile: new Map([['pet', 'a narwhal']]) }],
+      updates: [],
+      now: Date.now(),
+      origin: { actor: 'import' },
+    });
+    const now = Date.now();
+    const everyPage = async (text: string, status?: 'A' | 'S') => {
+      const logins: string[] = [];
+      let page = await store.members.pageMembers(account.id, { filters: { anyContains: text, status }, order: 'login', limit: 500, profileFields: [] }, now);
+      const total = page.total;
+      for (;;) {
+        logins.push(...page.members.map((m) => m.member.login));
+        if (!page.hasAfter) return { total, logins };
+        page = await store.members.pageMembers(
+          account.id,
+          { filters: { anyContains: text, status }, order: 'login', limit: 500, profileFields: [], after: page.lastCursor },
+          now,
+        );
+      }
+    };
+    const many = await everyPage('WALRUS');
+    expect(many.total).toBe(1200);
+    expect(many.logins).toEqual(
+      inserts
+        .filter((m) => m.login.startsWith('walrus'))
+        .map((m) => m.login)
+        .sort(),
+    );
+    const suspended = await everyPage('walrus', 'S');
+    expect(suspended.total).toBe(400);
+    expect(new Set(suspended.logins).size).toBe(400);
+    // A member found by its e-mail and by a profile value is listed once.
+    expect(await everyPage('narwhal')).toEqual({ total: 3, logins: ['n1', 'n2', 'n4'] });
+    expect(await everyPage('narwhal', 'A')).toEqual({ total: 2, logins: ['n1', 'n4'] });
+    expect(await everyPage('no such text')).toEqual({ total: 0, logins: [] });
   });
 });
