@@ -101,11 +101,13 @@ export function searchBoxMatches(
     .select('f.member_id as id')
     .where('f.account_id', '=', accountId)
     .where(search.fieldContains(accountId, text));
-  const texts = members()
-    .where(search.memberContains(accountId, 'login_key', text))
-    [combine](members().where(search.memberContains(accountId, 'email_key', text)))
-    [combine](fields);
-  return id === undefined ? texts : texts[combine](members().where('m.id', '=', id));
+  const first = members().where(search.memberContains(accountId, 'login_key', text));
+  const others = [
+    members().where(search.memberContains(accountId, 'email_key', text)),
+    fields,
+    ...(id === undefined ? [] : [members().where('m.id', '=', id)]),
+  ];
+  return others.reduce<typeof first>((all, next) => (combine === 'union' ? all.union(next) : all.unionAll(next)), first);
 }
 
 /** Filtered by status alone (or not at all): the total comes from the counters. */
