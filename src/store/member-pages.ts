@@ -5,7 +5,8 @@
  * million members costs what the first does (an OFFSET would read every row before it). The
  * count comes from the counters when only the status filters, as /list/'s does.
  */
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from './schema.js';
 import type { MemberFilters, MemberPage, MemberPageQuery } from '../members/member-store.js';
 import type { StoreConnection } from './writes.js';
 import { byStatusOnly, countByStatus, filtered, searchBoxMatches, statusAt } from './member-listing.js';
@@ -21,6 +22,11 @@ const TEXT_KEYS: ReadonlySet<MemberPageQuery['order']> = new Set(['login', 'emai
  * search, as any other filter.
  */
 const FOUND_FIRST = 1000;
+
+/** Members among the search box's matches, found first (an empty IN is no SQL: false). */
+function amongFound(found: readonly number[]) {
+  return (eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>) => (found.length > 0 ? eb('m.id', 'in', found) : eb.lit(false));
+}
 
 /** A cursor: the sort key's value and the id, as base64url JSON (opaque to the page). */
 function encodeCursor(key: string | number, id: number): string {
@@ -63,7 +69,7 @@ export async function pageMembers(connection: StoreConnection, accountId: number
       search,
       now,
     );
-    if (found) rows = rows.where((eb) => (found.length > 0 ? eb('m.id', 'in', found) : eb.lit(false)));
+    if (found) rows = rows.where(amongFound(found));
     if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(later)} (${after[0]}, ${after[1]})`);
     if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(earlier)} (${before[0]}, ${before[1]})`);
     // One more than the page: whether there is a page beyond it.
@@ -81,7 +87,7 @@ export async function pageMembers(connection: StoreConnection, accountId: number
       search,
       now,
     )
-      .$if(found !== undefined, (q) => q.where((eb) => (found!.length > 0 ? eb('m.id', 'in', found!) : eb.lit(false))))
+      .$if(found !== undefined, (q) => q.where(amongFound(found!)))
       .compile();
   // The snapshot is released when its generator finishes: read it to the end.
   let answer: MemberPage | undefined;
