@@ -295,7 +295,7 @@ function describeEvent(event: StoredEvent): string | undefined {
         ...(profile.deleted ?? []).map((name) => `${String(name)} removed`),
       ];
       const count = typeof data.count === 'number' ? data.count.toLocaleString('en') : '?';
-      return `bulk update of ${count} members${data.selector === 'filter' ? ' (a console filter)' : ''}: ${[...set, ...fields].join('; ') || 'nothing set'}`;
+      return `bulk update of ${count} ${data.count === 1 ? 'member' : 'members'}${data.selector === 'filter' ? ' (a console filter)' : ''}: ${[...set, ...fields].join('; ') || 'nothing set'}`;
     }
     case 'member.login':
       return `login ${String(data.outcome ?? '')}${data.ip ? ` from ${String(data.ip)}` : ''}`;

@@ -57,6 +57,7 @@ import { registerApiKeys } from './api-keys.js';
 import { registerAccountOperators } from './operators.js';
 import { registerWebhooksConsole } from './webhooks.js';
 import { askSecondStep, registerTwoStep, TWO_STEP_PATH } from './two-step.js';
+import { actionAddresses } from './action-addresses.js';
 
 export interface ConsoleContext {
   readonly operators: OperatorsService;
@@ -164,6 +165,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       scope.addHook('onRoute', (route) => {
         route.schema = { ...(route.schema ?? {}), hide: true };
       });
+      const openActionAddresses = actionAddresses(scope);
 
       // Member data is never cached, by the browser or on the way.
       scope.addHook('onSend', async (_request, reply, payload) => {
@@ -649,6 +651,11 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
           return 'sessions-ended';
         }),
       );
+
+      // The addresses above an account's pages: the accounts, and the account's members.
+      scope.get('/accounts', async (_request, reply) => seeOther(reply, '/admin/'));
+      scope.get('/accounts/:account', async (request, reply) => seeOther(reply, membersPath((request.params as { account: string }).account)));
+      openActionAddresses();
 
       // Any other address under /admin/: a console page, not the API's JSON.
       scope.setNotFoundHandler(async (request, reply) => {

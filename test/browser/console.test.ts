@@ -4,7 +4,9 @@
  * unlocks it, suspends and restores it, creates one, and signs out. Hostile member data
  * renders as text (a dialog fails the test); a form posted from another site and a forged
  * fetch change nothing; a viewer is refused a change, a viewer and an editor the owner's pages; an operator of another account gets
- * nothing by URL. Screenshots of each page go to docs/images/ (docs/console.md shows them).
+ * nothing by URL. The walls an operator once hit are walked again: a reload after a change, a
+ * form's address bookmarked, the account's addresses, a member's sessions, verification and reset
+ * mail (a real SMTP server), a bulk change in each member's history, the Deleted on request. Screenshots of each page go to docs/images/ (docs/console.md shows them).
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -18,6 +20,7 @@ import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { operatorThroughLink, text, post } from '../support/browser.js';
 import { startReceiver } from '../support/receiver.js';
+import { startSmtp } from '../support/smtp.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -242,6 +245,121 @@ for (const engine of ENGINES) {
       expect(await listed('S')).toEqual([]);
       await context.close();
     });
+
+    it(
+      'walks the walls again: a reload after a change, a bookmarked form address, the account’s addresses, a member’s actions, a bulk change in the history, the Deleted on request',
+      { timeout: 90_000 },
+      async () => {
+        // An account of its own, with a mail server, for the reset mail.
+        const smtp = await startSmtp();
+        try {
+          const created = await runCli(['account', 'create', 'walls', '--json'], env);
+          expect(created.code, created.stderr).toBe(0);
+          const wallsKey = (JSON.parse(created.stdout) as { api_key: string }).api_key;
+          expect((await runCli(['account', 'set', 'walls', '--smtp-url', smtp.url, '--mail-from', 'Walls <no-reply@walls.example>'], env)).code).toBe(0);
+          const { id } = await post(`${server.url}/api2/create/`, {
+            user: 'walls',
+            api_key: wallsKey,
+            _login: 'rita',
+            _email: 'rita@example.com',
+            _password: 'rita-password-1',
+            plan: 'gold',
+          });
+          const sessions = [];
+          for (let i = 0; i < 2; i++)
+            sessions.push(
+              (await post(`${server.url}/api2/login/`, { user: 'walls', api_key: wallsKey, login: 'rita', password: 'rita-password-1' })).session as string,
+            );
+          const session = async (token: string) => (await post(`${server.url}/api2/session/`, { user: 'walls', api_key: wallsKey, session: token })).result;
+          const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+          // Signed in by setting the password through the link (operatorThroughLink waits for the members page).
+          const page = await operator(context, 'walls@example.com', 'walls', 'editor');
+          const members = `${server.url}/admin/accounts/walls/members`;
+          const memberPage = `${members}/${id}`;
+          const history = () => text(page.locator('.card', { hasText: 'History' }));
+
+          // A change redirects to the page it changed; a reload shows that page and sends nothing again.
+          await page.goto(memberPage);
+          await page.fill('input[name="profile:plan"]', 'silver');
+          await page.click('button:has-text("Save")');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
+          expect(page.url()).toBe(`${memberPage}?done=saved`);
+          await page.reload();
+          await expect.poll(() => text(page.locator('h1'))).toBe('rita');
+          expect((await history()).match(/plan: gold → silver/g)).toHaveLength(1);
+
+          // A refused change is shown at the form's address; opened later (a bookmark), that
+          // address opens the member's page.
+          await page.fill('input[name=email]', 'not-an-address');
+          await page.click('button:has-text("Save")');
+          await expect.poll(() => text(page.locator('.notice.error'))).toContain('email');
+          expect(page.url()).toBe(`${memberPage}/edit`);
+          const bookmarked = await context.newPage();
+          expect((await bookmarked.goto(`${memberPage}/edit`))!.status()).toBe(200);
+          expect(bookmarked.url()).toBe(memberPage);
+          await expect.poll(() => text(bookmarked.locator('h1'))).toBe('rita');
+          // (The keys are an owner's page: an editor is shown why not, as a page.)
+          for (const [address, lands, status] of [
+            [`${memberPage}/status`, memberPage, 200],
+            [`${members}/bulk?q=rit`, `${members}?q=rit`, 200],
+            [`${server.url}/admin/accounts/walls/keys/add`, `${server.url}/admin/accounts/walls/keys`, 403],
+            [`${server.url}/admin/accounts`, members, 200],
+            [`${server.url}/admin/accounts/walls`, members, 200],
+          ] as const) {
+            expect((await bookmarked.goto(address))!.status(), address).toBe(status);
+            expect(bookmarked.url(), address).toBe(lands);
+            expect(await bookmarked.locator('h1').count(), address).toBe(1);
+          }
+          // The server's root: a page pointing at the docs and the console.
+          await bookmarked.goto(`${server.url}/`);
+          expect(await bookmarked.locator('a[href="/docs"]').count()).toBe(1);
+          expect(await bookmarked.locator('a[href="/admin/"]').count()).toBe(1);
+          await bookmarked.close();
+
+          // A member's actions: its sessions, one ended then all; its address marked verified; a reset mail.
+          await page.goto(memberPage);
+          const rows = page.locator('.card', { hasText: 'Sessions' }).locator('tbody tr');
+          await expect.poll(() => rows.count()).toBe(2);
+          await rows.first().locator('button:has-text("End this one")').click();
+          await expect.poll(() => text(page.locator('.notice'))).toBe('The session is ended.');
+          expect((await Promise.all(sessions.map(session))).sort()).toEqual(['FAIL', 'OK']);
+          await page.click('button:has-text("End all")');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('Every session of the member is ended.');
+          expect(await Promise.all(sessions.map(session))).toEqual(['FAIL', 'FAIL']);
+          await page.click('button:has-text("Mark the e-mail verified")');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('The e-mail address is marked verified.');
+          expect(await page.locator('button:has-text("Mark the e-mail verified")').count()).toBe(0);
+          await page.click('button:has-text("Send a password reset mail")');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('A password reset mail is on its way to the member.');
+          const [mail] = await smtp.waitFor(1);
+          expect(mail!.to).toEqual(['rita@example.com']);
+          expect(mail!.text).toContain('/api2/reset-password/?token=');
+
+          // A bulk change shows in the history of each member it touched, with its values.
+          await page.goto(`${members}?q=rita`);
+          await page.click('summary:has-text("Bulk action on this member")');
+          await page.selectOption('select[name=action]', 'suspend');
+          await page.click('button:has-text("Preview")');
+          await page.click('button:has-text("Suspend: 1 member")');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('Done: 1 member changed.');
+          await page.goto(memberPage);
+          await expect.poll(history).toContain('bulk update of 1 member (a console filter): status → S');
+
+          // Deleted: asked first, then out of the list unless asked for ("All, including Deleted").
+          await page.click('form[action$="/status"] button:has-text("Delete")');
+          await page.click('button:has-text("Delete rita")');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('Deleted. Restore brings the member back.');
+          await page.goto(`${members}?q=rita`);
+          await expect.poll(() => text(page.locator('main'))).toContain('No member matches.');
+          await page.selectOption('select[name=status]', 'all');
+          await page.click('button:has-text("Search")');
+          await expect.poll(() => page.locator('tbody tr td:nth-child(2)').allInnerTexts()).toEqual(['rita']);
+          await context.close();
+        } finally {
+          await smtp.close();
+        }
+      },
+    );
 
     it('turns on a second step, then signs in with a code from the app and with a recovery code', { timeout: 60_000 }, async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

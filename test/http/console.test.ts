@@ -204,6 +204,17 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect((await members('q=rosa')).body).toContain('No member matches.');
     expect((await members('q=rosa&status=all')).body).toContain(`href="${path}">rosa</a>`);
 
+    // A form's address opened by GET (a bookmark, a reload in a new tab): the page the form is on, changing nothing.
+    const opened = await h().request({ method: 'GET', url: `${path}/sessions/end-all`, headers: { cookie } });
+    expect([opened.status, opened.headers.location]).toEqual([303, path]);
+    const bulk = await h().request({ method: 'GET', url: `/admin/accounts/${api.user}/members/bulk?q=ros&status=all`, headers: { cookie } });
+    expect(bulk.headers.location).toBe(`/admin/accounts/${api.user}/members?q=ros&status=all`);
+    expect((await h().request({ method: 'GET', url: '/admin/two-step/enable', headers: { cookie } })).headers.location).toBe('/admin/two-step');
+    expect((await h().request({ method: 'GET', url: `/admin/accounts/${api.user}`, headers: { cookie } })).headers.location).toBe(
+      `/admin/accounts/${api.user}/members`,
+    );
+    expect((await api.member('rosa'))!.status).toBe('D');
+
     const missing = await h().request({ method: 'GET', url: '/admin/no/such/page', headers: { cookie } });
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toContain('text/html');
