@@ -228,6 +228,11 @@ for (const engine of ENGINES) {
       const listed = async (status: string) =>
         (await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, status, login: 'member1', record: '{login}' })).members as unknown[];
       expect(await listed('S')).toEqual([]);
+      // The API's dry run of a change of every member: how many it would change, and nothing changed.
+      const everyone = (await post(`${server.url}/api2/list/`, { user: 'demo', api_key: key, record: '{status}' })).members as Array<{ status: string }>;
+      const dry = await post(`${server.url}/api2/update/`, { user: 'demo', api_key: key, find_member_id: '*', status: 'S', dry_run: '1' });
+      expect(dry).toEqual({ result: 'OK', message: '', would_update: everyone.filter((member) => member.status !== 'Deleted').length });
+      expect(await listed('S')).toEqual([]);
       await page.click('button:has-text("Suspend: 10 members")');
       await expect.poll(() => text(page.locator('.notice'))).toBe('Done: 10 members changed.');
       expect(new URL(page.url()).searchParams.get('q')).toBe('member1');
@@ -272,8 +277,22 @@ for (const engine of ENGINES) {
             );
           const session = async (token: string) => (await post(`${server.url}/api2/session/`, { user: 'walls', api_key: wallsKey, session: token })).result;
           const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-          // Signed in by setting the password through the link (operatorThroughLink waits for the members page).
-          const page = await operator(context, 'walls@example.com', 'walls', 'editor');
+          // The set-up link's page; setting the password signs the operator in.
+          const added = await runCli(['operator', 'add', 'walls@example.com', '--account', 'walls', '--role', 'editor', '--json'], env);
+          const page = await context.newPage();
+          const link = new URL((JSON.parse(added.stdout) as { link: string }).link);
+          await page.goto(`${server.url}${link.pathname}${link.search}`);
+          await expect.poll(() => text(page.locator('h1'))).toBe('Set your password');
+          await shoot(page, 'set-password');
+          await page.fill('input[name=password]', PASSWORD);
+          await page.fill('input[name=confirm]', PASSWORD);
+          await page.click('button[type=submit]');
+          await expect.poll(() => text(page.locator('h1'))).toBe('Members of walls');
+          // An operator of two accounts opens to the list of them.
+          expect((await runCli(['operator', 'add', 'walls@example.com', '--account', 'demo', '--role', 'viewer'], env)).code).toBe(0);
+          await page.goto(`${server.url}/admin/`);
+          await expect.poll(() => text(page.locator('h1'))).toBe('Your accounts');
+          await shoot(page, 'accounts');
           const members = `${server.url}/admin/accounts/walls/members`;
           const memberPage = `${members}/${id}`;
           const history = () => text(page.locator('.card', { hasText: 'History' }));
@@ -303,7 +322,7 @@ for (const engine of ENGINES) {
             [`${memberPage}/status`, memberPage, 200],
             [`${members}/bulk?q=rit`, `${members}?q=rit`, 200],
             [`${server.url}/admin/accounts/walls/keys/add`, `${server.url}/admin/accounts/walls/keys`, 403],
-            [`${server.url}/admin/accounts`, members, 200],
+            [`${server.url}/admin/accounts`, `${server.url}/admin/`, 200],
             [`${server.url}/admin/accounts/walls`, members, 200],
           ] as const) {
             expect((await bookmarked.goto(address))!.status(), address).toBe(status);
