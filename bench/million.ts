@@ -3,6 +3,8 @@
  * and the ways both read them through the API.
  */
 import type { Engine } from '../src/store/dialects/dialect.js';
+import { sql } from 'kysely';
+import { connect } from '../src/store/connect.js';
 import { openStore } from '../src/store/store.js';
 import { databaseUrl, median, memoryOf, resetDatabase } from './lib.js';
 import { ensureAccount, seedMembers } from './seed-members.js';
@@ -19,7 +21,10 @@ export async function seeded(engine: Engine, count: number, reseed: boolean): Pr
       const account = await store.accounts.findAccountByName(ACCOUNT);
       const counts = account ? await store.accounts.countMembersByStatus(account.id) : {};
       await store.close();
-      if (Object.values(counts).reduce((a, b) => a + b, 0) === count) return;
+      if (Object.values(counts).reduce((a, b) => a + b, 0) === count) {
+        if (engine === 'postgres') await vacuumed(url);
+        return;
+      }
     } catch {
       // No usable database yet: seed one.
     }
@@ -33,6 +38,22 @@ export async function seeded(engine: Engine, count: number, reseed: boolean): Pr
   await seedMembers(url, id, { count, onProgress: (done) => process.stderr.write(`\r  seeding ${engine}: ${done} / ${count}`) });
   const seconds = (Date.now() - started) / 1000;
   process.stderr.write(`\n  seeded ${count} members in ${seconds.toFixed(0)} s (${Math.round(count / seconds)}/s)\n`);
+}
+
+/**
+ * A reused PostgreSQL database starts vacuumed, as a fresh one does (seedMembers): the rows an
+ * earlier run's writes left dead are gone before this run measures. Without it, on a server
+ * whose autovacuum is off (this machine's, for its tests), they piled up run after run: at
+ * 1.5 million dead rows in `members` the console's bulk suspend ran at 22k/s, against 35k/s
+ * once vacuumed (bench/results/2026-11-27-console.md).
+ */
+async function vacuumed(url: string): Promise<void> {
+  const connection = connect(url);
+  try {
+    await sql`vacuum (analyze)`.execute(connection.db);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** Lists through the API, reading the stream as it comes, while sampling the server's memory. */
