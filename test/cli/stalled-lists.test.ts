@@ -93,5 +93,40 @@ for (const engine of ENGINES) {
         await database.drop();
       }
     }, 120_000);
+
+    it('ends the snapshot of a list whose client went away as its answer started', async () => {
+      const database = await createTestDatabase(engine);
+      const env = { DATABASE_URL: database.url };
+      const account = JSON.parse((await runCli(['account', 'create', 'gone', '--json'], env)).stdout) as { api_key: string };
+      await seedMembers(database.url, 1, { count: 3_000 });
+      // Four readers (SQLite: two lists and two to spare) or four connections (PostgreSQL): a
+      // snapshot kept by each list left behind would soon leave none for the next list.
+      const server = await startServe({ ...env, MAX_CONCURRENT_LISTS: '2', DATABASE_POOL_SIZE: '4', SWEEP_INTERVAL_SECONDS: '0' });
+      try {
+        const body = new URLSearchParams({ user: 'gone', api_key: account.api_key, record: '{id}{login}' }).toString();
+        for (let i = 0; i < 30; i++) {
+          // The request sent whole, then its connection closed before any answer came.
+          await new Promise<void>((resolve) => {
+            const req = request(`${server.url}/api2/list/`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+            });
+            req.once('error', () => resolve());
+            req.once('close', () => resolve());
+            req.end(body, () => req.destroy());
+          });
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        // Every snapshot was given back: lists answer, whole (the seeded members but the 5% Deleted).
+        for (let i = 0; i < 6; i++) {
+          const whole = await post(`${server.url}/api2/list/`, { user: 'gone', api_key: account.api_key, record: '{id}' });
+          expect([whole.status, whole.body.members_total, whole.body.members.length]).toEqual([200, 2_850, 2_850]);
+        }
+      } finally {
+        server.child.kill('SIGTERM');
+        await exitOf(server.child);
+        await database.drop();
+      }
+    }, 120_000);
   });
 }

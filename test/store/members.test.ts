@@ -290,6 +290,31 @@ describeEachEngine('member store', (context) => {
     expect(limited.rows.map((r) => r.id)).toEqual(ids.slice(0, 5));
   });
 
+  it('lets a list be left after its first chunk (a client that goes away), the next chunk’s read-ahead failing quietly', async () => {
+    const { store } = context();
+    const account = await insertAccount(store);
+    for (let i = 0; i < 1500; i++) await insertMember(store, account.id, { login: `left${i}` });
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const listing = store.members.listMembers(account.id, { record: parseRecordTemplate('{id}')!, filters: {}, limit: null }, NOW);
+        // The second chunk is being read when the list is left: its reader is ended under it.
+        for await (const chunk of listing) {
+          expect(chunk).toHaveLength(1000);
+          break;
+        }
+      }
+      // The store answers on, and a whole list still reads every member.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await listAll(account.id)).total).toBe(1500);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   it('lists from one snapshot: a member added while the list streams is in neither the rows nor the total', async () => {
     const { store } = context();
     const account = await insertAccount(store);

@@ -206,7 +206,14 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       }
       const body = Readable.from(counted(), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
       cutOffWhenStalled(request, reply, body, () => taken, context.stallTimeoutMs, 'list');
-      body.once('close', release);
+      // A body destroyed before it was ever read (its client gone as the answer started) never
+      // runs listBody, nor its finally: the store's cursor is ended here too, or its snapshot
+      // (and its reader, or its PostgreSQL connection) would stay taken for good.
+      const cursor = records;
+      body.once('close', () => {
+        release();
+        void cursor.return?.();
+      });
       void reply.type('application/json; charset=utf-8');
       return body;
     } catch (error) {

@@ -419,11 +419,19 @@ function snapshotReader(session: Session): SnapshotReader {
       return ((await session.call({ op: 'run', sql: query.sql, params: [...query.parameters] })) as SqliteRun).rows as R[];
     },
     async *stream<R>(query: CompiledQuery<R>, chunkSize: number) {
-      let pending = session.call({ op: 'stream', sql: query.sql, params: [...query.parameters], size: chunkSize }) as Promise<SqliteChunk>;
+      // The next chunk is read ahead while this one is used. A list left half-way (its client
+      // gone) never awaits it, and its worker is ended under it (readSnapshot): that failure is
+      // no one's to report, and unhandled it would end the process.
+      const ahead = (request: SqliteRequest) => {
+        const chunk = session.call(request) as Promise<SqliteChunk>;
+        chunk.catch(() => {});
+        return chunk;
+      };
+      let pending = ahead({ op: 'stream', sql: query.sql, params: [...query.parameters], size: chunkSize });
       let columns: string[] = [];
       for (;;) {
         const chunk = await pending;
-        if (!chunk.done) pending = session.call({ op: 'next', size: chunkSize }) as Promise<SqliteChunk>;
+        if (!chunk.done) pending = ahead({ op: 'next', size: chunkSize });
         columns = chunk.columns ?? columns;
         if (chunk.rows.length > 0) yield chunk.rows.map((values) => objectOf(columns, values)) as R[];
         if (chunk.done) return;
