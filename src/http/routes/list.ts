@@ -212,7 +212,8 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       const cursor = records;
       body.once('close', () => {
         release();
-        void cursor.return?.();
+        // (Its failure, if any, is no one's to report now: unhandled, it would end the process.)
+        cursor.return?.().catch(() => {});
       });
       void reply.type('application/json; charset=utf-8');
       return body;
