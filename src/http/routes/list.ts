@@ -150,23 +150,17 @@ export function decodeList(params: WireParams): ListMembersCommand {
 /**
  * `{"members":[…],"members_total":N}`, written as the records arrive. The total comes last so
  * that the answer starts at once and a full list needs no second pass to count; JSON readers
- * do not depend on the order of an object's keys. `done` is told when the store's part is
- * over (its snapshot released).
+ * do not depend on the order of an object's keys. The store's cursor is ended by the body's
+ * close (registerListRoute), whether this ran to the end, stopped half-way or never started.
  */
-async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<string>, total: () => number, done: () => void): AsyncIterable<string> {
-  try {
-    yield '{"members":[';
-    let next = first;
-    for (let separator = ''; !next.done; separator = ',') {
-      yield separator + next.value;
-      next = await rest.next();
-    }
-    yield `],"members_total":${total()}}`;
-  } finally {
-    // The client went away (or stopped reading): stop the store's cursor too (its snapshot is released).
-    await rest.return?.();
-    done();
+async function* listBody(first: IteratorResult<string>, rest: AsyncIterator<string>, total: () => number): AsyncIterable<string> {
+  yield '{"members":[';
+  let next = first;
+  for (let separator = ''; !next.done; separator = ',') {
+    yield separator + next.value;
+    next = await rest.next();
   }
+  yield `],"members_total":${total()}}`;
 }
 
 /** What a list renders ahead of what its client has taken (beyond the socket's own buffers). */
@@ -196,7 +190,7 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       // Read ahead of the client by bytes, not by chunks: a chunk of large profile values can
       // be megabytes, and a stalled client must not make the server read (and render) more
       // than this for it before the socket's backpressure stops the store's cursor.
-      const chunks = listBody(first, records, () => listing.total, release);
+      const chunks = listBody(first, records, () => listing.total);
       let taken = 0;
       async function* counted(): AsyncGenerator<string> {
         for await (const chunk of chunks) {
@@ -206,13 +200,13 @@ export function registerListRoute(app: FastifyInstance, context: ListRouteContex
       }
       const body = Readable.from(counted(), { objectMode: false, highWaterMark: LIST_READ_AHEAD_BYTES });
       cutOffWhenStalled(request, reply, body, () => taken, context.stallTimeoutMs, 'list');
-      // A body destroyed before it was ever read (its client gone as the answer started) never
-      // runs listBody, nor its finally: the store's cursor is ended here too, or its snapshot
-      // (and its reader, or its PostgreSQL connection) would stay taken for good.
+      // The body's close, however it comes (the answer whole, its client gone or stalled, or
+      // gone before the answer started, when listBody never runs), frees the list's slot and
+      // ends the store's cursor: its snapshot (its reader, or its PostgreSQL connection) is given
+      // back. A failure then is no one's to report: unhandled, it would end the process.
       const cursor = records;
       body.once('close', () => {
         release();
-        // (Its failure, if any, is no one's to report now: unhandled, it would end the process.)
         cursor.return?.().catch(() => {});
       });
       void reply.type('application/json; charset=utf-8');
