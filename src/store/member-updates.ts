@@ -183,18 +183,7 @@ export async function updateMembers(
       accountId,
       one: selector.by === 'id' || selector.by === 'login',
     };
-    const outcome = await applyUpdate(
-      trx,
-      accountId,
-      selector,
-      changes,
-      now,
-      limits,
-      setBytes,
-      chunkSize,
-      connection.search,
-      origin && { origin, events, lock },
-    );
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, connection, origin && { origin, events, lock });
     if (outcome.kind === 'updated') {
       if (isBulk(selector) && origin) events.push(bulkEvent(selector, changes, outcome.count, now, origin));
       // Last: the account's event counter stays locked only for the commit.
@@ -232,10 +221,11 @@ async function applyUpdate(
   limits: UpdateLimits,
   setBytes: number,
   chunkSize: number,
-  search: SearchSql,
+  connection: Pick<WriterConnection, 'search' | 'anyOf'>,
   told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly lock: UpdateLock | undefined } | undefined,
 ): Promise<MemberUpdate> {
   await expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
+  const { search } = connection;
   const matches = selectorCondition(accountId, selector, search);
   if (changes.login !== undefined) {
     const found = await trx.selectFrom('members').select('id').where(matches).limit(2).execute();
@@ -277,7 +267,7 @@ async function applyUpdate(
           (eb: ExpressionBuilder<Database, 'members'>) =>
             eb.and([
               eb('account_id', '=', accountId),
-              eb('id', 'in', ids),
+              connection.anyOf ? eb('id', '=', connection.anyOf(ids)) : eb('id', 'in', ids),
               ...(selector.restoring === true ? [] : [eb('status', '!=', 'D')]),
               ...(selector.filters.status === undefined ? [] : [eb('status', '=', selector.filters.status)]),
             ])

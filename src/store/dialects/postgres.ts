@@ -24,6 +24,9 @@ export interface PostgresOptions {
   replicaMaxLagMs?: number;
 }
 
+/** A list of ids as one parameter (WriterConnection.anyOf): node-postgres sends an array as its text. */
+const anyOf = (ids: readonly number[]) => sql<number>`any(${ids})`;
+
 const INT8_OID = 20;
 
 /** Dead rows a queue table may hold before vacuumQueues reclaims them. */
@@ -69,6 +72,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     classifyError: classifyPostgresError,
     splitKeys: (keys) => sql`string_to_table(${keys}, ' ')`,
     search: postgresSearch,
+    anyOf,
     transactionLocks,
     build: queryBuilder({
       createAdapter: () => new PostgresAdapter(),
@@ -78,7 +82,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     // A write whose connection is lost runs again if it certainly was not made, and fails as
     // "may or may not have been made" if it may have been.
     async transact(procedure, ...args) {
-      return runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, transactionLocks }, ...args), connectionLost);
+      return runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, anyOf, transactionLocks }, ...args), connectionLost);
     },
     async *readSnapshot(work, options) {
       const onReplica = options?.account !== undefined ? await replicas?.snapshotFor(options.account) : undefined;
