@@ -7,7 +7,7 @@ import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { foldKey } from '../members/member.js';
 import type { ImportWrite, MemberExport, PortableMember } from '../members/portable-member.js';
 import type { ExportSelection, MemberTransferStore } from '../import-export/member-transfer-store.js';
-import { writerProcedure } from './dialects/dialect.js';
+import { writerProcedure, type SearchSql } from './dialects/dialect.js';
 import { inSnapshot, Repository, type StoreConnection } from './writes.js';
 import { changedColumns, memberRow, NUMERIC_COLUMNS, toMember } from './member-rows.js';
 import { valueKeyOf } from './member-updates.js';
@@ -26,7 +26,7 @@ const FIELDS_PER_INSERT = 5000;
 const EXPORT_CHUNK = 1000;
 
 /** The ids of the members holding these logins (compared case-insensitively), by folded login. */
-export async function findLoginIds(db: Kysely<Database>, accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
+export async function findLoginIds(db: Kysely<Database>, search: SearchSql, accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   const keys = [...new Set(logins.map(foldKey))];
   for (let start = 0; start < keys.length; start += MEMBERS_PER_STATEMENT) {
@@ -34,7 +34,7 @@ export async function findLoginIds(db: Kysely<Database>, accountId: number, logi
       .selectFrom('members')
       .select(['id', 'login_key'])
       .where('account_id', '=', accountId)
-      .where('login_key', 'in', keys.slice(start, start + MEMBERS_PER_STATEMENT))
+      .where(search.memberIs(accountId, 'login_key', keys.slice(start, start + MEMBERS_PER_STATEMENT), 'members'))
       .execute();
     for (const row of rows) found.set(row.login_key, row.id);
   }
@@ -335,7 +335,7 @@ export class MemberTransferRepository extends Repository implements MemberTransf
   }
 
   findLoginIds(accountId: number, logins: readonly string[]): Promise<Map<string, number>> {
-    return findLoginIds(this.reads, accountId, logins);
+    return findLoginIds(this.reads, this.connection.search, accountId, logins);
   }
 
   findTakenIds(ids: readonly number[]): Promise<Set<number>> {

@@ -54,8 +54,8 @@ export function filtered<O>(query: MembersQuery<O>, accountId: number, filters: 
   else if (filters.deletedFrom === undefined && filters.includeDeleted !== true)
     q = q.where('m.status', '!=', 'D').where((eb) => eb.not(eb.and([due(eb, now), eb('m.exp_time_mode', '=', 'D')])));
   if (filters.regType !== undefined) q = q.where('m.reg_type', '=', filters.regType);
-  if (filters.login !== undefined) q = q.where('m.login_key', '=', foldKey(filters.login));
-  if (filters.email !== undefined) q = q.where('m.email_key', '=', foldKey(filters.email));
+  if (filters.login !== undefined) q = q.where(search.memberIs(accountId, 'login_key', foldKey(filters.login)));
+  if (filters.email !== undefined) q = q.where(search.memberIs(accountId, 'email_key', foldKey(filters.email)));
   if (filters.loginContains !== undefined) q = q.where(search.memberContains(accountId, 'login_key', foldKey(filters.loginContains)));
   if (filters.emailContains !== undefined) q = q.where(search.memberContains(accountId, 'email_key', foldKey(filters.emailContains)));
   if (filters.idAtMost !== undefined) q = q.where('m.id', '<=', filters.idAtMost);

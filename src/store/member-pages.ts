@@ -14,6 +14,8 @@ import { toMember, type MemberRow } from './member-rows.js';
 
 /** Each order's key, read along the account's index on it (`members_status` holds the id). */
 const KEYS = { id: 'm.id', login: 'm.login_key', email: 'm.email_key', status: 'm.status', registered: 'm.reg_at' } as const;
+/** The keys of login and address where the engine indexes them in `member_search` (joined as `k`). */
+const SEARCH_KEYS = { login: 'k.login_key', email: 'k.email_key' } as const;
 const TEXT_KEYS: ReadonlySet<MemberPageQuery['order']> = new Set(['login', 'email', 'status']);
 
 /**
@@ -47,7 +49,11 @@ function decodeCursor(cursor: string, order: MemberPageQuery['order']): [string 
 
 export async function pageMembers(connection: StoreConnection, accountId: number, query: MemberPageQuery, now: number): Promise<MemberPage> {
   const { build: db, search } = connection;
-  const key = KEYS[query.order];
+  // By login or address where those are indexed in `member_search` (PostgreSQL): read along its index, joined.
+  const keyed = search.keyTable === 'member_search' && (query.order === 'login' || query.order === 'email');
+  const key = keyed ? SEARCH_KEYS[query.order as keyof typeof SEARCH_KEYS] : KEYS[query.order];
+  // The id beside it, from the same table: a comparison of (k's key, m's id) is no bound on k's index.
+  const id = keyed ? 'k.member_id' : 'm.id';
   const after = query.after === undefined ? undefined : decodeCursor(query.after, query.order);
   const before = query.before === undefined ? undefined : decodeCursor(query.before, query.order);
   // Backwards (the page before a cursor, the last page): read in reverse, then turn it round.
@@ -68,14 +74,14 @@ export async function pageMembers(connection: StoreConnection, accountId: number
       filters,
       search,
       now,
-    );
+    ).$if(keyed, (q) => q.innerJoin('member_search as k', (join) => join.onRef('k.member_id', '=', 'm.id').on('k.account_id', '=', accountId)));
     if (found) rows = rows.where(amongFound(found));
-    if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(later)} (${after[0]}, ${after[1]})`);
-    if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, m.id) ${sql.raw(earlier)} (${before[0]}, ${before[1]})`);
+    if (after) rows = rows.where(sql<boolean>`(${sql.ref(key)}, ${sql.ref(id)}) ${sql.raw(later)} (${after[0]}, ${after[1]})`);
+    if (before) rows = rows.where(sql<boolean>`(${sql.ref(key)}, ${sql.ref(id)}) ${sql.raw(earlier)} (${before[0]}, ${before[1]})`);
     // One more than the page: whether there is a page beyond it.
     return rows
       .orderBy(sql.ref(key), direction)
-      .orderBy('m.id', direction)
+      .orderBy(sql.ref(id), direction)
       .limit(query.limit + 1)
       .compile();
   };

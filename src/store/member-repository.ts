@@ -164,7 +164,7 @@ export class MemberRepository extends Repository implements MemberStore {
       .selectFrom('members')
       .select('id')
       .where('account_id', '=', accountId)
-      .where('login_key', '=', foldKey(login))
+      .where(this.connection.search.memberIs(accountId, 'login_key', foldKey(login), 'members'))
       .executeTakeFirst();
     return row !== undefined;
   }
@@ -174,7 +174,7 @@ export class MemberRepository extends Repository implements MemberStore {
       .selectFrom('members')
       .selectAll()
       .where('account_id', '=', accountId)
-      .where('login_key', '=', foldKey(login))
+      .where(this.connection.search.memberIs(accountId, 'login_key', foldKey(login), 'members'))
       .executeTakeFirst();
     return row && toMember(row);
   }

@@ -29,9 +29,9 @@ export function selectorCondition(accountId: number, selector: MemberSelector, s
     const inAccount = eb('account_id', '=', accountId);
     switch (selector.by) {
       case 'login':
-        return eb.and([inAccount, eb('login_key', '=', foldKey(selector.login))]);
+        return eb.and([inAccount, search.memberIs(accountId, 'login_key', foldKey(selector.login), 'members')]);
       case 'email':
-        return eb.and([inAccount, eb('email_key', '=', foldKey(selector.email))]);
+        return eb.and([inAccount, search.memberIs(accountId, 'email_key', foldKey(selector.email), 'members')]);
       case 'ptrans':
         return eb.and([inAccount, eb('reg_type', '=', 'P'), eb.or([eb('bill_id', '=', selector.value), eb('bill_subscr', '=', selector.value)])]);
       case 'id':

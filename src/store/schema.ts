@@ -10,6 +10,8 @@ export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
   members: MemberTable;
+  /** PostgreSQL only (migrations 023, 024): read through SearchSql, where the engine says so. */
+  member_search: MemberSearchTable;
   member_fields: MemberFieldTable;
   sessions: SessionTable;
   login_events: LoginEventTable;
@@ -200,6 +202,17 @@ export interface MemberCountTable {
   account_id: number;
   status: string;
   n: number;
+}
+
+/**
+ * PostgreSQL's copy of each member's folded login and address, kept by triggers on `members`,
+ * with their indexes: unique login per account, address, and the trigrams of both.
+ */
+export interface MemberSearchTable {
+  member_id: number;
+  account_id: number;
+  login_key: string;
+  email_key: string;
 }
 
 export interface MemberCountDeltaTable {

@@ -24,13 +24,26 @@ export interface SnapshotReader {
 }
 
 /**
- * Case-sensitive substring conditions over folded text, served by each engine's trigram
- * index. The text is already folded; `%` and `_` in it are plain characters. A search's cost
- * and time depend on the searching account's data only.
+ * How each engine finds members by folded text. Substrings: case-sensitive conditions over
+ * folded text, served by each engine's trigram index; the text is already folded, and `%` and
+ * `_` in it are plain characters. Whole logins and addresses: served by the index of each,
+ * wherever the engine keeps it. A search's cost and time depend on the searching account's
+ * data only.
  */
 export interface SearchSql {
   /** Members (aliased `m`) of the account whose `column` contains `text`. */
   memberContains(accountId: number, column: 'login_key' | 'email_key', text: string): RawBuilder<SqlBool>;
+  /**
+   * Members (of the table or alias `table`, `m` unless told) of the account whose folded
+   * `column` is `key`, or one of `keys` (at least one): the index of logins (unique per
+   * account) or of addresses finds them.
+   */
+  memberIs(accountId: number, column: 'login_key' | 'email_key', keys: string | readonly string[], table?: string): RawBuilder<SqlBool>;
+  /**
+   * Where those two indexes are: on `members` itself (SQLite), or on `member_search`
+   * (PostgreSQL, migration 024), which an order by login or address then reads.
+   */
+  readonly keyTable: 'members' | 'member_search';
   /** Profile field rows (aliased `f`) of the account whose folded value contains `text`. */
   fieldContains(accountId: number, text: string): RawBuilder<SqlBool>;
   /**

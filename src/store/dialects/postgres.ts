@@ -256,9 +256,15 @@ function containsPattern(text: string): string {
 
 /**
  * LIKE over the folded values, which pg_trgm's GIN indexes serve: the logins and addresses in
- * `member_search` (migration 023), the profile values in `member_fields` (migration 002).
+ * `member_search` (migration 023), the profile values in `member_fields` (migration 002). Whole
+ * logins and addresses: `member_search`'s B-tree indexes (migration 024).
  */
 const postgresSearch: SearchSql = {
+  keyTable: 'member_search',
+  memberIs(accountId, column, keys, table = 'm') {
+    const matches = typeof keys === 'string' ? sql`= ${keys}` : sql`in (${sql.join(keys)})`;
+    return sql`${sql.ref(`${table}.id`)} in (select s.member_id from member_search s where s.account_id = ${accountId} and ${sql.ref(`s.${column}`)} ${matches})`;
+  },
   memberContains(accountId, column, text) {
     // Fewer than three characters make no trigram: a scan of the account's own members.
     if ([...text].length < 3) return sql`${sql.ref(`m.${column}`)} like ${containsPattern(text)}`;

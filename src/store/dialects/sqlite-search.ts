@@ -15,6 +15,11 @@ function phrase(accountId: number, text: string): string {
 }
 
 export const sqliteSearch: SearchSql = {
+  keyTable: 'members',
+  memberIs(accountId, column, keys, table = 'm') {
+    const matches = typeof keys === 'string' ? sql`= ${keys}` : sql`in (${sql.join(keys)})`;
+    return sql`(${sql.ref(`${table}.account_id`)} = ${accountId} and ${sql.ref(`${table}.${column}`)} ${matches})`;
+  },
   memberContains(accountId, column, text) {
     if ([...text].length < TRIGRAM) return sql`instr(${sql.ref(`m.${column}`)}, ${text}) > 0`;
     return sql`m.id in (select rowid from members_fts where members_fts match ${`{${FTS_COLUMN[column]}} : ${phrase(accountId, text)}`})`;

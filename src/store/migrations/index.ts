@@ -23,6 +23,7 @@ import * as bulkUpdatedMembers from './020-bulk-updated-members.js';
 import * as activityCounts from './021-activity-counts.js';
 import * as actorNames from './022-actor-names.js';
 import * as memberSearch from './023-member-search.js';
+import * as memberKeys from './024-member-keys.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '021-activity-counts': activityCounts,
   '022-actor-names': actorNames,
   '023-member-search': memberSearch,
+  '024-member-keys': memberKeys,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
