@@ -12,7 +12,10 @@ import type { StoreConnection } from './writes.js';
 import { byStatusOnly, countByStatus, filtered, searchBoxMatches, statusAt } from './member-listing.js';
 import { toMember, type MemberRow } from './member-rows.js';
 
-/** Each order's key, read along the account's index on it (`members_status` holds the id). */
+/**
+ * Each order's key, read along the account's index on it (`members_status` holds the id); by
+ * login or address on PostgreSQL, `member_search`'s (SEARCH_KEYS).
+ */
 const KEYS = { id: 'm.id', login: 'm.login_key', email: 'm.email_key', status: 'm.status', registered: 'm.reg_at' } as const;
 /** The keys of login and address where the engine indexes them in `member_search` (joined as `k`). */
 const SEARCH_KEYS = { login: 'k.login_key', email: 'k.email_key' } as const;

@@ -163,7 +163,11 @@ export interface EngineConnection extends WriterConnection {
    * standby fails before `work` yielded anything.
    */
   readSnapshot<T>(work: (reader: SnapshotReader) => AsyncGenerator<T>, options?: SnapshotOptions): AsyncGenerator<T>;
-  /** Keeps the planner's statistics current as the data grows (run periodically). */
+  /**
+   * Keeps the planner's statistics current as the data grows (run by the sweep): SQLite's
+   * `pragma optimize`; on PostgreSQL an ANALYZE of the members' tables that changed by a tenth
+   * since their last one, where autovacuum is off or behind.
+   */
   refreshStatistics(): Promise<void>;
   /**
    * Reclaims the deleted rows of tables used as queues (rows written, then deleted within

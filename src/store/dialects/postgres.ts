@@ -24,6 +24,14 @@ export interface PostgresOptions {
   replicaMaxLagMs?: number;
 }
 
+/**
+ * The tables whose statistics steer the members' plans. Without them (a new store, a large
+ * import just made, autovacuum off or behind) a substring search of the logins read the
+ * account's whole index of logins beside the trigram index: 114 ms, against 3 ms with them, at
+ * a million members.
+ */
+const PLANNED_TABLES = ['members', 'member_search', 'member_fields'];
+
 /** A list of ids as one parameter (WriterConnection.anyOf): node-postgres sends an array as its text. */
 const anyOf = (ids: readonly number[]) => sql<number>`any(${ids})`;
 
@@ -112,8 +120,15 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
       }
       yield* inSnapshot(client, work);
     },
-    // autovacuum keeps PostgreSQL's statistics current.
-    refreshStatistics: async () => {},
+    // Autovacuum's own threshold (50 rows, and a tenth of the table, changed since the last
+    // ANALYZE), for where it is off or behind; an ANALYZE reads a sample of bounded size.
+    async refreshStatistics() {
+      const { rows } = await pool.query<{ name: string }>(
+        'select relname as name from pg_stat_user_tables where schemaname = current_schema() and relname = any($1) and n_mod_since_analyze > 50 + 0.1 * n_live_tup',
+        [PLANNED_TABLES],
+      );
+      for (const { name } of rows) await pool.query(`analyze (skip_locked) ${pg.escapeIdentifier(name)}`);
+    },
     async vacuumQueues(tables) {
       // The statistics' count of dead rows: cheap to read, current to within a second or so.
       const { rows } = await pool.query<{ name: string }>(

@@ -25,9 +25,10 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     sql`lock table members in share row exclusive mode`,
     sql`create unique index member_search_login_key on member_search (account_id, login_key)`,
     sql`create index member_search_email_key on member_search (account_id, email_key)`,
+    sql`analyze member_search`,
+    // Last: dropping an index locks `members` against reads too, until the migration commits.
     sql`drop index members_login_key`,
     sql`drop index members_email_key`,
-    sql`analyze member_search`,
   ]) {
     await statement.execute(db);
   }
