@@ -33,7 +33,6 @@ export async function findLoginIds(db: Kysely<Database>, search: SearchSql, acco
     const rows = await db
       .selectFrom('members')
       .select(['id', 'login_key'])
-      .where('account_id', '=', accountId)
       .where(search.memberIs(accountId, 'login_key', keys.slice(start, start + MEMBERS_PER_STATEMENT), 'members'))
       .execute();
     for (const row of rows) found.set(row.login_key, row.id);

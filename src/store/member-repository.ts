@@ -163,7 +163,6 @@ export class MemberRepository extends Repository implements MemberStore {
     const row = await this.reads
       .selectFrom('members')
       .select('id')
-      .where('account_id', '=', accountId)
       .where(this.connection.search.memberIs(accountId, 'login_key', foldKey(login), 'members'))
       .executeTakeFirst();
     return row !== undefined;
@@ -173,7 +172,6 @@ export class MemberRepository extends Repository implements MemberStore {
     const row = await this.reads
       .selectFrom('members')
       .selectAll()
-      .where('account_id', '=', accountId)
       .where(this.connection.search.memberIs(accountId, 'login_key', foldKey(login), 'members'))
       .executeTakeFirst();
     return row && toMember(row);

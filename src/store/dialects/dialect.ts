@@ -1,4 +1,4 @@
-import { Kysely, type CompiledQuery, type Dialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { Kysely, sql, type CompiledQuery, type Dialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from '../schema.js';
 import type { StoreErrorKind } from '../errors.js';
@@ -21,6 +21,11 @@ export interface SnapshotReader {
    * next chunk is fetched only when the consumer asks for it, so memory stays flat.
    */
   stream<R>(query: CompiledQuery<R>, chunkSize: number): AsyncIterable<R[]>;
+}
+
+/** `= key`, or `in (keys…)`: the right-hand side of SearchSql.memberIs's comparison. */
+export function equalsOneOf(keys: string | readonly string[]): RawBuilder<unknown> {
+  return typeof keys === 'string' ? sql`= ${keys}` : sql`in (${sql.join(keys)})`;
 }
 
 /**

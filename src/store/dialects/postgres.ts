@@ -8,7 +8,7 @@ import { commitWatchingDialect, runWatched } from './postgres-commits.js';
 import { choosesHost, hostChoosingClient, parsePostgresHosts } from './postgres-hosts.js';
 import { ReplicaRouter } from './postgres-replicas.js';
 import { accountScope } from '../../common/account-scope.js';
-import { queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
+import { equalsOneOf, queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
 
 /** Transaction-scoped advisory locks: released by the COMMIT or ROLLBACK, never by hand. */
 const transactionLocks: TransactionLocks = {
@@ -277,8 +277,7 @@ function containsPattern(text: string): string {
 const postgresSearch: SearchSql = {
   keyTable: 'member_search',
   memberIs(accountId, column, keys, table = 'm') {
-    const matches = typeof keys === 'string' ? sql`= ${keys}` : sql`in (${sql.join(keys)})`;
-    return sql`${sql.ref(`${table}.id`)} in (select s.member_id from member_search s where s.account_id = ${accountId} and ${sql.ref(`s.${column}`)} ${matches})`;
+    return sql`${sql.ref(`${table}.id`)} in (select s.member_id from member_search s where s.account_id = ${accountId} and ${sql.ref(`s.${column}`)} ${equalsOneOf(keys)})`;
   },
   memberContains(accountId, column, text) {
     // Fewer than three characters make no trigram: a scan of the account's own members.

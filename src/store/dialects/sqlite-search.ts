@@ -2,7 +2,7 @@
  * SQLite's substring search: FTS5 tables whose words are trigrams that name the account.
  */
 import { sql } from 'kysely';
-import type { SearchSql } from './dialect.js';
+import { equalsOneOf, type SearchSql } from './dialect.js';
 import { accountTrigrams } from './sqlite-trigrams.js';
 
 /** A trigram needs three characters; shorter texts are found by a scan (of the account's rows). */
@@ -17,8 +17,7 @@ function phrase(accountId: number, text: string): string {
 export const sqliteSearch: SearchSql = {
   keyTable: 'members',
   memberIs(accountId, column, keys, table = 'm') {
-    const matches = typeof keys === 'string' ? sql`= ${keys}` : sql`in (${sql.join(keys)})`;
-    return sql`(${sql.ref(`${table}.account_id`)} = ${accountId} and ${sql.ref(`${table}.${column}`)} ${matches})`;
+    return sql`(${sql.ref(`${table}.account_id`)} = ${accountId} and ${sql.ref(`${table}.${column}`)} ${equalsOneOf(keys)})`;
   },
   memberContains(accountId, column, text) {
     if ([...text].length < TRIGRAM) return sql`instr(${sql.ref(`m.${column}`)}, ${text}) > 0`;
