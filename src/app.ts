@@ -81,7 +81,7 @@ export interface AppDependencies {
   /** The member pages' forms anyone can send, per address and per account. */
   readonly pageForms: { readonly registrations: PageFormLimiter; readonly reminders: PageFormLimiter; readonly confirmations: PageFormLimiter };
   /** Who is told of a registration awaiting approval (the account's operators). */
-  readonly operators: Pick<OperatorsService, 'list'>;
+  readonly operators: Pick<OperatorsService, 'approvalNotice'>;
   /** The operator's console at /admin/ (ADMIN=off leaves it out). */
   readonly console?: ConsoleContext;
   /**

@@ -162,7 +162,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
       sender,
     },
     clock,
-    operators: new OperatorsService(store.operators, store.accounts, hasher, clock, linkBase),
+    operators: new OperatorsService(store.operators, store.accounts, hasher, clock, linkBase, () => config.publicUrl),
     overview: new AccountOverview(store.overview, clock),
     exporter: new MemberExporter(store.transfer),
     // New members without a password get the reset mail, as /reset/ sends it.
@@ -257,6 +257,7 @@ export function appDependencies(
             mailTemplates: services.mailTemplates,
             clock: services.clock,
             publicUrl: config.publicUrl,
+            allowPrivateAddresses: config.webhooksAllowPrivateAddresses,
           },
         }
       : {}),

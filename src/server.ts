@@ -87,6 +87,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
   if (metricsServer) out(`metrics at ${metricsServer.address}`);
+  if (config.publicUrl === undefined)
+    logger.warn(
+      `PUBLIC_URL is not set: members' mails link to ${address}, and mails to operators (invitations, registrations to approve) carry paths without an address. Set PUBLIC_URL to the address browsers use.`,
+    );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

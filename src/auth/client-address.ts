@@ -22,3 +22,8 @@ export function addressScope(address: string | null): string {
   const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4);
   return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
 }
+
+/** The scope of the client that sent a request (its socket's or trusted proxy's address): budgets and fair shares count by it. */
+export function clientScope(requestIp: string): string {
+  return isIP(requestIp) === 0 ? NO_ADDRESS : addressScope(canonicalAddress(requestIp));
+}

@@ -19,10 +19,20 @@ export interface Argon2Parameters {
 
 export const OWASP_ARGON2: Argon2Parameters = Object.freeze({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
 
+/**
+ * Whose hash it is, for a fair turn at the hashing gate (hashing-gate.ts): the account it is for
+ * (or a door of its own, such as the console's sign-in) and the client's address scope (an
+ * IPv4 address, an IPv6 /64). Hashes that name none share one turn.
+ */
+export interface HashingShare {
+  readonly account: string;
+  readonly client: string;
+}
+
 export interface PasswordHasher {
-  hash(password: string): Promise<string>;
+  hash(password: string, share?: HashingShare): Promise<string>;
   /** False for a wrong password and for a hash this hasher cannot read. */
-  verify(passwordHash: string, password: string): Promise<boolean>;
+  verify(passwordHash: string, password: string, share?: HashingShare): Promise<boolean>;
   /** True when the hash was made with other (older) parameters and should be replaced. */
   needsRehash(passwordHash: string): boolean;
 }

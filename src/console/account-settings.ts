@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import { ACCOUNT_SETTINGS, patchOf, SettingValueError, type SettingSpec } from '../accounts/account-settings.js';
 import { html } from '../http/html.js';
+import { checkReceiver } from '../webhooks/address-guard.js';
 import { memberPagesPath, type ConsoleKit } from './member-pages.js';
 import { layout, membersPath, type Chrome } from './pages.js';
 
@@ -54,6 +55,13 @@ export function registerAccountSettings(scope: FastifyInstance, kit: ConsoleKit)
         if (error instanceof SettingValueError) return refused(spec.option, error.message);
         throw error;
       }
+    }
+    // An owner's mail server is a connection this server makes for them: to a public address
+    // only, as a webhook's (the server's administrator sets a private one on the command line).
+    const smtp = values.find(([spec]) => spec.option === 'smtp-url')?.[1];
+    if (typeof smtp === 'string' && smtp !== '') {
+      const blocked = await checkReceiver(new URL(smtp), kit.allowPrivateAddresses, 'from the console, the mail server must be on a public address');
+      if (blocked) return refused('smtp-url', blocked);
     }
     if (values.length > 0) {
       const changed = await kit.accounts.change(account.name, patchOf(values));

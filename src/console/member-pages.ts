@@ -34,6 +34,8 @@ export interface ConsoleKit {
   doneNotice(request: FastifyRequest): Chrome['notice'];
   /** A redirect after a change (303): a reload does not send the form again. */
   seeOther(reply: FastifyReply, location: string): FastifyReply;
+  /** Whether an owner may point this server's connections (a mail server) at private addresses (WEBHOOKS_ALLOW_PRIVATE_ADDRESSES). */
+  readonly allowPrivateAddresses: boolean;
 }
 
 interface QueueView {

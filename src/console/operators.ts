@@ -1,18 +1,27 @@
 /**
- * The account's operators in the console (owners), as `operator add` and `operator remove`
- * handle them, through the same service: invite one with a role (a new operator gets a
- * one-time set-up link, shown on the page that answers the form, for the owner to send), change
- * a role, take one off the account. An owner cannot take itself off, nor lower its own role:
+ * The account's operators in the console (owners), through the operators' service: invite one
+ * with a role (a new operator gets its set-up link by mail, or, when the account sends no mail,
+ * on the page that answers the form for the owner to send; an operator that exists gets no
+ * link: see OperatorsService.invite), change a role, take one off the account. An owner cannot take itself off, nor lower its own role:
  * an account keeps an owner who can sign in.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import { isEmail } from '../members/fields.js';
 import { ROLES, isRole, type Operator, type Role } from '../operators/operator.js';
-import type { OperatorsService } from '../operators/operators-service.js';
+import type { InviteOutcome, OperatorsService } from '../operators/operators-service.js';
 import { html } from '../http/html.js';
 import type { ConsoleKit } from './member-pages.js';
 import { layout, membersPath, type Chrome } from './pages.js';
+
+/** What an invitation's page says; with mail, the same whether the address was known or not. */
+const INVITED: Record<InviteOutcome['kind'], (email: string, role: Role, account: string) => string> = {
+  mailed: (email, role, account) => `${email} is invited as ${role} on ${account}: the invitation is on its way by mail.`,
+  link: (email, role) => `${email} is invited as ${role}. The account sends no mail, so send them the link below yourself.`,
+  granted: (email, role, account) =>
+    `${email} is ${role} on ${account} now, and signs in with the password they already have (a lost one: the server's administrator makes a new set-up link with member-api operator reset).`,
+  'role-set': (email, role) => `${email} is ${role} now.`,
+};
 
 export const operatorsPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/operators`;
 
@@ -41,10 +50,11 @@ export function registerAccountOperators(scope: FastifyInstance, kit: ConsoleKit
     if (!isRole(role)) return show(reply, { ...chrome, notice: { kind: 'error', text: `role: must be one of ${ROLES.join(', ')}.` } }, account, 400);
     if (email.toLowerCase() === operator.email.toLowerCase() && role !== 'owner')
       return show(reply, { ...chrome, notice: { kind: 'error', text: 'Your own role stays owner: another owner may change it.' } }, account, 400);
-    const added = await kit.operators.add(email, account.name, role);
-    if ('kind' in added) return show(reply, { ...chrome, notice: { kind: 'error', text: 'No such account.' } }, account, 404);
-    const text = added.link ? `${email} is invited as ${role}: send them the link below.` : `${email} is ${role} on ${account.name}.`;
-    return show(reply, { ...chrome, notice: { kind: 'ok', text } }, account, 200, { email, link: added.link });
+    const invited = await kit.operators.invite(operator, email, account, role);
+    return show(reply, { ...chrome, notice: { kind: 'ok', text: INVITED[invited.kind](email, role, account.name) } }, account, 200, {
+      email,
+      link: invited.kind === 'link' ? invited.link : undefined,
+    });
   });
 
   scope.post('/accounts/:account/operators/remove', async (request, reply) => {
@@ -75,12 +85,12 @@ ${
     ? html`<div class="card issued"><h2>The set-up link for ${invited.email}</h2><p>Send it to them: it works once, for 24 hours, and sets their password (<code>member-api operator reset</code> makes a new one). It is shown only on this page.</p><p><code class="secret">${invited.link}</code></p></div>`
     : ''
 }
-<div class="card"><table><thead><tr><th>E-mail</th><th>Role</th><th>Password</th><th>Two-step</th><th></th></tr></thead><tbody>
+<div class="card"><table><thead><tr><th>E-mail</th><th>Role</th><th>Two-step</th><th></th></tr></thead><tbody>
 ${operators.map(
   (
     operator,
   ) => html`<tr><td>${operator.email}</td><td><form method="post" action="${path}" class="inline-form"><input type="hidden" name="email" value="${operator.email}">${roleSelect(roleOf(operator))} <button type="submit" class="secondary">Set</button></form></td>
-<td>${operator.hasPassword ? 'set' : 'not set yet'}</td><td>${operator.twoStep ? 'on' : 'off'}</td>
+<td>${operator.twoStep ? 'on' : 'off'}</td>
 <td>${
     operator.id === chrome.operator?.id
       ? html`<span class="muted">you</span>`

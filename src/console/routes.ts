@@ -30,6 +30,7 @@ import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../http/page
 import { decodeCreate } from '../http/routes/create.js';
 import { decodeUpdate, UPDATE_REFUSALS } from '../http/routes/update.js';
 import { HashingBusy } from '../auth/hashing-gate.js';
+import { clientScope } from '../auth/client-address.js';
 import type { Clock } from '../common/clock.js';
 import {
   accountsPage,
@@ -85,6 +86,8 @@ export interface ConsoleContext {
   readonly clock: Clock;
   /** The public address, when set: https makes the cookie Secure, and its origin is this site's. */
   readonly publicUrl: string | undefined;
+  /** WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: whether an owner's mail server may be on a private address. */
+  readonly allowPrivateAddresses?: boolean;
 }
 
 const COOKIE = 'console_session';
@@ -155,7 +158,9 @@ function send(reply: FastifyReply, status: number, page: string): FastifyReply {
 const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
 export async function registerConsole(app: FastifyInstance, context: ConsoleContext): Promise<void> {
-  const secure = context.publicUrl?.startsWith('https://') ?? false;
+  // Secure whenever the request came over https (itself, or a proxy it trusts: TRUST_PROXY),
+  // or PUBLIC_URL says the console is reached over https; as the member pages' cookie is.
+  const secure = context.publicUrl?.startsWith('https://') ? true : ('auto' as const);
   await registerPages(
     app,
     { 'style-src': ["'self'"], 'img-src': ["'self'"], 'form-action': ["'self'"] },
@@ -260,7 +265,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       // An unknown e-mail, a wrong password and a locked operator: one answer (nothing tells which).
       scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
         const form = formOf(request);
-        const outcome = await context.operators.signIn(form.email ?? '', form.password ?? '');
+        const outcome = await context.operators.signIn(form.email ?? '', form.password ?? '', clientScope(request.ip));
         if (outcome.kind === 'signed-in') {
           setCookie(reply, outcome.token);
           return seeOther(reply, '/admin/');
@@ -310,7 +315,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
         if (outcome.kind === 'invalid-link') return invalidLink(reply);
         // Signed in at once with the password just chosen (a second sign-in would ask it again).
-        const signedIn = await context.operators.signIn(operator.email, form.password ?? '');
+        const signedIn = await context.operators.signIn(operator.email, form.password ?? '', clientScope(request.ip));
         if (signedIn.kind !== 'signed-in')
           return send(reply, 200, messagePage('Password set', 'Your password is set. You can sign in now.', {}, { href: '/admin/sign-in', text: 'Sign in' }));
         setCookie(reply, signedIn.token);
@@ -585,7 +590,16 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         return change(request, reply, () => [['status', form.status ?? '']], form.status === 'D' ? 'deleted' : 'status');
       });
 
-      const kit = { accounts: context.accounts, members: context.members, accountOf, send, formOf, doneNotice, seeOther };
+      const kit = {
+        accounts: context.accounts,
+        members: context.members,
+        accountOf,
+        send,
+        formOf,
+        doneNotice,
+        seeOther,
+        allowPrivateAddresses: context.allowPrivateAddresses ?? false,
+      };
       registerMemberPagesConsole(scope, kit);
       registerOverview(scope, { ...kit, overview: context.overview });
       registerMailTemplates(scope, { ...kit, mailTemplates: context.mailTemplates });

@@ -20,7 +20,8 @@ export const TWO_STEP_PATH = '/admin/two-step';
 
 export interface TwoStepKit {
   readonly operators: OperatorsService;
-  readonly secure: boolean;
+  /** The cookies' Secure: true, or 'auto' (whenever the request came over https). */
+  readonly secure: boolean | 'auto';
   operatorOf(request: FastifyRequest, reply: FastifyReply): Promise<Operator | undefined>;
   /** The request's (full) session token. */
   sessionToken(request: FastifyRequest): string;
@@ -32,10 +33,10 @@ export interface TwoStepKit {
   doneNotice(request: FastifyRequest): Chrome['notice'];
 }
 
-const pendingOptions = (secure: boolean) => ({ path: SECOND_STEP_PATH, httpOnly: true, sameSite: 'strict' as const, secure });
+const pendingOptions = (secure: boolean | 'auto') => ({ path: SECOND_STEP_PATH, httpOnly: true, sameSite: 'strict' as const, secure });
 
 /** After a right password, for an operator with a second step: the pending session's cookie, and its page. */
-export function askSecondStep(reply: FastifyReply, token: string, secure: boolean): FastifyReply {
+export function askSecondStep(reply: FastifyReply, token: string, secure: boolean | 'auto'): FastifyReply {
   return reply.setCookie(PENDING_COOKIE, token, pendingOptions(secure)).code(303).header('location', SECOND_STEP_PATH).send();
 }
 

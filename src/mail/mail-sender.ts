@@ -12,11 +12,15 @@ import { isEmail } from '../members/fields.js';
 import {
   DEFAULT_TEMPLATES,
   MAIL_KINDS,
+  OPERATOR_MAIL_TEXTS,
+  OPERATOR_MAIL_VARIABLES,
   parseTemplate,
+  parseTemplateText,
   renderMail,
   type MailKind,
   type MailStore,
   type MailTemplate,
+  type OperatorMailKind,
   type QueuedMail,
   type RenderedMail,
 } from './mail.js';
@@ -29,6 +33,15 @@ const BUILT_IN = Object.fromEntries(
     return [kind, parsed.template];
   }),
 ) as Record<MailKind, MailTemplate>;
+
+/** The operators' mails, read once (they have no account's own text). */
+const OPERATOR_TEMPLATES = Object.fromEntries(
+  (Object.keys(OPERATOR_MAIL_TEXTS) as OperatorMailKind[]).map((kind) => {
+    const parsed = parseTemplateText(OPERATOR_MAIL_TEXTS[kind], OPERATOR_MAIL_VARIABLES[kind]);
+    if (!parsed.ok) throw new Error(`the built-in ${kind} mail: ${parsed.reason}`);
+    return [kind, parsed.template];
+  }),
+) as Record<OperatorMailKind, MailTemplate>;
 
 /** How a welcome mail gets the member's verification link. */
 export type VerifyUrl = (accountName: string, memberId: number, login: string, email: string) => string;
@@ -104,13 +117,14 @@ export class MailSender {
   private async send(mail: QueuedMail): Promise<'sent' | 'retry' | 'given-up'> {
     try {
       if (mail.account.smtpUrl === '') throw new Error('the account has no mail server (smtp-url) any more');
+      const own = mail.operator?.email ?? mail.member?.email ?? '';
       // An address stored before the rule of one plain address (`x,attacker@evil.test`) is
       // never sent to: tried again later, it goes once the member's address is changed.
-      if (!isEmail(mail.member.email)) throw new Error('the member’s e-mail address is not one plain address: change it');
+      if (!mail.vars.to && !isEmail(own)) throw new Error('the member’s e-mail address is not one plain address: change it');
       const message = this.render(mail);
       // An address object is taken as it is; a string would be parsed, as a list of addresses.
       // A mail about the member to someone else (the operators) names its recipients itself.
-      const to = (mail.vars.to ? mail.vars.to.split(',').filter(isEmail) : [mail.member.email]).map((address) => ({ name: '', address }));
+      const to = (mail.vars.to ? mail.vars.to.split(',').filter(isEmail) : [own]).map((address) => ({ name: '', address }));
       if (to.length === 0) throw new Error('the mail has no recipient with a plain e-mail address');
       await this.deliver(mail.account, to, message);
       await this.store.markSent(mail.id, this.clock());
@@ -147,19 +161,26 @@ export class MailSender {
   }
 
   private render(mail: QueuedMail) {
-    const template = (mail.template === undefined ? undefined : this.ownTemplate(mail.kind, mail.template)) ?? BUILT_IN[mail.kind];
     const dates = createDateFormatter(mail.account.timeZone);
+    if (mail.operator) {
+      const values: Record<string, string> = { ...mail.vars, account: mail.account.name, email: mail.operator.email };
+      if (mail.vars.setup_expires_at) values.setup_expires = dates.dateTime(Number(mail.vars.setup_expires_at));
+      return renderMail(OPERATOR_TEMPLATES[mail.kind as OperatorMailKind], values);
+    }
+    const member = mail.member!;
+    const kind = mail.kind as MailKind;
+    const template = (mail.template === undefined ? undefined : this.ownTemplate(kind, mail.template)) ?? BUILT_IN[kind];
     const values: Record<string, string> = {
       ...mail.vars,
       account: mail.account.name,
-      login: mail.member.login,
-      email: mail.member.email,
+      login: member.login,
+      email: member.email,
     };
     if (mail.vars.reset_expires_at) values.reset_expires = dates.dateTime(Number(mail.vars.reset_expires_at));
-    if (mail.kind === 'welcome') values.verify_url = this.verifyUrl(mail.account.name, mail.member.id, mail.member.login, mail.member.email);
-    if (mail.kind === 'expiring' && mail.member.expiresAt !== null) {
-      values.expires = dates.dateTime(mail.member.expiresAt);
-      values.action = mail.member.expiryAction === 'D' ? 'deleted' : 'suspended';
+    if (kind === 'welcome') values.verify_url = this.verifyUrl(mail.account.name, member.id, member.login, member.email);
+    if (kind === 'expiring' && member.expiresAt !== null) {
+      values.expires = dates.dateTime(member.expiresAt);
+      values.action = member.expiryAction === 'D' ? 'deleted' : 'suspended';
     }
     return renderMail(template, values);
   }

@@ -81,9 +81,12 @@ export class MailTemplates {
 }
 
 /**
- * Why the mail server did not take a test mail, in a few fixed words: its SMTP code, or what
- * failed on the way. Never the error's own text, which would show an owner whatever answers
- * at an address they chose (a banner, another service's greeting).
+ * Why the mail server did not take a test mail, in a few fixed words: its SMTP code, or that
+ * its user name or password was refused, when a mail server answered; and one phrasing for
+ * every failure to reach one (no such host, a closed port, no answer in time, TLS that failed,
+ * something that is not a mail server). Never the error's own text, nor anything that tells a
+ * closed port from an open one: that would make the setting a port scanner of whatever the
+ * owner points it at.
  */
 function refusal(error: unknown, smtpUrl: string): string {
   const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
@@ -95,19 +98,6 @@ function refusal(error: unknown, smtpUrl: string): string {
     // An address that does not read: named as "the mail server".
   }
   if (typeof responseCode === 'number') return `${server} answered ${responseCode}`;
-  switch (code) {
-    case 'EAUTH':
-      return `${server} refused the user name or password`;
-    case 'ETLS':
-      return `TLS with ${server} failed`;
-    case 'ETIMEDOUT':
-      return `${server} did not answer in time`;
-    case 'EDNS':
-      return 'the host name in smtp-url is not known';
-    case 'ECONNECTION':
-    case 'ESOCKET':
-      return `could not connect to ${server}`;
-    default:
-      return `${server} did not take the mail (it may not be a mail server)`;
-  }
+  if (code === 'EAUTH') return `${server} refused the user name or password`;
+  return `no mail server could be reached at ${server}`;
 }

@@ -69,6 +69,42 @@ your registration was not accepted. If you think this is a mistake, reply to thi
 `,
 };
 
+/**
+ * Mails to operators, about the console (not about a member): sent through the mail settings of
+ * the account they concern, in the built-in words only (an account's own templates are for its
+ * members). An invitation carries a new operator's set-up link; an access mail tells an operator
+ * who has a password already that an account was added to theirs.
+ */
+export type OperatorMailKind = 'operator-invite' | 'operator-access';
+
+export const OPERATOR_MAIL_VARIABLES: Record<OperatorMailKind, readonly string[]> = {
+  'operator-invite': ['account', 'email', 'role', 'invited_by', 'setup_url', 'setup_expires'],
+  'operator-access': ['account', 'email', 'role', 'invited_by', 'sign_in_url'],
+};
+
+export const OPERATOR_MAIL_TEXTS: Record<OperatorMailKind, string> = {
+  'operator-invite': `Subject: You are invited to the console of {{account}}
+
+Hello,
+
+{{invited_by}} invited you to manage the members of {{account}} in its console, as {{role}}.
+Choose your password with this link; it works once, until {{setup_expires}}:
+
+{{setup_url}}
+
+If you did not expect this mail, ignore it: nothing happens without the link.
+`,
+  'operator-access': `Subject: {{account}} is now in your console
+
+Hello,
+
+{{invited_by}} gave you the role {{role}} on {{account}} in the member console. Sign in as
+usual, with your e-mail address and your own password:
+
+{{sign_in_url}}
+`,
+};
+
 /** A piece of a template: text as it is, or a variable to put in its place. */
 export type TemplatePart = string | { readonly variable: string };
 
@@ -95,6 +131,15 @@ const SUBJECT = 'Subject:';
  * send.
  */
 export function parseTemplate(kind: MailKind, text: string): { ok: true; template: MailTemplate } | { ok: false; reason: string } {
+  return parseTemplateText(text, TEMPLATE_VARIABLES[kind], kind);
+}
+
+/** A template's text read against the variables it may use (`kind` names them in a refusal). */
+export function parseTemplateText(
+  text: string,
+  variables: readonly string[],
+  kind = 'this',
+): { ok: true; template: MailTemplate } | { ok: false; reason: string } {
   if (Buffer.byteLength(text) > MAX_TEMPLATE_BYTES) return { ok: false, reason: `at most ${MAX_TEMPLATE_BYTES / 1024} KiB` };
   const normalised = text.replaceAll('\r\n', '\n');
   const lineEnd = normalised.indexOf('\n');
@@ -103,7 +148,7 @@ export function parseTemplate(kind: MailKind, text: string): { ok: true; templat
     return { ok: false, reason: 'must start with a "Subject: …" line, then an empty line, then the body' };
   }
   const template = { subject: templateParts(subject), body: templateParts(normalised.slice(lineEnd + 2)) };
-  const known = new Set(TEMPLATE_VARIABLES[kind]);
+  const known = new Set(variables);
   for (const part of [...template.subject, ...template.body]) {
     if (typeof part === 'string' || known.has(part.variable)) continue;
     return { ok: false, reason: `{{${part.variable}}} is not a variable of the ${kind} mail (it has ${[...known].map((v) => `{{${v}}}`).join(', ')})` };
@@ -143,20 +188,25 @@ export function renderMail(template: MailTemplate, values: Readonly<Record<strin
   return { subject: fill(template.subject).replace(/[\r\n]+/g, ' '), body: fill(template.body) };
 }
 
-/** A queued mail, as the sender takes it: the row, its member and its account as they are now. */
+/** A queued mail, as the sender takes it: the row, its member (or operator) and its account as they are now. */
 export interface QueuedMail {
   readonly id: number;
-  readonly kind: MailKind;
+  readonly kind: MailKind | OperatorMailKind;
   readonly attempts: number;
   /** What the change alone knew (`reset_url`, `reset_expires_at`). */
   readonly vars: Readonly<Record<string, string>>;
-  readonly member: {
-    readonly id: number;
-    readonly login: string;
-    readonly email: string;
-    readonly expiresAt: number | null;
-    readonly expiryAction: string | null;
-  };
+  /** The member it is to or about; undefined for a mail to an operator. */
+  readonly member:
+    | {
+        readonly id: number;
+        readonly login: string;
+        readonly email: string;
+        readonly expiresAt: number | null;
+        readonly expiryAction: string | null;
+      }
+    | undefined;
+  /** The operator it is to, for an operator's mail. */
+  readonly operator: { readonly id: number; readonly email: string } | undefined;
   readonly account: { readonly id: number; readonly name: string; readonly smtpUrl: string; readonly mailFrom: string; readonly timeZone: string };
   /** The account's own text for this kind, when it has one. */
   readonly template: string | undefined;

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import { PASSWORD_AT_UPSTREAM } from '../auth/legacy-hashes.js';
-import type { PasswordHasher } from '../auth/passwords.js';
+import type { HashingShare, PasswordHasher } from '../auth/passwords.js';
 import type { Member } from './member.js';
 
 /** What a verifier found. */
@@ -38,6 +38,8 @@ export interface Credentials {
   readonly member: Member | undefined;
   /** Whether a member, even a Deleted one, holds the login (then none is brought over). */
   readonly loginTaken: boolean;
+  /** Whose turn the verification takes at the hashing gate. */
+  readonly share: HashingShare;
 }
 
 export interface CredentialVerifier {
@@ -71,10 +73,10 @@ export class LocalVerifier implements CredentialVerifier {
     this.dummyHash = passwords.hash(randomBytes(16).toString('hex'));
   }
 
-  async verify({ member, password }: Credentials): Promise<Verification> {
+  async verify({ member, password, share }: Credentials): Promise<Verification> {
     // The upstream's mark matches no password; the dummy hash costs what a real one does.
     const hash = member && member.passwordHash !== PASSWORD_AT_UPSTREAM ? member.passwordHash : await this.dummyHash;
-    return { member, ok: await this.passwords.verify(hash, password), source: 'local' };
+    return { member, ok: await this.passwords.verify(hash, password, share), source: 'local' };
   }
 }
 

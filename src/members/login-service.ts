@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import { addressScope } from '../auth/client-address.js';
 import { countResetBefore, isLockedOut } from '../auth/lockout.js';
-import type { PasswordHasher } from '../auth/passwords.js';
+import type { HashingShare, PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { effectiveState } from './lifecycle.js';
 import type { Member } from './member.js';
@@ -21,6 +21,8 @@ export interface LoginCommand {
   readonly origin?: EventOrigin;
   /** "Keep me signed in" (the sign-in page): the session ends at its absolute lifetime only. */
   readonly remember?: boolean;
+  /** The address scope of the client that sent the request (an IPv4 address, an IPv6 /64): its fair turn at hashing. */
+  readonly client?: string;
 }
 
 export type LoginOutcome = { kind: 'ok'; session: string; okUrl: string } | { kind: 'fail'; reason: FailReason; failUrl: string };
@@ -40,6 +42,7 @@ interface Attempt {
   readonly scope: string;
   readonly failUrl: string;
   readonly verified: Verification;
+  readonly share: HashingShare;
   /** What the events of the attempt tell. */
   readonly events: LoginAttemptEvents;
 }
@@ -86,7 +89,9 @@ export class LoginService {
     const subject = named?.id ?? NO_MEMBER;
     const scope = addressScope(command.ip);
     const failures = account && (await this.records.findLoginFailures(account.id, subject, scope));
+    const share = loginShare(account, command.client);
     const verified = await this.verifier.verify({
+      share,
       account,
       login: command.login,
       password: command.password,
@@ -104,13 +109,13 @@ export class LoginService {
       origin: command.origin ?? { actor: 'api' },
       loginEvent: account.settings.loginEvents,
     };
-    const attempt: Attempt = { account, command, now, subject, scope, failUrl, verified, events };
+    const attempt: Attempt = { account, command, now, subject, scope, failUrl, verified, share, events };
     // A member brought over now has no failures of its own (those read were of unknown logins).
     const locked = member !== undefined && !verified.broughtOver && isLockedOut(failures, now);
     if (!member || locked || !verified.ok) return this.recordFailure(attempt, locked);
     // A password the upstream confirmed is kept, whatever the member's state here (only the
     // upstream verifier, made when there is an upstream, answers `upstream`).
-    if (verified.source === 'upstream') await this.upstream!.capture(account, member.id, await this.passwords.hash(command.password));
+    if (verified.source === 'upstream') await this.upstream!.capture(account, member.id, await this.passwords.hash(command.password, share));
     if (effectiveState(member, now).status === 'S') return this.recordSuspended(attempt);
     return this.recordSuccess(attempt, member);
   }
@@ -155,7 +160,7 @@ export class LoginService {
       const current = await this.members.findMemberById(account.id, member.id);
       return this.failed(attempt, current && effectiveState(current, now).status === 'S' ? 'suspended' : 'wrong-credentials');
     }
-    if (attempt.verified.source === 'local') await this.upgradeHash(account, member, command.password);
+    if (attempt.verified.source === 'local') await this.upgradeHash(account, member, command.password, attempt.share);
     return { kind: 'ok', session, okUrl: member.urlOk || account.settings.okUrl || '' };
   }
 
@@ -180,8 +185,8 @@ export class LoginService {
    * change with it (the member pages' password change and account deletion). Nothing is
    * recorded: the member is known, and its session is the credential that reached here.
    */
-  confirmPassword(member: Member, password: string): Promise<boolean> {
-    return this.passwords.verify(member.passwordHash, password);
+  confirmPassword(account: Account, member: Member, password: string, client?: string): Promise<boolean> {
+    return this.passwords.verify(member.passwordHash, password, loginShare(account, client));
   }
 
   /** A member's failure counts and whether one of them locks it now (from some address, or from all). */
@@ -204,8 +209,13 @@ export class LoginService {
   }
 
   /** A hash made with older parameters is replaced after a successful login. */
-  private async upgradeHash(account: Account, member: Member, password: string): Promise<void> {
+  private async upgradeHash(account: Account, member: Member, password: string, share: HashingShare): Promise<void> {
     if (!this.passwords.needsRehash(member.passwordHash)) return;
-    await this.records.replacePasswordHash(account.id, member.id, member.passwordHash, await this.passwords.hash(password));
+    await this.records.replacePasswordHash(account.id, member.id, member.passwordHash, await this.passwords.hash(password, share));
   }
+}
+
+/** A login's turn at the hashing gate: its account's (a name that is no account has one turn of its own) and its client's. */
+export function loginShare(account: Pick<Account, 'id'> | undefined, client = ''): HashingShare {
+  return { account: account ? String(account.id) : 'no-account', client };
 }

@@ -31,6 +31,8 @@ export interface CreateMemberCommand {
    * it waits for approval, Suspended with a mail to these operators (not the welcome mail).
    */
   readonly registration?: { readonly approval: boolean; readonly operators: readonly string[]; readonly approveUrl: string };
+  /** The address scope of the client that asked (a visitor registering): its fair turn at hashing. */
+  readonly client?: string;
 }
 
 export type CreateMemberOutcome =
@@ -114,7 +116,7 @@ export class MembersService {
         {
           login: command.login,
           email: command.email,
-          passwordHash: await this.passwords.hash(password),
+          passwordHash: await this.passwords.hash(password, { account: String(account.id), client: command.client ?? '' }),
           status: registration?.approval ? 'S' : 'A',
           regType: registration ? 'F' : 'A',
           regAt: now,
@@ -161,7 +163,7 @@ export class MembersService {
     }
     const loginExpiry: LoginExpiry | null | undefined = command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count };
     // Hashed once, whatever the number of members: they all get the same password.
-    const passwordHash = command.password === undefined ? undefined : await this.passwords.hash(command.password);
+    const passwordHash = command.password === undefined ? undefined : await this.passwords.hash(command.password, { account: String(account.id), client: '' });
     try {
       return await this.store.updateMembers(
         account.id,

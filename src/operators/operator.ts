@@ -1,3 +1,6 @@
+import type { LockoutPolicy } from '../accounts/account.js';
+import type { OperatorMailKind } from '../mail/mail.js';
+
 /**
  * Operators: the people who run a membership site, signed in to the console. Each may see
  * some accounts, with a role on each: viewers read, editors also change members, owners also
@@ -49,20 +52,48 @@ export interface OperatorTwoStep {
   readonly step: number;
 }
 
+/** A mail to an operator, queued with the change that asks for it. */
+export interface OperatorMail {
+  readonly kind: OperatorMailKind;
+  readonly vars: Record<string, string>;
+}
+
+/** An invitation from the console: what the store does for a new operator, and for one that exists. */
+export interface OperatorInvite {
+  readonly email: string;
+  readonly accountId: number;
+  readonly role: Role;
+  readonly now: number;
+  /** A new operator's set-up link (kept only when the operator is made now). */
+  readonly link: { readonly digest: string; readonly expiresAt: number };
+  /** Queued when the operator is made now (its link in it). */
+  readonly toNew?: OperatorMail;
+  /** Queued when the operator existed and the account is new to it. */
+  readonly toExisting?: OperatorMail;
+}
+
 /** What the operators need from storage. Links and sessions are kept as digests of their tokens. */
 export interface OperatorStore {
   /** The operator with this e-mail (folded), made when missing, with `role` on the account. */
   grant(email: string, accountId: number, role: Role, now: number): Promise<number>;
+  /** An invitation, in one transaction (OperatorInvite); whether the operator was made now, and whether the account is new to it. */
+  invite(invite: OperatorInvite): Promise<{ id: number; isNew: boolean; newToAccount: boolean }>;
   byEmail(email: string): Promise<Operator | undefined>;
   byId(id: number): Promise<Operator | undefined>;
   list(): Promise<Operator[]>;
   /** Removes the operator, or only its access to one account; either ends every set-up link it has. */
   remove(id: number, accountId?: number): Promise<void>;
   credentials(email: string): Promise<OperatorCredentials | undefined>;
-  /** Counts a failed sign-in, atomically; answers the failures in a row, this one included. */
-  countFailure(id: number, now: number, resetBefore: number): Promise<number>;
-  setLockedUntil(id: number, until: number): Promise<void>;
-  clearFailures(id: number): Promise<void>;
+  /**
+   * Counts a failed sign-in and sets the lock it begins (by `policy`), in one transaction;
+   * answers the lock's end (0: none begins). Id 0 (no operator) changes nothing.
+   */
+  countFailure(id: number, now: number, policy: LockoutPolicy): Promise<number>;
+  /**
+   * Takes a right password (or second step) at `now`, unless the operator is locked then,
+   * checked in the same statement; `clearFailures` forgets its failures. False when locked.
+   */
+  acceptPassword(id: number, now: number, clearFailures: boolean): Promise<boolean>;
   /**
    * Replaces the operator's password (null clears it), in one transaction with the end of
    * every set-up link and every session it has: whoever held one of those holds nothing now.

@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_LOCKOUT } from '../accounts/account.js';
+import type { Account } from '../accounts/account.js';
 import type { AccountStore } from '../accounts/account-store.js';
-import { countResetBefore, lockedUntilAfter } from '../auth/lockout.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
 import { isOverlongPassword, MAX_PASSWORD_LENGTH, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
@@ -37,8 +37,22 @@ export type PasswordOutcome = { kind: 'set'; operator: Operator } | { kind: 'inv
 
 /** Where a set-up link opens: its token in the query, the form's page. */
 export const SETUP_PATH = '/admin/setup';
+const SIGN_IN_PATH = '/admin/sign-in';
+const setupPath = (token: string) => `${SETUP_PATH}?${new URLSearchParams({ token })}`;
+
+export type InviteOutcome =
+  /** A mail is on its way: a new operator's set-up link, or word of the account to one that exists. */
+  | { kind: 'mailed' }
+  /** The account sends no mail, and the operator is new: its set-up link, for the owner to hand over. */
+  | { kind: 'link'; link: string; expiresAt: number }
+  /** The account sends no mail, and the operator existed: it has the role, and signs in as it always does. */
+  | { kind: 'granted' }
+  /** The operator was on the account already: its role is set. */
+  | { kind: 'role-set' };
 /** The id no operator has: an unknown e-mail's failure is counted under it (a statement that changes nothing). */
 const NO_OPERATOR = 0;
+/** The console's sign-ins take their turns at the hashing gate as an account of their own would. */
+const CONSOLE_SHARE = 'console';
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const newToken = () => randomBytes(32).toString('base64url');
@@ -52,9 +66,62 @@ export class OperatorsService {
     private readonly accounts: AccountStore,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
-    /** The console's address, for the links handed out. */
+    /** The console's address, for the links handed out on a page. */
     private readonly consoleUrl: () => string,
+    /**
+     * The server's configured public address (PUBLIC_URL), the only base of a link in a mail:
+     * never the address a request named (its Host header is the sender's to choose).
+     */
+    private readonly mailLinkBase: () => string | undefined = () => undefined,
   ) {}
+
+  /**
+   * An owner's invitation from the console. A new operator gets a set-up link by mail (through
+   * the account's mail settings), shown to the owner only when the account sends no mail; an
+   * operator that exists gets no link at all (it has a password, or its own link, or asks the
+   * server's administrator: a link handed to someone else would open every account it has),
+   * but word by mail that it has this account now. With mail, the answer is the same whether
+   * the address was known or not.
+   */
+  async invite(inviter: Operator, email: string, account: Account, role: Role): Promise<InviteOutcome> {
+    const now = this.clock();
+    const token = newToken();
+    const expiresAt = now + LINK_LIFETIME_MS;
+    const mailOn = account.settings.smtpUrl !== '';
+    const vars = { role, invited_by: inviter.email };
+    const invited = await this.store.invite({
+      email,
+      accountId: account.id,
+      role,
+      now,
+      link: { digest: digest(token), expiresAt },
+      toNew: mailOn
+        ? { kind: 'operator-invite', vars: { ...vars, setup_url: this.mailLink(setupPath(token)), setup_expires_at: String(expiresAt) } }
+        : undefined,
+      toExisting: mailOn ? { kind: 'operator-access', vars: { ...vars, sign_in_url: this.mailLink(SIGN_IN_PATH) } } : undefined,
+    });
+    if (!invited.isNew && !invited.newToAccount) return { kind: 'role-set' };
+    if (mailOn) return { kind: 'mailed' };
+    if (invited.isNew) return { kind: 'link', link: `${this.consoleUrl()}${setupPath(token)}`, expiresAt };
+    return { kind: 'granted' };
+  }
+
+  /**
+   * A link in a mail to an operator: on the configured public address; without one, the path,
+   * saying so (a reader who knows the server's address can still follow it).
+   */
+  mailLink(path: string): string {
+    const base = this.mailLinkBase();
+    return base ? `${base}${path}` : `${path} (this server's public address is not configured: its administrator sets PUBLIC_URL)`;
+  }
+
+  /** Who hears of a registration that waits for approval (the account's editors and owners), and the link to the queue. */
+  async approvalNotice(account: Account): Promise<{ operators: string[]; approveUrl: string }> {
+    const operators = (await this.store.list())
+      .filter((operator) => operator.accounts.some((grant) => grant.accountId === account.id && roleAllows(grant.role, 'editor')))
+      .map((operator) => operator.email);
+    return { operators, approveUrl: this.mailLink(`/admin/accounts/${encodeURIComponent(account.name)}/registrations`) };
+  }
 
   /**
    * Adds the operator (or a role on one more account). An operator without a password gets a
@@ -85,7 +152,7 @@ export class OperatorsService {
     const token = newToken();
     const expiresAt = this.clock() + LINK_LIFETIME_MS;
     await this.store.addLink(digest(token), operatorId, expiresAt);
-    return { link: `${this.consoleUrl()}${SETUP_PATH}?${new URLSearchParams({ token })}`, expiresAt };
+    return { link: `${this.consoleUrl()}${setupPath(token)}`, expiresAt };
   }
 
   list(): Promise<Operator[]> {
@@ -121,7 +188,7 @@ export class OperatorsService {
     const weak = passwordProblem(password);
     if (weak) return { kind: 'weak', message: weak };
     // Hashed before the link is used up: a link is taken, and the password set, in one transaction.
-    const id = await this.store.setPasswordByLink(digest(token), await this.hasher.hash(password), this.clock());
+    const id = await this.store.setPasswordByLink(digest(token), await this.hasher.hash(password, { account: CONSOLE_SHARE, client: '' }), this.clock());
     if (id === undefined) return { kind: 'invalid-link' };
     return { kind: 'set', operator: (await this.store.byId(id))! };
   }
@@ -132,31 +199,31 @@ export class OperatorsService {
    * and one failure counted (under no operator, id 0, when there is none to count). A
    * password longer than any can be is refused before it is normalised or hashed, alike for all.
    */
-  async signIn(email: string, password: string): Promise<SignInOutcome> {
+  async signIn(email: string, password: string, client = ''): Promise<SignInOutcome> {
     if (isOverlongPassword(password)) return { kind: 'refused' };
     const now = this.clock();
+    const share = { account: CONSOLE_SHARE, client };
     const credentials = await this.store.credentials(email);
     const hash = credentials?.passwordHash ?? (await (this.decoy ??= this.hasher.hash(newToken())));
-    const passwordOk = (await this.hasher.verify(hash, password)) && credentials?.passwordHash != null;
+    const passwordOk = (await this.hasher.verify(hash, password, share)) && credentials?.passwordHash != null;
     const locked = credentials !== undefined && credentials.lockedUntil > now;
     if (!credentials || !passwordOk || locked) {
       // A right password while locked is not a failure, but it costs the same.
-      const counted = credentials && !passwordOk ? credentials.id : NO_OPERATOR;
-      const failures = await this.store.countFailure(counted, now, countResetBefore(now, DEFAULT_LOCKOUT));
-      const until = counted === NO_OPERATOR ? 0 : lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
-      if (until > 0) await this.store.setLockedUntil(counted, until);
+      await this.store.countFailure(credentials && !passwordOk ? credentials.id : NO_OPERATOR, now, DEFAULT_LOCKOUT);
       return { kind: 'refused' };
     }
     const operator = (await this.store.byId(credentials.id))!;
+    // Whether a lock began while the password was being verified (failures sent beside it,
+    // verified first) is decided by the statement that takes the password: refused then, and
+    // the lock stays. The failures are cleared by the second step, not before it.
+    if (!(await this.store.acceptPassword(credentials.id, this.clock(), !operator.twoStep))) return { kind: 'refused' };
     const token = newToken();
     if (operator.twoStep) {
-      // One pending session at a time (each would be more guesses); the failures are cleared
-      // by the second step, not before it.
+      // One pending session at a time (each would be more guesses).
       await this.store.endPendingSessions(credentials.id);
       await this.store.addSession(digest(token), credentials.id, now, true);
       return { kind: 'second-step', token };
     }
-    if (credentials.failures > 0) await this.store.clearFailures(credentials.id);
     await this.store.addSession(digest(token), credentials.id, now);
     return { kind: 'signed-in', token, operator };
   }
@@ -187,20 +254,19 @@ export class OperatorsService {
       await this.countWrongCode(operator.id, now);
       return { kind: 'refused' };
     }
+    // Locked since it was looked at (wrong codes beside this one): refused, the lock kept.
+    if (!(await this.store.acceptPassword(operator.id, this.clock(), true))) {
+      await this.store.endPendingSessions(operator.id);
+      return { kind: 'refused' };
+    }
     const full = newToken();
     if (!(await this.store.completeSession(digest(token), digest(full), now))) return { kind: 'refused' };
-    await this.store.clearFailures(operator.id);
     return { kind: 'signed-in', token: full, operator };
   }
 
   /** A wrong code counts as a failed sign-in; locked, the operator's pending sessions end with it. */
   private async countWrongCode(id: number, now: number): Promise<void> {
-    const failures = await this.store.countFailure(id, now, countResetBefore(now, DEFAULT_LOCKOUT));
-    const until = lockedUntilAfter(failures, now, DEFAULT_LOCKOUT);
-    if (until > 0) {
-      await this.store.setLockedUntil(id, until);
-      await this.store.endPendingSessions(id);
-    }
+    if ((await this.store.countFailure(id, now, DEFAULT_LOCKOUT)) > 0) await this.store.endPendingSessions(id);
   }
 
   /** Whether the code is the operator's: a TOTP code not taken before, or an unused recovery code (used up by this). */

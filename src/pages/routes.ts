@@ -14,14 +14,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SETTINGS, type Account } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
 import { checkFieldValue, type FieldCheck } from '../accounts/registration-fields.js';
-import { canonicalAddress } from '../auth/client-address.js';
+import { canonicalAddress, clientScope } from '../auth/client-address.js';
 import { HashingBusy, type HashingGate } from '../auth/hashing-gate.js';
 import { isOverlongPassword } from '../auth/passwords.js';
 import type { AnonymousLoginLimiter, PageFormLimiter } from '../auth/request-limits.js';
 import { builtInValues } from '../events/event.js';
 import { foldKey } from '../members/member.js';
 import { isEmail, isLogin } from '../members/fields.js';
-import type { LoginService } from '../members/login-service.js';
+import { loginShare, type LoginService } from '../members/login-service.js';
 import type { MembersService } from '../members/members-service.js';
 import type { PasswordResets } from '../members/password-resets.js';
 import type { SessionMember, SessionsService } from '../members/sessions.js';
@@ -47,7 +47,8 @@ export interface MemberPagesContext {
   readonly resets: PasswordResets;
   /** The member's history, in its data. */
   readonly events: Pick<EventsService, 'ofMember'>;
-  readonly operators: Pick<OperatorsService, 'list'>;
+  /** Who hears of a registration that waits for approval. */
+  readonly operators: Pick<OperatorsService, 'approvalNotice'>;
   readonly hashing: HashingGate;
   readonly anonymousLogins: AnonymousLoginLimiter;
   /** Registrations, and reminders, per address and per account. */
@@ -212,17 +213,18 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     if (login === '' || password === '' || isOverlongPassword(password))
       return { ok: false, message: chrome.t('wrongLogin'), failUrl: account.settings.failUrl };
     try {
-      context.hashing.assertRoom();
+      context.hashing.assertRoom(loginShare(account, clientScope(request.ip)));
     } catch (error) {
       if (error instanceof HashingBusy) return { ok: false, message: chrome.t('busy'), failUrl: '' };
       throw error;
     }
-    const admission = await context.anonymousLogins.admit(account.id, foldKey(login), visitor(request), account.settings.loginRateLimitPerMinute);
+    const admission = await context.anonymousLogins.admit(account.id, foldKey(login), clientScope(request.ip), account.settings.loginRateLimitPerMinute);
     if (!admission.ok) return { ok: false, message: chrome.t('tooMany', { seconds: admission.retryAfterSeconds }), failUrl: '' };
     const outcome = await context.logins.login(account, {
       login,
       password,
       ip: visitor(request),
+      client: clientScope(request.ip),
       origin: { actor: 'member', requestId: request.id },
       remember,
     });
@@ -352,20 +354,15 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         if (problem) errors.password = problem;
         else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
         if (Object.keys(errors).length > 0) return again(400);
-        const admission = await context.registrations.admit(account.id, visitor(request));
+        const admission = await context.registrations.admit(account.id, clientScope(request.ip));
         if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
         try {
-          context.hashing.assertRoom();
+          context.hashing.assertRoom({ account: String(account.id), client: clientScope(request.ip) });
         } catch (error) {
           if (error instanceof HashingBusy) return again(503, chrome.t('busy'));
           throw error;
         }
         const approval = account.settings.registration === 'approval';
-        const operators = approval
-          ? (await context.operators.list())
-              .filter((operator) => operator.accounts.some((access) => access.accountId === account.id && access.role !== 'viewer'))
-              .map((operator) => operator.email)
-          : [];
         const created = await context.members.create(
           account,
           {
@@ -377,13 +374,10 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
             timeExpiry: null,
             loginExpiry: null,
             ip: visitor(request),
+            client: clientScope(request.ip),
             profile: set,
             sendWelcome: true,
-            registration: {
-              approval,
-              operators,
-              approveUrl: `${publicUrl ?? `${request.protocol}://${request.host}`}/admin/accounts/${account.name}/registrations`,
-            },
+            registration: { approval, ...(approval ? await context.operators.approvalNotice(account) : { operators: [], approveUrl: '' }) },
           },
           { actor: 'member', requestId: request.id },
         );
@@ -407,7 +401,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const params = await readParams(request, context.limits);
         const who = (params.get('who') ?? '').trim();
         if (who === '') return sendPage(reply, 400, chrome, lostPage(chrome, chrome.t('required')));
-        const admission = await context.reminders.admit(account.id, visitor(request));
+        const admission = await context.reminders.admit(account.id, clientScope(request.ip));
         if (!admission.ok) return sendPage(reply, 429, chrome, lostPage(chrome, chrome.t('tooMany', { seconds: admission.retryAfterSeconds })));
         // Answered before the look-up: the same words, in the same time, whether anyone matches.
         const selector = who.includes('@') ? ({ by: 'email', email: who } as const) : ({ by: 'login', login: who } as const);
@@ -440,13 +434,15 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       async function confirmed(account: Account, chrome: Chrome, member: Member, password: string): Promise<true | string> {
         const admission = await context.confirmations.admit(account.id, String(member.id));
         if (!admission.ok) return chrome.t('tooMany', { seconds: admission.retryAfterSeconds });
+        // A signed-in member's own turn at hashing: its confirmations wait behind no one else's.
+        const client = `member:${member.id}`;
         try {
-          context.hashing.assertRoom();
+          context.hashing.assertRoom(loginShare(account, client));
         } catch (error) {
           if (error instanceof HashingBusy) return chrome.t('busy');
           throw error;
         }
-        return (await context.logins.confirmPassword(member, password)) ? true : chrome.t('wrongPassword');
+        return (await context.logins.confirmPassword(account, member, password, client)) ? true : chrome.t('wrongPassword');
       }
 
       pages.get('/:account/profile', async (request, reply) => {

@@ -1,6 +1,6 @@
 /** The mail outbox and the accounts' mail templates. */
 import { sql, type Kysely } from 'kysely';
-import type { MailKind, MailRequest, MailStore, QueuedMail } from '../mail/mail.js';
+import type { MailKind, MailRequest, MailStore, OperatorMailKind, QueuedMail } from '../mail/mail.js';
 import type { Database } from './schema.js';
 import { Repository } from './writes.js';
 
@@ -17,6 +17,20 @@ export function queueMail(db: Kysely<Database>, accountId: number, memberIds: re
       due_at: now,
     })),
   );
+}
+
+/** The statement that queues a mail to an operator, sent through the account's mail settings. */
+export function queueOperatorMail(
+  db: Kysely<Database>,
+  accountId: number,
+  operatorId: number,
+  kind: OperatorMailKind,
+  vars: Record<string, string>,
+  now: number,
+) {
+  return db
+    .insertInto('mail_outbox')
+    .values({ account_id: accountId, member_id: null, operator_id: operatorId, kind, vars: JSON.stringify(vars), created_at: now, due_at: now });
 }
 
 export class MailRepository extends Repository implements MailStore {
@@ -39,7 +53,8 @@ export class MailRepository extends Repository implements MailStore {
   async dueMails(now: number, limit: number): Promise<QueuedMail[]> {
     const rows = await this.reads
       .selectFrom('mail_outbox as o')
-      .innerJoin('members as m', 'm.id', 'o.member_id')
+      .leftJoin('members as m', 'm.id', 'o.member_id')
+      .leftJoin('operators as p', 'p.id', 'o.operator_id')
       .innerJoin('accounts as a', 'a.id', 'o.account_id')
       .leftJoin('mail_templates as t', (join) => join.onRef('t.account_id', '=', 'o.account_id').onRef('t.kind', '=', 'o.kind'))
       .select([
@@ -52,6 +67,8 @@ export class MailRepository extends Repository implements MailStore {
         'm.email',
         'm.exp_time_at',
         'm.exp_time_mode',
+        'p.id as operator_id',
+        'p.email as operator_email',
         'a.id as account_id',
         'a.name as account_name',
         'a.smtp_url',
@@ -69,16 +86,20 @@ export class MailRepository extends Repository implements MailStore {
       .execute();
     return rows.map((row) => ({
       id: Number(row.id),
-      kind: row.kind as MailKind,
+      kind: row.kind as MailKind | OperatorMailKind,
       attempts: Number(row.attempts),
       vars: JSON.parse(row.vars) as Record<string, string>,
-      member: {
-        id: Number(row.member_id),
-        login: row.login,
-        email: row.email,
-        expiresAt: row.exp_time_at === null ? null : Number(row.exp_time_at),
-        expiryAction: row.exp_time_mode,
-      },
+      member:
+        row.member_id === null
+          ? undefined
+          : {
+              id: Number(row.member_id),
+              login: row.login!,
+              email: row.email!,
+              expiresAt: row.exp_time_at === null ? null : Number(row.exp_time_at),
+              expiryAction: row.exp_time_mode,
+            },
+      operator: row.operator_id === null ? undefined : { id: Number(row.operator_id), email: row.operator_email! },
       account: { id: Number(row.account_id), name: row.account_name, smtpUrl: row.smtp_url, mailFrom: row.mail_from, timeZone: row.time_zone },
       template: row.template ?? undefined,
     }));

@@ -1,5 +1,7 @@
 /** Operators, their accounts, links and sessions in SQL. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { LockoutPolicy } from '../accounts/account.js';
+import { countResetBefore, lockedUntilAfter } from '../auth/lockout.js';
 import { foldKey } from '../members/member.js';
 import { writerProcedure } from './dialects/dialect.js';
 import { Repository } from './writes.js';
@@ -7,12 +9,14 @@ import {
   isRole,
   type Operator,
   type OperatorCredentials,
+  type OperatorInvite,
   type OperatorSession,
   type OperatorStore,
   type OperatorTwoStep,
   type Role,
 } from '../operators/operator.js';
 import type { Database } from './schema.js';
+import { queueOperatorMail } from './mail-repository.js';
 
 /** The operator of this address (made if new) given this role on the account; answers its id. */
 export const grantOperatorProcedure = writerProcedure('operators.grant', ({ db }, email: string, accountId: number, role: Role, now: number): Promise<number> =>
@@ -33,6 +37,71 @@ export const grantOperatorProcedure = writerProcedure('operators.grant', ({ db }
   }),
 );
 
+/**
+ * A failed sign-in counted, and the lock it begins set, in one transaction: a right password
+ * checked after it (acceptPassword) sees the lock. Answers the lock's end (0: none begins).
+ * Id 0 (no operator) changes nothing, at the same cost.
+ */
+export const countOperatorFailureProcedure = writerProcedure(
+  'operators.countFailure',
+  ({ db }, id: number, now: number, policy: LockoutPolicy): Promise<number> =>
+    db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('operators')
+        .set((eb) => ({
+          failures: eb
+            .case()
+            .when('last_failure_at', '<', countResetBefore(now, policy))
+            .then(1)
+            .else(eb('failures', '+', 1))
+            .end(),
+          last_failure_at: now,
+        }))
+        .where('id', '=', id)
+        .returning('failures')
+        .executeTakeFirst();
+      const until = row ? lockedUntilAfter(Number(row.failures), now, policy) : 0;
+      if (until > 0) await trx.updateTable('operators').set({ locked_until: until }).where('id', '=', id).where('locked_until', '<', until).execute();
+      return until;
+    }),
+);
+
+/**
+ * An invitation from the console, in one transaction: the operator made when new, given the
+ * role; a new operator's set-up link kept and its mail queued (`toNew`), or, for an operator
+ * that exists and gets this account now, its mail queued (`toExisting`). Answers the
+ * operator, whether it was made now, and whether the account is new to it.
+ */
+export const inviteOperatorProcedure = writerProcedure(
+  'operators.invite',
+  ({ db }, invite: OperatorInvite): Promise<{ id: number; isNew: boolean; newToAccount: boolean }> =>
+    db.transaction().execute(async (trx) => {
+      const key = foldKey(invite.email);
+      const made = await trx
+        .insertInto('operators')
+        .values({ email: invite.email, email_key: key, password_hash: null, created_at: invite.now })
+        .onConflict((oc) => oc.column('email_key').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      const id = made ? Number(made.id) : Number((await trx.selectFrom('operators').select('id').where('email_key', '=', key).executeTakeFirstOrThrow()).id);
+      const had = await trx
+        .selectFrom('operator_accounts')
+        .select('role')
+        .where('operator_id', '=', id)
+        .where('account_id', '=', invite.accountId)
+        .executeTakeFirst();
+      await trx
+        .insertInto('operator_accounts')
+        .values({ operator_id: id, account_id: invite.accountId, role: invite.role })
+        .onConflict((oc) => oc.columns(['operator_id', 'account_id']).doUpdateSet({ role: invite.role }))
+        .execute();
+      if (made) await trx.insertInto('operator_links').values({ digest: invite.link.digest, operator_id: id, expires_at: invite.link.expiresAt }).execute();
+      const mail = made ? invite.toNew : had ? undefined : invite.toExisting;
+      if (mail) await queueOperatorMail(trx, invite.accountId, id, mail.kind, mail.vars, invite.now).execute();
+      return { id, isNew: made !== undefined, newToAccount: had === undefined };
+    }),
+);
+
 /** The link taken (it works once): the operator's new password set; answers its id, or undefined for a link unknown or expired. */
 export const setPasswordByLinkProcedure = writerProcedure(
   'operators.setPasswordByLink',
@@ -49,6 +118,10 @@ export const setPasswordByLinkProcedure = writerProcedure(
 export class OperatorRepository extends Repository implements OperatorStore {
   grant(email: string, accountId: number, role: Role, now: number): Promise<number> {
     return this.connection.transact(grantOperatorProcedure, email, accountId, role, now);
+  }
+
+  invite(invite: OperatorInvite): Promise<{ id: number; isNew: boolean; newToAccount: boolean }> {
+    return this.connection.transact(inviteOperatorProcedure, invite);
   }
 
   async byEmail(email: string): Promise<Operator | undefined> {
@@ -98,7 +171,7 @@ export class OperatorRepository extends Repository implements OperatorStore {
       accountId === undefined
         ? // Children first: SQLite enforces the foreign keys, and not every engine cascades alike.
           [
-            ...(['operator_sessions', 'operator_links', 'operator_accounts', 'operator_recovery_codes'] as const).map((table) =>
+            ...(['operator_sessions', 'operator_links', 'operator_accounts', 'operator_recovery_codes', 'mail_outbox'] as const).map((table) =>
               build.deleteFrom(table).where('operator_id', '=', id),
             ),
             build.deleteFrom('operators').where('id', '=', id),
@@ -127,31 +200,23 @@ export class OperatorRepository extends Repository implements OperatorStore {
     );
   }
 
-  async countFailure(id: number, now: number, resetBefore: number): Promise<number> {
+  countFailure(id: number, now: number, policy: LockoutPolicy): Promise<number> {
+    return this.connection.transact(countOperatorFailureProcedure, id, now, policy);
+  }
+
+  async acceptPassword(id: number, now: number, clearFailures: boolean): Promise<boolean> {
+    // The lock is looked at by the statement that takes the sign-in: a failure that locked the
+    // operator after its password was read, but before this, is seen (a row lock on PostgreSQL,
+    // the one writer on SQLite); a lock is never cleared by a sign-in that did not see it.
     const { rows } = await this.connection.write(
       this.build
         .updateTable('operators')
-        .set((eb) => ({
-          failures: eb
-            .case()
-            .when('last_failure_at', '<', resetBefore)
-            .then(1)
-            .else(eb('failures', '+', 1))
-            .end(),
-          last_failure_at: now,
-        }))
+        .set(clearFailures ? { failures: 0, last_failure_at: 0, locked_until: 0 } : { failures: sql<number>`failures` })
         .where('id', '=', id)
-        .returning('failures'),
+        .where('locked_until', '<=', now)
+        .returning('id'),
     );
-    return Number(rows[0]?.failures ?? 0);
-  }
-
-  async setLockedUntil(id: number, until: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('operators').set({ locked_until: until }).where('id', '=', id));
-  }
-
-  async clearFailures(id: number): Promise<void> {
-    await this.connection.write(this.build.updateTable('operators').set({ failures: 0, last_failure_at: 0, locked_until: 0 }).where('id', '=', id));
+    return rows.length === 1;
   }
 
   async replacePassword(id: number, passwordHash: string | null): Promise<void> {

@@ -416,11 +416,13 @@ export interface MailTemplateTable {
   text: string;
 }
 
-/** Mails queued with the change that asked for them, sent after its commit. */
+/** Mails queued with the change that asked for them, sent after its commit: to a member, or to an operator. */
 export interface MailOutboxTable {
   id: Generated<number>;
+  /** The account whose mail settings send it. */
   account_id: number;
-  member_id: number;
+  member_id: number | null;
+  operator_id: Generated<number | null>;
   kind: string;
   /** JSON of what only the change knew (a reset link); "{}" once sent. */
   vars: string;

@@ -11,7 +11,7 @@ import { clearLoginFailuresProcedure, recordLoginProcedure, recordLoginFailurePr
 import { importBatchProcedure } from './member-import-export.js';
 import { insertMemberProcedure, markEmailVerifiedProcedure } from './member-repository.js';
 import { expireDueProcedure, updateMembersProcedure } from './member-updates.js';
-import { grantOperatorProcedure, setPasswordByLinkProcedure } from './operator-repository.js';
+import { countOperatorFailureProcedure, grantOperatorProcedure, inviteOperatorProcedure, setPasswordByLinkProcedure } from './operator-repository.js';
 import { capturePasswordProcedure } from './upstream-repository.js';
 import { fanOutProcedure } from './webhook-repository.js';
 import { statementsProcedure } from './writes.js';
@@ -32,6 +32,8 @@ export const WRITER_PROCEDURES: ReadonlyArray<WriterProcedure<never[], unknown>>
   expireDueProcedure,
   updateMembersProcedure,
   grantOperatorProcedure,
+  countOperatorFailureProcedure,
+  inviteOperatorProcedure,
   setPasswordByLinkProcedure,
   capturePasswordProcedure,
   fanOutProcedure,

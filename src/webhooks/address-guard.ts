@@ -20,7 +20,7 @@ export function refusedAddress(address: string): string | undefined {
 export class BlockedAddress extends Error {}
 
 /** A DNS look-up for node:http that fails on any address webhooks may not reach. */
-export function guardedLookup(allowPrivate: boolean) {
+export function guardedLookup(allowPrivate: boolean, refusal = 'webhooks go to public addresses only') {
   return (
     hostname: string,
     options: object,
@@ -31,7 +31,7 @@ export function guardedLookup(allowPrivate: boolean) {
       if (!allowPrivate) {
         for (const { address } of addresses) {
           const refused = refusedAddress(address);
-          if (refused) return callback(new BlockedAddress(`${hostname}: ${refused}; webhooks go to public addresses only`), []);
+          if (refused) return callback(new BlockedAddress(`${hostname}: ${refused}; ${refusal}`), []);
         }
       }
       if ((options as { all?: boolean }).all) callback(null, addresses);
@@ -40,11 +40,14 @@ export function guardedLookup(allowPrivate: boolean) {
   };
 }
 
-/** Checks a URL's host now (at `webhook add`): the reason it is refused, or undefined. */
-export async function checkReceiver(url: URL, allowPrivate: boolean): Promise<string | undefined> {
+/**
+ * Checks a URL's host now (at `webhook add`, or a mail server set in the console): the reason
+ * it is refused, or undefined. `refusal` says what must be public.
+ */
+export async function checkReceiver(url: URL, allowPrivate: boolean, refusal?: string): Promise<string | undefined> {
   if (allowPrivate) return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
-    guardedLookup(false)(host, { all: true }, (error) => resolve(error ? error.message : undefined));
+    guardedLookup(false, refusal)(host, { all: true }, (error) => resolve(error ? error.message : undefined));
   });
 }

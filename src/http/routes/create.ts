@@ -186,7 +186,7 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request, 'write');
       refuseGetWrite(request, account);
-      context.hashing.assertRoom();
+      context.hashing.assertRoom({ account: String(account.id), client: '' });
       const outcome = await context.members.create(account, decodeCreate(params, account), apiOrigin(request));
       switch (outcome.kind) {
         case 'created':

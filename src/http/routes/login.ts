@@ -1,7 +1,8 @@
 /** POST /api2/login/: verify a member's login and password (seed 4.1). */
 import type { Account, MessageStyle } from '../../accounts/account.js';
 import type { FastifyInstance } from 'fastify';
-import type { LoginService } from '../../members/login-service.js';
+import { loginShare, type LoginService } from '../../members/login-service.js';
+import { clientScope } from '../../auth/client-address.js';
 import type { LoginOutcome } from '../../observability/metrics.js';
 import { decodeIp, nearMiss } from '../decoders.js';
 import { ApiError, MESSAGES, REASONS } from '../errors.js';
@@ -106,17 +107,18 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
       // No password can be longer, and normalising a long one costs (it may grow 18 times):
       // refused before anything else, the same for every member and for none.
       if (isOverlongPassword(password)) throw ApiError.invalid('password', REASONS.tooLong(MAX_PASSWORD_LENGTH));
-      // Every login costs a hash: when none can be had, say so before anything else is done.
-      context.hashing.assertRoom();
       // Recording the member's address is the account's business: it takes the API key.
       const sendsIp = params.nonEmpty('IP') !== undefined;
       const account = sendsIp ? await authenticate(context, params, request, 'login') : await context.accounts.find(user);
+      const client = clientScope(request.ip);
+      // Every login costs a hash: when this client's turn cannot be had, say so before anything else is done.
+      context.hashing.assertRoom(loginShare(account, client));
       refuseGetWrite(request, account);
       // Without a key, a login spends budgets of its own (per member, per address), never
       // the account's: anyone can send one, and the account name is public.
-      if (account && !sendsIp) await admitAnonymousLogin(context, account, login, request.ip);
+      if (account && !sendsIp) await admitAnonymousLogin(context, account, login, client);
       const ip = sendsIp ? decodeIp(params, 'IP') : null;
-      const outcome = await context.logins.login(account, { login, password, ip, origin: apiOrigin(request) });
+      const outcome = await context.logins.login(account, { login, password, ip, client, origin: apiOrigin(request) });
       context.countLogin(outcome.kind === 'ok' ? 'ok' : COUNTED_AS[outcome.reason]);
       if (outcome.kind === 'ok') return okReply({ session: outcome.session, ok_url: outcome.okUrl });
       return failReply(failMessage(outcome.reason, account), outcome.failUrl);

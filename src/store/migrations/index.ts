@@ -24,6 +24,7 @@ import * as activityCounts from './021-activity-counts.js';
 import * as actorNames from './022-actor-names.js';
 import * as memberSearch from './023-member-search.js';
 import * as memberKeys from './024-member-keys.js';
+import * as operatorMail from './025-operator-mail.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '022-actor-names': actorNames,
   '023-member-search': memberSearch,
   '024-member-keys': memberKeys,
+  '025-operator-mail': operatorMail,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
