@@ -429,6 +429,38 @@ async function measure(engine: Engine): Promise<Figures> {
       if (refusedProbes.length) note('overload: refusal p99 ms (probe)', percentile(refusedProbes, 99));
       if (servedProbes.length) note('overload: served p99 ms (probe)', percentile(servedProbes, 99));
       note('overload: RSS growth, MiB', peak - before);
+
+      // Fair shares of hashing: another tenant's member signs in through its integrator, one
+      // request at a time, first alone, then while one client floods this account's sign-in
+      // page with 80 connections (wrong passwords: each a hash); p99 of each.
+      const tenantMember = `fair-${run}`;
+      await fetch(`${url}/api2/create/`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          user: 'bench-create',
+          api_key: createKey,
+          _login: tenantMember,
+          _email: `${tenantMember}@example.com`,
+          _password: 'bench-password-1',
+        }),
+      });
+      const tenantLogin = () => encode({ user: 'bench-create', login: tenantMember, password: 'bench-password-1' });
+      const tenantIdle = await load(`${url}/api2/login/`, tenantLogin, { connections: 1, seconds: 4 });
+      const pageFlood = loadRequests(
+        `${url}/auth/${ACCOUNT}/`,
+        () => ({
+          method: 'POST',
+          headers: { ...form, 'sec-fetch-site': 'same-origin' },
+          body: encode({ action: 'login', login: randomMember().login, password: 'not-the-password' }),
+        }),
+        { connections: 80 },
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      const tenantBusy = await load(`${url}/api2/login/`, tenantLogin, { connections: 1, seconds: SECONDS - 2 });
+      await pageFlood;
+      note('another tenant login, idle: p99 ms', tenantIdle.p99);
+      note('another tenant login, one client flooding: p99 ms', tenantBusy.p99);
+      note('another tenant login, one client flooding: refused', tenantBusy.refused + tenantBusy.errors);
     }
 
     if (runs('member-login')) {
@@ -607,6 +639,14 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       pass: (v) => v >= 0.9,
       show: (v, f) =>
         `${pct(v)}; refused ${f['overload: refused (503) req/s']!.toFixed(0)}/s in p99 ${(f['overload: refusal p99 ms (probe)'] ?? NaN).toFixed(0)} ms; RSS +${f['overload: RSS growth, MiB']!.toFixed(0)} MiB`,
+    },
+    {
+      figure: 'another tenant’s login p99 while one client floods a sign-in page, vs idle',
+      target: '≤ 2×, none refused',
+      value: (f) => ratio(f['another tenant login, one client flooding: p99 ms'], f['another tenant login, idle: p99 ms']),
+      pass: (v, engine) => v <= 2 && all[engine]!['another tenant login, one client flooding: refused'] === 0,
+      show: (v, f) =>
+        `${v.toFixed(1)}× (${f['another tenant login, one client flooding: p99 ms']} vs ${f['another tenant login, idle: p99 ms']} ms; refused ${f['another tenant login, one client flooding: refused']})`,
     },
     {
       figure: '/list/ p99 under login load vs idle',

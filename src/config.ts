@@ -12,7 +12,7 @@ import { parseEnv } from 'node:util';
 import { envSchema } from 'env-schema';
 import ipaddr from 'ipaddr.js';
 import { QUEUE_PER_SLOT } from './auth/hashing-gate.js';
-import { trimTrailing } from './common/text.js';
+import { maskPassword, trimTrailing } from './common/text.js';
 
 export interface Config {
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
@@ -220,7 +220,8 @@ function refusal(error: unknown, values: Record<string, string | undefined>): Co
   const name = first?.instancePath.replace(/^\//, '');
   const rule = name ? VARIABLES[name] : undefined;
   if (!name || !rule) return new ConfigError(error instanceof Error ? error.message : String(error));
-  return new ConfigError(`${name} must be ${rule.why}, got "${values[name]}"`);
+  // A URL's password is never shown (DATABASE_URL's, say).
+  return new ConfigError(`${name} must be ${rule.why}, got "${maskPassword(values[name] ?? '')}"`);
 }
 
 function isHttpUrl(value: string): boolean {

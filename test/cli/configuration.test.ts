@@ -34,6 +34,17 @@ describe('configuration', () => {
     expect(existsSync(join(dir, 'mysql:'))).toBe(false);
   });
 
+  it('never prints a DATABASE_URL’s password: one that is not percent-encoded is named as the problem, masked, at every command and at start', async () => {
+    for (const command of [['account', 'list'], ['serve'], ['migrate']]) {
+      const result = await runCli(command, { DATABASE_URL: 'postgres://app:hunter#2/x?@127.0.0.1:1/members', PORT: '0' }, dir);
+      expect(result.code, command.join(' ')).toBe(1);
+      expect(result.stderr + result.stdout).not.toMatch(/hunter|#2\/x/);
+      expect(result.stderr).toContain('write it percent-encoded (%2F %3F %23 %40), as in postgres://app:****@127.0.0.1:1/members');
+    }
+    const other = await runCli(['migrate'], { DATABASE_URL: 'mysql://root:hunter2@localhost/members' }, dir);
+    expect(other.stderr).toContain('got "mysql://root:****@localhost/members"');
+  });
+
   it('names the variable of a TRUST_PROXY that is no address', async () => {
     const result = await runCli(['migrate'], { TRUST_PROXY: 'maybe', DATABASE_URL: join(dir, 'tp.db') });
     expect(result.stderr.trim()).toBe(

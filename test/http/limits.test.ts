@@ -134,3 +134,34 @@ describeEachEngineApp(
   },
   { hashing: { concurrency: 1, queue: 1 } },
 );
+
+describeEachEngineApp(
+  'password hashing shared fairly',
+  (h) => {
+    it('answers another account’s login while one client floods an account’s sign-in page past the hashing queue', async () => {
+      const flooded = await apiAccount(h());
+      const quiet = await apiAccount(h());
+      await quiet.create('quiet-member', { _password: 'correct-horse-battery' });
+      // Eighty sign-ins at once from one address (a script at the page's form): more than the
+      // slots and the room together (2 + 8), so the flood alone fills the room.
+      const flood = Array.from({ length: 80 }, (_, i) =>
+        h().post(`/auth/${flooded.user}/`, { action: 'login', login: `nobody-${i}`, password: 'wrong-password-here' }),
+      );
+      for (let waited = 0; h().services.hashing.stats().waiting < 8 && waited < 10_000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+      expect(h().services.hashing.stats().waiting).toBe(8);
+      // The quiet account's member, meanwhile, from its integrator: served, not "server busy".
+      const login = await h().request({
+        url: '/api2/login/',
+        payload: new URLSearchParams({ user: quiet.user, login: 'quiet-member', password: 'correct-horse-battery' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.7' },
+      });
+      expect(login.json.result).toBe('OK');
+      const answers = await Promise.all(flood);
+      // The flood got its share: some served (a wrong password's page), the rest told the server is busy.
+      const busy = answers.filter((answer) => answer.status === 503 || answer.body.includes('The service is busy.'));
+      expect(busy.length).toBeGreaterThan(0);
+      expect(answers.filter((answer) => answer.body.includes('Wrong login or password.')).length).toBeGreaterThan(0);
+    });
+  },
+  { hashing: { concurrency: 2, queue: 8 }, env: { TRUST_PROXY: 'true' } },
+);

@@ -145,6 +145,67 @@ describe('hashing gate', () => {
     expect(gate.stats()).toEqual({ running: 0, waiting: 0, refused: 1 });
   });
 
+  /** Starts a task of `share` whose end the test decides; `order` records when each starts. */
+  const starter =
+    (gate: HashingGate, order: string[]) =>
+    (name: string, account: string, client = 'c') => {
+      const task = deferred();
+      const run = gate.run(
+        () => {
+          order.push(name);
+          return task.promise;
+        },
+        { account, client },
+      );
+      run.catch(() => {});
+      return { task, run };
+    };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('gives a free slot to the accounts in turn: a quiet account waits behind one hash of a flooding one, not its queue', async () => {
+    const gate = new HashingGate({ concurrency: 1, queue: 16 });
+    const order: string[] = [];
+    const start = starter(gate, order);
+    const running = start('a0', 'A');
+    const flood = Array.from({ length: 8 }, (_, i) => start(`a${i + 1}`, 'A'));
+    const quiet = start('b', 'B');
+    running.task.resolve('done');
+    await settle();
+    flood[0]!.task.resolve('done');
+    await settle();
+    // A's first waiter had its turn, then B's (not A's seven others).
+    expect(order).toEqual(['a0', 'a1', 'b']);
+    quiet.task.resolve('done');
+    for (const waiting of flood) waiting.task.resolve('done');
+    await Promise.all(flood.map((waiting) => waiting.run));
+  });
+
+  it('takes a full room’s newest place from the fullest account for another account, and within an account from its fullest client', async () => {
+    const gate = new HashingGate({ concurrency: 1, queue: 4 });
+    const order: string[] = [];
+    const start = starter(gate, order);
+    const running = start('a0', 'A');
+    const flood = Array.from({ length: 4 }, (_, i) => start(`a${i + 1}`, 'A', 'flooder'));
+    // The room is full of A's flooder: another account gets a place, the flooder's newest is refused.
+    const other = start('b', 'B');
+    await expect(flood[3]!.run).rejects.toBeInstanceOf(HashingBusy);
+    // Another client of A gets one too (A holds 3, B 1: A is the fullest; its fullest client gives way).
+    const neighbour = start('n', 'A', 'neighbour');
+    await expect(flood[2]!.run).rejects.toBeInstanceOf(HashingBusy);
+    // The flooder asking again finds nobody fuller than itself: refused at once.
+    await expect(start('a5', 'A', 'flooder').run).rejects.toBeInstanceOf(HashingBusy);
+    expect(() => gate.assertRoom({ account: 'A', client: 'flooder' })).toThrow(HashingBusy);
+    expect(gate.stats()).toEqual({ running: 1, waiting: 4, refused: 4 });
+    running.task.resolve('done');
+    for (const task of [flood[0]!, flood[1]!, other, neighbour]) {
+      await settle();
+      task.task.resolve('done');
+    }
+    await Promise.all([other.run, neighbour.run]);
+    // In turn: A's flooder, B, A's neighbour… (accounts alternate, and clients within A).
+    expect(order).toEqual(['a0', 'a1', 'b', 'n', 'a2']);
+  });
+
   it('with no queue, refuses whatever finds every slot busy', async () => {
     const gate = new HashingGate({ concurrency: 1, queue: 0 });
     const task = deferred();

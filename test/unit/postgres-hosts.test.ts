@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { choosesHost, parsePostgresHosts } from '../../src/store/dialects/postgres-hosts.js';
 import { describeStore } from '../../src/store/dialects/location.js';
+import { maskPassword } from '../../src/common/text.js';
 
 describe('a DATABASE_URL with several PostgreSQL hosts', () => {
   it('splits the hosts, keeps the rest of the URL for the first, and reads target_session_attrs', () => {
@@ -29,5 +30,32 @@ describe('a DATABASE_URL with several PostgreSQL hosts', () => {
       'DATABASE_URL: target_session_attrs must be any or read-write, not "primary"',
     );
     expect(() => parsePostgresHosts('postgres://db1:x,db2/m')).toThrow('DATABASE_URL: "db1:x" is not a HOST or HOST:PORT');
+  });
+});
+
+describe('a DATABASE_URL whose password is not percent-encoded', () => {
+  it('names the problem and shows the URL with its password masked, never the password', () => {
+    for (const url of [
+      'postgres://app:se#cr/et?@db1:5432/members',
+      'postgres://app:pa#ss@db1/members',
+      'postgres://app:pa?ss@db1/members',
+      'postgres://app:pa/ss@db1:5433/members',
+    ]) {
+      const error = (() => {
+        try {
+          parsePostgresHosts(url);
+        } catch (thrown) {
+          return (thrown as Error).message;
+        }
+        return '';
+      })();
+      expect(error).toMatch(/^DATABASE_URL: the password \(or user name\) holds a character .*percent-encoded .*, as in postgres:\/\/app:\*\*\*\*@db1/);
+      for (const secret of ['se#cr', 'pa#ss', 'pa?ss', 'pa/ss', 'et?']) expect(error).not.toContain(secret);
+    }
+    // Encoded, it reads; and a password is never in a message about another part.
+    expect(parsePostgresHosts('postgres://app:pa%23ss@db1/members').hosts).toEqual([{ host: 'db1', port: 5432 }]);
+    expect(maskPassword('postgres://app:secret@db1:5432/members')).toBe('postgres://app:****@db1:5432/members');
+    expect(maskPassword('mysql://root:hunter2@localhost/members')).toBe('mysql://root:****@localhost/members');
+    expect(maskPassword('./data/me@home.db')).toBe('./data/me@home.db');
   });
 });

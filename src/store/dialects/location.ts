@@ -4,6 +4,7 @@
  * command line's messages) does not load the drivers.
  */
 import { resolve } from 'node:path';
+import { maskPassword } from '../../common/text.js';
 
 /** A `postgres://` (or `postgresql://`) URL selects PostgreSQL; anything else is a SQLite file. */
 export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl);
@@ -14,6 +15,19 @@ export const sqlitePathOf = (databaseUrl: string): string => databaseUrl.replace
 /** A SQLite file's absolute path: a relative DATABASE_URL is taken from the folder the program runs in. */
 export function describeSqliteStore(path: string): string {
   return resolve(path);
+}
+
+/**
+ * Why a PostgreSQL URL's user part cannot be read as it is written: a password (or user) holding
+ * `/`, `?` or `#`, which end a URL's user part, must be percent-encoded. Undefined when it reads.
+ */
+export function unencodedCredentials(url: string): string | undefined {
+  const at = url.lastIndexOf('@');
+  const scheme = /^postgres(?:ql)?:\/\//i.exec(url)?.[0].length;
+  if (scheme === undefined || at < scheme) return undefined;
+  const userPart = url.slice(scheme, at);
+  if (!/[/?#]/.test(userPart)) return undefined;
+  return `DATABASE_URL: the password (or user name) holds a character a URL reads as the end of its user part (/ ? #, or @): write it percent-encoded (%2F %3F %23 %40), as in ${maskPassword(url)}`;
 }
 
 /**

@@ -11,7 +11,8 @@
  * server ends it, and the next one goes to the new primary.
  */
 import pg from 'pg';
-import { postgresUrlParts } from './location.js';
+import { maskPassword } from '../../common/text.js';
+import { postgresUrlParts, unencodedCredentials } from './location.js';
 
 export interface PostgresHosts {
   /** The URL with the first host only and without `target_session_attrs`: what pg reads. */
@@ -22,12 +23,14 @@ export interface PostgresHosts {
 
 /** Splits a DATABASE_URL's host list (`HOST[:PORT]`, an IPv6 address in brackets), or says what is wrong with it. */
 export function parsePostgresHosts(url: string): PostgresHosts {
+  const unreadable = unencodedCredentials(url);
+  if (unreadable) throw new Error(unreadable);
   const parts = postgresUrlParts(url);
   if (!parts) return { url, hosts: [], readWrite: false };
   const { scheme, user, rest } = parts;
   const hosts = parts.hosts.split(',').map((entry) => {
     const found = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? /^([^:[\]]*)(?::(\d+))?$/.exec(entry);
-    if (!found) throw new Error(`DATABASE_URL: "${entry}" is not a HOST or HOST:PORT`);
+    if (!found) throw new Error(`DATABASE_URL: "${entry}" is not a HOST or HOST:PORT (in ${maskPassword(url)})`);
     return { host: found[1] || 'localhost', port: Number(found[2] ?? 5432) };
   });
   const queryAt = rest.indexOf('?');
