@@ -64,8 +64,20 @@ export interface MemberPagesContext {
 
 type Query = Record<string, string>;
 
-/** The look of a page that belongs to no account (an unknown one, a request that could not be read). */
+/** The look of a page that belongs to no account (a request that could not be read). */
 const DEFAULT_ACCOUNT: Account = { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS };
+
+/** What an account's name may be (case aside): a name outside it is a page that cannot exist. */
+const ACCOUNT_NAME_SHAPE = /^[A-Za-z0-9._-]{3,64}$/;
+
+/**
+ * A name no account has, answered as an account with every default (registration off, no
+ * member, no session) would be: the pages tell nobody which account names exist, as the API's
+ * `wrong api key` does not. Its id is 0: nothing is ever written for it.
+ */
+function noSuchAccount(name: string): Account | undefined {
+  return ACCOUNT_NAME_SHAPE.test(name) ? { id: 0, name, createdAt: 0, settings: DEFAULT_SETTINGS } : undefined;
+}
 
 /**
  * The query string's parameters (the first of each name); unknown ones are ignored by every
@@ -153,10 +165,10 @@ function destinationOf(chrome: Chrome, returnTo: string | undefined, okUrl: stri
 export async function registerMemberPages(app: FastifyInstance, context: MemberPagesContext): Promise<void> {
   const { publicUrl } = context;
 
-  /** The account of the path, or the not-found page (an unknown account is no different from a missing page). */
+  /** The account of the path (one no account has answers as an account with the defaults), or the not-found page for a name no account can have. */
   async function accountOf(request: FastifyRequest, reply: FastifyReply): Promise<Account | undefined> {
     const name = (request.params as { account: string }).account;
-    const account = await context.accounts.find(name);
+    const account = (await context.accounts.find(name)) ?? noSuchAccount(name);
     if (!account) {
       const chrome = await chromeOf(context, DEFAULT_ACCOUNT, request);
       void sendPage(reply, 404, chrome, messagePage(chrome, 'notFound', 'notFoundText'));
@@ -220,7 +232,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     }
     const admission = await context.anonymousLogins.admit(account.id, foldKey(login), clientScope(request.ip), account.settings.loginRateLimitPerMinute);
     if (!admission.ok) return { ok: false, message: chrome.t('tooMany', { seconds: admission.retryAfterSeconds }), failUrl: '' };
-    const outcome = await context.logins.login(account, {
+    // A name no account has: the same work as a wrong password (LoginService), nothing recorded.
+    const outcome = await context.logins.login(account.id === 0 ? undefined : account, {
       login,
       password,
       ip: visitor(request),
@@ -573,10 +586,11 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         );
       }
 
-      /** The account a path names, or undefined for a name that is not one (or not even a URL's). */
+      /** The account a path names (one no account has, as it is answered everywhere), or undefined for a name that is not one (or not even a URL's). */
       const findQuietly = async (encoded: string) => {
         try {
-          return await context.accounts.find(decodeURIComponent(encoded));
+          const name = decodeURIComponent(encoded);
+          return (await context.accounts.find(name)) ?? noSuchAccount(name);
         } catch {
           return undefined;
         }

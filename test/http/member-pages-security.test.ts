@@ -1,0 +1,129 @@
+/**
+ * What the member pages give away, on both engines: which account names exist (nothing: a name
+ * no account has is answered as an account with registration off), where the operators' mail
+ * about a registration links to (never the registrant's Host), and whose budget a visitor
+ * spends (an IPv6 client counted by its /64).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachEngineApp, type Harness } from '../support/app.js';
+import { addOperator } from '../support/console.js';
+import { startSmtp, type MailCatcher } from '../support/smtp.js';
+
+const OWN = { 'sec-fetch-site': 'same-origin' };
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Every page a visitor can reach without a session, as a name would be probed. */
+async function probe(h: Harness, name: string) {
+  const get = (path: string) => h.request({ method: 'GET', url: `/auth/${name}/${path}` });
+  const post = (path: string, params: Record<string, string>) =>
+    h.request({ url: `/auth/${name}/${path}`, payload: new URLSearchParams(params).toString(), headers: { ...FORM, ...OWN } });
+  const answers = [
+    await get(''),
+    await get('?action=reg'),
+    await get('?action=lost'),
+    await get('?action=logout'),
+    await get('?mode=API&action=session&id=abcdefghijklmnopqrstuvwx'),
+    await get('profile'),
+    await get('my-data'),
+    await get('no-such-page'),
+    await get('check'),
+    await post('', { action: 'login', login: 'someone', password: 'wrong-password-1' }),
+    await post('register', { login: 'someone', email: 's@example.com', password: 'a-long-password-1', confirm: 'a-long-password-1' }),
+    await post('lost', { who: 'someone@example.com' }),
+  ];
+  return answers.map((answer) => ({
+    status: answer.status,
+    location: String(answer.headers.location ?? '').replaceAll(name, 'NAME'),
+    body: answer.body.replaceAll(name, 'NAME'),
+  }));
+}
+
+describeEachEngineApp(
+  'what the member pages give away',
+  (h) => {
+    let smtp: MailCatcher;
+    beforeAll(async () => {
+      smtp = await startSmtp();
+    });
+    afterAll(async () => {
+      await smtp.close();
+    });
+
+    it('answers a name no account has exactly as an account with registration off: every page, status and word', async () => {
+      const { user } = await h().newAccount({ registration: 'off' });
+      const unknown = `nope${user.slice(4)}`;
+      const known = await probe(h(), user);
+      const none = await probe(h(), unknown);
+      expect(none).toEqual(known);
+      // The page interface's session check too: FAIL, as for a session that is not valid.
+      expect(none[4]!.body).toBe('FAIL');
+      // A name no account can have is a missing page, which tells nothing either.
+      expect((await h().request({ method: 'GET', url: '/auth/a%20b/' })).status).toBe(404);
+    });
+
+    it('links the operators’ registration mail to the configured address only, never to the registrant’s Host', async () => {
+      const { user, account } = await h().newAccount({ registration: 'approval', smtpUrl: smtp.url, mailFrom: 'site@example.com' });
+      await addOperator(h(), `approver-${user}@example.com`, user, 'editor');
+      const registered = await h().request({
+        url: `/auth/${user}/register`,
+        payload: new URLSearchParams({ login: 'newbie', email: 'newbie@example.com', password: 'a-long-password-1', confirm: 'a-long-password-1' }).toString(),
+        headers: { ...FORM, ...OWN, host: 'evil.test' },
+      });
+      expect(registered.body).toContain('waits for approval');
+      await h().services.mailer.run();
+      const mail = (await smtp.waitFor(1)).find((m) => m.to.includes(`approver-${user}@example.com`));
+      expect(mail?.subject).toBe('newbie registered and waits for approval');
+      expect(mail!.text).not.toContain('evil.test');
+      // This suite's server has no PUBLIC_URL: the path, and word that the address is not configured.
+      expect(mail!.text).toContain(
+        `/admin/accounts/${encodeURIComponent(account.name)}/registrations (this server's public address is not configured: its administrator sets PUBLIC_URL)`,
+      );
+    });
+
+    it('counts an IPv6 visitor by its /64 on the registration, reminder and sign-in budgets, never spending the other visitors’', async () => {
+      const { user } = await h().newAccount({ registration: 'open' });
+      const from = (address: string) => ({ ...FORM, ...OWN, 'x-forwarded-for': address });
+      const register = (i: number, address: string) =>
+        h().request({
+          url: `/auth/${user}/register`,
+          payload: new URLSearchParams({
+            login: `v6-${i}`,
+            email: `v6-${i}@example.com`,
+            password: 'a-long-password-1',
+            confirm: 'a-long-password-1',
+          }).toString(),
+          headers: from(address),
+        });
+      // Twelve addresses of one /64: ten registrations, then refused, whatever the address.
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await register(i, `2001:db8:1:2::${(i + 1).toString(16)}`)).status);
+      expect(statuses.slice(0, 10).every((status) => status === 303)).toBe(true);
+      expect(statuses.slice(10)).toEqual([429, 429]);
+      // Another /64 of the same /48 has its own budget.
+      expect((await register(12, '2001:db8:1:3::1')).status).toBe(303);
+
+      const remind = (address: string) =>
+        h().request({ url: `/auth/${user}/lost`, payload: new URLSearchParams({ who: 'someone' }).toString(), headers: from(address) });
+      const reminders: number[] = [];
+      for (let i = 0; i < 11; i++) reminders.push((await remind(`2001:db8:7:7:${i}::1`)).status);
+      expect(reminders.slice(0, 10).every((status) => status === 200)).toBe(true);
+      expect(reminders[10]).toBe(429);
+      expect((await remind('2001:db8:7:8::1')).status).toBe(200);
+
+      // Sign-ins without a key: five a minute per client, the /64 being one client.
+      const limited = await h().newAccount({ loginRateLimitPerMinute: 5 });
+      const signIn = (i: number, address: string) =>
+        h().request({
+          url: `/auth/${limited.user}/`,
+          payload: new URLSearchParams({ action: 'login', login: `v6-sign-in-${i}`, password: 'wrong-password-1' }).toString(),
+          headers: from(address),
+        });
+      const bodies: string[] = [];
+      for (let i = 0; i < 6; i++) bodies.push((await signIn(i, `2001:db8:9:9::${i + 1}`)).body);
+      expect(bodies.slice(0, 5).every((body) => body.includes('Wrong login or password.'))).toBe(true);
+      expect(bodies[5]).toContain('Too many attempts');
+      expect((await signIn(7, '2001:db8:9:a::1')).body).toContain('Wrong login or password.');
+    });
+  },
+  { env: { TRUST_PROXY: 'true' } },
+);
