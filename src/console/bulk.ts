@@ -8,7 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../common/clock.js';
 import type { Member } from '../members/member.js';
-import type { MemberFilters } from '../members/member-store.js';
+import type { MemberFilters, Selection } from '../members/member-store.js';
+import type { Account } from '../accounts/account.js';
 import type { UpdateMembersCommand } from '../members/members-service.js';
 import { ApiError } from '../http/errors.js';
 import { html } from '../http/html.js';
@@ -116,63 +117,115 @@ export function registerBulkActions(scope: FastifyInstance, kit: BulkKit): void 
     const refused = (message: string) => kit.send(reply, 400, messagePage('Not done', readable(message), chrome, { href: back, text: 'Back to the members' }));
     const form = kit.formOf(request);
     const confirming = form.confirm === '1';
-    let filters: MemberFilters;
-    let command: UpdateMembersCommand;
-    let now: number;
+    let change: { filters: MemberFilters; command: UpdateMembersCommand; now: number };
     try {
-      // Confirmed, the change is the preview's: the filter at the preview's instant, and none
-      // of the members added since (ids only grow).
-      now = confirming ? previewInstant(form, kit.clock()) : kit.clock();
-      const upto = confirming ? /^[1-9]\d{0,14}$/.exec(form.upto ?? '')?.[0] : undefined;
-      filters = { ...filtersOf(query, now), ...(upto === undefined ? {} : { idAtMost: Number(upto) }) };
-      // The selector is the filter's; `find_member_id=*` only lets the decoding through. An
-      // activation alone brings Deleted members back (when the filter finds them).
-      const restoring = actionOf(form) === 'activate';
-      command = { ...decodeUpdate(wire([['find_member_id', '*'], ...updateOf(form)]), account), selector: { by: 'filter', filters, now, restoring } };
+      // Confirmed, the change is the preview's: the filter at the preview's instant, none of
+      // the members added since (ids only grow), and exactly the members it counted (a member
+      // that came to match meanwhile, or left, makes the preview to be made again).
+      actionOf(form); // an action that is none is said first
+      change = confirming
+        ? bulkChange(form, query, account, previewInstant(form, kit.clock()), { upto: form.upto, expect: previewSelection(form) })
+        : bulkChange(form, query, account, kit.clock());
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return refused(error.message);
     }
-    if (!confirming) {
-      // The sample is of the members the change finds: without the Deleted unless restoring.
-      const restoring = command.selector.by === 'filter' && command.selector.restoring === true;
-      const onlyDeleted = filters.status === 'D' || filters.deletedFrom !== undefined;
-      const [count, sample] = await Promise.all([
-        kit.members.countSelected(account, command.selector),
-        !restoring && onlyDeleted
-          ? { members: [] }
-          : kit.members.pageMembers(account, {
-              filters: restoring ? filters : { ...filters, includeDeleted: undefined },
-              order: 'id',
-              descending: true,
-              limit: SAMPLE_SIZE,
-              profileFields: [],
-            }),
-      ]);
-      const action: Params = Object.fromEntries(ACTION_FIELDS.filter((name) => form[name] !== undefined).map((name) => [name, form[name]!]));
-      // The newest member the filter finds now: the confirmation changes none newer.
-      const newest = sample.members[0]?.member.id;
-      Object.assign(action, { now: String(now), ...(newest === undefined ? {} : { upto: String(newest) }) });
-      return kit.send(
+    const preview = async (shown: typeof change, notice?: Chrome['notice']) =>
+      kit.send(
         reply,
         200,
-        confirmBulkPage(chrome, {
-          account: account.name,
-          title: BULK_ACTIONS[actionOf(form)],
-          text: describe(form, count),
-          count,
-          sample: sample.members.map(({ member }) => member),
-          target: `${membersPath(account.name)}/bulk${search ? `?${search}` : ''}`,
-          action,
-          back,
-        }),
+        confirmBulkPage(
+          { ...chrome, notice },
+          await bulkPreview(kit, account, form, shown, `${membersPath(account.name)}/bulk${search ? `?${search}` : ''}`, back),
+        ),
       );
-    }
-    const outcome = await kit.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
+    if (!confirming) return preview(change);
+    const outcome = await kit.members.update(account, change.command, { actor: 'operator', email: operator.email, requestId: request.id });
+    // Not the members previewed any more: the preview again, as they are now, saying why.
+    if (outcome.kind === 'selection-changed')
+      return preview(bulkChange(form, query, account, kit.clock()), {
+        kind: 'error',
+        text: 'The members this filter finds changed since the preview (one came to match it, or one no longer does), so nothing was changed. Here is the preview again, as they are now.',
+      });
     if (outcome.kind === 'not-found') return kit.seeOther(reply, `${back}${search ? '&' : '?'}done=bulk&changed=0`);
     if (outcome.kind !== 'updated') return refused(UPDATE_REFUSALS[outcome.kind]);
     return kit.seeOther(reply, `${back}${search ? '&' : '?'}done=bulk&changed=${outcome.count}`);
   });
+}
+
+/**
+ * The change a bulk form asks for, at `now`: the filter's members (up to the preview's newest,
+ * and only those it counted, when confirming one), and the update as /update/ decodes it.
+ */
+function bulkChange(
+  form: Params,
+  query: Params,
+  account: Account,
+  now: number,
+  preview: { upto?: string; expect?: Selection } = {},
+): { filters: MemberFilters; command: UpdateMembersCommand; now: number } {
+  const upto = /^[1-9]\d{0,14}$/.exec(preview.upto ?? '')?.[0];
+  const filters = { ...filtersOf(query, now), ...(upto === undefined ? {} : { idAtMost: Number(upto) }) };
+  // The selector is the filter's; `find_member_id=*` only lets the decoding through. An
+  // activation alone brings Deleted members back (when the filter finds them).
+  const restoring = actionOf(form) === 'activate';
+  const selector = { by: 'filter' as const, filters, now, restoring, ...(preview.expect ? { expect: preview.expect } : {}) };
+  return { filters, now, command: { ...decodeUpdate(wire([['find_member_id', '*'], ...updateOf(form)]), account), selector } };
+}
+
+/** The selection a confirmed preview counted (carried by its form), which the change must find again. */
+function previewSelection(form: Params): Selection {
+  const count = /^\d{1,9}$/.test(form.count ?? '') ? Number(form.count) : Number.NaN;
+  const idSum = /^\d{1,18}$/.test(form.id_sum ?? '') ? Number(form.id_sum) : Number.NaN;
+  if (Number.isNaN(count) || Number.isNaN(idSum)) throw ApiError.invalid('count', 'this preview is not one: make the preview again');
+  return { count, idSum };
+}
+
+/** The confirmation page's view: what the change does, to how many, a sample, and the form that confirms exactly these. */
+async function bulkPreview(
+  kit: BulkKit,
+  account: Account,
+  form: Params,
+  change: { filters: MemberFilters; command: UpdateMembersCommand; now: number },
+  target: string,
+  back: string,
+): Promise<BulkConfirmation> {
+  const { filters, command, now } = change;
+  // The sample is of the members the change finds: without the Deleted unless restoring.
+  const restoring = command.selector.by === 'filter' && command.selector.restoring === true;
+  const onlyDeleted = filters.status === 'D' || filters.deletedFrom !== undefined;
+  const [selection, sample] = await Promise.all([
+    kit.members.countSelected(account, command.selector),
+    !restoring && onlyDeleted
+      ? { members: [] }
+      : kit.members.pageMembers(account, {
+          filters: restoring ? filters : { ...filters, includeDeleted: undefined },
+          order: 'id',
+          descending: true,
+          limit: SAMPLE_SIZE,
+          profileFields: [],
+        }),
+  ]);
+  const action: Params = Object.fromEntries(ACTION_FIELDS.filter((name) => form[name] !== undefined).map((name) => [name, form[name]!]));
+  // The newest member the filter finds now: the confirmation changes none newer; and the
+  // selection counted, which the confirmation must find again.
+  const newest = sample.members[0]?.member.id;
+  Object.assign(action, {
+    now: String(now),
+    count: String(selection.count),
+    id_sum: String(selection.idSum),
+    ...(newest === undefined ? {} : { upto: String(newest) }),
+  });
+  return {
+    account: account.name,
+    title: BULK_ACTIONS[actionOf(form)],
+    text: describe(form, selection.count),
+    count: selection.count,
+    sample: sample.members.map(({ member }) => member),
+    target,
+    action,
+    back,
+  };
 }
 
 interface BulkConfirmation {

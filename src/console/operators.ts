@@ -20,7 +20,7 @@ const INVITED: Record<InviteOutcome['kind'], (email: string, role: Role, account
   link: (email, role) => `${email} is invited as ${role}. The account sends no mail, so send them the link below yourself.`,
   granted: (email, role, account) =>
     `${email} is ${role} on ${account} now, and signs in with the password they already have (a lost one: the server's administrator makes a new set-up link with member-api operator reset).`,
-  'role-set': (email, role) => `${email} is ${role} now.`,
+  'role-set': (email, role, account) => `${email} is ${role} on ${account}.`,
 };
 
 export const operatorsPath = (account: string) => `/admin/accounts/${encodeURIComponent(account)}/operators`;

@@ -19,7 +19,20 @@ export type MemberSelector =
    * The members the console's filters find at `now` (its bulk actions), never a Deleted one
    * unless `restoring` (an activation, which brings Deleted members back).
    */
-  | { readonly by: 'filter'; readonly filters: MemberFilters; readonly now: number; readonly restoring?: boolean };
+  | {
+      readonly by: 'filter';
+      readonly filters: MemberFilters;
+      readonly now: number;
+      readonly restoring?: boolean;
+      /** The selection a preview showed: the update is refused ('selection-changed') when the members found now are not these. */
+      readonly expect?: Selection;
+    };
+
+/** A selection of members, told apart cheaply: how many, and the sum of their ids. */
+export interface Selection {
+  readonly count: number;
+  readonly idSum: number;
+}
 
 /** The most an update may write, in profile values: per request, and what the account has left of its quota. */
 export interface UpdateLimits {
@@ -58,7 +71,9 @@ export type MemberUpdate =
   /** The profile values set, times the members matched, are more than one update may write. */
   | { kind: 'too-large'; bytes: number }
   /** The account would hold more profile data than its storage quota. */
-  | { kind: 'over-quota' };
+  | { kind: 'over-quota' }
+  /** The members the filter finds are no longer those the preview counted (`expect`). */
+  | { kind: 'selection-changed' };
 
 /** Filters of /list/, resolved to instants; all combine with AND. */
 export interface MemberFilters {
@@ -155,8 +170,8 @@ export interface MemberStore {
   pendingRegistrations(accountId: number, limit: number): Promise<{ ids: number[]; total: number }>;
   /** Takes the member's registration out of the queue; false when it was not there (decided already). */
   takePendingRegistration(accountId: number, memberId: number): Promise<boolean>;
-  /** How many members an update with this selector matches (its cost grows with them: read apart). */
-  countSelected(accountId: number, selector: MemberSelector): Promise<number>;
+  /** How many members an update with this selector matches, and the sum of their ids (its cost grows with them: read apart). */
+  countSelected(accountId: number, selector: MemberSelector): Promise<Selection>;
   /** Whether a member (in any state) holds this login, compared case-insensitively. */
   loginTaken(accountId: number, login: string): Promise<boolean>;
   findMemberByLogin(accountId: number, login: string): Promise<Member | undefined>;

@@ -4,7 +4,7 @@ import { generatePassword, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { addPeriods, dayStart, effectiveState, type CalendarDay, type EffectiveState, type PeriodUnit } from './lifecycle.js';
 import type { ExpiryAction, LoginExpiry, Member, MemberStatus, TimeExpiry } from './member.js';
-import type { MemberFilters, MemberPage, MemberPageQuery, MemberSelector, MemberStore, MemberUpdate } from './member-store.js';
+import type { MemberFilters, MemberPage, MemberPageQuery, MemberSelector, MemberStore, MemberUpdate, Selection } from './member-store.js';
 import { createRecordRenderer, type RecordField } from './record-template.js';
 import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
 import type { VerifyLinks } from './verify-link.js';
@@ -247,8 +247,8 @@ export class MembersService {
     return 'decided';
   }
 
-  /** How many members an update with this selector would change now (`dry_run=1`). */
-  countSelected(account: Account, selector: MemberSelector): Promise<number> {
+  /** How many members an update with this selector would change now (`dry_run=1`), and the sum of their ids (a bulk preview binds its confirmation to it). */
+  countSelected(account: Account, selector: MemberSelector): Promise<Selection> {
     return this.store.countSelected(account.id, selector);
   }
 

@@ -12,6 +12,7 @@ import type {
   MemberSelector,
   MemberStore,
   MemberUpdate,
+  Selection,
   UpdateLimits,
 } from '../members/member-store.js';
 import { writerProcedure } from './dialects/dialect.js';
@@ -149,14 +150,14 @@ export class MemberRepository extends Repository implements MemberStore {
     return Number(result.numAffectedRows ?? 0) > 0;
   }
 
-  async countSelected(accountId: number, selector: MemberSelector): Promise<number> {
+  async countSelected(accountId: number, selector: MemberSelector): Promise<Selection> {
     const [row] = await this.connection.readApart(
       this.build
         .selectFrom('members')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('id').as('id_sum')])
         .where(selectorCondition(accountId, selector, this.connection.search)),
     );
-    return Number(row?.count ?? 0);
+    return { count: Number(row?.count ?? 0), idSum: Number(row?.id_sum ?? 0) };
   }
 
   async loginTaken(accountId: number, login: string): Promise<boolean> {

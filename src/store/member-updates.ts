@@ -232,6 +232,7 @@ async function applyUpdate(
     if (found.length > 1) return { kind: 'login-not-unique' };
   }
   let matched = 0;
+  let idSum = 0;
   for (let after = 0; ;) {
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
@@ -255,6 +256,7 @@ async function applyUpdate(
     const first = ids[0]!;
     after = ids[ids.length - 1]!;
     matched += ids.length;
+    for (const id of ids) idSum += id;
     // What one request may write in profile values, and what the account may hold.
     if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
     if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
@@ -293,6 +295,9 @@ async function applyUpdate(
     if (ids.length < chunkSize) break;
     await nextTurn();
   }
+  // A preview's selection: the members found now must be those it counted, or nothing changes.
+  const expected = selector.by === 'filter' ? selector.expect : undefined;
+  if (expected && (expected.count !== matched || expected.idSum !== idSum)) return { kind: 'selection-changed' };
   return matched === 0 ? { kind: 'not-found' } : { kind: 'updated', count: matched };
 }
 

@@ -244,10 +244,10 @@ describeEachEngineApp('the console over HTTP', (h) => {
     expect(preview.body).toContain('name="confirm" value="1"');
     expect((await api.member('gold1'))!.status).toBe('A');
 
-    // Confirmed: what the preview carries (its instant, the newest member it found); a member
-    // added since is not changed.
+    // Confirmed: what the preview carries (its instant, the newest member it found, the
+    // selection it counted); a member added since is not changed.
     const carried = Object.fromEntries([...preview.body.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
-    expect(Object.keys(carried).sort()).toEqual(['action', 'confirm', 'now', 'upto']);
+    expect(Object.keys(carried).sort()).toEqual(['action', 'confirm', 'count', 'id_sum', 'now', 'upto']);
     await api.create('gold4', { plan: 'gold' });
     const done = await form(h(), `${members}/bulk?q=gold`, carried, cookie);
     expect([done.status, done.headers.location]).toEqual([303, `${members}?q=gold&done=bulk&changed=3`]);
@@ -269,12 +269,22 @@ describeEachEngineApp('the console over HTTP', (h) => {
 
     // A profile field set on the Suspended ones only; a wrong field name is refused by name.
     const now = String(h().clock.now());
-    const set = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: 'tier', new_value: 'paused', confirm: '1', now }, cookie);
+    /** The preview of an action, then its confirmation as the preview's button posts it. */
+    const confirmed = async (url: string, action: Record<string, string>) => {
+      const shown = await form(h(), url, action, cookie);
+      return form(
+        h(),
+        url,
+        Object.fromEntries([...shown.body.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!])),
+        cookie,
+      );
+    };
+    const set = await confirmed(`${members}/bulk?status=S`, { action: 'set-field', new_field: 'tier', new_value: 'paused' });
     expect(set.headers.location).toBe(`${members}?status=S&done=bulk&changed=3`);
     expect((await api.profile('gold2'))!.get('tier')).toBe('paused');
     expect((await api.profile('silver1'))!.has('tier')).toBe(false);
     for (const name of ['status', 'revoke_sessions', 'dry_run']) {
-      const wrong = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: name, new_value: '1', confirm: '1', now }, cookie);
+      const wrong = await form(h(), `${members}/bulk?status=S`, { action: 'set-field', new_field: name, new_value: '1' }, cookie);
       expect(wrong.status).toBe(400);
       expect(wrong.body).toContain('Invalid parameter: new_field');
     }
@@ -290,10 +300,10 @@ describeEachEngineApp('the console over HTTP', (h) => {
     const all = await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'suspend' }, cookie);
     expect(all.body).toContain('Suspend 1 member:');
     expect(all.body).not.toContain('>gone1</a>');
-    await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'suspend', confirm: '1', now }, cookie);
+    await confirmed(`${members}/bulk?q=gone&status=all`, { action: 'suspend' });
     expect([(await api.member('gone1'))!.status, (await api.member('kept1'))!.status]).toEqual(['D', 'S']);
     expect((await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'activate' }, cookie)).body).toContain('Activate 2 members');
-    await form(h(), `${members}/bulk?q=gone&status=all`, { action: 'activate', confirm: '1', now }, cookie);
+    await confirmed(`${members}/bulk?q=gone&status=all`, { action: 'activate' });
     expect([(await api.member('gone1'))!.status, (await api.member('kept1'))!.status]).toEqual(['A', 'A']);
 
     // A viewer sees no bulk form and its post is refused.
@@ -521,5 +531,33 @@ describeEachEngineApp('the console over HTTP', (h) => {
     const noMail = await form(h(), `${path}/reset-mail`, {}, cookie);
     expect(noMail.status).toBe(400);
     expect(noMail.body).toContain('The account has no mail server');
+  });
+
+  it('confirms a bulk action on exactly the members its preview counted: one that came to match meanwhile brings the preview back, nothing changed', async () => {
+    const api = await apiAccount(h());
+    const cookie = await signedIn(h(), `bulk-${api.user}@example.com`, api.user);
+    for (const login of ['bulkx-1', 'other-2', 'bulkx-3', 'bulkx-4']) await api.create(login);
+    const bulk = `/admin/accounts/${api.user}/members/bulk?q=bulkx`;
+    const hidden = (body: string) => Object.fromEntries([...body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+    const preview = await form(h(), bulk, { action: 'delete' }, cookie);
+    expect(preview.body).toContain('Delete 3 members');
+    // Meanwhile, an older member comes to match the filter.
+    expect((await api.update({ find_member_login: 'other-2', login: 'bulkx-2' })).result).toBe('OK');
+    const stale = await form(h(), bulk, hidden(preview.body), cookie);
+    expect(stale.status).toBe(200);
+    expect(stale.body).toContain('The members this filter finds changed since the preview');
+    expect(stale.body).toContain('Delete 4 members');
+    for (const login of ['bulkx-1', 'bulkx-2', 'bulkx-3', 'bulkx-4']) expect((await api.member(login))!.status).toBe('A');
+    // The fresh preview, confirmed: its four, and no more.
+    const done = await form(h(), bulk, hidden(stale.body), cookie);
+    expect(done.headers.location).toBe(`/admin/accounts/${api.user}/members?q=bulkx&done=bulk&changed=4`);
+    for (const login of ['bulkx-1', 'bulkx-2', 'bulkx-3', 'bulkx-4']) expect((await api.member(login))!.status).toBe('D');
+    // A confirmation whose counted selection was tampered with (or is missing) changes nothing.
+    await api.create('bulkx-5');
+    const again = hidden((await form(h(), bulk, { action: 'suspend' }, cookie)).body);
+    expect((await form(h(), bulk, { ...again, count: '0' }, cookie)).body).toContain('changed since the preview');
+    const { count: _count, ...missing } = again;
+    expect((await form(h(), bulk, missing, cookie)).status).toBe(400);
+    expect((await api.member('bulkx-5'))!.status).toBe('A');
   });
 });

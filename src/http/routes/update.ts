@@ -196,6 +196,8 @@ export const UPDATE_REFUSALS = {
   'over-quota': MESSAGES.overQuota,
   'too-large': `profile values over ${MAX_UPDATE_PROFILE_BYTES / 1024 / 1024} MiB per update`,
   'expiry-out-of-range': REASONS.periodTooLong,
+  // Only a console preview's confirmation asks for a selection; the API never does.
+  'selection-changed': 'the members found changed since the preview',
 } as const;
 
 export function registerUpdateRoute(app: FastifyInstance, context: RouteContext & { members: MembersService; mirror?: WriteMirror }): void {
@@ -208,7 +210,7 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
       const account = await authenticate(context, params, request, 'write');
       refuseGetWrite(request, account);
       const command = decodeUpdate(params, account);
-      if (decodeFlag(params, 'dry_run')) return okReply({ would_update: await context.members.countSelected(account, command.selector) });
+      if (decodeFlag(params, 'dry_run')) return okReply({ would_update: (await context.members.countSelected(account, command.selector)).count });
       const mirrored = await mirrorWrite(request, () => context.mirror?.prepareUpdate(account, params.pairs()));
       const outcome = await context.members.update(account, command, apiOrigin(request));
       switch (outcome.kind) {
@@ -220,6 +222,7 @@ export function registerUpdateRoute(app: FastifyInstance, context: RouteContext 
         case 'login-not-unique':
         case 'too-many-fields':
         case 'over-quota':
+        case 'selection-changed':
           return errorBody(UPDATE_REFUSALS[outcome.kind]);
         case 'too-large':
           throw ApiError.invalid(largestField(params), `profile values × members matched over ${MAX_UPDATE_PROFILE_BYTES / 1024 / 1024} MiB per update`);
