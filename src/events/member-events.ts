@@ -78,3 +78,15 @@ export function expiringEvent(member: MemberRef, expiresAt: number, action: stri
 export function bulkUpdatedEvent(data: Record<string, unknown>, at: number, origin: EventOrigin): NewEvent {
   return { type: 'member.bulk_updated', at, origin, data };
 }
+
+/**
+ * A member's own deletion, which erases it (erasure.ts's rules): `member.status_changed` to D and
+ * `member.deleted`, each with `cause: erased`, as a deletion tells an integrator's sync; the
+ * events before them are emptied of their data by the same change.
+ */
+export function erasedEvents(member: MemberRef, from: string, at: number, origin: EventOrigin): NewEvent[] {
+  const changed: NewEvent = { type: 'member.status_changed', at, origin, member, data: { from, to: 'D', cause: 'erased' } };
+  return from === 'D'
+    ? [{ type: 'member.deleted', at, origin, member, data: { cause: 'erased' } }]
+    : [changed, { type: 'member.deleted', at, origin, member, data: { cause: 'erased' } }];
+}

@@ -183,6 +183,12 @@ export interface MemberStore {
    * first instant is kept). False when there is no such member, or its address changed.
    */
   markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean>;
+  /**
+   * Erases a member, at its own request (the member pages' deletion), in one transaction: it is
+   * Deleted, and everything about it but its id, its login, its registration and its deletion
+   * time goes (store/member-erasure.ts). Answers its login; undefined when there is none.
+   */
+  eraseMember(accountId: number, memberId: number, now: number, origin: EventOrigin): Promise<string | undefined>;
 
   /**
    * Applies `changes` to every member `selector` finds, in one transaction: all change or

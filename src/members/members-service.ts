@@ -252,6 +252,14 @@ export class MembersService {
     return this.store.countSelected(account.id, selector);
   }
 
+  /**
+   * A member's own deletion: erased, not the restorable Deleted of an operator's or the API's
+   * `status=D` (what stays is said in docs/security.md). False when there is no such member.
+   */
+  async erase(account: Account, id: number, origin: EventOrigin): Promise<boolean> {
+    return (await this.store.eraseMember(account.id, id, this.clock(), origin)) !== undefined;
+  }
+
   /** One member by id (in any state). */
   byId(account: Account, id: number): Promise<Member | undefined> {
     return this.store.findMemberById(account.id, id);

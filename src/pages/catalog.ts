@@ -44,10 +44,12 @@ const EN = {
   myData: 'Your data',
   downloadData: 'Download everything stored about you (JSON)',
   deleteAccount: 'Delete your account',
-  deleteText: 'This ends your membership: you can no longer sign in. Type your password to confirm.',
+  deleteText:
+    'This ends your membership and erases your data: your password, e-mail address and profile go at once, with your sessions and sign-in records. Only your member number, your login (kept so nobody else takes it at once) and the date of the deletion are kept. Type your password to confirm.',
   deleteButton: 'Delete my account',
   deleted: 'Your account is deleted',
-  deletedText: 'Your membership has ended and you are signed out.',
+  deletedText:
+    'Your membership has ended and you are signed out. Your password, e-mail address, profile, sessions and sign-in records are erased; only your member number, your login and the date of the deletion are kept (the login is freed later).',
   signOut: 'Sign out',
   signOutAsk: 'Do you want to sign out?',
   stay: 'Stay signed in',
@@ -141,10 +143,12 @@ const FR: Catalog = {
   myData: 'Vos données',
   downloadData: 'Télécharger tout ce qui est conservé sur vous (JSON)',
   deleteAccount: 'Supprimer votre compte',
-  deleteText: 'Cela met fin à votre adhésion : vous ne pourrez plus vous connecter. Tapez votre mot de passe pour confirmer.',
+  deleteText:
+    'Cela met fin à votre adhésion et efface vos données : votre mot de passe, votre adresse e-mail et votre profil disparaissent aussitôt, avec vos sessions et l’historique de vos connexions. Seuls votre numéro de membre, votre identifiant (gardé pour que personne ne le prenne aussitôt) et la date de la suppression sont conservés. Tapez votre mot de passe pour confirmer.',
   deleteButton: 'Supprimer mon compte',
   deleted: 'Votre compte est supprimé',
-  deletedText: 'Votre adhésion a pris fin et vous êtes déconnecté.',
+  deletedText:
+    'Votre adhésion a pris fin et vous êtes déconnecté. Votre mot de passe, votre adresse e-mail, votre profil, vos sessions et l’historique de vos connexions sont effacés ; seuls votre numéro de membre, votre identifiant et la date de la suppression sont conservés (l’identifiant est libéré plus tard).',
   signOut: 'Se déconnecter',
   signOutAsk: 'Voulez-vous vous déconnecter ?',
   stay: 'Rester connecté',

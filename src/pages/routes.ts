@@ -530,11 +530,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const { account, chrome, member, params } = form;
         const ok = await confirmed(account, chrome, member, params.get('delete_password') ?? '');
         if (ok !== true) return showProfile(request, reply, account, member.id, { deleteError: ok }, 400);
-        await context.members.update(
-          account,
-          { selector: { by: 'id', id: member.id }, status: 'D', setFields: new Map(), deleteFields: [] },
-          { actor: 'member', requestId: request.id },
-        );
+        // Erased, not the restorable Deleted an operator's status=D makes (docs/security.md).
+        await context.members.erase(account, member.id, { actor: 'member', requestId: request.id });
         clearSessionCookie(reply, request, account, publicUrl);
         return sendPage(reply, 200, chrome, messagePage(chrome, 'deleted', 'deletedText', { href: chrome.base, label: 'backToSignIn' }));
       });

@@ -26,6 +26,7 @@ import type { MailRequest } from '../mail/mail.js';
 import { createdEvent, type EventOrigin } from '../events/event.js';
 import { registeredEvent, verifiedEvent } from '../events/member-events.js';
 import { appendEvents } from './event-repository.js';
+import { eraseMemberProcedure } from './member-erasure.js';
 
 /**
  * A new member with its profile, its mail and its `member.created` (unless `origin` is
@@ -193,6 +194,10 @@ export class MemberRepository extends Repository implements MemberStore {
   async findMemberById(accountId: number, memberId: number): Promise<Member | undefined> {
     const row = await this.reads.selectFrom('members').selectAll().where('account_id', '=', accountId).where('id', '=', memberId).executeTakeFirst();
     return row && toMember(row);
+  }
+
+  eraseMember(accountId: number, memberId: number, now: number, origin: EventOrigin): Promise<string | undefined> {
+    return this.connection.transact(eraseMemberProcedure, accountId, memberId, now, this.events ? origin : undefined);
   }
 
   markEmailVerified(accountId: number, memberId: number, email: string, at: number, origin: EventOrigin): Promise<boolean> {

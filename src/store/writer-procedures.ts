@@ -9,6 +9,7 @@ import { sequenceBatchProcedure } from './event-repository.js';
 import { foldAccountUsageProcedure, foldMemberCountsProcedure, purgeDeletedProcedure, warnExpiringProcedure } from './housekeeping-repository.js';
 import { clearLoginFailuresProcedure, recordLoginProcedure, recordLoginFailureProcedure } from './login-records-repository.js';
 import { importBatchProcedure } from './member-import-export.js';
+import { eraseMemberProcedure } from './member-erasure.js';
 import { insertMemberProcedure, markEmailVerifiedProcedure } from './member-repository.js';
 import { expireDueProcedure, updateMembersProcedure } from './member-updates.js';
 import { countOperatorFailureProcedure, grantOperatorProcedure, inviteOperatorProcedure, setPasswordByLinkProcedure } from './operator-repository.js';
@@ -28,6 +29,7 @@ export const WRITER_PROCEDURES: ReadonlyArray<WriterProcedure<never[], unknown>>
   recordLoginFailureProcedure,
   importBatchProcedure,
   insertMemberProcedure,
+  eraseMemberProcedure,
   markEmailVerifiedProcedure,
   expireDueProcedure,
   updateMembersProcedure,

@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngineApp, type Harness } from '../support/app.js';
 import { addOperator } from '../support/console.js';
+import { apiAccount } from '../support/member-api.js';
+import { peek } from '../support/peek.js';
 import { startSmtp, type MailCatcher } from '../support/smtp.js';
 
 const OWN = { 'sec-fetch-site': 'same-origin' };
@@ -78,6 +80,56 @@ describeEachEngineApp(
       expect(mail!.text).toContain(
         `/admin/accounts/${encodeURIComponent(account.name)}/registrations (this server's public address is not configured: its administrator sets PUBLIC_URL)`,
       );
+    });
+
+    it('erases a member who deletes its own account: only its id, login and deletion time stay, in the store and in the feed', async () => {
+      const api = await apiAccount(h(), { returnOrigins: [] });
+      const { id } = await api.create('erin', { _email: 'erin@example.com', city: 'Lyon', phone: '+33 6 12 34 56 78', set_urlok: 'https://erin.example/home' });
+      await api.update({ find_member_login: 'erin', email: 'erin@new.example' });
+      // Signed in from an address the integrator recorded, then on the pages.
+      expect(
+        (await h().post('/api2/login/', { user: api.user, api_key: api.apiKey, login: 'erin', password: 'correct-horse', IP: '203.0.113.9' })).json.result,
+      ).toBe('OK');
+      const signIn = await h().request({
+        url: `/auth/${api.user}/`,
+        payload: new URLSearchParams({ action: 'login', login: 'erin', password: 'correct-horse' }).toString(),
+        headers: { ...FORM, ...OWN },
+      });
+      const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+      const deleted = await h().request({
+        url: `/auth/${api.user}/delete`,
+        payload: new URLSearchParams({ delete_password: 'correct-horse' }).toString(),
+        headers: { ...FORM, ...OWN, cookie },
+      });
+      expect(deleted.body).toContain('only your member number, your login and the date of the deletion are kept');
+
+      const member = (await api.member('erin'))!;
+      expect(member).toMatchObject({ id: Number(id), login: 'erin', status: 'D', email: '', regIp: null, lastLoginIp: null, urlOk: null });
+      expect(member.deletedAt).toBeGreaterThan(0);
+      expect(member.passwordHash).not.toMatch(/argon2/);
+      expect([...(await api.profile('erin'))!]).toEqual([]);
+      const left = await peek(h().database, async (db) => ({
+        sessions: (await db.selectFrom('sessions').select('member_id').where('member_id', '=', Number(id)).execute()).length,
+        logins: (await db.selectFrom('login_events').select('member_id').where('member_id', '=', Number(id)).execute()).length,
+      }));
+      expect(left).toEqual({ sessions: 0, logins: 0 });
+      // The feed: no address, no profile value, no URL in any of its events; its deletion told.
+      const feed = JSON.stringify((await api.events()).events);
+      for (const personal of ['erin@example.com', 'erin@new.example', 'Lyon', '+33 6', 'erin.example', '203.0.113.9']) expect(feed).not.toContain(personal);
+      expect(feed).toContain('"cause":"erased"');
+      // What an integrator's sync reads: the member among the recently deleted, by id and login.
+      expect((await api.list({ record: '{id}{login}{email}', limitd: '3600s' })).members).toEqual([{ id: String(id), login: 'erin', email: '' }]);
+      // Restoring it brings back no password and no address: nobody signs in as it.
+      await api.update({ find_member_login: 'erin', status: 'A' });
+      expect((await api.login('erin')).result).toBe('FAIL');
+
+      // The API's (and an operator's) status=D stays the seed's restorable Deleted.
+      await api.create('fred', { _email: 'fred@example.com', city: 'Nice' });
+      await api.update({ find_member_login: 'fred', status: 'D' });
+      await api.update({ find_member_login: 'fred', status: 'A' });
+      expect((await api.member('fred'))!.email).toBe('fred@example.com');
+      expect((await api.profile('fred'))!.get('city')).toBe('Nice');
+      expect((await api.login('fred')).result).toBe('OK');
     });
 
     it('counts an IPv6 visitor by its /64 on the registration, reminder and sign-in budgets, never spending the other visitors’', async () => {

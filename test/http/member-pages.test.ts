@@ -80,9 +80,10 @@ describeEachEngineApp('the member pages', (h) => {
     const closed = await (await setup()).page('?action=reg');
     expect(closed.status).toBe(404);
     expect(closed.body).toContain('Registration is closed');
+    // A name no account has: the sign-in page, as an account's (nothing tells which names exist).
     const unknown = await h().request({ method: 'GET', url: '/auth/no-such-account/' });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toContain('<h1>Page not found</h1>');
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toContain('name="password"');
     expect((await h().request({ method: 'GET', url: '/auth/%E0%A4%A/x' })).status).toBeLessThan(500);
     const unreadable = await b.submit('', { action: 'login', login: 'a\u0000b', password: 'x' });
     expect([unreadable.status, unreadable.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
