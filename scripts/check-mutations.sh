@@ -52,7 +52,7 @@ mutate "100-failure cap (NIST) off" src/auth/lockout.ts \
 mutate "locked member answered differently" src/http/routes/login.ts \
   "s/  if (reason === 'suspended') return MESSAGES.memberSuspended;/  if (reason === 'locked') return 'too many failed attempts';\n  if (reason === 'suspended') return MESSAGES.memberSuspended;/" test/http/enumeration.test.ts
 mutate "no dummy verification for unknown logins" src/members/credential-verifiers.ts \
-  's/    return { member, ok: await this.passwords.verify(hash, password), source: .local. };/    return { member, ok: member ? await this.passwords.verify(hash, password) : false, source: "local" };/' \
+  's/    return { member, ok: await this.passwords.verify(hash, password, share), source: .local. };/    return { member, ok: member ? await this.passwords.verify(hash, password, share) : false, source: "local" };/' \
   test/http/enumeration.test.ts
 mutate "unknown user answered differently from a wrong key" src/http/route-kit.ts \
   "s/    throw new ApiError(MESSAGES.wrongApiKey);/    throw new ApiError((await context.accounts.find(user)) ? MESSAGES.wrongApiKey : 'unknown user');/" test/http/enumeration.test.ts
@@ -79,7 +79,7 @@ mutate "update of all members not in one transaction" src/store/member-updates.t
 mutate "request timeout never enforced" src/app.ts \
   's/          connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(deps.requestTimeoutMs \/ 4))),/          connectionsCheckingInterval: 600_000,/' test/http/wire.test.ts "stops sending"
 mutate "password hashing never refused (unbounded queue)" src/auth/hashing-gate.ts \
-  's/this.waiters.length >= this.limits.queue/false/g' test/http/limits.test.ts "hashing capacity"
+  's/    if (this.waiting < this.limits.queue) return;/    return;/; s/this.waiting >= this.limits.queue/false/g' test/http/limits.test.ts "hashing capacity"
 mutate "foreign hashes kept after login (no upgrade to argon2id)" src/auth/passwords.ts \
   's/^        return true;$/        return false;/' test/import-export/import-export.test.ts "old passwords"
 mutate "a foreign hash accepts any password" src/auth/legacy-hashes.ts \
@@ -102,7 +102,7 @@ mutate "mail templates read by a backtracking pattern" src/mail/mail.ts \
 mutate "e-mail addresses checked for one @ only (lists, names, comments pass)" src/members/fields.ts \
   's/ || NOT_IN_EMAIL.test(value)) return false;/) return false;/; s/  return parsed.length === 1 \&\&/  return parsed.length > 0 ||/' test/http/mail.test.ts "mail library"
 mutate "mail sent to a stored address that reads as others" src/mail/mail-sender.ts \
-  's/      if (!isEmail(mail.member.email)) throw/      if (!isEmail) throw/' test/http/mail.test.ts "mails only the stored address"
+  's/      if (!mail.vars.to \&\& !isEmail(own)) throw/      if (!isEmail) throw/' test/http/mail.test.ts "mails only the stored address"
 mutate "a session alone reads any field of its member (no --session-fields)" src/http/routes/session.ts \
   's/      if (unreadable !== undefined) {/      if (unreadable === "any") {/' test/http/sessions.test.ts "the session alone"
 mutate "/session/ drops record fields named like Object.prototype members" src/http/routes/session.ts \
@@ -309,5 +309,21 @@ mutate "the original's FAIL text never answered" src/http/routes/login.ts \
   "s/  return WRONG_LOGIN_OR_PASSWORD\[account?.settings.messages ?? 'short'\];/  return MESSAGES.wrongLoginOrPassword;/" test/http/hosted-code.test.ts "original’s words"
 mutate "--password-check off ignored" src/http/decoders.ts \
   "s/refuseCommon: settings.passwordCheck === 'common'/refuseCommon: true/" test/http/hosted-code.test.ts "common password"
+
+# Round 4 of the security audit (docs/security.md).
+mutate "a console invitation hands out a link for an operator that exists" src/operators/operators-service.ts \
+  "s/    if (invited.isNew) return { kind: 'link'/    if (true as boolean) return { kind: 'link'/" test/http/console-operators.test.ts "never hands"
+mutate "a right operator password taken without looking at the lock" src/store/operator-repository.ts \
+  "s/        .where('locked_until', '<=', now)$//" test/http/console-operators.test.ts "failures sent at once"
+mutate "a console mail server may be on a private address" src/console/account-settings.ts \
+  "s/      if (blocked) return refused('smtp-url', blocked);//" test/http/console-mail.test.ts "loopback or private"
+mutate "the hashing room not shared (a full room refuses every newcomer)" src/auth/hashing-gate.ts \
+  "s/    const victim = this.fullest(share);/    const victim = undefined as { account: string; client: string } | undefined;/" test/http/limits.test.ts "fairly"
+mutate "a member's own deletion keeps its address" src/store/member-erasure.ts \
+  "s/^          email: '',$//" test/http/member-pages-security.test.ts "erases"
+mutate "an unknown account's pages answer 404" src/pages/routes.ts \
+  "s/    const account = (await context.accounts.find(name)) ?? noSuchAccount(name);/    const account = await context.accounts.find(name);/" test/http/member-pages-security.test.ts "no account has"
+mutate "a bulk confirmation changes whatever the filter finds now" src/store/member-updates.ts \
+  "s/  if (expected \&\& (expected.count/  if (false \&\& (expected.count/" test/http/console.test.ts "exactly the members"
 
 # (dist/ is rebuilt from the real sources on exit: see the trap above.)

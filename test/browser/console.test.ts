@@ -480,7 +480,9 @@ for (const engine of ENGINES) {
         await page.fill('form.edit input[name=email]', 'helper@example.com');
         await page.selectOption('form.edit select[name=role]', 'editor');
         await page.click('button:has-text("Invite")');
-        await expect.poll(() => text(page.locator('.notice'))).toBe('helper@example.com is invited as editor: send them the link below.');
+        await expect
+          .poll(() => text(page.locator('.notice')))
+          .toBe('helper@example.com is invited as editor. The account sends no mail, so send them the link below yourself.');
         expect(await text(page.locator('.issued code.secret'))).toContain('/admin/setup?token=');
         await shoot(page, 'operators');
         // A webhook added, and a delivery seen with its attempt.
