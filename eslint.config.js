@@ -5,6 +5,8 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'dist/', 'coverage/', 'scratch/', '.scratch/', '.bench/'] },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
+  // Scripts served to browsers (the original's regformcheck.js): a browser's globals, no module.
+  { files: ['src/**/assets/*.js'], languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } } },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

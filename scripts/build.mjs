@@ -9,7 +9,7 @@
 // files tsc wrote, and each bundled module keeps its own import.meta.url, so that
 // `new URL('./sqlite-worker.js', import.meta.url)` finds the same file as without a bundle.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,11 @@ const dist = join(root, 'dist');
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-// The console's stylesheet is read from beside its module.
+// The console's stylesheet and the pages' script for the original's registration forms are read
+// from beside their modules.
 copyFileSync(join(root, 'src/console/console.css'), join(dist, 'console/console.css'));
+mkdirSync(join(dist, 'pages/assets'), { recursive: true });
+copyFileSync(join(root, 'src/pages/assets/regformcheck.js'), join(dist, 'pages/assets/regformcheck.js'));
 
 /** Each module of dist/ sees import.meta.url as its own file's address, not the bundle's. */
 const ownImportMetaUrl = {

@@ -1,7 +1,8 @@
 import type { AccountSettings, SettingsPatch } from './account.js';
 import { ACCOUNT_SETTINGS } from './account-settings.js';
 
-export const ACCOUNT_NAME = /^[a-z0-9._-]{3,64}$/;
+/** An account's name: 3 to 64 of these, kept as its owner spelled it, compared case-insensitively (the original's keep capitals). */
+export const ACCOUNT_NAME = /^[A-Za-z0-9._-]{3,64}$/;
 
 /** Names of an account's API keys. */
 export const KEY_NAME = /^[a-z0-9._-]{1,64}$/;

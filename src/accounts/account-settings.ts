@@ -416,6 +416,15 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
     set: (s, getWrites) => ({ ...s, getWrites }),
   }),
   setting({
+    option: 'require-email',
+    column: 'require_email',
+    kind: onOff,
+    help: '/create/ needs an e-mail address (_email); off, as the hosted original, a member may have none (it gets no mail)',
+    more: 'Off by default: code written against the original creates members without one. Such a member gets no mail (the answer says `"mail":"not sent: no address"` where one was asked for), and only an operator resets its password. The member pages’ registration always asks for an address.',
+    get: (s) => s.requireEmail,
+    set: (s, requireEmail) => ({ ...s, requireEmail }),
+  }),
+  setting({
     option: 'messages',
     column: 'messages',
     kind: choice(MESSAGE_STYLES),

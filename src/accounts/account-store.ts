@@ -17,6 +17,13 @@ export interface KeyRetirement {
 }
 
 /** What the accounts service needs from storage. Accounts are installation-wide. */
+/** Another site whose pasted form reached the account's pages: how often, and when last. */
+export interface FormOrigin {
+  readonly origin: string;
+  readonly posts: number;
+  readonly lastAt: number;
+}
+
 export interface AccountStore {
   /** Creates the account with its first key, together. Fails with `UniqueViolation` when the name is taken. */
   insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account>;
@@ -34,6 +41,14 @@ export interface AccountStore {
   findPageTemplate(accountId: number): Promise<string | undefined>;
   /** Sets the account's layout, or (undefined) goes back to the built-in one. */
   setPageTemplate(accountId: number, text: string | undefined): Promise<void>;
+  /**
+   * Notes a post from another site's page (a pasted form from an origin not allowed): counted
+   * per origin, at most `limit` origins kept per account (more are not noted).
+   */
+  noteFormOrigin(accountId: number, origin: string, at: number, limit: number): Promise<void>;
+  /** The origins noted, the latest first; `forget` drops one (allowed, or dismissed). */
+  formOrigins(accountId: number): Promise<FormOrigin[]>;
+  forgetFormOrigin(accountId: number, origin: string): Promise<void>;
   /** Members per status, for `account show`. */
   countMembersByStatus(accountId: number): Promise<Record<string, number>>;
 

@@ -51,6 +51,11 @@ export interface AccountSettings {
    * query string), as the hosted original does; off: 405, send POST.
    */
   readonly getWrites: boolean;
+  /**
+   * Whether /create/ needs `_email` (the seed's rule); off (the hosted original's), a member may
+   * have no address: it gets no mail, and only an operator resets its password.
+   */
+  readonly requireEmail: boolean;
   /** The FAIL text of a wrong login or password: ours (`short`) or the hosted original's (`original`). */
   readonly messages: MessageStyle;
   /** Whether a chosen password on the ~49,000 most common ones is refused (`common`) or taken (`off`). */
@@ -154,6 +159,7 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   mailFrom: '',
   sessionFields: DEFAULT_SESSION_FIELDS,
   getWrites: true,
+  requireEmail: false,
   messages: 'short',
   passwordCheck: 'common',
   registration: 'off',

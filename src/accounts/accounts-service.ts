@@ -5,7 +5,8 @@ import { UniqueViolation } from '../common/store-errors.js';
 import { addPeriods, parsePeriod } from '../members/lifecycle.js';
 import { DEFAULT_KEY_NAME, DEFAULT_SETTINGS, scopeAllows, type Account, type ApiKey, type KeyScope, type KeyUse } from './account.js';
 import { ACCOUNT_NAME, applySettingsPatch, KEY_NAME, MAX_KEYS_PER_ACCOUNT, type SettingsPatch } from './account-rules.js';
-import type { AccountStore } from './account-store.js';
+import type { AccountStore, FormOrigin } from './account-store.js';
+import { originOf } from '../common/validate.js';
 import { apiKeyMatches, digestApiKey, generateApiKey } from './api-key.js';
 
 export type AccountChange = { kind: 'ok'; account: Account } | { kind: 'not-found' } | { kind: 'invalid'; setting: string; reason: string };
@@ -35,6 +36,9 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export const DEMO_ACCOUNT = 'demo';
 
+/** The other sites' origins noted per account (what a forger could fill the list with is bounded). */
+const FORM_ORIGINS_KEPT = 20;
+
 /** How long `findRecent` answers from memory. */
 export const RECENT_ACCOUNT_MS = 1_000;
 
@@ -56,7 +60,7 @@ export class AccountsService {
 
   async create(name: string, patch: SettingsPatch = {}): Promise<AccountCreation> {
     if (!ACCOUNT_NAME.test(name)) {
-      return { kind: 'invalid', setting: 'name', reason: 'must be 3 to 64 of a-z 0-9 . _ -' };
+      return { kind: 'invalid', setting: 'name', reason: 'must be 3 to 64 of A-Z a-z 0-9 . _ -' };
     }
     const checked = applySettingsPatch(DEFAULT_SETTINGS, patch);
     if (!checked.ok) return { kind: 'invalid', setting: checked.setting, reason: checked.reason };
@@ -112,6 +116,24 @@ export class AccountsService {
     return this.store.listAccounts();
   }
 
+  /**
+   * Notes the origin of another site's page whose form reached the account's pages without
+   * being allowed (`--return-origins`): the console lists them, to allow one. Only an http(s)
+   * origin as browsers send it, and at most FORM_ORIGINS_KEPT per account.
+   */
+  async noteFormOrigin(account: Account, origin: string | undefined): Promise<void> {
+    if (account.id === 0 || origin === undefined || origin.length > 200 || originOf(origin) !== origin) return;
+    await this.store.noteFormOrigin(account.id, origin, this.clock(), FORM_ORIGINS_KEPT);
+  }
+
+  formOrigins(account: Account): Promise<FormOrigin[]> {
+    return this.store.formOrigins(account.id);
+  }
+
+  forgetFormOrigin(account: Account, origin: string): Promise<void> {
+    return this.store.forgetFormOrigin(account.id, origin);
+  }
+
   countMembers(account: Account): Promise<Record<string, number>> {
     return this.store.countMembersByStatus(account.id);
   }
@@ -124,7 +146,7 @@ export class AccountsService {
    */
   findRecent(name: string): Account | undefined | Promise<Account | undefined> {
     const now = this.clock();
-    const kept = this.recent.get(name);
+    const kept = this.recent.get(name.toLowerCase());
     // From memory without a promise: the check that follows is the request's only wait.
     if (kept && now - kept.at < RECENT_ACCOUNT_MS && now >= kept.at) return scoped(kept.account);
     return this.readRecent(name, now).then(scoped);
@@ -134,18 +156,18 @@ export class AccountsService {
     const account = await this.store.findAccountByName(name);
     // Bounded: names asked for that do not exist are kept too, a second each.
     if (this.recent.size >= 10_000) this.recent.clear();
-    this.recent.set(name, { account, at: now });
+    this.recent.set(name.toLowerCase(), { account, at: now });
     return account;
   }
 
   async change(name: string, patch: SettingsPatch): Promise<AccountChange> {
-    this.recent.delete(name);
+    this.recent.delete(name.toLowerCase());
     const account = await this.store.findAccountByName(name);
     if (!account) return { kind: 'not-found' };
     const checked = applySettingsPatch(account.settings, patch);
     if (!checked.ok) return { kind: 'invalid', setting: checked.setting, reason: checked.reason };
     if (!(await this.store.updateAccountSettings(account.id, checked.settings))) return { kind: 'not-found' };
-    this.recent.delete(name);
+    this.recent.delete(name.toLowerCase());
     return { kind: 'ok', account: { ...account, settings: checked.settings } };
   }
 
@@ -238,7 +260,7 @@ export class AccountsService {
   }
 
   async delete(name: string): Promise<boolean> {
-    this.recent.delete(name);
+    this.recent.delete(name.toLowerCase());
     const account = await this.store.findAccountByName(name);
     return account ? this.store.deleteAccount(account.id) : false;
   }

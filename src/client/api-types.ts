@@ -420,8 +420,8 @@ export interface paths {
                     api_key: string;
                     /** @description login: 1 to 64 characters, no white space; unique in the account, compared case-insensitively */
                     _login: string;
-                    /** @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to */
-                    _email: string;
+                    /** @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to. Optional, as the hosted original had it (a member without one gets no mail), unless the account requires it (account set --require-email on) */
+                    _email?: string;
                     /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
                     _password?: string;
                     /** @description URL handed out after a successful login: absolute http(s) or a path starting with / */
@@ -483,10 +483,10 @@ export interface paths {
                              */
                             verify_url: string;
                             /**
-                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)
+                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and none is sent: the account has no mail settings (account set --smtp-url), or the member has no e-mail address
                              * @enum {string}
                              */
-                            mail?: "not sent: no mail settings";
+                            mail?: "not sent: no mail settings" | "not sent: no address";
                         } | {
                             /** @enum {string} */
                             result: "ERROR";
@@ -636,9 +636,9 @@ export interface paths {
                         _login: string;
                         /**
                          * Format: email
-                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to
+                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to. Optional, as the hosted original had it (a member without one gets no mail), unless the account requires it (account set --require-email on)
                          */
-                        _email: string;
+                        _email?: string;
                         /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
                         _password?: string;
                         /** @description URL handed out after a successful login: absolute http(s) or a path starting with / */
@@ -707,9 +707,9 @@ export interface paths {
                         _login: string;
                         /**
                          * Format: email
-                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to
+                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to. Optional, as the hosted original had it (a member without one gets no mail), unless the account requires it (account set --require-email on)
                          */
-                        _email: string;
+                        _email?: string;
                         /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
                         _password?: string;
                         /** @description URL handed out after a successful login: absolute http(s) or a path starting with / */
@@ -778,9 +778,9 @@ export interface paths {
                         _login: string;
                         /**
                          * Format: email
-                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to
+                         * @description e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \ [ ]), the only one mail goes to. Optional, as the hosted original had it (a member without one gets no mail), unless the account requires it (account set --require-email on)
                          */
-                        _email: string;
+                        _email?: string;
                         /** @description password (account minimum, default 8, to 1024 characters); generated when empty or left out */
                         _password?: string;
                         /** @description URL handed out after a successful login: absolute http(s) or a path starting with / */
@@ -862,10 +862,10 @@ export interface paths {
                              */
                             verify_url: string;
                             /**
-                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)
+                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and none is sent: the account has no mail settings (account set --smtp-url), or the member has no e-mail address
                              * @enum {string}
                              */
-                            mail?: "not sent: no mail settings";
+                            mail?: "not sent: no mail settings" | "not sent: no address";
                         } | {
                             /** @enum {string} */
                             result: "ERROR";
@@ -2990,10 +2990,10 @@ export interface paths {
                             /** @description the single-use link to the page that sets a new password */
                             reset_url: string;
                             /**
-                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)
+                             * @description present when a mail was asked for (send_welcome=1, send_mail=1) and none is sent: the account has no mail settings (account set --smtp-url), or the member has no e-mail address
                              * @enum {string}
                              */
-                            mail?: "not sent: no mail settings";
+                            mail?: "not sent: no mail settings" | "not sent: no address";
                         } | {
                             /** @enum {string} */
                             result: "ERROR";

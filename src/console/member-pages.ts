@@ -13,6 +13,7 @@ import { PAGE_LANGUAGES, REGISTRATIONS, type Account, type SettingsPatch } from 
 import { ACCOUNT_SETTINGS, SettingValueError } from '../accounts/account-settings.js';
 import { formatRegistrationFields } from '../accounts/registration-fields.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
+import type { FormOrigin } from '../accounts/account-store.js';
 import type { MembersService } from '../members/members-service.js';
 import type { Operator, Role } from '../operators/operator.js';
 import { html } from '../http/html.js';
@@ -78,6 +79,7 @@ export function memberPagesSettingsPage(
   account: Account,
   form: Readonly<Record<string, string>> = {},
   error?: { setting: string; reason: string },
+  formOrigins: readonly FormOrigin[] = [],
 ): string {
   const s = account.settings;
   const value = (name: string, current: string) => form[name] ?? current;
@@ -103,8 +105,27 @@ export function memberPagesSettingsPage(
 <label>Cookie domain <input name="cookie_domain" value="${value('cookie_domain', s.cookieDomain)}" placeholder="example.com"></label>
 <p class="muted">Empty: the sign-in holds on the pages' own host. <code>example.com</code>: on every subdomain too (pages on members.example.com, a proxy on www.example.com).</p>
 <div class="actions"><button type="submit">Save</button></div>
-</form></div>`,
+</form></div>
+${formOrigins.length === 0 ? '' : foreignOrigins(account, formOrigins)}`,
   );
+}
+
+/**
+ * Other sites whose pasted forms (the original's sign-in or registration) reached the pages:
+ * their visitors were asked to finish on the pages themselves. Allowing one adds it to the
+ * allowed return origins; dismissing forgets it.
+ */
+function foreignOrigins(account: Account, origins: readonly FormOrigin[]) {
+  const path = `${memberPagesPath(account.name)}/origins`;
+  const button = (origin: string, action: 'allow' | 'dismiss', label: string, kind: string) =>
+    html`<form method="post" action="${path}" class="inline-form"><input type="hidden" name="origin" value="${origin}"><input type="hidden" name="do" value="${action}"><button type="submit" class="${kind}">${label}</button></form>`;
+  return html`<div class="card"><h2>Forms posted from other sites</h2>
+<p class="muted">A sign-in or registration form pasted on these sites' pages reached the member pages; as these origins are not allowed, nothing was done, and the visitors were asked to finish on the member pages. Allow an origin that is yours: its forms then work as they are.</p>
+<table><thead><tr><th>Origin</th><th>Posts</th><th>Last</th><th></th></tr></thead><tbody>
+${origins.map(
+  (entry) =>
+    html`<tr><td><code>${entry.origin}</code></td><td>${entry.posts.toLocaleString('en')}</td><td>${when(entry.lastAt)}</td><td>${button(entry.origin, 'allow', 'Allow', 'secondary')} ${button(entry.origin, 'dismiss', 'Dismiss', 'secondary')}</td></tr>`,
+)}</tbody></table></div>`;
 }
 
 /** The form's fields, by the setting each sets (the command line's option names). */
@@ -178,11 +199,26 @@ export function registerMemberPagesConsole(scope: FastifyInstance, kit: ConsoleK
   scope.get('/accounts/:account/member-pages', async (request, reply) => {
     const seen = await kit.accountOf(request, reply, 'owner');
     if (!seen) return reply;
-    return kit.send(
-      reply,
-      200,
-      memberPagesSettingsPage({ operator: seen.operator, account: seen.account.name, notice: kit.doneNotice(request) }, seen.account),
-    );
+    const chrome = { operator: seen.operator, account: seen.account.name, notice: kit.doneNotice(request) };
+    return kit.send(reply, 200, memberPagesSettingsPage(chrome, seen.account, {}, undefined, await kit.accounts.formOrigins(seen.account)));
+  });
+
+  // An origin other sites' forms came from: allowed (added to the return origins), or dismissed.
+  scope.post('/accounts/:account/member-pages/origins', async (request, reply) => {
+    const seen = await kit.accountOf(request, reply, 'owner');
+    if (!seen) return reply;
+    const { origin = '', do: action } = kit.formOf(request);
+    const { account } = seen;
+    const known = (await kit.accounts.formOrigins(account)).some((entry) => entry.origin === origin);
+    if (known && action === 'allow') {
+      const changed = await kit.accounts.change(account.name, { returnOrigins: [...new Set([...account.settings.returnOrigins, origin])] });
+      if (changed.kind !== 'ok') {
+        const refusal = changed.kind === 'invalid' ? { setting: changed.setting, reason: changed.reason } : { setting: 'account', reason: 'not found' };
+        return kit.send(reply, 400, memberPagesSettingsPage({ operator: seen.operator, account: account.name }, account, {}, refusal));
+      }
+    }
+    if (known) await kit.accounts.forgetFormOrigin(account, origin);
+    return kit.seeOther(reply, `${memberPagesPath(account.name)}?done=${known && action === 'allow' ? 'origin-allowed' : 'saved'}`);
   });
 
   scope.post('/accounts/:account/member-pages', async (request, reply) => {

@@ -122,6 +122,7 @@ const DONE: Record<string, string> = {
   'not-redelivered': 'There is no such delivery of this webhook.',
   'template-saved': 'Saved: the mail uses this text from now on.',
   'template-default': 'The mail uses the built-in text again.',
+  'origin-allowed': 'Allowed: forms pasted on that site’s pages now work as they are.',
   'test-mailed': 'The test mail was handed to the mail server: look in your inbox.',
   uploaded: 'Uploaded: check the columns’ fields, then make a dry run.',
 };

@@ -16,7 +16,7 @@ export const MEMBER_PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(S
 export function memberPage(title: string, content: Html): string {
   return html`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>${title}</title>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><title>${title}</title>
 <style>${STYLE}</style></head>
 <body><h1>${title}</h1>${content}</body>
 </html>

@@ -42,7 +42,10 @@ export async function registerPages(
         frameguard: { action: 'deny' },
         // Plain http on a private network is a supported set-up: do not pin browsers to https.
         strictTransportSecurity: false,
-        referrerPolicy: { policy: 'no-referrer' },
+        // The origin on the pages' own requests (a form's Origin is then this site's, not `null`,
+        // which is all a browser without Fetch Metadata gives: plain http on a host name), and
+        // nothing to any other site.
+        referrerPolicy: { policy: 'same-origin' },
       });
       await routes(scope);
     },
@@ -61,4 +64,9 @@ export function fromOwnPages(request: FastifyRequest, publicUrl: string | undefi
   const origin = request.headers.origin;
   if (site !== undefined) return site === 'same-origin' || site === 'none';
   return origin === undefined || origin === `${request.protocol}://${request.host}` || (publicUrl !== undefined && origin === new URL(publicUrl).origin);
+}
+
+/** Whether the browser reached this server over https (itself, or a proxy it trusts: TRUST_PROXY), or PUBLIC_URL says so. */
+export function cameOverHttps(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  return request.protocol === 'https' || (publicUrl?.startsWith('https:') ?? false);
 }

@@ -114,10 +114,14 @@ export async function admitAccount(context: RouteContext, account: Account): Pro
  * the answer says it was not sent (`"mail":"not sent: no mail settings"`), and the log warns,
  * rather than an OK that reads as if it went.
  */
-export function mailNotSent(request: FastifyRequest, account: Account, params: WireParams, flag: string): { mail?: string } {
-  if (params.get(flag) !== '1' || account.settings.smtpUrl !== '') return {};
-  request.log.warn({ account: account.name }, `${flag}=1, but the account has no mail settings (account set --smtp-url): no mail sent`);
-  return { mail: 'not sent: no mail settings' };
+export function mailNotSent(request: FastifyRequest, account: Account, params: WireParams, flag: string, address?: string): { mail?: string } {
+  if (params.get(flag) !== '1') return {};
+  if (account.settings.smtpUrl === '') {
+    request.log.warn({ account: account.name }, `${flag}=1, but the account has no mail settings (account set --smtp-url): no mail sent`);
+    return { mail: 'not sent: no mail settings' };
+  }
+  // A member created without an e-mail address (as the hosted original allowed) gets no mail.
+  return address === '' ? { mail: 'not sent: no address' } : {};
 }
 
 /**

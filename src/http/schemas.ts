@@ -113,8 +113,9 @@ export function okAnswer(fields: Record<string, JsonSchema>, description: string
 export const MAIL_NOT_SENT = {
   mail: {
     type: 'string',
-    const: 'not sent: no mail settings',
-    description: 'present when a mail was asked for (send_welcome=1, send_mail=1) and the account has no mail settings (account set --smtp-url)',
+    enum: ['not sent: no mail settings', 'not sent: no address'],
+    description:
+      'present when a mail was asked for (send_welcome=1, send_mail=1) and none is sent: the account has no mail settings (account set --smtp-url), or the member has no e-mail address',
   },
 };
 

@@ -118,6 +118,12 @@ export class MailSender {
     try {
       if (mail.account.smtpUrl === '') throw new Error('the account has no mail server (smtp-url) any more');
       const own = mail.operator?.email ?? mail.member?.email ?? '';
+      // A member without an address gets nothing, however often it is tried (a mail asked for
+      // all members, some of them without one): given up at once.
+      if (!mail.vars.to && own === '') {
+        await this.store.markFailed(mail.id, this.clock(), 'the member has no e-mail address', null);
+        return 'given-up';
+      }
       // An address stored before the rule of one plain address (`x,attacker@evil.test`) is
       // never sent to: tried again later, it goes once the member's address is changed.
       if (!mail.vars.to && !isEmail(own)) throw new Error('the member’s e-mail address is not one plain address: change it');

@@ -36,7 +36,7 @@ export interface CreateMemberCommand {
 }
 
 export type CreateMemberOutcome =
-  | { kind: 'created'; id: number; login: string; password: string; verifyUrl: string }
+  | { kind: 'created'; id: number; login: string; email: string; password: string; verifyUrl: string }
   | { kind: 'login-taken' }
   /** The account would hold more profile data than its storage quota. */
   | { kind: 'over-quota' }
@@ -137,7 +137,14 @@ export class MembersService {
       throw error;
     }
     await countQuietly(this.activity, account.id, 'registered', now);
-    return { kind: 'created', id, login: command.login, password, verifyUrl: this.verifyLinks.url(account.name, id, command.login, command.email) };
+    return {
+      kind: 'created',
+      id,
+      login: command.login,
+      email: command.email,
+      password,
+      verifyUrl: this.verifyLinks.url(account.name, id, command.login, command.email),
+    };
   }
 
   /** The mail a new member's creation queues, if any (none without a mail server). */
@@ -148,7 +155,8 @@ export class MembersService {
       if (registration.operators.length === 0) return undefined;
       return { kind: 'registered', vars: { to: registration.operators.join(','), approve_url: registration.approveUrl } };
     }
-    return command.sendWelcome ? { kind: 'welcome' } : undefined;
+    // A member without an address (the hosted original allowed it) gets no mail.
+    return command.sendWelcome && command.email !== '' ? { kind: 'welcome' } : undefined;
   }
 
   async update(account: Account, command: UpdateMembersCommand, origin: EventOrigin): Promise<UpdateMembersOutcome> {

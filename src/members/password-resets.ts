@@ -64,8 +64,12 @@ export class PasswordResets {
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
     const url = `${this.publicUrl()}${RESET_PAGE_PATH}?token=${token}`;
+    // A member without an address (the hosted original allowed one) gets no mail: only an
+    // operator can hand it a link.
     const mail =
-      sendMail && account.settings.smtpUrl !== '' ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt) } } : undefined;
+      sendMail && account.settings.smtpUrl !== '' && found.member.email !== ''
+        ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt) } }
+        : undefined;
     await this.links.createResetLink({ accountId: account.id, memberId: found.member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
     return { kind: 'issued', url, mailQueued: mail !== undefined };
   }

@@ -371,7 +371,8 @@ export class OperatorsService {
 
 /** The operator's role on the account, when it has at least `needed`. */
 export function accessTo(operator: Operator, accountName: string, needed: Role = 'viewer'): { accountId: number; role: Role } | undefined {
-  const grant = operator.accounts.find((a) => a.account === accountName);
+  // Account names are compared case-insensitively, as everywhere (`/admin/accounts/Demo` is demo's).
+  const grant = operator.accounts.find((a) => a.account.toLowerCase() === accountName.toLowerCase());
   return grant && roleAllows(grant.role, needed) ? { accountId: grant.accountId, role: grant.role } : undefined;
 }
 

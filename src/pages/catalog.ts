@@ -88,6 +88,8 @@ const EN = {
   passwordTooLong: 'This password is too long.',
   passwordTooCommon: 'This password is too common: it is on lists of breached passwords. Choose another.',
   returnRefused: 'The address to return to is not one this site allows; you will land on the site’s own page.',
+  signInHere: 'The form you used is on a site this account does not know: to be safe, sign in here.',
+  finishHere: 'The form you used is on a site this account does not know: check what you typed, choose your password here, and create your account.',
   continue: 'Continue',
   signedIn: 'You are signed in',
   choosePassword: 'Choose a new password',
@@ -187,6 +189,9 @@ const FR: Catalog = {
   passwordTooLong: 'Ce mot de passe est trop long.',
   passwordTooCommon: 'Ce mot de passe est trop courant : il figure sur des listes de mots de passe divulgués. Choisissez-en un autre.',
   returnRefused: 'L’adresse de retour n’est pas autorisée par ce site ; vous arriverez sur la page du site.',
+  signInHere: 'Le formulaire utilisé se trouve sur un site que ce compte ne connaît pas : par sécurité, connectez-vous ici.',
+  finishHere:
+    'Le formulaire utilisé se trouve sur un site que ce compte ne connaît pas : vérifiez ce que vous avez saisi, choisissez votre mot de passe ici et créez votre compte.',
   continue: 'Continuer',
   signedIn: 'Vous êtes connecté',
   choosePassword: 'Choisir un nouveau mot de passe',

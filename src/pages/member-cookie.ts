@@ -11,6 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import { originOf, redirectUrl } from '../common/validate.js';
+import { cameOverHttps } from '../http/page-security.js';
 
 /** Longer than any id a sign-in hands out: not worth a look-up. */
 const MAX_SESSION_LENGTH = 256;
@@ -43,11 +44,6 @@ export function readCookies(header: string | undefined, name: string): string[] 
   return values;
 }
 
-/** Whether the browser reached this server over https (itself, or a proxy it trusts, or PUBLIC_URL says so). */
-function secure(request: FastifyRequest, publicUrl: string | undefined): boolean {
-  return request.protocol === 'https' || (publicUrl?.startsWith('https:') ?? false);
-}
-
 /**
  * The cookie's attributes: the account's `--cookie-domain` when the pages' host is in it (a
  * browser refuses a Domain its host is not in), `Secure` behind https.
@@ -57,7 +53,7 @@ function attributes(request: FastifyRequest, account: Account, publicUrl: string
   const domain = account.settings.cookieDomain;
   const host = request.hostname.toLowerCase();
   if (domain !== '' && (host === domain || host.endsWith(`.${domain}`))) parts.push(`Domain=${domain}`);
-  if (secure(request, publicUrl)) parts.push('Secure');
+  if (cameOverHttps(request, publicUrl)) parts.push('Secure');
   return parts;
 }
 

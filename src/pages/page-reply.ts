@@ -11,16 +11,27 @@ import { pickLanguage, translator } from './catalog.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
 import { originOf } from '../common/validate.js';
 import { policy, type Chrome } from './views.js';
+import { appendCookie, formTokenCookie, formTokenOf } from './form-token.js';
 
 /** What every page of the request shares: the account, its words in the visitor's language, its layout. */
 export async function chromeOf(
-  context: { readonly accounts: Pick<AccountsService, 'pageTemplate'> },
+  context: { readonly accounts: Pick<AccountsService, 'pageTemplate'>; readonly publicUrl?: string },
   account: Account,
   request: FastifyRequest,
 ): Promise<Chrome> {
   const language = pickLanguage(account.settings.pageLanguage, request.headers['accept-language']);
   const template = account.id === 0 ? pageTemplateOf(undefined) : await context.accounts.pageTemplate(account);
-  return { account, t: translator(language), language, base: `/auth/${account.name}/`, template };
+  const { token, fresh } = formTokenOf(request);
+  return {
+    account,
+    t: translator(language),
+    language,
+    base: `/auth/${account.name}/`,
+    template,
+    formToken: token,
+    freshFormToken: fresh,
+    publicUrl: context.publicUrl,
+  };
 }
 
 /** The origins a page's form may lead the browser to: the allowed ones, the account's ok URL's, a return's. */
@@ -31,19 +42,24 @@ export function formTargets(account: Account, returnTo?: string): string[] {
 }
 
 /**
- * An HTML page with its policy; never cached, never framed. Any form of it may lead the
- * browser on to the account's allowed origins and ok URL (a sign-in, a registration signed in
- * at once), and to the sign-in's `return` when there is one.
+ * An HTML page with its policy; never cached; framed by the account's allowed origins only (by
+ * nobody without them: `X-Frame-Options: DENY` too, for browsers before `frame-ancestors`).
+ * Any form of it may lead the browser on to the account's allowed origins and ok URL (a
+ * sign-in, a registration signed in at once), and to the sign-in's `return` when there is one.
+ * The referrer policy keeps the origin on the pages' own requests (a form's `Origin` is then
+ * this site's, not `null`) and gives other sites nothing.
  */
 export function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: string, returnTo?: string): FastifyReply {
-  return reply
+  // A browser without the forms' token gets it with the first page it opens (form-token.ts).
+  if (chrome.freshFormToken) appendCookie(reply, formTokenCookie(reply.request, chrome.formToken, chrome.publicUrl));
+  reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('content-security-policy', policy(chrome, formTargets(chrome.account, returnTo)))
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    .send(body);
+    .header('referrer-policy', 'same-origin');
+  if (chrome.account.settings.returnOrigins.length === 0) reply.header('x-frame-options', 'DENY');
+  return reply.send(body);
 }
 
 /** A redirect after a form (303), never cached. */

@@ -10,9 +10,11 @@
  * pages only (`Sec-Fetch-Site`, or `Origin`), but for the sign-in form, which the account's
  * allowed origins may also post (sites paste the original's form). Answers are never cached.
  */
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SETTINGS, type Account } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
+import { ACCOUNT_NAME } from '../accounts/account-rules.js';
 import { checkFieldValue, type FieldCheck } from '../accounts/registration-fields.js';
 import { canonicalAddress, clientScope } from '../auth/client-address.js';
 import { HashingBusy, type HashingGate } from '../auth/hashing-gate.js';
@@ -29,9 +31,10 @@ import type { Member } from '../members/member.js';
 import type { LoginOutcome } from '../observability/metrics.js';
 import type { EventsService } from '../events/events-service.js';
 import type { OperatorsService } from '../operators/operators-service.js';
-import { FORM_BODY_LIMIT_BYTES, fromOwnPages } from '../http/page-security.js';
+import { FORM_BODY_LIMIT_BYTES } from '../http/page-security.js';
+import { fromOwnForm } from './form-token.js';
 import { ApiError } from '../http/errors.js';
-import { rawQuery, readParams, type ParamLimits, type WireParams } from '../http/params.js';
+import { rawQuery, readParams, WireParams, type ParamLimits } from '../http/params.js';
 import type { MessageKey } from './catalog.js';
 import { check, protectionScript } from './protection.js';
 import { chromeOf, formTargets, passwordProblem, seeOther, sendPage } from './page-reply.js';
@@ -64,11 +67,11 @@ export interface MemberPagesContext {
 
 type Query = Record<string, string>;
 
+/** The original's registration-form check, read once (beside this module, in src/ and in dist/). */
+const REGFORMCHECK = readFileSync(new URL('./assets/regformcheck.js', import.meta.url), 'utf8');
+
 /** The look of a page that belongs to no account (a request that could not be read). */
 const DEFAULT_ACCOUNT: Account = { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS };
-
-/** What an account's name may be (case aside): a name outside it is a page that cannot exist. */
-const ACCOUNT_NAME_SHAPE = /^[A-Za-z0-9._-]{3,64}$/;
 
 /**
  * A name no account has, answered as an account with every default (registration off, no
@@ -76,7 +79,7 @@ const ACCOUNT_NAME_SHAPE = /^[A-Za-z0-9._-]{3,64}$/;
  * `wrong api key` does not. Its id is 0: nothing is ever written for it.
  */
 function noSuchAccount(name: string): Account | undefined {
-  return ACCOUNT_NAME_SHAPE.test(name) ? { id: 0, name, createdAt: 0, settings: DEFAULT_SETTINGS } : undefined;
+  return ACCOUNT_NAME.test(name) ? { id: 0, name, createdAt: 0, settings: DEFAULT_SETTINGS } : undefined;
 }
 
 /**
@@ -93,6 +96,13 @@ function queryOf(request: FastifyRequest): Query {
   for (const [name, value] of new URLSearchParams(bare ? raw.slice(0, bare.index) : raw)) if (!(name in query)) query[name] = value;
   if (bare) query.url = bare[1]!;
   return query;
+}
+
+/** Whether a request is a page the browser opens itself (Fetch Metadata; a browser without it sends none, and is taken at its word). */
+function topLevelNavigation(request: FastifyRequest): boolean {
+  const mode = request.headers['sec-fetch-mode'];
+  const destination = request.headers['sec-fetch-dest'];
+  return (mode === undefined || mode === 'navigate') && (destination === undefined || destination === 'document');
 }
 
 /** The visitor's address, canonical (what a sign-in records and its lockout counts by). */
@@ -151,6 +161,31 @@ function readFields(
     else set.set(field.name, checked.value);
   }
   return { set, cleared, values, errors };
+}
+
+/**
+ * The hosted original's registration form, as sites pasted it (`action=reg2`, `_login`,
+ * `_email`, `_password`, `_password2`, and each profile field as `_` and its name), read as
+ * the pages' own form: a field of the account's registration fields by its name (`-` and `_`
+ * alike); the others, which the account does not ask, are left out.
+ */
+function originalRegistration(chrome: Chrome, params: WireParams): WireParams {
+  const form = new Map<string, string[]>();
+  const take = (name: string, from: string) => {
+    const value = params.get(from);
+    if (value !== undefined) form.set(name, [value]);
+  };
+  take('login', '_login');
+  take('email', '_email');
+  take('password', '_password');
+  take('confirm', '_password2');
+  const folded = (name: string) => name.toLowerCase().replaceAll('-', '_');
+  const sent = new Map([...params.names()].map((name): [string, string] => [folded(name), name]));
+  for (const field of chrome.account.settings.registrationFields) {
+    const from = sent.get(`_${folded(field.name)}`);
+    if (from !== undefined) take(`f_${field.name}`, from);
+  }
+  return new WireParams(form);
 }
 
 /**
@@ -256,15 +291,158 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     return sendPage(reply, 200, chrome, continuePage(chrome, destination));
   }
 
+  /**
+   * A form posted to the account's sign-in address: the sign-in (`action=login`, the default),
+   * or the original's pasted registration form (`action=reg2`). From these pages, or from a page
+   * of an allowed origin (the original's forms pasted on the site), it is done. From anywhere
+   * else nothing is done: the page it would have been answers, filled with what was posted
+   * (never a password), for the visitor to finish here, and the origin is noted for the console
+   * (an owner adds it to `--return-origins` there).
+   */
+  async function pageForm(request: FastifyRequest, reply: FastifyReply, account: Account, params: WireParams): Promise<FastifyReply> {
+    const chrome = await chromeOf(context, account, request);
+    const own = fromOwnForm(request, publicUrl, params);
+    const pasted = !own && fromAllowedOrigin(account, request);
+    const action = params.get('action') ?? 'login';
+    if (action !== 'login' && action !== 'reg2') return refused(reply, chrome);
+    if (!own && !pasted) await context.accounts.noteFormOrigin(account, request.headers.origin);
+    if (action === 'reg2') {
+      const form = originalRegistration(chrome, params);
+      if (own || pasted) return register(request, reply, chrome, form);
+      if (account.settings.registration === 'off') return registrationClosed(reply, chrome);
+      const { values } = readFields(chrome, form, false);
+      const shown = { ...values, login: form.get('login') ?? '', email: form.get('email') ?? '' };
+      return sendPage(reply, 200, chrome, registerPage(chrome, { values: shown, errors: {}, notice: chrome.t('finishHere') }));
+    }
+    const login = params.get('login') ?? '';
+    if (!own && !pasted) return sendPage(reply, 200, chrome, signInPage(chrome, { login, notice: chrome.t('signInHere') }));
+    const wanted = params.get('return');
+    const returnTo = allowedReturn(account, wanted, request, publicUrl);
+    const outcome = await signIn(
+      request,
+      reply,
+      account,
+      login,
+      params.get('password') ?? '',
+      params.get('remember') === '1' || params.get('remember') === 'on',
+    );
+    if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), returnTo);
+    // A pasted form's page is the site's: it goes to the failure URL when there is one.
+    if (pasted && originOf(outcome.failUrl)) return seeOther(reply, outcome.failUrl);
+    return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), returnTo);
+  }
+
+  function registrationClosed(reply: FastifyReply, chrome: Chrome): FastifyReply {
+    return sendPage(reply, 200, chrome, messagePage(chrome, 'registrationClosed', 'registrationClosedText', { href: chrome.base, label: 'backToSignIn' }));
+  }
+
+  /**
+   * A registration (the pages' form, or the original's pasted one read by originalRegistration):
+   * every field's problem said at once, the budgets and the hashing gate, then a member made by
+   * the members' service, signed in at once or waiting for approval.
+   */
+  async function register(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, params: WireParams): Promise<FastifyReply> {
+    const { account } = chrome;
+    if (account.settings.registration === 'off') return registrationClosed(reply, chrome);
+    const login = (params.get('login') ?? '').trim();
+    const email = (params.get('email') ?? '').trim();
+    const password = params.get('password') ?? '';
+    const { set, values, errors } = readFields(chrome, params, false);
+    const again = (status: number, error?: string) =>
+      sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
+    // A robot fills the hidden field: it is thanked, and nothing is made.
+    if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'thanks', 'thanksText'));
+    if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
+    if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
+    const problem = passwordProblem(chrome, password);
+    if (problem) errors.password = problem;
+    else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
+    if (Object.keys(errors).length > 0) return again(400);
+    const client = clientScope(request.ip);
+    const admission = await context.registrations.admit(account.id, client);
+    if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
+    try {
+      context.hashing.assertRoom({ account: String(account.id), client });
+    } catch (error) {
+      if (error instanceof HashingBusy) return again(503, chrome.t('busy'));
+      throw error;
+    }
+    const approval = account.settings.registration === 'approval';
+    const created = await context.members.create(
+      account,
+      {
+        login,
+        email,
+        password,
+        urlOk: null,
+        urlFail: null,
+        timeExpiry: null,
+        loginExpiry: null,
+        ip: visitor(request),
+        client,
+        profile: set,
+        sendWelcome: true,
+        registration: { approval, ...(approval ? await context.operators.approvalNotice(account) : { operators: [], approveUrl: '' }) },
+      },
+      { actor: 'member', requestId: request.id },
+    );
+    if (created.kind === 'login-taken') {
+      errors.login = chrome.t('loginTaken');
+      return again(409);
+    }
+    if (created.kind !== 'created') return again(400, chrome.t(created.kind === 'over-quota' ? 'full' : 'tooLong'));
+    if (approval)
+      return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
+    const signedIn = await signIn(request, reply, account, login, password, false);
+    if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
+    return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl));
+  }
+
+  /** What every scope of the pages shares: out of the OpenAPI document, never cached, failures answered as pages. */
+  function asPages(pages: FastifyInstance): void {
+    pages.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    pages.addHook('onRequest', (_request, reply, done) => {
+      reply.header('cache-control', 'no-store');
+      done();
+    });
+    // A request the pages cannot read (a NUL byte, too many parameters, a body too large), a
+    // server at its hashing capacity, or a fault: a page, never the API's JSON.
+    pages.setErrorHandler(async (error, request, reply) => {
+      const chrome = await chromeOf(context, DEFAULT_ACCOUNT, request);
+      if (error instanceof HashingBusy) return sendPage(reply.header('retry-after', '1'), 503, chrome, messagePage(chrome, 'busyTitle', 'busy'));
+      const status = (error as { statusCode?: number }).statusCode;
+      if (error instanceof ApiError || (typeof status === 'number' && status >= 400 && status < 500))
+        return sendPage(reply, typeof status === 'number' ? status : 400, chrome, messagePage(chrome, 'unreadable', 'unreadableText'));
+      request.log.error({ err: error }, 'member page failed');
+      return sendPage(reply, 500, chrome, messagePage(chrome, 'failed', 'failedText'));
+    });
+  }
+
+  // The original's older sign-in address, where pasted forms still post
+  // (`action=login&user=ACCOUNT&login=…&password=…`): the account's sign-in, as /auth/ACCOUNT/;
+  // and the original's script that sites' sign-up pages include (assets/regformcheck.js).
+  await app.register(async (scope) => {
+    asPages(scope);
+    scope.get('/regformcheck.js', async (_request, reply) =>
+      reply.type('application/javascript; charset=utf-8').header('cross-origin-resource-policy', 'cross-origin').send(REGFORMCHECK),
+    );
+    scope.post('/cgi-bin/auth.fcgi', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+      const params = await readParams(request, context.limits);
+      const name = params.get('user') ?? '';
+      const account = (await context.accounts.find(name)) ?? noSuchAccount(name);
+      if (!account) {
+        const chrome = await chromeOf(context, DEFAULT_ACCOUNT, request);
+        return sendPage(reply, 404, chrome, messagePage(chrome, 'notFound', 'notFoundText'));
+      }
+      return pageForm(request, reply, account, params);
+    });
+  });
+
   await app.register(
     async (pages) => {
-      pages.addHook('onRoute', (route) => {
-        route.schema = { ...(route.schema ?? {}), hide: true };
-      });
-      pages.addHook('onRequest', (_request, reply, done) => {
-        reply.header('cache-control', 'no-store');
-        done();
-      });
+      asPages(pages);
 
       // The page interface: one address, its `action` (and `mode`) choosing the page.
       pages.get('/:account/', async (request, reply) => {
@@ -293,48 +471,33 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           case 'lost':
             return sendPage(reply, 200, chrome, lostPage(chrome));
           case 'reg':
+            // A page, found (200): sites link to it, and link checkers take a 404 for a dead link.
             if (account.settings.registration === 'off')
               return sendPage(
                 reply,
-                404,
+                200,
                 chrome,
                 messagePage(chrome, 'registrationClosed', 'registrationClosedText', { href: chrome.base, label: 'backToSignIn' }),
               );
             return sendPage(reply, 200, chrome, registerPage(chrome, { values: {}, errors: {} }));
           case 'logout':
-            // From the site (same-site) or typed: signed out. From another site's link: asked first.
-            if (request.headers['sec-fetch-site'] === 'cross-site') return sendPage(reply, 200, chrome, signOutPage(chrome));
+            // A page the browser opens (a link followed, a window opened, typed: from any site)
+            // signs out at once: a member on a shared computer who walks away is signed out. The
+            // cookie is SameSite=Lax, so no image, frame or fetch of another site carries it;
+            // such a request (or one that says it is no page) gets the question instead.
+            if (!topLevelNavigation(request)) return sendPage(reply, 200, chrome, signOutPage(chrome));
             return signOut(request, reply, account);
           default:
             return showSignIn(request, reply, account, query.return);
         }
       });
 
-      // Sign-in: this site's form, or the original's pasted on a page of an allowed origin.
+      // Sign-in (and the original's pasted registration, `action=reg2`): this site's form, or
+      // the original's pasted on a page of an allowed origin, or elsewhere (see pageForm).
       pages.post('/:account/', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
         const account = await accountOf(request, reply);
         if (!account) return reply;
-        const chrome = await chromeOf(context, account, request);
-        const own = fromOwnPages(request, publicUrl);
-        const pasted = !own && fromAllowedOrigin(account, request);
-        if (!own && !pasted) return refused(reply, chrome);
-        const params = await readParams(request, context.limits);
-        if ((params.get('action') ?? 'login') !== 'login') return refused(reply, chrome);
-        const login = params.get('login') ?? '';
-        const wanted = params.get('return');
-        const returnTo = allowedReturn(account, wanted, request, publicUrl);
-        const outcome = await signIn(
-          request,
-          reply,
-          account,
-          login,
-          params.get('password') ?? '',
-          params.get('remember') === '1' || params.get('remember') === 'on',
-        );
-        if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), returnTo);
-        // A pasted form's page is the site's: it goes to the failure URL when there is one.
-        if (pasted && originOf(outcome.failUrl)) return seeOther(reply, outcome.failUrl);
-        return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), returnTo);
+        return pageForm(request, reply, account, await readParams(request, context.limits));
       });
 
       // On every request to a protected page: the account as recently read (a second at most).
@@ -350,68 +513,17 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const account = await accountOf(request, reply);
         if (!account) return reply;
         const chrome = await chromeOf(context, account, request);
-        if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
-        if (account.settings.registration === 'off') return sendPage(reply, 404, chrome, messagePage(chrome, 'registrationClosed', 'registrationClosedText'));
         const params = await readParams(request, context.limits);
-        const login = (params.get('login') ?? '').trim();
-        const email = (params.get('email') ?? '').trim();
-        const password = params.get('password') ?? '';
-        const { set, values, errors } = readFields(chrome, params, false);
-        const again = (status: number, error?: string) =>
-          sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
-        // A robot fills the hidden field: it is thanked, and nothing is made.
-        if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'thanks', 'thanksText'));
-        if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
-        if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
-        const problem = passwordProblem(chrome, password);
-        if (problem) errors.password = problem;
-        else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
-        if (Object.keys(errors).length > 0) return again(400);
-        const admission = await context.registrations.admit(account.id, clientScope(request.ip));
-        if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
-        try {
-          context.hashing.assertRoom({ account: String(account.id), client: clientScope(request.ip) });
-        } catch (error) {
-          if (error instanceof HashingBusy) return again(503, chrome.t('busy'));
-          throw error;
-        }
-        const approval = account.settings.registration === 'approval';
-        const created = await context.members.create(
-          account,
-          {
-            login,
-            email,
-            password,
-            urlOk: null,
-            urlFail: null,
-            timeExpiry: null,
-            loginExpiry: null,
-            ip: visitor(request),
-            client: clientScope(request.ip),
-            profile: set,
-            sendWelcome: true,
-            registration: { approval, ...(approval ? await context.operators.approvalNotice(account) : { operators: [], approveUrl: '' }) },
-          },
-          { actor: 'member', requestId: request.id },
-        );
-        if (created.kind === 'login-taken') {
-          errors.login = chrome.t('loginTaken');
-          return again(409);
-        }
-        if (created.kind !== 'created') return again(400, chrome.t(created.kind === 'over-quota' ? 'full' : 'tooLong'));
-        if (approval)
-          return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
-        const signedIn = await signIn(request, reply, account, login, password, false);
-        if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
-        return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl));
+        if (!fromOwnForm(request, publicUrl, params)) return refused(reply, chrome);
+        return register(request, reply, chrome, params);
       });
 
       pages.post('/:account/lost', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
         const account = await accountOf(request, reply);
         if (!account) return reply;
         const chrome = await chromeOf(context, account, request);
-        if (!fromOwnPages(request, publicUrl)) return refused(reply, chrome);
         const params = await readParams(request, context.limits);
+        if (!fromOwnForm(request, publicUrl, params)) return refused(reply, chrome);
         const who = (params.get('who') ?? '').trim();
         if (who === '') return sendPage(reply, 400, chrome, lostPage(chrome, chrome.t('required')));
         const admission = await context.reminders.admit(account.id, clientScope(request.ip));
@@ -427,7 +539,8 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         const account = await accountOf(request, reply);
         if (!account) return undefined;
         const chrome = await chromeOf(context, account, request);
-        if (!fromOwnPages(request, publicUrl)) {
+        const params = await readParams(request, context.limits);
+        if (!fromOwnForm(request, publicUrl, params)) {
           refused(reply, chrome);
           return undefined;
         }
@@ -437,7 +550,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           void sendPage(reply, 401, chrome, signInPage(chrome, {}));
           return undefined;
         }
-        return { account, chrome, current, member, params: await readParams(request, context.limits) };
+        return { account, chrome, current, member, params };
       }
 
       /**
@@ -520,7 +633,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       pages.post('/:account/logout', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
         const account = await accountOf(request, reply);
         if (!account) return reply;
-        if (!fromOwnPages(request, publicUrl)) return refused(reply, await chromeOf(context, account, request));
+        if (!fromOwnForm(request, publicUrl, await readParams(request, context.limits))) return refused(reply, await chromeOf(context, account, request));
         return signOut(request, reply, account);
       });
 
@@ -592,18 +705,6 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
           return undefined;
         }
       };
-
-      // A request the pages cannot read (a NUL byte, too many parameters, a body too large), a
-      // server at its hashing capacity, or a fault: a page, never the API's JSON.
-      pages.setErrorHandler(async (error, request, reply) => {
-        const chrome = await chromeOf(context, DEFAULT_ACCOUNT, request);
-        if (error instanceof HashingBusy) return sendPage(reply.header('retry-after', '1'), 503, chrome, messagePage(chrome, 'busyTitle', 'busy'));
-        const status = (error as { statusCode?: number }).statusCode;
-        if (error instanceof ApiError || (typeof status === 'number' && status >= 400 && status < 500))
-          return sendPage(reply, typeof status === 'number' ? status : 400, chrome, messagePage(chrome, 'unreadable', 'unreadableText'));
-        request.log.error({ err: error }, 'member page failed');
-        return sendPage(reply, 500, chrome, messagePage(chrome, 'failed', 'failedText'));
-      });
 
       // Any other address under /auth/: a page, in the account's look when there is one.
       pages.setNotFoundHandler(async (request, reply) => {

@@ -46,6 +46,17 @@ function styleOf(accent: string): { text: string; source: string } {
   return style;
 }
 
+/** Who may show the account's pages in a frame: the pages themselves and the account's allowed origins, or nobody. */
+export function framers(account: Account): string {
+  const origins = account.settings.returnOrigins;
+  return origins.length === 0 ? "'none'" : ["'self'", ...origins].join(' ');
+}
+
+/** The form's token, hidden: what a post with `Origin: null` is known by (form-token.ts). */
+function formToken(chrome: Pick<Chrome, 'formToken'>): Html {
+  return html`<input type="hidden" name="form_token" value="${chrome.formToken}">`;
+}
+
 /** What every page of one request shares: the account, its words. */
 export interface Chrome {
   readonly account: Account;
@@ -55,13 +66,20 @@ export interface Chrome {
   readonly base: string;
   /** The account's layout, or the built-in one. */
   readonly template: PageTemplate;
+  /** The browser's form token, which each form carries (form-token.ts). */
+  readonly formToken: string;
+  /** Whether the token is new: the page sets its cookie. */
+  readonly freshFormToken: boolean;
+  /** PUBLIC_URL, when set (whether the cookie is Secure). */
+  readonly publicUrl?: string;
 }
 
 /**
  * The page's Content-Security-Policy: nothing but its own stylesheet and the account's logo
  * (and, for the account's own layout, its style blocks and the site's assets),
  * forms posted to this site (and, for a form whose answer sends the browser on, those
- * origins: browsers hold a form's redirect to `form-action`), never framed.
+ * origins: browsers hold a form's redirect to `form-action`), framed only by the account's
+ * allowed origins (a site that shows its sign-in in an `<iframe>`), by none without them.
  */
 export function policy(chrome: Pick<Chrome, 'account' | 'template'>, formTargets: readonly string[] = []): string {
   const { account, template } = chrome;
@@ -75,7 +93,7 @@ export function policy(chrome: Pick<Chrome, 'account' | 'template'>, formTargets
     `img-src ${sources([...logo, ...site])}`,
     `font-src ${sources(site)}`,
     `form-action 'self' ${[...new Set(formTargets)].join(' ')}`.trim(),
-    "frame-ancestors 'none'",
+    `frame-ancestors ${framers(account)}`,
     "base-uri 'none'",
   ].join('; ');
 }
@@ -85,7 +103,7 @@ export function layout(chrome: Chrome, title: string, content: Html): string {
   const name = account.settings.pageName || account.name;
   const logo = account.settings.pageLogoUrl;
   const values: Record<PageTemplateVariable, Html | string> = {
-    head: html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">
+    head: html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><meta name="robots" content="noindex">
 <style>${new Html(styleOf(account.settings.pageAccent).text)}</style>`,
     content,
     logo: logo ? html`<img src="${logo}" alt="${name}">` : '',
@@ -127,7 +145,7 @@ export function signInPage(chrome: Chrome, view: SignInView): string {
     chrome,
     t('signIn'),
     html`${alert(view.error)}${notice(view.notice)}
-<form method="post" action="${base}">
+<form method="post" action="${base}">${formToken(chrome)}
 <input type="hidden" name="action" value="login">
 ${view.returnTo ? html`<input type="hidden" name="return" value="${view.returnTo}">` : ''}
 ${input('login', t('login'), { value: view.login, autocomplete: 'username', required: true, autofocus: !view.login })}
@@ -145,6 +163,8 @@ export interface RegisterView {
   readonly values: Readonly<Record<string, string>>;
   readonly errors: Readonly<Record<string, string>>;
   readonly error?: string;
+  /** A line above the form (the original's form posted from another site: finish here). */
+  readonly notice?: string;
 }
 
 /** A registration field's markup: a checkbox, a choice list, or an input of its kind. */
@@ -174,8 +194,8 @@ export function registerPage(chrome: Chrome, view: RegisterView): string {
   return layout(
     chrome,
     t('registerTo', { name: account.settings.pageName || account.name }),
-    html`${alert(view.error ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
-<form method="post" action="${base}register" novalidate>
+    html`${alert(view.error ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}${notice(view.notice)}
+<form method="post" action="${base}register" novalidate>${formToken(chrome)}
 ${input('login', t('login'), { value: values.login, autocomplete: 'username', required: true, error: errors.login })}
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.password, hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
@@ -194,7 +214,7 @@ export function lostPage(chrome: Chrome, error?: string): string {
     chrome,
     t('lost'),
     html`${alert(error)}<p>${t('lostText')}</p>
-<form method="post" action="${base}lost">
+<form method="post" action="${base}lost">${formToken(chrome)}
 ${input('who', t('emailOrLogin'), { autocomplete: 'username', required: true, autofocus: true })}
 <button type="submit">${t('sendLink')}</button>
 </form>
@@ -225,14 +245,14 @@ export function profilePage(chrome: Chrome, view: ProfileView): string {
     t('profile'),
     html`${notice(view.notice)}${alert(errors.form ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
 <p>${t('signedInAs', { login: view.login })}</p>
-<form method="post" action="${base}profile" novalidate>
+<form method="post" action="${base}profile" novalidate>${formToken(chrome)}
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('email_password', t('emailPassword'), { type: 'password', autocomplete: 'current-password', error: errors.email_password, hint: t('emailPasswordHint') })}
 ${editable.map((field) => registrationInput(field, { values, errors }, t))}
 <button type="submit">${t('save')}</button>
 </form>
 <h2>${t('changePassword')}</h2>
-<form method="post" action="${base}password">
+<form method="post" action="${base}password">${formToken(chrome)}
 <input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
 ${input('current', t('currentPassword'), { type: 'password', autocomplete: 'current-password', required: true, error: pwError('current') })}
 ${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: pwError('password'), hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
@@ -241,10 +261,10 @@ ${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-pa
 </form>
 <h2>${t('myData')}</h2>
 <p><a href="${base}my-data" download>${t('downloadData')}</a></p>
-<form method="post" action="${base}logout"><button type="submit" class="secondary">${t('signOut')}</button></form>
+<form method="post" action="${base}logout">${formToken(chrome)}<button type="submit" class="secondary">${t('signOut')}</button></form>
 <h2>${t('deleteAccount')}</h2>
 <p>${t('deleteText')}</p>
-<form method="post" action="${base}delete">
+<form method="post" action="${base}delete">${formToken(chrome)}
 <input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
 ${input('delete_password', t('password'), { type: 'password', autocomplete: 'current-password', required: true, error: view.deleteError })}
 <button type="submit" class="danger">${t('deleteButton')}</button>
@@ -282,7 +302,7 @@ export function signOutPage(chrome: Chrome): string {
   return layout(
     chrome,
     t('signOut'),
-    html`<p>${t('signOutAsk')}</p><form method="post" action="${base}logout"><button type="submit">${t('signOut')}</button></form>
+    html`<p>${t('signOutAsk')}</p><form method="post" action="${base}logout">${formToken(chrome)}<button type="submit">${t('signOut')}</button></form>
 <p class="links"><a href="${base}">${t('stay')}</a></p>`,
   );
 }

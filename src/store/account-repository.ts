@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { Repository } from './writes.js';
 import type { Account, AccountSettings, ApiKey, KeyScope } from '../accounts/account.js';
-import type { AccountStore, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
+import type { AccountStore, FormOrigin, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
 import { ACCOUNT_SETTINGS, settingsOfRow, settingsRow as settingsColumns } from '../accounts/account-settings.js';
 import type { AccountTable, ApiKeyTable } from './schema.js';
 
@@ -11,8 +11,8 @@ export function toAccount(row: Selectable<AccountTable>): Account {
 }
 
 /** The settings' columns of a row, as Kysely types them. */
-function settingsRow(settings: AccountSettings): Omit<Insertable<AccountTable>, 'name' | 'created_at'> {
-  return settingsColumns(settings) as unknown as Omit<Insertable<AccountTable>, 'name' | 'created_at'>;
+function settingsRow(settings: AccountSettings): Omit<Insertable<AccountTable>, 'name' | 'name_key' | 'created_at'> {
+  return settingsColumns(settings) as unknown as Omit<Insertable<AccountTable>, 'name' | 'name_key' | 'created_at'>;
 }
 
 function toApiKey(row: Selectable<ApiKeyTable>): ApiKey {
@@ -33,6 +33,9 @@ function keyColumns(key: NewApiKey) {
   return { name: key.name, digest: key.digest, scope: key.scope, created_at: key.createdAt, expires_at: key.expiresAt };
 }
 
+/** An account's name as every look-up compares it: the original's names keep their capitals, and `Demo` is `demo`. */
+export const nameKey = (name: string): string => name.toLowerCase();
+
 const ACCOUNT_COLUMNS = ['id', 'name', 'created_at', ...ACCOUNT_SETTINGS.map((spec) => spec.column)] as Array<keyof AccountTable>;
 
 export class AccountRepository extends Repository implements AccountStore {
@@ -41,16 +44,18 @@ export class AccountRepository extends Repository implements AccountStore {
     const [inserted] = await this.connection.writeAll([
       build
         .insertInto('accounts')
-        .values({ name: account.name, created_at: account.createdAt, ...settingsRow(account.settings) })
+        .values({ name: account.name, name_key: nameKey(account.name), created_at: account.createdAt, ...settingsRow(account.settings) })
         .returningAll(),
       // Its first key, by the account's name (unique): the id is not known before the insert.
-      build.insertInto('api_keys').values({ ...keyColumns(key), account_id: build.selectFrom('accounts').select('id').where('name', '=', account.name) }),
+      build
+        .insertInto('api_keys')
+        .values({ ...keyColumns(key), account_id: build.selectFrom('accounts').select('id').where('name_key', '=', nameKey(account.name)) }),
     ]);
     return toAccount(inserted!.rows[0] as Selectable<AccountTable>);
   }
 
   async findAccountByName(name: string): Promise<Account | undefined> {
-    const row = await this.reads.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+    const row = await this.reads.selectFrom('accounts').selectAll().where('name_key', '=', nameKey(name)).executeTakeFirst();
     return row && toAccount(row);
   }
 
@@ -73,7 +78,7 @@ export class AccountRepository extends Repository implements AccountStore {
         'k.expires_at as key_expires_at',
         'k.last_used_at as key_last_used_at',
       ])
-      .where('a.name', '=', name)
+      .where('a.name_key', '=', nameKey(name))
       .execute();
     const first = rows[0];
     if (!first) return undefined;
@@ -131,6 +136,7 @@ export class AccountRepository extends Repository implements AccountStore {
       'account_usage_deltas',
       'api_keys',
       'activity_counts',
+      'form_origins',
     ] as const;
     const results = await this.connection.writeAll(
       [
@@ -140,6 +146,35 @@ export class AccountRepository extends Repository implements AccountStore {
       { long: true },
     );
     return results.at(-1)!.numAffectedRows! > 0n;
+  }
+
+  async noteFormOrigin(accountId: number, origin: string, at: number, limit: number): Promise<void> {
+    const { build } = this;
+    const noted = await this.reads
+      .selectFrom('form_origins')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    const known = Number(noted?.count ?? 0) >= limit;
+    const add = build.insertInto('form_origins').values({ account_id: accountId, origin, last_at: at });
+    await this.connection.write(
+      known
+        ? build
+            .updateTable('form_origins')
+            .set((eb) => ({ posts: eb('posts', '+', 1), last_at: at }))
+            .where('account_id', '=', accountId)
+            .where('origin', '=', origin)
+        : add.onConflict((oc) => oc.columns(['account_id', 'origin']).doUpdateSet((eb) => ({ posts: eb('form_origins.posts', '+', 1), last_at: at }))),
+    );
+  }
+
+  async formOrigins(accountId: number): Promise<FormOrigin[]> {
+    const rows = await this.reads.selectFrom('form_origins').selectAll().where('account_id', '=', accountId).orderBy('last_at', 'desc').execute();
+    return rows.map((row) => ({ origin: row.origin, posts: Number(row.posts), lastAt: Number(row.last_at) }));
+  }
+
+  async forgetFormOrigin(accountId: number, origin: string): Promise<void> {
+    await this.connection.write(this.build.deleteFrom('form_origins').where('account_id', '=', accountId).where('origin', '=', origin));
   }
 
   async findPageTemplate(accountId: number): Promise<string | undefined> {

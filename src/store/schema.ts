@@ -42,6 +42,15 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   page_templates: PageTemplateTable;
   pending_registrations: PendingRegistrationTable;
+  form_origins: FormOriginTable;
+}
+
+/** Another site's origin whose pasted form reached an account's pages (migration 026). */
+export interface FormOriginTable {
+  account_id: number;
+  origin: string;
+  posts: Generated<number>;
+  last_at: number;
 }
 
 /** A registration awaiting an operator's approval (its member Suspended meanwhile). */
@@ -61,7 +70,10 @@ export interface PageTemplateTable {
 
 export interface AccountTable {
   id: Generated<number>;
+  /** As its owner spelled it (the original's names keep their capitals). */
   name: string;
+  /** The name folded (lower case): unique, and what every look-up compares (migration 026). */
+  name_key: string;
   ok_url: string;
   fail_url: string;
   min_password_length: number;
@@ -85,6 +97,8 @@ export interface AccountTable {
   session_fields: Generated<string>;
   /** 1: /login/, /create/ and /update/ answer GET; 0: POST only. */
   get_writes: Generated<number>;
+  /** 1: /create/ needs `_email`; 0: a member may have no address (migration 026). */
+  require_email: Generated<number>;
   /** `short` or `original`: the FAIL text of a wrong login or password. */
   messages: Generated<string>;
   /** `common` or `off`: whether common passwords are refused. */

@@ -41,6 +41,7 @@ describeEachEngine('account store', (context) => {
       checkFields: ['plan'],
       cookieDomain: 'example.com',
       operatorsTwoStep: 'required' as const,
+      requireEmail: true,
     };
     const key = { name: 'default', digest: 'cd'.repeat(32), scope: 'all', createdAt: 1_700_000_000_000, expiresAt: null } as const;
     const created = await store.accounts.insertAccount({ name, settings, createdAt: 1_700_000_000_000 }, key);

@@ -64,7 +64,7 @@ export const CREATE_SCHEMA = {
       _login: { description: 'login: 1 to 64 characters, no white space; unique in the account, compared case-insensitively' },
       _email: {
         description:
-          'e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \\ [ ]), the only one mail goes to',
+          'e-mail address: one plain address (at most 254 characters, one @, no white space, none of , ; : < > ( ) " \\ [ ]), the only one mail goes to. Optional, as the hosted original had it (a member without one gets no mail), unless the account requires it (account set --require-email on)',
         format: 'email',
       },
       _password: { description: 'password (account minimum, default 8, to 1024 characters); generated when empty or left out' },
@@ -86,7 +86,7 @@ export const CREATE_SCHEMA = {
       ...ALIASES,
     }),
     {
-      required: ['user', 'api_key', '_login', '_email'],
+      required: ['user', 'api_key', '_login'],
       profileFields: true,
       description: 'the member to create (login, email and password stand for _login, _email and _password when those are not sent)',
     },
@@ -134,11 +134,13 @@ export function decodeCreate(params: WireParams, account: Account): CreateMember
   // Unknown names first: `login` sent for `_login` says so, rather than `missing parameter: _login`.
   const profile = decodeProfileFields(params, BUILT_INS);
   const login = requiredAliased(params, '_login');
-  const email = requiredAliased(params, '_email');
+  // The hosted original took a member without an address (public code sends none); an account
+  // may require one, as the seed does (`--require-email on`).
+  const email = account.settings.requireEmail ? requiredAliased(params, '_email') : aliased(params, '_email');
   const password = aliased(params, '_password');
   return {
     login: decodeLogin(login.name, login.value),
-    email: decodeEmail(email.name, email.value),
+    email: email.value === undefined ? '' : decodeEmail(email.name, email.value),
     password: password.value === undefined ? null : decodePassword(password.name, password.value, account.settings),
     urlOk: decodeUrl(params, 'set_urlok'),
     urlFail: decodeUrl(params, 'set_urlwrong'),
@@ -202,7 +204,7 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
             login: outcome.login,
             password: outcome.password,
             verify_url: outcome.verifyUrl,
-            ...mailNotSent(request, account, params, 'send_welcome'),
+            ...mailNotSent(request, account, params, 'send_welcome', outcome.email),
           });
         case 'login-taken':
           return errorBody(MESSAGES.loginTaken);

@@ -25,6 +25,7 @@ import * as actorNames from './022-actor-names.js';
 import * as memberSearch from './023-member-search.js';
 import * as memberKeys from './024-member-keys.js';
 import * as operatorMail from './025-operator-mail.js';
+import * as accountNamesAndAddresses from './026-account-names-and-addresses.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '023-member-search': memberSearch,
   '024-member-keys': memberKeys,
   '025-operator-mail': operatorMail,
+  '026-account-names-and-addresses': accountNamesAndAddresses,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
