@@ -99,6 +99,11 @@ for (const engine of ENGINES) {
         const again = await runCli(['account', 'create', 'twice'], env);
         expect(again.code).not.toBe(0);
         expect(again.stderr.trim()).toBe('member-api: account "twice" already exists');
+        // The original's names keep their capitals, and are one name whatever the case.
+        const capitals = await runCli(['account', 'create', 'Toonklasse', '--json'], env);
+        expect(JSON.parse(capitals.stdout).user).toBe('Toonklasse');
+        expect(JSON.parse((await runCli(['account', 'show', 'toonklasse', '--json'], env)).stdout).user).toBe('Toonklasse');
+        expect((await runCli(['account', 'create', 'TOONKLASSE'], env)).stderr.trim()).toBe('member-api: account "TOONKLASSE" already exists');
       } finally {
         await database.drop();
       }
