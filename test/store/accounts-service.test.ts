@@ -24,12 +24,14 @@ describeEachEngine('accounts service', (context) => {
 
   it('refuses a bad name, a bad setting and a taken name', async () => {
     expect(await service().create('AB')).toMatchObject({ kind: 'invalid', setting: 'name' });
-    expect(await service().create('UPPER')).toMatchObject({ kind: 'invalid', setting: 'name' });
+    expect(await service().create('not a name')).toMatchObject({ kind: 'invalid', setting: 'name' });
     expect(await service().create('x'.repeat(65))).toMatchObject({ kind: 'invalid', setting: 'name' });
     expect(await service().create(uniqueName(), { timeZone: 'Nowhere' })).toMatchObject({ kind: 'invalid', setting: 'time-zone' });
     const name = uniqueName();
     await service().create(name);
     expect(await service().create(name)).toEqual({ kind: 'name-taken' });
+    // Whatever the case: an account's name is one name (the original's keep their capitals).
+    expect(await service().create(name.toUpperCase())).toEqual({ kind: 'name-taken' });
   });
 
   it('rotates a key: without grace the old one stops working at once', async () => {
