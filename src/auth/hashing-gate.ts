@@ -17,6 +17,12 @@
  * fullest one, which is refused instead: one client, or one account, keeps the whole room only
  * while nobody else asks (max-min fairness, as a router's fair queue shares a link).
  *
+ * A client refused while it holds a quarter of the room or more has its refusal held back a
+ * moment (`holdMs`): a client that floods, asking again the instant it is refused, would
+ * otherwise spend the server's event loop on thousands of refusals a second, and every other
+ * tenant's requests would wait behind them. Held, its flood slows itself down; anyone else is
+ * refused at once.
+ *
  * Hand-written rather than a queue library: two maps in turn order and a FIFO per client,
  * with a bounded room and an immediate refusal, is the whole of it.
  */
@@ -30,7 +36,12 @@ export interface HashingLimits {
   readonly concurrency: number;
   /** Hashes that may wait for a free slot; more are refused. */
   readonly queue: number;
+  /** How long the refusal of a client holding a quarter of the room or more is held back (default HOLD_MS). */
+  readonly holdMs?: number;
 }
+
+/** A flooding client's refusals come this much later (see above). */
+export const HOLD_MS = 1000;
 
 /** Work that asks for no one in particular (an import, the command line): one share of its own. */
 export const BACKGROUND_SHARE: HashingShare = { account: '', client: '' };
@@ -82,7 +93,7 @@ export class HashingGate {
   /** Runs `task` when a slot is free, in its share's turn; throws HashingBusy when it cannot wait. */
   async run<T>(task: () => Promise<T>, share: HashingShare = BACKGROUND_SHARE): Promise<T> {
     if (this.running >= this.limits.concurrency) {
-      this.makeRoom(share);
+      if (!this.makeRoom(share)) await this.refuse(share);
       // The slot is handed over by the finishing task: `running` never drops in between.
       await new Promise<void>((admit, refuse) => this.enqueue(share, { admit, refuse }));
     } else {
@@ -98,30 +109,35 @@ export class HashingGate {
   }
 
   /**
-   * Throws HashingBusy when a hash of this share asked for now would be refused: lets a request
-   * that will need one be turned away before it costs anything else (reading the member, say).
+   * Rejects with HashingBusy when a hash of this share asked for now would be refused: lets a
+   * request that will need one be turned away before it costs anything else (reading the
+   * member, say). Resolves at once when it would not.
    */
-  assertRoom(share: HashingShare = BACKGROUND_SHARE): void {
-    if (this.running >= this.limits.concurrency && this.waiting >= this.limits.queue && this.fullest(share) === undefined) {
-      this.refused++;
-      throw new HashingBusy();
-    }
+  async admit(share: HashingShare = BACKGROUND_SHARE): Promise<void> {
+    if (this.running >= this.limits.concurrency && this.waiting >= this.limits.queue && this.fullest(share) === undefined) await this.refuse(share);
+  }
+
+  /** Refused: at once, or, for a client holding a quarter of the room or more, a moment later. */
+  private async refuse(share: HashingShare): Promise<never> {
+    this.refused++;
+    const held = this.accounts.get(share.account)?.clients.get(share.client)?.length ?? 0;
+    const holdMs = this.limits.holdMs ?? HOLD_MS;
+    if (holdMs > 0 && this.limits.queue > 0 && held * 4 >= this.limits.queue) await new Promise((resolve) => setTimeout(resolve, holdMs));
+    throw new HashingBusy();
   }
 
   stats(): HashingGateStats {
     return { running: this.running, waiting: this.waiting, refused: this.refused };
   }
 
-  /** A place for a waiter of `share`: free, or taken from the fullest share; HashingBusy when neither. */
-  private makeRoom(share: HashingShare): void {
-    if (this.waiting < this.limits.queue) return;
+  /** A place for a waiter of `share`: free, or taken from the fullest share (true); false when neither. */
+  private makeRoom(share: HashingShare): boolean {
+    if (this.waiting < this.limits.queue) return true;
     const victim = this.fullest(share);
-    if (victim === undefined) {
-      this.refused++;
-      throw new HashingBusy();
-    }
+    if (victim === undefined) return false;
     this.refused++;
     this.take(victim.account, victim.client).refuse(new HashingBusy());
+    return true;
   }
 
   /**

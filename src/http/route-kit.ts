@@ -16,7 +16,7 @@ export interface RouteContext {
   readonly keyGuard: KeyGuessGuard;
   readonly accountRates: AccountRateLimiter;
   readonly anonymousLogins: AnonymousLoginLimiter;
-  readonly hashing: Pick<HashingGate, 'assertRoom'>;
+  readonly hashing: Pick<HashingGate, 'admit'>;
 }
 
 function enforce(admission: Admission): void {

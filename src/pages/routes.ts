@@ -260,7 +260,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     if (login === '' || password === '' || isOverlongPassword(password))
       return { ok: false, message: chrome.t('wrongLogin'), failUrl: account.settings.failUrl };
     try {
-      context.hashing.assertRoom(loginShare(account, clientScope(request.ip)));
+      await context.hashing.admit(loginShare(account, clientScope(request.ip)));
     } catch (error) {
       if (error instanceof HashingBusy) return { ok: false, message: chrome.t('busy'), failUrl: '' };
       throw error;
@@ -362,7 +362,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     const admission = await context.registrations.admit(account.id, client);
     if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
     try {
-      context.hashing.assertRoom({ account: String(account.id), client });
+      await context.hashing.admit({ account: String(account.id), client });
     } catch (error) {
       if (error instanceof HashingBusy) return again(503, chrome.t('busy'));
       throw error;
@@ -563,7 +563,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
         // A signed-in member's own turn at hashing: its confirmations wait behind no one else's.
         const client = `member:${member.id}`;
         try {
-          context.hashing.assertRoom(loginShare(account, client));
+          await context.hashing.admit(loginShare(account, client));
         } catch (error) {
           if (error instanceof HashingBusy) return chrome.t('busy');
           throw error;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LOCKOUT } from '../../src/accounts/account.js';
 import { apiKeyMatches, digestApiKey, generateApiKey } from '../../src/accounts/api-key.js';
 import { countResetBefore, isLocked, lockedUntilAfter } from '../../src/auth/lockout.js';
@@ -118,7 +118,7 @@ describe('hashing gate', () => {
   };
 
   it('runs at most `concurrency` tasks, queues up to `queue`, refuses the rest at once, and hands slots on in order', async () => {
-    const gate = new HashingGate({ concurrency: 2, queue: 2 });
+    const gate = new HashingGate({ concurrency: 2, queue: 2, holdMs: 0 });
     const tasks = Array.from({ length: 5 }, () => deferred());
     const started: number[] = [];
     const runs = tasks.map((task, i) =>
@@ -163,7 +163,7 @@ describe('hashing gate', () => {
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   it('gives a free slot to the accounts in turn: a quiet account waits behind one hash of a flooding one, not its queue', async () => {
-    const gate = new HashingGate({ concurrency: 1, queue: 16 });
+    const gate = new HashingGate({ concurrency: 1, queue: 16, holdMs: 0 });
     const order: string[] = [];
     const start = starter(gate, order);
     const running = start('a0', 'A');
@@ -181,7 +181,7 @@ describe('hashing gate', () => {
   });
 
   it('takes a full room’s newest place from the fullest account for another account, and within an account from its fullest client', async () => {
-    const gate = new HashingGate({ concurrency: 1, queue: 4 });
+    const gate = new HashingGate({ concurrency: 1, queue: 4, holdMs: 0 });
     const order: string[] = [];
     const start = starter(gate, order);
     const running = start('a0', 'A');
@@ -194,7 +194,7 @@ describe('hashing gate', () => {
     await expect(flood[2]!.run).rejects.toBeInstanceOf(HashingBusy);
     // The flooder asking again finds nobody fuller than itself: refused at once.
     await expect(start('a5', 'A', 'flooder').run).rejects.toBeInstanceOf(HashingBusy);
-    expect(() => gate.assertRoom({ account: 'A', client: 'flooder' })).toThrow(HashingBusy);
+    await expect(gate.admit({ account: 'A', client: 'flooder' })).rejects.toBeInstanceOf(HashingBusy);
     expect(gate.stats()).toEqual({ running: 1, waiting: 4, refused: 4 });
     running.task.resolve('done');
     for (const task of [flood[0]!, flood[1]!, other, neighbour]) {
@@ -204,6 +204,34 @@ describe('hashing gate', () => {
     await Promise.all([other.run, neighbour.run]);
     // In turn: A's flooder, B, A's neighbour… (accounts alternate, and clients within A).
     expect(order).toEqual(['a0', 'a1', 'b', 'n', 'a2']);
+  });
+
+  it('holds back the refusal of a client that holds a quarter of the room or more, and refuses anyone else at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const gate = new HashingGate({ concurrency: 1, queue: 4, holdMs: 1000 });
+      const order: string[] = [];
+      const start = starter(gate, order);
+      const running = start('r', 'A', 'r');
+      const waiting = ['p', 'q', 's', 't'].map((client) => start(client, 'A', client));
+      // Four clients with a place each: each holds a quarter of the room, so its refusal is held.
+      let answer: unknown;
+      void start('p2', 'A', 'p').run.then(
+        () => (answer = 'ran'),
+        (error: unknown) => (answer = error),
+      );
+      await vi.advanceTimersByTimeAsync(999);
+      expect(answer).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(answer).toBeInstanceOf(HashingBusy);
+      // A client with no place while every other holds as much: refused at once.
+      await expect(gate.admit({ account: 'A', client: 'newcomer' })).rejects.toBeInstanceOf(HashingBusy);
+      running.task.resolve('done');
+      for (const task of waiting) task.task.resolve('done');
+      await vi.runAllTimersAsync();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('with no queue, refuses whatever finds every slot busy', async () => {

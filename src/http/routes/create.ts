@@ -188,7 +188,7 @@ export function registerCreateRoute(app: FastifyInstance, context: RouteContext 
     apiHandler(context, async (params, request) => {
       const account = await authenticate(context, params, request, 'write');
       refuseGetWrite(request, account);
-      context.hashing.assertRoom({ account: String(account.id), client: '' });
+      await context.hashing.admit({ account: String(account.id), client: '' });
       const outcome = await context.members.create(account, decodeCreate(params, account), apiOrigin(request));
       switch (outcome.kind) {
         case 'created':

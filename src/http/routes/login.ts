@@ -112,7 +112,7 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
       const account = sendsIp ? await authenticate(context, params, request, 'login') : await context.accounts.find(user);
       const client = clientScope(request.ip);
       // Every login costs a hash: when this client's turn cannot be had, say so before anything else is done.
-      context.hashing.assertRoom(loginShare(account, client));
+      await context.hashing.admit(loginShare(account, client));
       refuseGetWrite(request, account);
       // Without a key, a login spends budgets of its own (per member, per address), never
       // the account's: anyone can send one, and the account name is public.
