@@ -246,10 +246,10 @@ mutate "overlong operator passwords hashed at sign-in" src/operators/operators-s
   "s/    if (isOverlongPassword(password)) return { kind: 'refused' };//" test/store/operators.test.ts "alike after the same work"
 mutate "common operator passwords accepted" src/operators/operators-service.ts \
   "s/      return 'This password is one of the most common ones.*/      return undefined;/" test/store/operators.test.ts "members’ rules"
-mutate "a console form's new field may name any parameter" src/console/routes.ts \
-  "s/  if (!isProfileFieldName(name))$/  if (false as boolean)/" test/http/console.test.ts "edit form"
-mutate "console sign-in reads an 8 MiB body" src/console/routes.ts \
-  "s#    scope.post('/admin/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, #    scope.post('/admin/sign-in', #" test/http/console.test.ts "forms small"
+mutate "a console form's new field may name any parameter" src/console/forms.ts \
+  "s/  if (!isProfileFieldName(name) || isUpdateParameter(name))$/  if (false as boolean)/" test/http/console.test.ts "edit form"
+mutate "console sign-in reads an 8 MiB body" src/console/sections/session.ts \
+  "s#  scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, #  scope.post('/sign-in', #" test/http/console.test.ts "forms small"
 mutate "reset links outlive a credential change" src/store/member-updates.ts \
   "s/    await endResetLinksOf(trx, accountId, matched);//" test/http/credential-changes.test.ts "every outstanding reset link"
 mutate "reset links outlive an expiry the sweep writes down" src/store/member-updates.ts \
@@ -315,7 +315,7 @@ mutate "a console invitation hands out a link for an operator that exists" src/o
   "s/    if (invited.isNew) return { kind: 'link'/    if (true as boolean) return { kind: 'link'/" test/http/console-operators.test.ts "never hands"
 mutate "a right operator password taken without looking at the lock" src/store/operator-repository.ts \
   "s/        .where('locked_until', '<=', now)$//" test/http/console-operators.test.ts "failures sent at once"
-mutate "a console mail server may be on a private address" src/console/account-settings.ts \
+mutate "a console mail server may be on a private address" src/console/sections/settings.ts \
   "s/      if (blocked) return refused('smtp-url', blocked);//" test/http/console-mail.test.ts "loopback or private"
 mutate "the hashing room not shared (a full room refuses every newcomer)" src/auth/hashing-gate.ts \
   "s/    const victim = this.fullest(share);/    const victim = undefined as { account: string; client: string } | undefined;/" test/http/limits.test.ts "fairly"

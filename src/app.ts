@@ -22,7 +22,7 @@ import { ConcurrencySlots, type ConcurrencyLimits } from './http/concurrency.js'
 import { errorBody, errorHandler, MESSAGES } from './http/errors.js';
 import { hasSecretInQuery, recordAnswers, RequestLogController } from './http/logging.js';
 import { multipartOptions, type ParamLimits } from './http/params.js';
-import { registerConsole, type ConsoleContext } from './console/routes.js';
+import { registerConsole, type ConsoleContext } from './console/plugin.js';
 import { registerCreateRoute } from './http/routes/create.js';
 import { registerListRoute } from './http/routes/list.js';
 import { registerLoginRoute } from './http/routes/login.js';

@@ -14,16 +14,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  */
 export function actionAddresses(scope: FastifyInstance): () => void {
   const pages = new Set<string>();
-  const actions: Array<{ url: string; prefix: string }> = [];
+  const actions: string[] = [];
+  // The sections' routes too (a hook of the scope is its children's): their URLs are whole.
   scope.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (methods.includes('GET')) pages.add(route.url);
-    else if (methods.includes('POST')) actions.push({ url: route.url, prefix: route.prefix });
+    else if (methods.includes('POST')) actions.push(route.url);
   });
   return () => {
-    for (const { url, prefix } of actions.filter((action) => !pages.has(action.url))) {
-      const page = pageAbove(url, pages) ?? `${prefix}/`;
-      scope.get(url.slice(prefix.length), async (request, reply) => reply.code(303).header('location', addressOf(page, request)).send());
+    for (const url of new Set(actions.filter((action) => !pages.has(action)))) {
+      const page = pageAbove(url, pages) ?? `${scope.prefix}/`;
+      scope.get(url.slice(scope.prefix.length), async (request, reply) => reply.code(303).header('location', addressOf(page, request)).send());
     }
   };
 }

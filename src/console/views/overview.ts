@@ -1,24 +1,9 @@
-/**
- * The account's overview (every operator of the account): members by status, registrations
- * and logins per day over 30 days as charts, the members whose time expiration falls due in
- * the next 7 days, the last failed logins. What it shows comes from AccountOverview, which
- * reads counters and indexes only: it answers as fast at a million members as at ten.
- */
-import type { FastifyInstance } from 'fastify';
-import type { AccountOverview, Overview } from '../accounts/overview.js';
-import { html } from '../http/html.js';
+/** The account at a glance: members by status, registrations and logins per day as charts, the expiring members, the last failed logins. */
+import type { Overview } from '../../accounts/overview.js';
+import { html } from '../../http/html.js';
+import { memberPath, membersPath } from '../paths.js';
 import { barChart } from './charts.js';
-import type { ConsoleKit } from './member-pages.js';
-import { layout, memberPath, membersPath, statusBadge, when, type Chrome } from './pages.js';
-
-export function registerOverview(scope: FastifyInstance, kit: ConsoleKit & { overview: AccountOverview }): void {
-  scope.get('/accounts/:account/overview', async (request, reply) => {
-    const seen = await kit.accountOf(request, reply, 'viewer');
-    if (!seen) return reply;
-    const overview = await kit.overview.of(seen.account);
-    return kit.send(reply, 200, overviewPage({ operator: seen.operator, account: seen.account.name }, seen.account.name, overview));
-  });
-}
+import { layout, statusBadge, when, type Chrome } from './layout.js';
 
 const number = (n: number) => n.toLocaleString('en');
 const OUTCOMES: Record<string, string> = { 'wrong-credentials': 'wrong login or password', suspended: 'suspended', locked: 'locked' };

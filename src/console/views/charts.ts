@@ -4,7 +4,7 @@
  * classes in console.css; each day's bar has a `<title>` (a tooltip, and what a screen reader
  * says), and the page shows the same figures as a table beside it.
  */
-import { html, type Html } from '../http/html.js';
+import { html, type Html } from '../../http/html.js';
 
 export interface ChartSeries {
   readonly name: string;

@@ -1,0 +1,82 @@
+/**
+ * Signing in and out, and an operator's accounts: the sign-in form (an unknown e-mail, a wrong
+ * password and a locked operator get one answer), a set-up link's page (its token in the
+ * query, then in the form's body: never in a path, which logs keep whole), sign-out here and
+ * everywhere, and `/admin/`, the operator's accounts (or its one account's members).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { clientScope } from '../../auth/client-address.js';
+import { FORM_BODY_LIMIT_BYTES } from '../../http/page-security.js';
+import { SETUP_PATH } from '../../operators/operators-service.js';
+import { signedIn } from '../access.js';
+import type { ConsoleDeps } from '../deps.js';
+import { membersPath } from '../paths.js';
+import { doneNotice, formOf, queryOf, send, seeOther } from '../replies.js';
+import type { ConsoleCookies } from '../session-cookie.js';
+import { messagePage } from '../views/layout.js';
+import { accountsPage, setupPage, signInPage } from '../views/session.js';
+import { askSecondStep } from './two-step.js';
+
+const WRONG = 'The e-mail address or the password is wrong, or this operator is locked for a while after too many failed sign-ins.';
+
+export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps & { cookies: ConsoleCookies }): Promise<void> {
+  const { operators, cookies } = deps;
+
+  scope.get('/', { config: { access: 'signed-in' } }, async (request, reply) => {
+    const operator = signedIn(request);
+    if (operator.accounts.length === 1) return seeOther(reply, membersPath(operator.accounts[0]!.account));
+    return send(reply, 200, accountsPage({ operator }));
+  });
+
+  scope.get('/sign-in', async (request, reply) => send(reply, 200, signInPage({ notice: doneNotice(request) })));
+  scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const form = formOf(request);
+    const outcome = await operators.signIn(form.email ?? '', form.password ?? '', clientScope(request.ip));
+    if (outcome.kind === 'signed-in') return seeOther(cookies.set(reply, outcome.token), '/admin/');
+    if (outcome.kind === 'second-step') return askSecondStep(reply, outcome.token, cookies);
+    return send(reply, 401, signInPage({ notice: { kind: 'error', text: WRONG } }, form.email ?? ''));
+  });
+
+  const invalidLink = (reply: FastifyReply) =>
+    send(
+      reply,
+      410,
+      messagePage(
+        'Link not valid',
+        'This link was used already, was replaced by a newer one, has expired, or was never made. Ask for a new one (`member-api operator reset`).',
+        {},
+      ),
+    );
+  const setup = SETUP_PATH.slice('/admin'.length);
+  scope.get(setup, async (request, reply) => {
+    const token = queryOf(request).token ?? '';
+    const operator = await operators.linkFor(token);
+    if (!operator) return invalidLink(reply);
+    return send(reply, 200, setupPage({}, token, operator.email));
+  });
+  scope.post(setup, { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const form = formOf(request);
+    const token = form.token ?? '';
+    const operator = await operators.linkFor(token);
+    if (!operator) return invalidLink(reply);
+    if ((form.password ?? '') !== (form.confirm ?? ''))
+      return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
+    const outcome = await operators.setPassword(token, form.password ?? '');
+    if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
+    if (outcome.kind === 'invalid-link') return invalidLink(reply);
+    // Signed in at once with the password just chosen (a second sign-in would ask it again).
+    const signed = await operators.signIn(operator.email, form.password ?? '', clientScope(request.ip));
+    if (signed.kind !== 'signed-in')
+      return send(reply, 200, messagePage('Password set', 'Your password is set. You can sign in now.', {}, { href: '/admin/sign-in', text: 'Sign in' }));
+    return seeOther(cookies.set(reply, signed.token), '/admin/');
+  });
+
+  scope.post('/sign-out', async (request, reply) => {
+    await operators.signOut(cookies.token(request));
+    return seeOther(cookies.clear(reply), '/admin/sign-in?done=signed-out');
+  });
+  scope.post('/sign-out-everywhere', { config: { access: 'signed-in' } }, async (request, reply) => {
+    await operators.signOutEverywhere(signedIn(request).id);
+    return seeOther(cookies.clear(reply), '/admin/sign-in?done=signed-out-everywhere');
+  });
+}

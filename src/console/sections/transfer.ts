@@ -1,0 +1,292 @@
+/**
+ * Export and import of the account's members (editors and owners).
+ *
+ * The console's export (editors and owners: it holds members' personal data): the members a
+ * filter of the members page finds, in the columns that page shows (its own and the profile
+ * fields chosen as columns), as CSV or JSON Lines. Streamed from one read snapshot straight
+ * into the reply by the same exporter as `member-api export`: a million members are never
+ * held. No password hashes: a console's download is not a backup (`member-api export` is).
+ */
+import { createReadStream } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../../accounts/account.js';
+import { ConcurrencySlots } from '../../http/concurrency.js';
+import { ApiError, HttpError } from '../../http/errors.js';
+import { queryParams } from '../../http/params.js';
+import { cutOffWhenStalled } from '../../http/stall-watchdog.js';
+import { formatOf, type FileFormat } from '../../import-export/files.js';
+import { classifyColumn, IMPORT_TARGETS, PROFILE_PREFIX } from '../../import-export/import-row.js';
+import { UploadRefused, type ImportJob } from '../../import-export/import-jobs.js';
+import type { MemberFilters } from '../../members/member-store.js';
+import { onAccount } from '../access.js';
+import type { ConsoleDeps } from '../deps.js';
+import { columnsOf, filtersOf, readable } from '../forms.js';
+import { importPath, membersPath } from '../paths.js';
+import { doneNotice, formOf, send, seeOther, type Params } from '../replies.js';
+import type { Chrome } from '../views/layout.js';
+import { messagePage } from '../views/layout.js';
+import { exportPage, fileColumns, FORMATS, jobPage, jobPath, mib, REFRESH_SECONDS, uploadPage } from '../views/transfer.js';
+
+/** The members page's query that makes its filter, its order and its columns: what the export carries over. */
+function filterQuery(request: FastifyRequest): Params {
+  const skipped = new Set(['after', 'before', 'last', 'at', 'done', 'changed', 'format']);
+  return Object.fromEntries([...queryParams(request)].filter(([name, value]) => !skipped.has(name) && value !== ''));
+}
+
+/**
+ * Downloads at once: each holds a read snapshot (a reader thread, or a connection) while its
+ * client reads. Two in all, one per account, beside /list/'s own (the store keeps two readers
+ * spare for the console); another waits a moment, then is told to try again.
+ */
+const DOWNLOADS = { total: 2, perAccount: 1, waitMs: 1000 };
+
+export async function transferSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
+  exportRoutes(scope, deps);
+  importRoutes(scope, deps);
+}
+
+function exportRoutes(scope: FastifyInstance, deps: ConsoleDeps): void {
+  /** The filter of the query, or the page that says which parameter is wrong and why. */
+  function filterOf(query: Params, now: number): MemberFilters | { error: string } {
+    try {
+      return filtersOf(query, now);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { error: readable(error.message) };
+    }
+  }
+
+  /** The account (editors and owners), the page's chrome, and the members page's query the export carries. */
+  function exporting(request: FastifyRequest) {
+    const seen = onAccount(request);
+    return { account: seen.account, chrome: { operator: seen.operator, account: seen.account.name } satisfies Chrome, query: filterQuery(request) };
+  }
+
+  // What will be exported, and in which format: a page, so that the choice is made without script.
+  scope.get('/export', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = exporting(request);
+    const { account, chrome, query } = seen;
+    const search = new URLSearchParams(query).toString();
+    const back = `${membersPath(account.name)}${search ? `?${search}` : ''}`;
+    const filters = filterOf(query, deps.clock());
+    if ('error' in filters) return send(reply, 400, messagePage('Not exported', filters.error, chrome, { href: back, text: 'Back to the members' }));
+    const { total } = await deps.members.pageMembers(account, { filters, order: 'id', limit: 1, profileFields: [] });
+    const columns = fileColumns(columnsOf(query));
+    return send(reply, 200, exportPage(chrome, { account: account.name, back, search, total, columns, query }));
+  });
+
+  const downloads = new ConcurrencySlots(DOWNLOADS);
+
+  // The file: streamed as it is read, page by page, from one snapshot.
+  scope.get('/export/file', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = exporting(request);
+    const { account, chrome, query } = seen;
+    const format = queryParams(request).get('format') ?? 'csv';
+    const back = { href: `${membersPath(account.name)}/export?${new URLSearchParams(query)}`, text: 'Back to the export' };
+    if (format !== 'csv' && format !== 'jsonl') return send(reply, 400, messagePage('Not exported', 'Invalid parameter: format: csv or jsonl.', chrome, back));
+    const now = deps.clock();
+    const filters = filterOf(query, now);
+    if ('error' in filters) return send(reply, 400, messagePage('Not exported', filters.error, chrome, back));
+    const fields = columnsOf(query);
+    let release: () => void;
+    try {
+      release = await downloads.take(account.id);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return send(
+        reply.header('retry-after', '5'),
+        503,
+        messagePage('Busy', 'Another export of this account (or two of others) is being downloaded: try again when it ends.', chrome, back),
+      );
+    }
+    const out = new PassThrough();
+    let taken = 0;
+    out.on('data', (chunk: Buffer) => (taken += chunk.length));
+    out.once('close', release);
+    cutOffWhenStalled(request, reply, out, () => taken, deps.stallTimeoutMs, 'console export');
+    // A client that goes away ends the stream (Fastify destroys it), which ends the reading
+    // and releases the snapshot; a failure of the store cuts the download short, logged.
+    deps.exporter.write(account, format, out, { selection: { filters, now, profileFields: fields }, columns: fileColumns(fields) }).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') request.log.error({ err: error }, 'console export failed');
+      out.destroy(error as Error);
+    });
+    const day = new Date(now).toISOString().slice(0, 10);
+    const name = `${account.name.replace(/[^A-Za-z0-9_.-]/g, '_')}-members-${day}.${format}`;
+    return reply.type(FORMATS[format].type).header('content-disposition', `attachment; filename="${name}"`).send(out);
+  });
+}
+
+function importRoutes(scope: FastifyInstance, deps: ConsoleDeps): void {
+  scope.addHook('onClose', async () => deps.imports.close());
+
+  /** The job of the URL, when the operator may import into its account; else the page that says there is none (404). */
+  function jobOf(request: FastifyRequest, reply: FastifyReply) {
+    const seen = onAccount(request);
+    const job = deps.imports.find(seen.account, (request.params as { job: string }).job);
+    if (!job) {
+      send(
+        reply,
+        404,
+        messagePage(
+          'Not found',
+          'There is no such import in this account: it may be over a day old, or the server restarted since (upload the file again).',
+          { operator: seen.operator, account: seen.account.name },
+          { href: importPath(seen.account.name), text: 'Import a file' },
+        ),
+      );
+      return undefined;
+    }
+    return { ...seen, job };
+  }
+
+  /** A run asked for while one is in progress: refused (409), on the job's page. */
+  function inProgress(reply: FastifyReply, operator: Chrome['operator'], account: Account, job: ImportJob) {
+    return send(
+      reply,
+      409,
+      jobPage(
+        { operator, account: account.name, notice: { kind: 'error', text: 'A run of this import is in progress: wait for it to end, then start another.' } },
+        account,
+        job,
+      ),
+    );
+  }
+
+  scope.get('/import', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = onAccount(request);
+    return send(reply, 200, uploadPage({ operator: seen.operator, account: seen.account.name }, seen.account.name, deps.uploadLimitBytes));
+  });
+
+  scope.post('/import', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = onAccount(request);
+    const { operator, account } = seen;
+    const refuse = (status: number, text: string) =>
+      send(reply, status, uploadPage({ operator, account: account.name, notice: { kind: 'error', text } }, account.name, deps.uploadLimitBytes));
+    if (!request.isMultipart()) return refuse(400, 'Invalid parameter: file: send the form as multipart/form-data, as the upload form does.');
+    // The format's field comes before the file in the form, so it is read first.
+    const upload = await request.file({ limits: { fileSize: deps.uploadLimitBytes, files: 1, fields: 4, fieldSize: 100 } });
+    if (!upload || upload.filename === '') {
+      upload?.file.resume();
+      return refuse(400, 'Invalid parameter: file: choose a file to import.');
+    }
+    const field = upload.fields.format;
+    const chosen = field && !Array.isArray(field) && field.type === 'field' ? String(field.value) : '';
+    const format: FileFormat | undefined = chosen === 'csv' || chosen === 'jsonl' ? chosen : chosen === '' ? formatOf(upload.filename) : undefined;
+    if (!format) {
+      upload.file.resume();
+      return refuse(
+        400,
+        chosen === ''
+          ? `Invalid parameter: file: cannot tell the format of “${upload.filename}”: name it .csv or .jsonl, or choose the format.`
+          : 'Invalid parameter: format: csv or jsonl.',
+      );
+    }
+    try {
+      const job = await deps.imports.receive(account, upload.filename, format, upload.file, () => upload.file.truncated);
+      return seeOther(reply, `${jobPath(account.name, job)}?done=uploaded`);
+    } catch (error) {
+      if (!(error instanceof UploadRefused)) throw error;
+      // Refused before it was read ('busy'): the rest of the request is let through.
+      upload.file.resume();
+      if (error.reason === 'busy') return refuse(429, `Too many imports: ${error.message}.`);
+      if (error.reason === 'too-large')
+        return refuse(413, `Invalid parameter: file: larger than the ${mib(deps.uploadLimitBytes)} the server takes (IMPORT_UPLOAD_LIMIT_BYTES).`);
+      return refuse(400, `Invalid parameter: file: ${error.message}.`);
+    }
+  });
+
+  scope.get('/import/:job', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = jobOf(request, reply);
+    if (!seen) return reply;
+    const running = seen.job.state === 'checking' || seen.job.state === 'running';
+    // A run in progress: the page reloads itself (no script) until it ends.
+    if (running) reply.header('refresh', String(REFRESH_SECONDS));
+    return send(reply, 200, jobPage({ operator: seen.operator, account: seen.account.name, notice: doneNotice(request) }, seen.account, seen.job));
+  });
+
+  scope.post('/import/:job/check', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = jobOf(request, reply);
+    if (!seen) return reply;
+    const { operator, account, job } = seen;
+    const form = formOf(request);
+    const choice = mappingOf(job, form, account);
+    if ('error' in choice)
+      return send(reply, 400, jobPage({ operator, account: account.name, notice: { kind: 'error', text: choice.error } }, account, job, form));
+    if (!deps.imports.start(account, job, true, request.log, choice)) return inProgress(reply, operator, account, job);
+    return seeOther(reply, jobPath(account.name, job));
+  });
+
+  scope.post('/import/:job/run', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = jobOf(request, reply);
+    if (!seen) return reply;
+    const { operator, account, job } = seen;
+    if (job.state !== 'checked')
+      return send(
+        reply,
+        409,
+        jobPage(
+          {
+            operator,
+            account: account.name,
+            notice: { kind: 'error', text: 'Make a dry run of this mapping first: the import runs the mapping a dry run checked.' },
+          },
+          account,
+          job,
+        ),
+      );
+    if (!deps.imports.start(account, job, false, request.log)) return inProgress(reply, operator, account, job);
+    return seeOther(reply, jobPath(account.name, job));
+  });
+
+  scope.get('/import/:job/rejects', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = jobOf(request, reply);
+    if (!seen) return reply;
+    const { job, account, operator } = seen;
+    const path = deps.imports.rejectsFile(job);
+    if (!path || job.state === 'checking' || job.state === 'running')
+      return send(
+        reply,
+        404,
+        messagePage(
+          'No rejects',
+          'This run rejected no row (or has not ended yet).',
+          { operator, account: account.name },
+          { href: jobPath(account.name, job), text: 'Back to the import' },
+        ),
+      );
+    const name = `${job.fileName.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9_.-]/g, '_')}.rejected.${job.format}`;
+    return reply
+      .type(job.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(createReadStream(path));
+  });
+}
+
+/**
+ * The mapping a form chooses (`map:N` for the file's N-th column) and the choice for members
+ * without a password, or what is wrong with it, naming the parameter.
+ */
+function mappingOf(job: ImportJob, form: Params, account: Account): { mapping: Map<string, string>; passwordsByMail: boolean } | { error: string } {
+  const mapping = new Map<string, string>();
+  const taken = new Map<string, string>();
+  for (const [index, column] of job.columns.entries()) {
+    const name = `map:${index}`;
+    const target = form[name] ?? '';
+    if (target !== '' && !IMPORT_TARGETS.includes(target) && (!target.startsWith(PROFILE_PREFIX) || classifyColumn(target).kind !== 'profile'))
+      return { error: `Invalid parameter: ${name}: “${target}” is no field (a member column, password, or profile:NAME).` };
+    if (target !== '' && taken.has(target))
+      return { error: `Invalid parameter: ${name}: ${target} is chosen already for the column “${taken.get(target)}”: a field takes one column.` };
+    if (target !== '') taken.set(target, column);
+    mapping.set(column, target);
+  }
+  if (!taken.has('login')) return { error: 'Invalid parameter: map: no column is the login, which every row needs: choose “login” for one.' };
+  const passwords = form.passwords ?? 'reject';
+  if (passwords !== 'reject' && passwords !== 'mail') return { error: 'Invalid parameter: passwords: reject or mail.' };
+  if (passwords === 'mail' && account.settings.smtpUrl === '')
+    return {
+      error:
+        'Invalid parameter: passwords: the account has no mail server (account set --smtp-url), so members cannot set their password by e-mail: give them passwords, or reject them.',
+    };
+  return { mapping, passwordsByMail: passwords === 'mail' };
+}

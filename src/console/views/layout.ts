@@ -1,0 +1,76 @@
+/**
+ * The console's frame: every page's layout (its header, its account's navigation by role, the
+ * notice a change left), and the small pieces every view uses. Views are functions of typed
+ * props that return HTML through `html`, which escapes every value (see docs/architecture.md,
+ * "The web front ends"); no view has a script or a style attribute (the Content-Security-Policy
+ * allows neither): the pages work with JavaScript off.
+ */
+import type { Operator, Role } from '../../operators/operator.js';
+import { html, type Html } from '../../http/html.js';
+import { membersPath } from '../paths.js';
+
+export interface Chrome {
+  readonly operator?: Operator;
+  /** The account the page is about, for the navigation. */
+  readonly account?: string;
+  readonly notice?: { readonly kind: 'ok' | 'error'; readonly text: string };
+}
+
+const STATUS_NAMES: Record<string, string> = { A: 'Active', S: 'Suspended', D: 'Deleted' };
+export const when = (instant: number | null | undefined) => (instant ? new Date(instant).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—');
+export const statusBadge = (status: string) => html`<span class="badge ${status}">${STATUS_NAMES[status] ?? status}</span>`;
+export const option = (value: string, label: string, current: string | undefined) =>
+  html`<option value="${value}"${current === value ? html` selected` : ''}>${label}</option>`;
+
+/** An account's pages, by the least role that opens them; the page whose title starts with its heading is the current one. */
+const ACCOUNT_PAGES: ReadonlyArray<{ heading: string; path: string; role: Role }> = [
+  { heading: 'Overview', path: 'overview', role: 'viewer' },
+  { heading: 'Members', path: 'members', role: 'viewer' },
+  { heading: 'Registrations', path: 'registrations', role: 'viewer' },
+  { heading: 'Member pages', path: 'member-pages', role: 'owner' },
+  { heading: 'Settings', path: 'settings', role: 'owner' },
+  { heading: 'Mail', path: 'mail', role: 'owner' },
+  { heading: 'API keys', path: 'keys', role: 'owner' },
+  { heading: 'Operators', path: 'operators', role: 'owner' },
+  { heading: 'Webhooks', path: 'webhooks', role: 'owner' },
+];
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
+
+function accountNav(operator: Operator, account: string, title: string): Html {
+  const role = operator.accounts.find((grant) => grant.account === account)?.role;
+  if (!role) return html``;
+  const pages = ACCOUNT_PAGES.filter((page) => RANK[role] >= RANK[page.role]);
+  return html`<nav class="account-nav" aria-label="${account}">${pages.map(
+    (page) =>
+      html`<a href="/admin/accounts/${encodeURIComponent(account)}/${page.path}" class="${title.startsWith(`${page.heading} of`) ? 'current' : ''}">${page.heading}</a>`,
+  )}</nav>`;
+}
+
+export function layout(title: string, chrome: Chrome, body: Html): string {
+  const { operator, account } = chrome;
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · member-api console</title><link rel="stylesheet" href="/admin/console.css"></head>
+<body>
+<header class="top"><a class="brand" href="/admin/">member-api console</a>
+<nav>${operator ? operator.accounts.map((grant) => html`<a href="${membersPath(grant.account)}" class="${grant.account === account ? 'current' : ''}">${grant.account}</a>`) : ''}</nav>
+${
+  operator
+    ? html`<div class="who"><span>${operator.email}</span><a href="/admin/two-step">Two-step sign-in${operator.twoStep ? ': on' : ''}</a>
+<form method="post" action="/admin/sign-out"><button type="submit">Sign out</button></form>
+<form method="post" action="/admin/sign-out-everywhere"><button type="submit">Sign out everywhere</button></form></div>`
+    : ''
+}
+</header>
+<main>${operator && account ? accountNav(operator, account, title) : ''}${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
+</body></html>
+`.value;
+}
+
+export function messagePage(title: string, text: string, chrome: Chrome, link?: { href: string; text: string }): string {
+  return layout(
+    title,
+    chrome,
+    html`<div class="narrow card"><h1>${title}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.text}</a></p>` : ''}</div>`,
+  );
+}
