@@ -22,13 +22,15 @@ import { bulkSection } from './sections/bulk.js';
 import { keysSection } from './sections/keys.js';
 import { mailSection } from './sections/mail.js';
 import { memberPagesSection } from './sections/member-pages.js';
+import { memberSection } from './sections/member.js';
 import { membersSection } from './sections/members.js';
 import { operatorsSection } from './sections/operators.js';
 import { overviewSection } from './sections/overview.js';
 import { registrationsSection } from './sections/registrations.js';
 import { sessionSection } from './sections/session.js';
 import { settingsSection } from './sections/settings.js';
-import { transferSection } from './sections/transfer.js';
+import { exportSection } from './sections/export.js';
+import { importSection } from './sections/import.js';
 import { twoStepSection } from './sections/two-step.js';
 import { webhooksSection } from './sections/webhooks.js';
 import { consoleCookies } from './session-cookie.js';
@@ -45,8 +47,10 @@ const CSS = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
 /** The sections of an account's pages, each a plugin under its own prefix. */
 const ACCOUNT_SECTIONS = [
   ['members', membersSection],
+  ['members', memberSection],
   ['members', bulkSection],
-  ['members', transferSection],
+  ['members', exportSection],
+  ['members', importSection],
   ['overview', overviewSection],
   ['registrations', registrationsSection],
   ['member-pages', memberPagesSection],
