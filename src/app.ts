@@ -11,7 +11,7 @@ import type pino from 'pino';
 import type { AccountsService } from './accounts/accounts-service.js';
 import type { AccountRateLimiter, AnonymousLoginLimiter, KeyGuessGuard, PageFormLimiter } from './auth/request-limits.js';
 import type { OperatorsService } from './operators/operators-service.js';
-import { registerMemberPages } from './pages/routes.js';
+import { registerMemberPages } from './pages/plugin.js';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import type { LoginService } from './members/login-service.js';

@@ -1,0 +1,126 @@
+/**
+ * Registration on the member pages: the pages' own form, and the hosted original's form pasted
+ * on a site (`action=reg2`, read by originalRegistration and posted to the sign-in address,
+ * sign-in.ts). Every field's problem is said at once; the budgets (per client, per account) and
+ * the hashing gate come before the members' service makes the member (reg_type Free,
+ * `member.registered`), which is signed in at once or waits for an operator's approval (the
+ * operators who hear of it, and the link to the queue, are the operators' service's).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientScope } from '../../auth/client-address.js';
+import { HashingBusy } from '../../auth/hashing-gate.js';
+import { FORM_BODY_LIMIT_BYTES } from '../../http/page-security.js';
+import { WireParams } from '../../http/params.js';
+import { isEmail, isLogin } from '../../members/fields.js';
+import { pageOf } from '../access.js';
+import type { MemberPagesContext } from '../context.js';
+import { destinationOf, goOn, readFields, registrationClosed, signIn, visitor } from '../page-actions.js';
+import { passwordProblem, sendPage } from '../page-reply.js';
+import { messagePage, registerPage, signInPage, type Chrome } from '../views.js';
+
+export async function registrationSection(pages: FastifyInstance, context: MemberPagesContext): Promise<void> {
+  pages.post('/:account/register', { bodyLimit: FORM_BODY_LIMIT_BYTES, config: { page: { form: 'own' } } }, async (request, reply) => {
+    const { chrome, params } = pageOf(request);
+    return register(context, request, reply, chrome, params);
+  });
+}
+
+/** The registration page, or the page that says it is closed. */
+export function registrationPage(reply: FastifyReply, chrome: Chrome): FastifyReply {
+  // A page, found (200): sites link to it, and link checkers take a 404 for a dead link.
+  if (chrome.account.settings.registration === 'off') return registrationClosed(reply, chrome);
+  return sendPage(reply, 200, chrome, registerPage(chrome, { values: {}, errors: {} }));
+}
+
+/**
+ * A registration (the pages' form, or the original's pasted one read by originalRegistration):
+ * every field's problem said at once, the budgets and the hashing gate, then a member made by
+ * the members' service, signed in at once or waiting for approval.
+ */
+export async function register(
+  context: MemberPagesContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  chrome: Chrome,
+  params: WireParams,
+): Promise<FastifyReply> {
+  const { account } = chrome;
+  if (account.settings.registration === 'off') return registrationClosed(reply, chrome);
+  const login = (params.get('login') ?? '').trim();
+  const email = (params.get('email') ?? '').trim();
+  const password = params.get('password') ?? '';
+  const { set, values, errors } = readFields(chrome, params, false);
+  const again = (status: number, error?: string) =>
+    sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
+  // A robot fills the hidden field: it is thanked, and nothing is made.
+  if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'thanks', 'thanksText'));
+  if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
+  if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
+  const problem = passwordProblem(chrome, password);
+  if (problem) errors.password = problem;
+  else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
+  if (Object.keys(errors).length > 0) return again(400);
+  const client = clientScope(request.ip);
+  const admission = await context.registrations.admit(account.id, client);
+  if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
+  try {
+    await context.hashing.admit({ account: String(account.id), client });
+  } catch (error) {
+    if (error instanceof HashingBusy) return again(503, chrome.t('busy'));
+    throw error;
+  }
+  const approval = account.settings.registration === 'approval';
+  const created = await context.members.create(
+    account,
+    {
+      login,
+      email,
+      password,
+      urlOk: null,
+      urlFail: null,
+      timeExpiry: null,
+      loginExpiry: null,
+      ip: visitor(request),
+      client,
+      profile: set,
+      sendWelcome: true,
+      registration: { approval, ...(approval ? await context.operators.approvalNotice(account) : { operators: [], approveUrl: '' }) },
+    },
+    { actor: 'member', requestId: request.id },
+  );
+  if (created.kind === 'login-taken') {
+    errors.login = chrome.t('loginTaken');
+    return again(409);
+  }
+  if (created.kind !== 'created') return again(400, chrome.t(created.kind === 'over-quota' ? 'full' : 'tooLong'));
+  if (approval)
+    return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
+  const signedIn = await signIn(context, request, reply, account, login, password, false);
+  if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
+  return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl));
+}
+
+/**
+ * The hosted original's registration form, as sites pasted it (`action=reg2`, `_login`,
+ * `_email`, `_password`, `_password2`, and each profile field as `_` and its name), read as
+ * the pages' own form: a field of the account's registration fields by its name (`-` and `_`
+ * alike); the others, which the account does not ask, are left out.
+ */
+export function originalRegistration(chrome: Chrome, params: WireParams): WireParams {
+  const form = new Map<string, string[]>();
+  const take = (name: string, from: string) => {
+    const value = params.get(from);
+    if (value !== undefined) form.set(name, [value]);
+  };
+  take('login', '_login');
+  take('email', '_email');
+  take('password', '_password');
+  take('confirm', '_password2');
+  const folded = (name: string) => name.toLowerCase().replaceAll('-', '_');
+  const sent = new Map([...params.names()].map((name): [string, string] => [folded(name), name]));
+  for (const field of chrome.account.settings.registrationFields) {
+    const from = sent.get(`_${folded(field.name)}`);
+    if (from !== undefined) take(`f_${field.name}`, from);
+  }
+  return new WireParams(form);
+}
