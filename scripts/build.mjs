@@ -20,9 +20,10 @@ const dist = join(root, 'dist');
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-// The console's stylesheet and the pages' script for the original's registration forms are read
-// from beside their modules.
+// The front ends' stylesheets and the pages' script for the original's registration forms are
+// read from beside their modules.
 copyFileSync(join(root, 'src/console/console.css'), join(dist, 'console/console.css'));
+copyFileSync(join(root, 'src/pages/pages.css'), join(dist, 'pages/pages.css'));
 mkdirSync(join(dist, 'pages/assets'), { recursive: true });
 copyFileSync(join(root, 'src/pages/assets/regformcheck.js'), join(dist, 'pages/assets/regformcheck.js'));
 

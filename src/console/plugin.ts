@@ -8,7 +8,6 @@
  * through the same services as the API (same rules, same errors, the same events, with actor
  * `operator` and the operator's e-mail). Nothing it answers is cached.
  */
-import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { HashingBusy } from '../auth/hashing-gate.js';
@@ -34,6 +33,8 @@ import { importSection } from './sections/import.js';
 import { twoStepSection } from './sections/two-step.js';
 import { webhooksSection } from './sections/webhooks.js';
 import { consoleCookies } from './session-cookie.js';
+import { CONSOLE_STYLESHEET } from './views/layout.js';
+import { serveStylesheet } from '../http/stylesheets.js';
 import { messagePage } from './views/layout.js';
 import { TWO_STEP_PATH } from './views/two-step.js';
 
@@ -41,8 +42,6 @@ export type { ConsoleContext } from './deps.js';
 
 /** Where the console lives: every route below is under it, and so is its own 404 page. */
 const PREFIX = '/admin';
-// Beside this module: in src/ (tsx) and in dist/ (the build copies it there).
-const CSS = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
 
 /** The sections of an account's pages, each a plugin under its own prefix. */
 const ACCOUNT_SECTIONS = [
@@ -75,9 +74,10 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       });
       const openActionAddresses = actionAddresses(scope);
 
-      // Member data is never cached, by the browser or on the way.
+      // Member data is never cached, by the browser or on the way (the stylesheet, named by its
+      // content's hash, is: it says so itself).
       scope.addHook('onSend', async (_request, reply, payload) => {
-        reply.header('cache-control', 'no-store');
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
         return payload;
       });
 
@@ -107,7 +107,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
         twoStepPath: TWO_STEP_PATH,
       });
 
-      scope.get('/console.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
+      serveStylesheet(scope, CONSOLE_STYLESHEET);
       await scope.register(async (section) => sessionSection(section, deps));
       await scope.register(async (section) => twoStepSection(section, deps));
       for (const [path, section] of ACCOUNT_SECTIONS) await scope.register(async (child) => section(child, deps), { prefix: `/accounts/:account/${path}` });

@@ -26,6 +26,8 @@ import { registrationSection } from './sections/registration.js';
 import { reminderSection } from './sections/reminder.js';
 import { originalSignInRoute, signInSection } from './sections/sign-in.js';
 import { messagePage } from './views.js';
+import { PAGES_STYLESHEET } from './stylesheet.js';
+import { serveStylesheet } from '../http/stylesheets.js';
 
 export type { MemberPagesContext } from './context.js';
 
@@ -54,9 +56,10 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
     });
   }
 
-  // The original's addresses outside /auth/: its older sign-in address, and its registration-form script.
+  // Outside /auth/: the pages' stylesheet, and the original's older sign-in address and its registration-form script.
   await app.register(async (scope) => {
     asPages(scope);
+    serveStylesheet(scope, PAGES_STYLESHEET);
     await registrationScriptRoute(scope);
     await originalSignInRoute(scope, context);
   });

@@ -1,47 +1,28 @@
 /**
  * The member pages' HTML: one layout in the account's look (its name, logo and accent colour)
  * and one function per page, all escaped templates (html.ts), no script. The stylesheet is
- * inline and allowed by its hash, which depends on the accent: policy() gives the
+ * pages.css; only the account's accent is inline, allowed by its hash: policy() gives the
  * Content-Security-Policy that goes with a page.
  */
 import { createHash } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import type { RegistrationField } from '../accounts/registration-fields.js';
 import { html, Html } from '../http/html.js';
+import { PAGES_STYLESHEET } from './stylesheet.js';
 import type { Language, MessageKey, Translate } from './catalog.js';
 import type { PageTemplate, PageTemplateVariable } from '../accounts/page-template.js';
 
-const BASE_STYLE = [
-  '*{box-sizing:border-box}',
-  'body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f4f5f7;color:#1f2328;line-height:1.5}',
-  'main{max-width:30rem;margin:2.5rem auto;padding:1.75rem;background:#fff;border:1px solid #d0d7de;border-radius:.5rem}',
-  'header{text-align:center;margin-bottom:1rem}header img{max-height:3.5rem;max-width:12rem}',
-  '.brand{font-size:.95rem;color:#57606a;margin:.25rem 0 0}',
-  'h1{font-size:1.45rem;margin:.25rem 0 1rem}h2{font-size:1.1rem;margin:1.75rem 0 .5rem;padding-top:1rem;border-top:1px solid #d0d7de}',
-  'label{display:block;margin:.9rem 0 .25rem;font-weight:600}',
-  'input,select{font:inherit;padding:.55rem .6rem;width:100%;border:1px solid #8c959f;border-radius:.35rem;background:#fff;color:inherit}',
-  'input:focus,select:focus,button:focus,a:focus{outline:3px solid var(--accent);outline-offset:2px}',
-  '.check{display:flex;gap:.5rem;align-items:flex-start;margin:.9rem 0 .25rem;font-weight:400}.check input{width:auto;margin-top:.3rem}',
-  'button{font:inherit;font-weight:600;margin-top:1.25rem;padding:.6rem 1.2rem;border:0;border-radius:.35rem;background:var(--accent);color:#fff;cursor:pointer;width:100%}',
-  'button.secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}button.danger{background:#b42318}',
-  'a{color:var(--accent)}',
-  '.links{margin-top:1.25rem;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;justify-content:space-between}',
-  '.hint{font-size:.875rem;color:#57606a;margin:.25rem 0 0}',
-  '.error{color:#b42318;font-size:.9rem;margin:.25rem 0 0}',
-  '.alert{padding:.75rem 1rem;border-radius:.35rem;margin:0 0 1rem;background:#fdecea;color:#8a1c12;border:1px solid #f5c2bd}',
-  '.notice{padding:.75rem 1rem;border-radius:.35rem;margin:0 0 1rem;background:#e8f5ec;color:#14532d;border:1px solid #b7dfc3}',
-  '.trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}',
-  '@media (max-width:32rem){main{margin:0;border:0;border-radius:0;min-height:100vh;padding:1.25rem}}',
-].join('');
-
-/** The stylesheet of an account's pages, and its hash for the policy; made once per accent. */
-const styles = new Map<string, { text: string; source: string }>();
-function styleOf(accent: string): { text: string; source: string } {
-  let style = styles.get(accent);
+/**
+ * An account's accent, the one style of its pages that is not in the stylesheet: a rule inline,
+ * allowed by its hash in the page's policy; made once per accent.
+ */
+const accents = new Map<string, { text: string; source: string }>();
+function accentOf(accent: string): { text: string; source: string } {
+  let style = accents.get(accent);
   if (!style) {
-    const text = `:root{--accent:${accent}}${BASE_STYLE}`;
-    if (styles.size > 1000) styles.clear();
-    styles.set(accent, (style = { text, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` }));
+    const text = `:root{--accent:${accent}}`;
+    if (accents.size > 1000) accents.clear();
+    accents.set(accent, (style = { text, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` }));
   }
   return style;
 }
@@ -89,7 +70,7 @@ export function policy(chrome: Pick<Chrome, 'account' | 'template'>, formTargets
   const sources = (list: readonly string[]) => (list.length === 0 ? "'none'" : [...new Set(list)].join(' '));
   return [
     "default-src 'none'",
-    `style-src ${sources([styleOf(account.settings.pageAccent).source, ...template.styleSources, ...site])}`,
+    `style-src ${sources(["'self'", accentOf(account.settings.pageAccent).source, ...template.styleSources, ...site])}`,
     `img-src ${sources([...logo, ...site])}`,
     `font-src ${sources(site)}`,
     `form-action 'self' ${[...new Set(formTargets)].join(' ')}`.trim(),
@@ -104,7 +85,7 @@ export function layout(chrome: Chrome, title: string, content: Html): string {
   const logo = account.settings.pageLogoUrl;
   const values: Record<PageTemplateVariable, Html | string> = {
     head: html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><meta name="robots" content="noindex">
-<style>${new Html(styleOf(account.settings.pageAccent).text)}</style>`,
+<link rel="stylesheet" href="${PAGES_STYLESHEET.path}"><style>${new Html(accentOf(account.settings.pageAccent).text)}</style>`,
     content,
     logo: logo ? html`<img src="${logo}" alt="${name}">` : '',
     lang: language,

@@ -491,7 +491,8 @@ describeEachEngineApp('the member pages', (h) => {
     expect(page.body).toContain('<footer>© The Club</footer>');
     expect(page.body).toContain('name="password"');
     const csp = String(page.headers['content-security-policy']);
-    expect(csp).toMatch(new RegExp(`style-src 'sha256-[^']+' 'sha256-[^']+' ${SITE.replace(/\./g, '\\.')}`));
+    // The pages' stylesheet (a file: 'self'), the accent, the layout's own style block, the site's.
+    expect(csp).toMatch(new RegExp(`style-src 'self' 'sha256-[^']+' 'sha256-[^']+' ${SITE.replace(/\./g, '\\.')}`));
     expect(csp).toContain(`img-src https://cdn.site.test ${SITE}`);
     expect(csp).not.toContain('script-src');
     await accounts.setPageTemplate(b.user, undefined);

@@ -45,7 +45,8 @@ describeEachEngineApp('OpenAPI description', (h) => {
       // and its files, the home page, the reset page a link opens, the console
       // (docs/console.md) and the member pages (docs/member-pages.md), with the original's
       // older sign-in address and its registration-form script.
-      (route) => !/^\w+ \/(docs|api2\/openapi\.json|api2\/reset-password|admin|auth|cgi-bin\/auth\.fcgi|regformcheck\.js)\b/.test(route) && route !== 'GET /',
+      (route) =>
+        !/^\w+ \/(docs|api2\/openapi\.json|api2\/reset-password|admin|auth|assets|cgi-bin\/auth\.fcgi|regformcheck\.js)\b/.test(route) && route !== 'GET /',
     );
     expect(served.length).toBeGreaterThanOrEqual(8);
     expect(new Set(described)).toEqual(new Set(served));

@@ -7,7 +7,11 @@
  */
 import type { Operator, Role } from '../../operators/operator.js';
 import { html, type Html } from '../../http/html.js';
+import { stylesheet } from '../../http/stylesheets.js';
 import { membersPath } from '../paths.js';
+
+/** The console's one stylesheet (console.css, beside the console's modules in src/ and in dist/), named by its content's hash. */
+export const CONSOLE_STYLESHEET = stylesheet(new URL('../console.css', import.meta.url), '/admin', 'console');
 
 export interface Chrome {
   readonly operator?: Operator;
@@ -50,7 +54,7 @@ export function layout(title: string, chrome: Chrome, body: Html): string {
   const { operator, account } = chrome;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · member-api console</title><link rel="stylesheet" href="/admin/console.css"></head>
+<title>${title} · member-api console</title><link rel="stylesheet" href="${CONSOLE_STYLESHEET.path}"></head>
 <body>
 <header class="top"><a class="brand" href="/admin/">member-api console</a>
 <nav>${operator ? operator.accounts.map((grant) => html`<a href="${membersPath(grant.account)}" class="${grant.account === account ? 'current' : ''}">${grant.account}</a>`) : ''}</nav>

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { html } from '../html.js';
-import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
+import { memberPage, sendMemberPage } from '../member-pages.js';
 import { registerPages } from '../page-security.js';
 
 export async function registerHomePage(app: FastifyInstance, options: { readonly console: boolean }): Promise<void> {
@@ -17,7 +17,7 @@ ${options.console ? html`<li><a href="/admin/">The operator's console</a>, to fi
 <li>Each account's members sign in at <code>/auth/ACCOUNT/</code>.</li>
 </ul>`,
   );
-  await registerPages(app, { 'style-src': [MEMBER_PAGE_STYLE_SOURCE] }, (pages) => {
+  await registerPages(app, { 'style-src': ["'self'"] }, (pages) => {
     pages.get('/', { schema: { hide: true } }, async (_request, reply) => sendMemberPage(reply, 200, page));
   });
 }

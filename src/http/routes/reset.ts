@@ -13,7 +13,7 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import { html } from '../html.js';
 import { chromeOf, passwordProblem, seeOther, sendPage } from '../../pages/page-reply.js';
 import { messagePage, resetPage } from '../../pages/views.js';
-import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
+import { memberPage, sendMemberPage } from '../member-pages.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../page-security.js';
 import { queryParams, readParams } from '../params.js';
 import { okReply } from '../replies.js';
@@ -89,7 +89,7 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
     }),
   );
 
-  await registerPages(app, { 'style-src': [MEMBER_PAGE_STYLE_SOURCE], 'form-action': ["'self'"] }, (pages) => {
+  await registerPages(app, { 'style-src': ["'self'"], 'form-action': ["'self'"] }, (pages) => {
     // Pages for people: not in the OpenAPI document (the link is what /reset/ answers).
     pages.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true };

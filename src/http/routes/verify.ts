@@ -9,7 +9,7 @@ import type { AccountsService } from '../../accounts/accounts-service.js';
 import type { MembersService, VerifyEmailOutcome } from '../../members/members-service.js';
 import { registerPages } from '../page-security.js';
 import { html } from '../html.js';
-import { MEMBER_PAGE_STYLE_SOURCE, memberPage, sendMemberPage } from '../member-pages.js';
+import { memberPage, sendMemberPage } from '../member-pages.js';
 import { matchPattern } from '../decoders.js';
 import { queryParams } from '../params.js';
 import { chromeOf, sendPage } from '../../pages/page-reply.js';
@@ -42,7 +42,7 @@ export const VERIFY_SCHEMA = {
 };
 
 export async function registerVerifyRoute(app: FastifyInstance, context: { accounts: AccountsService; members: MembersService }): Promise<void> {
-  await registerPages(app, { 'style-src': [MEMBER_PAGE_STYLE_SOURCE] }, (pages) => {
+  await registerPages(app, { 'style-src': ["'self'"] }, (pages) => {
     pages.get('/api2/verify/', { schema: VERIFY_SCHEMA }, async (request, reply) => {
       const query = queryParams(request);
       const [user, login, id, code] = ['user', 'login', 'id', 'code'].map((name) => query.get(name) ?? '');
