@@ -16,7 +16,8 @@ import type { MemberPagesContext } from './context.js';
 import { fromOwnForm } from './form-token.js';
 import { chromeOf, seeOther, sendPage } from './page-reply.js';
 import { accountOrDefaults, currentSession, DEFAULT_ACCOUNT, refused } from './page-actions.js';
-import { messagePage, signInPage, type Chrome } from './views.js';
+import { messagePage, type Chrome } from './views/layout.js';
+import { signInPage } from './views/sign-in.js';
 
 /** What a member page's route needs found first. */
 export interface PageNeeds {

@@ -20,7 +20,9 @@ import type { MessageKey } from './catalog.js';
 import type { MemberPagesContext } from './context.js';
 import { allowedReturn, clearSessionCookie, cookieName, readCookies, setSessionCookie } from './member-cookie.js';
 import { chromeOf, formTargets, seeOther, sendPage } from './page-reply.js';
-import { continuePage, messagePage, profilePage, signInPage, type Chrome, type ProfileView } from './views.js';
+import { continuePage, signInPage } from './views/sign-in.js';
+import { messagePage, type Chrome } from './views/layout.js';
+import { profilePage, type ProfileView } from './views/profile.js';
 
 /** The look of a page that belongs to no account (a request that could not be read). */
 export const DEFAULT_ACCOUNT: Account = { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS };

@@ -10,7 +10,7 @@ import { pageTemplateOf } from '../accounts/page-template.js';
 import { pickLanguage, translator } from './catalog.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
 import { originOf } from '../common/validate.js';
-import { policy, type Chrome } from './views.js';
+import { policy, type Chrome } from './views/layout.js';
 import { appendCookie, formTokenCookie, formTokenOf } from './form-token.js';
 
 /** What every page of the request shares: the account, its words in the visitor's language, its layout. */

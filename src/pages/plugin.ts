@@ -25,7 +25,7 @@ import { protectionSection, registrationScriptRoute } from './sections/protectio
 import { registrationSection } from './sections/registration.js';
 import { reminderSection } from './sections/reminder.js';
 import { originalSignInRoute, signInSection } from './sections/sign-in.js';
-import { messagePage } from './views.js';
+import { messagePage } from './views/layout.js';
 import { PAGES_STYLESHEET } from './stylesheet.js';
 import { serveStylesheet } from '../http/stylesheets.js';
 

@@ -2,7 +2,7 @@
 import { DEFAULT_SETTINGS, type Account, type AccountSettings } from '../../src/accounts/account.js';
 import { pageTemplateOf } from '../../src/accounts/page-template.js';
 import { pickLanguage, translator } from '../../src/pages/catalog.js';
-import type { Chrome } from '../../src/pages/views.js';
+import type { Chrome } from '../../src/pages/views/layout.js';
 
 /** An account as the views see it: a name, an id, and the defaults but what a test sets. */
 export function fixtureAccount(settings: Partial<AccountSettings> = {}, name = 'garden'): Account {

@@ -13,7 +13,7 @@ import { memberPage, sendMemberPage } from '../member-pages.js';
 import { matchPattern } from '../decoders.js';
 import { queryParams } from '../params.js';
 import { chromeOf, sendPage } from '../../pages/page-reply.js';
-import { messagePage } from '../../pages/views.js';
+import { messagePage } from '../../pages/views/layout.js';
 
 /** Every bad link's one page (a verified one is the account's: the member pages' catalog). */
 const INVALID = {

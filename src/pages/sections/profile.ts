@@ -17,7 +17,7 @@ import type { MemberPagesContext } from '../context.js';
 import { clearSessionCookie, setSessionCookie } from '../member-cookie.js';
 import { readFields, showProfile, visitor } from '../page-actions.js';
 import { passwordProblem, sendPage } from '../page-reply.js';
-import { messagePage, type Chrome } from '../views.js';
+import { messagePage, type Chrome } from '../views/layout.js';
 
 const FORM = { bodyLimit: FORM_BODY_LIMIT_BYTES, config: { page: { form: 'own', member: true } } } as const;
 

@@ -10,7 +10,7 @@ import type { Account } from '../../accounts/account.js';
 import type { MemberPagesContext } from '../context.js';
 import { currentSession } from '../page-actions.js';
 import { check, protectionScript } from '../protection.js';
-import type { Chrome } from '../views.js';
+import type { Chrome } from '../views/layout.js';
 
 /** The original's registration-form check, read once (beside the pages' modules, in src/ and in dist/). */
 const REGFORMCHECK = readFileSync(new URL('../assets/regformcheck.js', import.meta.url), 'utf8');

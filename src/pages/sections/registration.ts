@@ -16,7 +16,9 @@ import { pageOf } from '../access.js';
 import type { MemberPagesContext } from '../context.js';
 import { destinationOf, goOn, readFields, registrationClosed, signIn, visitor } from '../page-actions.js';
 import { passwordProblem, sendPage } from '../page-reply.js';
-import { messagePage, registerPage, signInPage, type Chrome } from '../views.js';
+import { messagePage, type Chrome } from '../views/layout.js';
+import { registerPage } from '../views/registration.js';
+import { signInPage } from '../views/sign-in.js';
 
 export async function registrationSection(pages: FastifyInstance, context: MemberPagesContext): Promise<void> {
   pages.post('/:account/register', { bodyLimit: FORM_BODY_LIMIT_BYTES, config: { page: { form: 'own' } } }, async (request, reply) => {

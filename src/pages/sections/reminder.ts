@@ -9,7 +9,8 @@ import { FORM_BODY_LIMIT_BYTES } from '../../http/page-security.js';
 import { pageOf } from '../access.js';
 import type { MemberPagesContext } from '../context.js';
 import { sendPage } from '../page-reply.js';
-import { lostPage, messagePage, type Chrome } from '../views.js';
+import { lostPage } from '../views/reminder.js';
+import { messagePage, type Chrome } from '../views/layout.js';
 
 /** The reminder's page (`?action=lost`). */
 export const reminderPage = (reply: FastifyReply, chrome: Chrome): FastifyReply => sendPage(reply, 200, chrome, lostPage(chrome));

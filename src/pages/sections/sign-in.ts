@@ -30,7 +30,9 @@ import {
   topLevelNavigation,
 } from '../page-actions.js';
 import { chromeOf, seeOther, sendPage } from '../page-reply.js';
-import { messagePage, registerPage, signInPage, signOutPage } from '../views.js';
+import { messagePage } from '../views/layout.js';
+import { registerPage } from '../views/registration.js';
+import { signInPage, signOutPage } from '../views/sign-in.js';
 import { protectionScriptAnswer, sessionAnswer } from './protection.js';
 import { originalRegistration, register, registrationPage } from './registration.js';
 import { reminderPage } from './reminder.js';
