@@ -13,7 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
-import { operatorThroughLink, post, text } from '../support/browser.js';
+import { operatorThroughLink, post, text, screenshotPath } from '../support/browser.js';
 import { startSmtp, type MailCatcher } from '../support/smtp.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,10 +36,10 @@ for (const engine of ENGINES) {
 
     /** The page at a desktop's width, then at a phone's: nothing wider than the screen; shot for the docs (SQLite's run). */
     async function shots(page: Page, name: string): Promise<void> {
-      if (engine === 'sqlite') await page.screenshot({ path: `docs/images/console-${name}.png`, fullPage: true });
+      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`console-${name}`), fullPage: true });
       await page.setViewportSize(PHONE);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${name} at 390 px`).toBeLessThanOrEqual(PHONE.width);
-      if (engine === 'sqlite') await page.screenshot({ path: `docs/images/console-${name}-phone.png` });
+      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`console-${name}-phone`) });
       await page.setViewportSize(DESKTOP);
     }
 

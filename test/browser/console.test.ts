@@ -6,7 +6,7 @@
  * fetch change nothing; a viewer is refused a change, a viewer and an editor the owner's pages; an operator of another account gets
  * nothing by URL. The walls an operator once hit are walked again: a reload after a change, a
  * form's address bookmarked, the account's addresses, a member's sessions, verification and reset
- * mail (a real SMTP server), a bulk change in each member's history, the Deleted on request. Screenshots of each page go to docs/images/ (docs/console.md shows them).
+ * mail (a real SMTP server), a bulk change in each member's history, the Deleted on request. Screenshots of each page go to test-output/screenshots/ (`npm run screenshots`: to docs/images/, which docs/console.md shows).
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -18,7 +18,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
-import { operatorThroughLink, text, post } from '../support/browser.js';
+import { operatorThroughLink, text, post, screenshotPath } from '../support/browser.js';
 import { startReceiver } from '../support/receiver.js';
 import { startSmtp } from '../support/smtp.js';
 
@@ -41,7 +41,7 @@ for (const engine of ENGINES) {
     let alice: string;
     let hostile: string;
     const dialogs: string[] = [];
-    // Screenshots from the SQLite run only: one set in docs/images.
+    // Screenshots from the SQLite run only: one set (screenshotPath).
     /**
      * Screenshots for the docs (once, on SQLite): the whole page, then what a phone's screen
      * (390 px) shows of the same page, which must be no wider than the screen (a wide list
@@ -49,12 +49,12 @@ for (const engine of ENGINES) {
      */
     const shoot = async (page: Page, name: string) => {
       if (engine !== 'sqlite') return;
-      await page.screenshot({ path: `docs/images/console-${name}.png`, fullPage: true });
+      await page.screenshot({ path: screenshotPath(`console-${name}`), fullPage: true });
       const desktop = page.viewportSize()!;
       await page.setViewportSize({ width: 390, height: 844 });
       try {
         expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${name} at a phone's width`).toBeLessThanOrEqual(390);
-        await page.screenshot({ path: `docs/images/console-${name}-phone.png` });
+        await page.screenshot({ path: screenshotPath(`console-${name}-phone`) });
       } finally {
         await page.setViewportSize(desktop);
       }

@@ -16,7 +16,7 @@
  *   ends), my data downloaded, sign-out, the reminder's mail and its reset link, deletion.
  *
  * Every page answers `Cache-Control: no-store` and holds no script; none runs off the edge of
- * a phone's screen. Screenshots (SQLite run only) go to docs/images/member-*.png, and the
+ * a phone's screen. Screenshots (SQLite run only) go to test-output/screenshots/member-*.png (`npm run screenshots`: docs/images/), and the
  * console's two pages to console-registrations.png and console-member-pages.png.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { startSmtp, type MailCatcher, type ReceivedMail } from '../support/smtp.js';
-import { text, post } from '../support/browser.js';
+import { text, post, screenshotPath } from '../support/browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -109,11 +109,11 @@ for (const engine of ENGINES) {
     async function look(page: Page, name: string, phone = true): Promise<void> {
       try {
         await fits(page, name);
-        if (engine === 'sqlite' && phone) await page.screenshot({ path: `docs/images/${name}-phone.png`, fullPage: true });
+        if (engine === 'sqlite' && phone) await page.screenshot({ path: screenshotPath(`${name}-phone`), fullPage: true });
       } finally {
         await page.setViewportSize(DESKTOP);
       }
-      if (engine === 'sqlite') await page.screenshot({ path: `docs/images/${name}.png`, fullPage: true });
+      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`${name}`), fullPage: true });
     }
 
     /** The error under a field: shown right below its input, and the input described by it. */

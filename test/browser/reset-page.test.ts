@@ -3,7 +3,7 @@
  * server (a real SMTP server started here) is opened, the page refuses a short password and
  * says why, then sets a new one and sends the browser to the account's ok URL; the member
  * logs in with it, and a session from before the reset is over. The used link then says so.
- * Screenshots of the page go to docs/images/ (docs/api.md shows them, under /api2/reset/).
+ * Screenshots of the page go to test-output/screenshots/ (`npm run screenshots`: docs/images/, which docs/api.md shows under /api2/reset/).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { startSmtp, type MailCatcher } from '../support/smtp.js';
-import { post } from '../support/browser.js';
+import { post, screenshotPath } from '../support/browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -73,13 +73,13 @@ for (const engine of ENGINES) {
       expect(await page.locator('h1').textContent()).toBe('Choose a new password');
       expect(await page.locator('strong').textContent()).toBe('maria');
       expect(await page.locator('script').count()).toBe(0);
-      if (engine === 'sqlite') await page.screenshot({ path: 'docs/images/reset-page.png', fullPage: true });
+      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath('reset-page'), fullPage: true });
 
       await page.fill('input[name=password]', 'short-one');
       await page.fill('input[name=confirm]', 'short-one');
       await page.click('button[type=submit]');
       await expect.poll(() => page.locator('[role=alert]').textContent()).toContain('too short: at least 10 characters');
-      if (engine === 'sqlite') await page.screenshot({ path: 'docs/images/reset-page-refused.png', fullPage: true });
+      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath('reset-page-refused'), fullPage: true });
 
       await page.fill('input[name=password]', 'brand-new-password');
       await page.fill('input[name=confirm]', 'brand-new-password');
@@ -94,7 +94,7 @@ for (const engine of ENGINES) {
       const again = await page.goto(link);
       expect(again!.status()).toBe(410);
       expect(await page.locator('h1').textContent()).toBe('Link already used');
-      if (engine === 'sqlite') await page.screenshot({ path: 'docs/images/reset-page-used.png', fullPage: true });
+      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath('reset-page-used'), fullPage: true });
       expect(dialogs).toEqual([]);
       await page.close();
     }, 60_000);

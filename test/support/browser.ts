@@ -1,4 +1,5 @@
 /** What the browser tests share: reading a locator's text, a form POST answered with JSON, an operator signed in through its set-up link. */
+import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
@@ -45,4 +46,15 @@ export async function operatorThroughLink(
   await page.waitForURL((url) => url.pathname.startsWith('/admin/') && !url.pathname.startsWith('/admin/setup'));
   await expect.poll(() => text(page.locator('h1'))).toMatch(/^(Members of|Your accounts)/);
   return page;
+}
+
+/**
+ * Where a browser test saves a page's screenshot: `test-output/screenshots/` (ignored by git),
+ * so that `npm test` leaves the tree as it found it; `npm run screenshots` runs the browser
+ * tests with SCREENSHOTS_DIR=docs/images to refresh the docs' pictures.
+ */
+export function screenshotPath(name: string): string {
+  const folder = process.env.SCREENSHOTS_DIR ?? 'test-output/screenshots';
+  mkdirSync(folder, { recursive: true });
+  return `${folder}/${name}.png`;
 }
