@@ -1,11 +1,10 @@
 /**
- * What the console's forms and addresses say, read as the API reads it: the members page's
- * filters and order from its query, a change's API parameters from its form.
+ * What the console's forms and addresses say: the members page's filters, order and columns
+ * from its query, a form's new profile field, and the API's messages as a form shows them.
  */
 import type { MemberFilters, MemberPageQuery } from '../members/member-store.js';
 import { isProfileFieldName, looksLikePassword } from '../members/profile-fields.js';
 import { ApiError } from '../http/errors.js';
-import { WireParams } from '../http/params.js';
 import { isUpdateParameter } from '../http/routes/update.js';
 
 export type Params = Record<string, string>;
@@ -59,20 +58,6 @@ export function filtersOf(query: Params, now: number): MemberFilters {
     registeredBefore: day('registered_before'),
     deletedFrom: within === undefined ? undefined : now - within * 86_400_000,
   };
-}
-
-/**
- * The API's parameters for a form's change. Every name is the console's own choice but a new
- * profile field's (newField), and no name may come twice: a field named like a selector or a
- * setting can never stand in for the real one.
- */
-export function wire(pairs: Array<[string, string]>): WireParams {
-  const values = new Map<string, string[]>();
-  for (const [name, value] of pairs) {
-    if (values.has(name)) throw ApiError.invalid(name, 'given twice');
-    values.set(name, [value]);
-  }
-  return new WireParams(values);
 }
 
 /** The profile field a form adds (`new_field`, `new_value`): a profile field's name, never a built-in's or a selector's. */

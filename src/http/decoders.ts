@@ -60,7 +60,11 @@ export function decodePassword(name: string, value: string, settings: Pick<Accou
  */
 export function decodeCode<C extends string>(params: WireParams, name: string, codes: readonly C[]): C | undefined {
   const value = params.nonEmpty(name);
-  if (value === undefined) return undefined;
+  return value === undefined ? undefined : codeOf(name, value, codes);
+}
+
+/** One code of a list, in either case (decodeCode's rule for one value, as a form sends it). */
+export function codeOf<C extends string>(name: string, value: string, codes: readonly C[]): C {
   const code = value.toUpperCase();
   if (!(codes as readonly string[]).includes(code)) throw ApiError.invalid(name, REASONS.code(codes));
   return code as C;
@@ -76,8 +80,12 @@ export function decodeFlag(params: WireParams, name: string): true | undefined {
 
 /** An absolute http(s) URL or a path; empty means none. */
 export function decodeUrl(params: WireParams, name: string): string | null {
-  const value = params.nonEmpty(name);
-  if (value === undefined) return null;
+  return urlOf(name, params.nonEmpty(name) ?? '');
+}
+
+/** decodeUrl's rule for one value: empty is none (null). */
+export function urlOf(name: string, value: string): string | null {
+  if (value === '') return null;
   const url = redirectUrl(value);
   if (url === undefined) throw ApiError.invalid(name, REASONS.url);
   return url;
@@ -136,12 +144,16 @@ export function decodeProfileFields(params: WireParams, builtIns: ReadonlySet<st
     if (isReservedName(name)) throw ApiError.unknown(name, nearMiss(name, builtIns));
     if (!isProfileFieldName(name)) throw ApiError.invalid(name, REASONS.profileName);
     if (looksLikePassword(name)) throw ApiError.invalid(name, REASONS.passwordLike(builtIns.has('_password') ? '_password' : 'password'));
-    const value = params.get(name) ?? '';
-    if (!isProfileFieldValue(value)) throw ApiError.invalid(name, REASONS.profileValue);
-    profile.set(name, value);
+    profile.set(name, profileValueOf(name, params.get(name) ?? ''));
   }
   if (profile.size > MAX_PROFILE_FIELDS) throw new ApiError(MESSAGES.tooManyProfileFields);
   return profile;
+}
+
+/** A profile field's value, as every door takes one. */
+export function profileValueOf(name: string, value: string): string {
+  if (!isProfileFieldValue(value)) throw ApiError.invalid(name, REASONS.profileValue);
+  return value;
 }
 
 /**

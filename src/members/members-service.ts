@@ -66,6 +66,15 @@ export interface UpdateMembersCommand {
   readonly mail?: MailRequest;
 }
 
+/** Whether an update asks for any change at all (a selector alone is "nothing to change"). */
+export function changesSomething(command: Omit<UpdateMembersCommand, 'selector'>): boolean {
+  return (
+    Object.entries(command).some(([key, value]) => key !== 'selector' && key !== 'deleteFields' && key !== 'setFields' && value !== undefined) ||
+    command.deleteFields.length > 0 ||
+    command.setFields.size > 0
+  );
+}
+
 export type UpdateMembersOutcome = MemberUpdate | { kind: 'login-taken' } | { kind: 'expiry-out-of-range' };
 
 /** A list as the API writes it: each chunk of members as JSON texts joined by commas, then the total. */

@@ -16,7 +16,7 @@ import { rawQuery, type WireParams } from '../http/params.js';
 import { loginShare } from '../members/login-service.js';
 import { foldKey } from '../members/member.js';
 import type { SessionMember } from '../members/sessions.js';
-import type { MessageKey } from './catalog.js';
+import type { MessageKey } from '../messages/catalog.js';
 import type { MemberPagesContext } from './context.js';
 import { allowedReturn, clearSessionCookie, cookieName, readCookies, setSessionCookie } from './member-cookie.js';
 import { chromeOf, formTargets, seeOther, sendPage } from './page-reply.js';

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/account.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
 import { pageTemplateOf } from '../accounts/page-template.js';
-import { pickLanguage, translator } from './catalog.js';
+import { pickLanguage, translator } from '../messages/catalog.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
 import { originOf } from '../common/validate.js';
 import { policy, type Chrome } from './views/layout.js';

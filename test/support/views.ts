@@ -1,7 +1,7 @@
 /** Fixtures for the views' own tests: the chrome of an account's member pages, and of the console, without a server or a store. */
 import { DEFAULT_SETTINGS, type Account, type AccountSettings } from '../../src/accounts/account.js';
 import { pageTemplateOf } from '../../src/accounts/page-template.js';
-import { pickLanguage, translator } from '../../src/pages/catalog.js';
+import { pickLanguage, translator } from '../../src/messages/catalog.js';
 import type { Chrome } from '../../src/pages/views/layout.js';
 
 /** An account as the views see it: a name, an id, and the defaults but what a test sets. */

@@ -11,13 +11,14 @@ import type { MemberFilters, Selection } from '../../members/member-store.js';
 import type { UpdateMembersCommand } from '../../members/members-service.js';
 import { ApiError } from '../../http/errors.js';
 import { queryParams } from '../../http/params.js';
-import { decodeUpdate, UPDATE_REFUSALS } from '../../http/routes/update.js';
+import { UPDATE_REFUSALS } from '../../http/routes/update.js';
+import { actionOf, bulkCommand } from '../commands.js';
 import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
-import { filtersOf, newField, readable, wire } from '../forms.js';
+import { filtersOf, readable } from '../forms.js';
 import { membersPath } from '../paths.js';
 import { formOf, send, seeOther, type Params } from '../replies.js';
-import { BULK_ACTIONS, confirmBulkPage, describe, type BulkAction, type BulkConfirmation } from '../views/bulk.js';
+import { BULK_ACTIONS, confirmBulkPage, describe, type BulkConfirmation } from '../views/bulk.js';
 import { messagePage, type Chrome } from '../views/layout.js';
 
 /** Members shown on the confirmation page, as a sample of those the action changes. */
@@ -34,38 +35,6 @@ function previewInstant(form: Params, now: number): number {
   const at = /^\d{13}$/.test(form.now ?? '') ? Number(form.now) : Number.NaN;
   if (!(at <= now && now - at <= PREVIEW_LIFETIME_MS)) throw ApiError.invalid('now', 'this preview is over an hour old, or not one: make the preview again');
   return at;
-}
-
-export function actionOf(form: Params): BulkAction {
-  if (form.action !== undefined && Object.hasOwn(BULK_ACTIONS, form.action)) return form.action as BulkAction;
-  throw ApiError.invalid('action', `one of ${Object.keys(BULK_ACTIONS).join(', ')}`);
-}
-
-/** The action as /update/'s parameters: the same decoding, so the same rules and messages. */
-function updateOf(form: Params): Array<[string, string]> {
-  switch (actionOf(form)) {
-    case 'suspend':
-      return [['status', 'S']];
-    case 'activate':
-      return [['status', 'A']];
-    case 'delete':
-      return [['status', 'D']];
-    case 'set-field': {
-      const field = newField(form);
-      if (!field) throw ApiError.invalid('new_field', 'the name of the profile field to set');
-      return [field];
-    }
-    case 'remove-field':
-      return [['pfdelete', form.field ?? '']];
-    case 'set-expiry':
-      return [
-        ['is_exp_time', form.exp_mode ?? ''],
-        ['exp_time', form.exp_time ?? ''],
-        ['exp_time_type', form.exp_time_type ?? ''],
-      ];
-    case 'clear-expiry':
-      return [['is_exp_time', 'N']];
-  }
 }
 
 export async function bulkSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
@@ -86,8 +55,8 @@ export async function bulkSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
       // that came to match meanwhile, or left, makes the preview to be made again).
       actionOf(form); // an action that is none is said first
       change = confirming
-        ? bulkChange(form, query, account, previewInstant(form, deps.clock()), { upto: form.upto, expect: previewSelection(form) })
-        : bulkChange(form, query, account, deps.clock());
+        ? bulkChange(form, query, previewInstant(form, deps.clock()), { upto: form.upto, expect: previewSelection(form) })
+        : bulkChange(form, query, deps.clock());
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return refused(error.message);
@@ -105,7 +74,7 @@ export async function bulkSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
     const outcome = await deps.members.update(account, change.command, { actor: 'operator', email: operator.email, requestId: request.id });
     // Not the members previewed any more: the preview again, as they are now, saying why.
     if (outcome.kind === 'selection-changed')
-      return preview(bulkChange(form, query, account, deps.clock()), {
+      return preview(bulkChange(form, query, deps.clock()), {
         kind: 'error',
         text: 'The members this filter finds changed since the preview (one came to match it, or one no longer does), so nothing was changed. Here is the preview again, as they are now.',
       });
@@ -122,17 +91,15 @@ export async function bulkSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
 function bulkChange(
   form: Params,
   query: Params,
-  account: Account,
   now: number,
   preview: { upto?: string; expect?: Selection } = {},
 ): { filters: MemberFilters; command: UpdateMembersCommand; now: number } {
   const upto = /^[1-9]\d{0,14}$/.exec(preview.upto ?? '')?.[0];
   const filters = { ...filtersOf(query, now), ...(upto === undefined ? {} : { idAtMost: Number(upto) }) };
-  // The selector is the filter's; `find_member_id=*` only lets the decoding through. An
-  // activation alone brings Deleted members back (when the filter finds them).
+  // An activation alone brings Deleted members back (when the filter finds them).
   const restoring = actionOf(form) === 'activate';
   const selector = { by: 'filter' as const, filters, now, restoring, ...(preview.expect ? { expect: preview.expect } : {}) };
-  return { filters, now, command: { ...decodeUpdate(wire([['find_member_id', '*'], ...updateOf(form)]), account), selector } };
+  return { filters, now, command: { ...bulkCommand(form), selector } };
 }
 
 /** The selection a confirmed preview counted (carried by its form), which the change must find again. */

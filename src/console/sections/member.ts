@@ -9,10 +9,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/account.js';
 import type { Operator, Role } from '../../operators/operator.js';
 import { ApiError } from '../../http/errors.js';
-import { decodeUpdate, UPDATE_REFUSALS } from '../../http/routes/update.js';
+import { UPDATE_REFUSALS } from '../../http/routes/update.js';
+import { editCommand, statusCommand, type EditedMember, type MemberChange } from '../commands.js';
 import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
-import { newField, readable, wire } from '../forms.js';
+import { readable } from '../forms.js';
 import { memberPath, membersPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther, type Done, type Params } from '../replies.js';
 import { messagePage, type Chrome } from '../views/layout.js';
@@ -67,16 +68,11 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
   });
 
   /**
-   * A change to one member through the API's own decoding and service: the API's rules and
-   * errors. Refused, the form's page says why; made, the browser goes to the member's page
+   * A change to one member, its form read as a command (console/commands.ts) and made by the
+   * members' service: the API's rules and errors. Refused, the form's page says why; made, the browser goes to the member's page
    * (a reload does not send the form again), which says it was `done`.
    */
-  async function change(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    pairs: (form: Params, member: { profile: ReadonlyMap<string, string>; urlOk: string | null; urlFail: string | null }) => Array<[string, string]>,
-    done: Done,
-  ) {
+  async function change(request: FastifyRequest, reply: FastifyReply, changeOf: (form: Params, member: EditedMember) => MemberChange, done: Done) {
     const seen = onAccount(request);
     const { operator, account } = seen;
     const id = (request.params as { id: string }).id;
@@ -85,10 +81,10 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
     const [profile, member] = await Promise.all([deps.members.profileOf(account, Number(id)), deps.members.byId(account, Number(id))]);
     if (!member) return showMember(request, reply, seen);
     try {
-      const command = decodeUpdate(
-        wire([['find_member_id', id], ...pairs(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null })]),
-        account,
-      );
+      const command = {
+        selector: { by: 'id' as const, id: member.id },
+        ...changeOf(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null }),
+      };
       const outcome = await deps.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
       if (outcome.kind !== 'updated')
         return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
@@ -100,34 +96,7 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
   }
 
   scope.post('/:id/edit', { config: { access: 'editor' } }, async (request, reply) =>
-    change(
-      request,
-      reply,
-      (form, member) => {
-        const pairs: Array<[string, string]> = [];
-        // Sent when filled in; the URLs also when emptied (which clears them); an expiration
-        // when its mode is chosen (with its period), as /update/ takes them.
-        for (const name of ['login', 'email', 'password'] as const) if (form[name]) pairs.push([name, form[name]]);
-        for (const name of ['urlok', 'urlfail'] as const)
-          if (form[name] !== undefined && form[name] !== ((name === 'urlok' ? member.urlOk : member.urlFail) ?? '')) pairs.push([name, form[name]]);
-        if (form.is_exp_time) pairs.push(['is_exp_time', form.is_exp_time], ['exp_time', form.exp_time ?? ''], ['exp_time_type', form.exp_time_type ?? '']);
-        if (form.is_exp_logins) pairs.push(['is_exp_logins', form.is_exp_logins], ['exp_logins', form.exp_logins ?? '']);
-        const removed: string[] = [];
-        for (const [name, value] of member.profile) {
-          const sent = form[`profile:${name}`];
-          if (sent === undefined || sent === value) continue;
-          if (sent === '') removed.push(name);
-          else pairs.push([name, sent]);
-        }
-        if (removed.length > 0) pairs.push(['pfdelete', removed.join(',')]);
-        const added = newField(form);
-        if (added && member.profile.has(added[0]))
-          throw ApiError.invalid('new_field', `${added[0]} is a field this member has already: change it in its own box`);
-        if (added) pairs.push(added);
-        return pairs;
-      },
-      'saved',
-    ),
+    change(request, reply, (form, member) => editCommand(form, member, onAccount(request).account), 'saved'),
   );
 
   scope.post('/:id/status', { config: { access: 'editor' } }, async (request, reply) => {
@@ -140,7 +109,7 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
       if (!member) return showMember(request, reply, seen);
       return send(reply, 200, confirmDeletePage({ operator: seen.operator, account: seen.account.name }, seen.account.name, member));
     }
-    return change(request, reply, () => [['status', form.status ?? '']], form.status === 'D' ? 'deleted' : 'status');
+    return change(request, reply, statusCommand, form.status === 'D' ? 'deleted' : 'status');
   });
 
   scope.post('/:id/unlock', { config: { access: 'editor' } }, async (request, reply) => {

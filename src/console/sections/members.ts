@@ -7,10 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import type { MemberFilters, MemberPage, MemberPageQuery } from '../../members/member-store.js';
 import type { Role } from '../../operators/operator.js';
 import { ApiError } from '../../http/errors.js';
-import { decodeCreate } from '../../http/routes/create.js';
 import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
-import { columnsOf, filtersOf, newField, readable, sortOf, wire } from '../forms.js';
+import { createCommand } from '../commands.js';
+import { columnsOf, filtersOf, readable, sortOf } from '../forms.js';
 import { memberPath, membersPath } from '../paths.js';
 import { doneNotice, formOf, queryOf, send, seeOther, type Params } from '../replies.js';
 import { bulkForm } from '../views/bulk.js';
@@ -65,15 +65,8 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
     const { operator, account } = seen;
     const form = formOf(request);
     const chrome: Chrome = { operator, account: account.name };
-    const pairs: Array<[string, string]> = [
-      ['_login', form.login ?? ''],
-      ['_email', form.email ?? ''],
-    ];
-    if (form.password) pairs.push(['_password', form.password]);
     try {
-      const added = newField(form);
-      if (added) pairs.push(added);
-      const outcome = await deps.members.create(account, decodeCreate(wire(pairs), account), {
+      const outcome = await deps.members.create(account, createCommand(form, account), {
         actor: 'operator',
         email: operator.email,
         requestId: request.id,

@@ -1,12 +1,13 @@
 /** A bulk action: its form under the members page's filter, and its confirmation (what it does, to how many, a sample). */
 import type { Member } from '../../members/member.js';
+import type { BulkAction } from '../commands.js';
 import { html } from '../../http/html.js';
 import { memberPath, membersPath } from '../paths.js';
 import type { Params } from '../replies.js';
 import { layout, statusBadge, when, type Chrome } from './layout.js';
 
 /** What a bulk action can do, as the form offers it. */
-export const BULK_ACTIONS = {
+export const BULK_ACTIONS: Record<BulkAction, string> = {
   suspend: 'Suspend',
   activate: 'Activate',
   delete: 'Delete',
@@ -14,8 +15,7 @@ export const BULK_ACTIONS = {
   'remove-field': 'Remove a profile field',
   'set-expiry': 'Set an expiration',
   'clear-expiry': 'Clear the expiration',
-} as const;
-export type BulkAction = keyof typeof BULK_ACTIONS;
+};
 
 const UNITS: Params = { D: 'days', M: 'months', Y: 'years' };
 

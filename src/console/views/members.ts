@@ -3,7 +3,7 @@ import type { Member } from '../../members/member.js';
 import type { Role } from '../../operators/operator.js';
 import { html, type Html } from '../../http/html.js';
 import { memberPath, membersPath } from '../paths.js';
-import { layout, option, statusBadge, when, type Chrome } from './layout.js';
+import { accountTitle, layout, option, statusBadge, t, when, type Chrome } from './layout.js';
 
 export interface MembersView {
   readonly account: string;
@@ -32,13 +32,17 @@ const moreFilters = (f: Readonly<Record<string, string>>) =>
     (name) => (f[name] ?? '') !== '',
   );
 
+/** A filter of the last day, week or month. */
+const within = (name: string, f: Readonly<Record<string, string>>) =>
+  html`<select name="${name}">${option('', '—', f[name])}${option('1', t('withinDay'), f[name])}${option('7', t('within7'), f[name])}${option('30', t('within30'), f[name])}</select>`;
+
 /** "51–100 of 3,006"; the count alone when one page shows them all or its position is not known. */
 function position(view: MembersView): Html {
   const total = view.total.toLocaleString('en');
   const whole = view.members.length === view.total;
-  if (view.members.length === 0 || view.at === undefined || whole) return html`<strong>${total}</strong> ${view.total === 1 ? 'member' : 'members'}`;
+  if (view.members.length === 0 || view.at === undefined || whole) return html`<strong>${total}</strong> ${t(view.total === 1 ? 'member' : 'members')}`;
   const last = view.at + view.members.length - 1;
-  return html`<strong>${view.at.toLocaleString('en')}–${last.toLocaleString('en')}</strong> of <strong>${total}</strong>`;
+  return html`<strong>${view.at.toLocaleString('en')}–${last.toLocaleString('en')}</strong> ${t('positionOf')} <strong>${total}</strong>`;
 }
 
 /** A column's heading: a link that sorts by it (the other way when it is sorted so already), with aria-sort. */
@@ -57,35 +61,35 @@ export function membersPage(chrome: Chrome, view: MembersView): string {
     Object.entries(f).filter(([name, value]) => value !== '' && !['after', 'before', 'last', 'at', 'done', 'changed'].includes(name)),
   ).toString();
   return layout(
-    `Members of ${view.account}`,
+    accountTitle('navMembers', view.account),
     chrome,
-    html`<div class="actions"><h1>Members of ${view.account}</h1>${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">New member</a><a class="button secondary" href="${membersPath(view.account)}/export${exportSearch ? `?${exportSearch}` : ''}">Export</a><a class="button secondary" href="${membersPath(view.account)}/import">Import</a>` : ''}</div>
+    html`<div class="actions"><h1>${accountTitle('navMembers', view.account)}</h1>${canEdit ? html`<a class="button secondary" href="${membersPath(view.account)}/new">${t('newMember')}</a><a class="button secondary" href="${membersPath(view.account)}/export${exportSearch ? `?${exportSearch}` : ''}">${t('export')}</a><a class="button secondary" href="${membersPath(view.account)}/import">${t('import')}</a>` : ''}</div>
 <div class="card"><form class="filters" method="get" action="${membersPath(view.account)}">
-<div class="search"><label>Search <input type="search" name="q" value="${f.q ?? ''}" placeholder="login, e-mail, id or any profile value" autofocus></label>
-<label>Status <select name="status">${option('', 'Active and suspended', f.status)}${option('A', 'Active', f.status)}${option('S', 'Suspended', f.status)}${option('D', 'Deleted', f.status)}${option('all', 'All, including Deleted', f.status)}</select></label>
-<button type="submit">Search</button></div>
-<details${moreFilters(f) ? html` open` : ''}><summary>More filters</summary><div class="more">
-<label>Login contains <input name="login" value="${f.login ?? ''}"></label>
-<label>E-mail contains <input name="email" value="${f.email ?? ''}"></label>
-<label>Any profile field contains <input name="profile" value="${f.profile ?? ''}"></label>
-<label>Profile field <input name="field" value="${f.field ?? ''}" placeholder="name"></label>
-<label>…contains <input name="field_value" value="${f.field_value ?? ''}"></label>
-<label>Registration <select name="reg_type">${option('', 'Any', f.reg_type)}${option('F', 'Free', f.reg_type)}${option('P', 'Paid', f.reg_type)}${option('A', 'By the API', f.reg_type)}${option('M', 'Manual', f.reg_type)}</select></label>
-<label>Registered from <input type="date" name="registered_from" value="${f.registered_from ?? ''}"></label>
-<label>Registered before <input type="date" name="registered_before" value="${f.registered_before ?? ''}"></label>
-<label>Registered in the last <select name="created_within">${option('', '—', f.created_within)}${option('1', 'day', f.created_within)}${option('7', '7 days', f.created_within)}${option('30', '30 days', f.created_within)}</select></label>
-<label>Deleted in the last <select name="deleted_within">${option('', '—', f.deleted_within)}${option('1', 'day', f.deleted_within)}${option('7', '7 days', f.deleted_within)}${option('30', '30 days', f.deleted_within)}</select></label>
-<label>Columns (profile fields) <input name="columns" value="${f.columns ?? ''}" placeholder="city,plan"></label>
+<div class="search"><label>${t('search')} <input type="search" name="q" value="${f.q ?? ''}" placeholder="${t('searchPlaceholder')}" autofocus></label>
+<label>${t('status')} <select name="status">${option('', t('statusActiveAndSuspended'), f.status)}${option('A', t('statusA'), f.status)}${option('S', t('statusS'), f.status)}${option('D', t('statusD'), f.status)}${option('all', t('statusAll'), f.status)}</select></label>
+<button type="submit">${t('search')}</button></div>
+<details${moreFilters(f) ? html` open` : ''}><summary>${t('moreFilters')}</summary><div class="more">
+<label>${t('loginContains')} <input name="login" value="${f.login ?? ''}"></label>
+<label>${t('emailContains')} <input name="email" value="${f.email ?? ''}"></label>
+<label>${t('profileContains')} <input name="profile" value="${f.profile ?? ''}"></label>
+<label>${t('profileField')} <input name="field" value="${f.field ?? ''}" placeholder="${t('profileFieldPlaceholder')}"></label>
+<label>${t('fieldContains')} <input name="field_value" value="${f.field_value ?? ''}"></label>
+<label>${t('registration')} <select name="reg_type">${option('', t('regTypeAny'), f.reg_type)}${option('F', t('regTypeF'), f.reg_type)}${option('P', t('regTypeP'), f.reg_type)}${option('A', t('regTypeA'), f.reg_type)}${option('M', t('regTypeM'), f.reg_type)}</select></label>
+<label>${t('registeredFrom')} <input type="date" name="registered_from" value="${f.registered_from ?? ''}"></label>
+<label>${t('registeredBefore')} <input type="date" name="registered_before" value="${f.registered_before ?? ''}"></label>
+<label>${t('registeredWithin')} ${within('created_within', f)}</label>
+<label>${t('deletedWithin')} ${within('deleted_within', f)}</label>
+<label>${t('columns')} <input name="columns" value="${f.columns ?? ''}" placeholder="city,plan"></label>
 ${f.sort ? html`<input type="hidden" name="sort" value="${f.sort}">` : ''}${f.dir ? html`<input type="hidden" name="dir" value="${f.dir}">` : ''}
 </div></details>
-<div class="actions"><a href="${membersPath(view.account)}">Clear</a></div>
+<div class="actions"><a href="${membersPath(view.account)}">${t('clear')}</a></div>
 </form></div>
 ${view.bulk ?? ''}<div class="card"><p class="count">${position(view)}</p>
-<table><thead><tr>${sortable(view, 'id', 'Id')}${sortable(view, 'login', 'Login')}${sortable(view, 'email', 'E-mail')}${sortable(view, 'status', 'Status')}${sortable(view, 'registered', 'Registered')}<th>Last login</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
-${view.members.length === 0 ? html`<tr><td colspan="${6 + view.columns.length}" class="muted">No member matches.</td></tr>` : ''}
+<table><thead><tr>${sortable(view, 'id', t('columnId'))}${sortable(view, 'login', t('columnLogin'))}${sortable(view, 'email', t('columnEmail'))}${sortable(view, 'status', t('columnStatus'))}${sortable(view, 'registered', t('columnRegistered'))}<th>${t('columnLastLogin')}</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
+${view.members.length === 0 ? html`<tr><td colspan="${6 + view.columns.length}" class="muted">${t('noMemberMatches')}</td></tr>` : ''}
 ${view.members.map(({ member, profile }) => html`<tr><td>${member.id}</td><td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${statusBadge(member.status)}</td><td>${when(member.regAt)}</td><td>${when(member.lastLoginAt)}</td>${view.columns.map((c) => html`<td>${profile.get(c) ?? ''}</td>`)}</tr>`)}
 </tbody></table>
-<nav class="pager">${view.first ? html`<a class="button secondary" href="${view.first}">First</a>` : ''}${view.previous ? html`<a class="button secondary" href="${view.previous}">Previous</a>` : ''}${view.next ? html`<a class="button secondary" href="${view.next}">Next</a>` : ''}${view.last ? html`<a class="button secondary" href="${view.last}">Last</a>` : ''}</nav>
+<nav class="pager">${view.first ? html`<a class="button secondary" href="${view.first}">${t('pageFirst')}</a>` : ''}${view.previous ? html`<a class="button secondary" href="${view.previous}">${t('pagePrevious')}</a>` : ''}${view.next ? html`<a class="button secondary" href="${view.next}">${t('pageNext')}</a>` : ''}${view.last ? html`<a class="button secondary" href="${view.last}">${t('pageLast')}</a>` : ''}</nav>
 </div>`,
   );
 }

@@ -4,7 +4,7 @@ import type { Account } from '../../accounts/account.js';
 import { PERIOD_UNITS } from '../../members/lifecycle.js';
 import { MAX_PFDELETE_NAMES, MAX_UPDATE_PROFILE_BYTES } from '../../members/fields.js';
 import type { MemberSelector } from '../../members/member-store.js';
-import type { MembersService, UpdateMembersCommand } from '../../members/members-service.js';
+import { changesSomething, type MembersService, type UpdateMembersCommand } from '../../members/members-service.js';
 import {
   decodeCode,
   decodeEmail,
@@ -179,11 +179,7 @@ export function decodeUpdate(params: WireParams, account: Account): UpdateMember
     setFields,
     revokeSessions: decodeFlag(params, 'revoke_sessions'),
   };
-  const changesSomething =
-    Object.entries(command).some(([key, value]) => key !== 'selector' && key !== 'deleteFields' && key !== 'setFields' && value !== undefined) ||
-    command.deleteFields.length > 0 ||
-    command.setFields.size > 0;
-  if (!changesSomething) throw new ApiError(MESSAGES.nothingToChange);
+  if (!changesSomething(command)) throw new ApiError(MESSAGES.nothingToChange);
   return command;
 }
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Account } from '../../accounts/account.js';
 import { html, Html } from '../../http/html.js';
 import type { PageTemplate, PageTemplateVariable } from '../../accounts/page-template.js';
-import type { Language, MessageKey, Translate } from '../catalog.js';
+import type { Language, MessageKey, Translate } from '../../messages/catalog.js';
 import { PAGES_STYLESHEET } from '../stylesheet.js';
 
 /**

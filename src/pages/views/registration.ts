@@ -1,7 +1,7 @@
 /** The registration page: login, address, password twice, and the account's own fields, each error beside its field. */
 import type { RegistrationField } from '../../accounts/registration-fields.js';
 import { html, type Html } from '../../http/html.js';
-import type { Translate } from '../catalog.js';
+import type { Translate } from '../../messages/catalog.js';
 import { alert, formToken, input, layout, notice, type Chrome } from './layout.js';
 
 export interface RegisterView {

@@ -1,11 +1,6 @@
-/**
- * Every string of the member pages, in one catalog: English built in, French shipped beside
- * it. A page asks for a key; `{name}` in a string is filled from the values given. The account
- * chooses the language (`--page-language`), or leaves it to the browser's Accept-Language.
- */
-import type { PageLanguage } from '../accounts/account.js';
+/** The member pages' words, in English and in French (see catalog.ts). */
 
-const EN = {
+export const PAGES_EN = {
   signIn: 'Sign in',
   signInTo: 'Sign in to {name}',
   login: 'Login',
@@ -102,10 +97,9 @@ const EN = {
   passwordSetText: 'Your password is changed. You can sign in with it now.',
 } as const;
 
-export type MessageKey = keyof typeof EN;
-type Catalog = Record<MessageKey, string>;
+export type MessageKey = keyof typeof PAGES_EN;
 
-const FR: Catalog = {
+export const PAGES_FR: Record<MessageKey, string> = {
   signIn: 'Connexion',
   signInTo: 'Connexion à {name}',
   login: 'Identifiant',
@@ -203,33 +197,3 @@ const FR: Catalog = {
   verifiedText: 'Merci : votre adresse e-mail est vérifiée.',
   passwordSetText: 'Votre mot de passe est changé. Vous pouvez vous connecter avec.',
 };
-
-export const LANGUAGES = { en: EN as Catalog, fr: FR } as const;
-export type Language = keyof typeof LANGUAGES;
-
-/** A page's words: `t(key, values)`. */
-export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
-
-export function translator(language: Language): Translate {
-  const catalog = LANGUAGES[language];
-  return (key, values) => (values ? catalog[key].replace(/\{(\w+)\}/g, (all, name: string) => String(values[name] ?? all)) : catalog[key]);
-}
-
-/**
- * The account's language, or (`auto`) the first of the browser's Accept-Language that is
- * built in, by its weight; English when none is.
- */
-export function pickLanguage(setting: PageLanguage, acceptLanguage: string | undefined): Language {
-  if (setting !== 'auto') return setting;
-  const wanted = (acceptLanguage ?? '')
-    .slice(0, 512)
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...options] = part.trim().split(';');
-      const q = options.map((option) => /^\s*q=([0-9.]+)\s*$/.exec(option)?.[1]).find((value) => value !== undefined);
-      return { language: (tag ?? '').split('-')[0]!.toLowerCase(), weight: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  return (wanted.find((entry) => Object.hasOwn(LANGUAGES, entry.language))?.language as Language | undefined) ?? 'en';
-}
