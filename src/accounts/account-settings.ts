@@ -24,6 +24,7 @@ import {
   type SettingsPatch,
 } from './account.js';
 import { formatRegistrationFields, parseRegistrationFields, type RegistrationField } from './registration-fields.js';
+import { formatFieldTexts, parseFieldTexts, type FieldTexts } from './field-texts.js';
 
 /** A value the command line cannot read as the setting's kind (its message says what it must be). */
 export class SettingValueError extends Error {}
@@ -222,6 +223,25 @@ const registrationFields: Kind<readonly RegistrationField[]> = {
     return parsed.ok ? parsed.fields : undefined;
   },
   show: formatRegistrationFields,
+};
+
+const fieldTexts: Kind<FieldTexts> = {
+  argument: '<texts>',
+  parse(text) {
+    const parsed = parseFieldTexts(text);
+    if (!parsed.ok) throw new SettingValueError(parsed.reason);
+    return parsed.texts;
+  },
+  check: (value) => {
+    const parsed = parseFieldTexts(formatFieldTexts(value));
+    return parsed.ok ? undefined : parsed.reason;
+  },
+  toRow: formatFieldTexts,
+  fromRow: (raw) => {
+    const parsed = parseFieldTexts(String(raw));
+    return parsed.ok ? parsed.texts : undefined;
+  },
+  show: formatFieldTexts,
 };
 
 /** A mebibyte short of 1 PiB: a quota is a guard rail, not a billing figure. */
@@ -459,6 +479,15 @@ export const ACCOUNT_SETTINGS: readonly SettingSpec[] = [
     more: 'E.g. `first_name*:text:First name;plan:choice(gold|silver):Plan;terms*:checkbox:I accept the terms`. Members change the same fields (but the checkboxes) on their profile page.',
     get: (s) => s.registrationFields,
     set: (s, registrationFields) => ({ ...s, registrationFields }),
+  }),
+  setting({
+    option: 'field-texts',
+    column: 'field_texts',
+    kind: fieldTexts,
+    help: 'the registration fields’ labels and choices’ texts in the pages’ languages, `;`-separated language:field=text or language:field(value)=text',
+    more: 'E.g. `fr:first_name=Prénom;fr:plan=Formule;fr:plan(gold)=Or`. Without a text in the page’s language, a field shows its label and a choice its value.',
+    get: (s) => s.fieldTexts,
+    set: (s, fieldTexts) => ({ ...s, fieldTexts }),
   }),
   setting({
     option: 'return-origins',

@@ -65,6 +65,11 @@ export interface AccountSettings {
   /** What the registration page asks beyond login, e-mail and password; members edit these on their profile page. */
   readonly registrationFields: readonly RegistrationField[];
   /**
+   * Those fields' labels and choices' texts in the pages' languages, by `language:field` and
+   * `language:field(value)` (accounts/field-texts.ts).
+   */
+  readonly fieldTexts: ReadonlyMap<string, string>;
+  /**
    * Origins (`https://www.example.com`) the member pages may send a browser back to after
    * sign-in (`return`, `url`), and whose pages may post the sign-in form.
    */
@@ -164,6 +169,7 @@ export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   passwordCheck: 'common',
   registration: 'off',
   registrationFields: [],
+  fieldTexts: new Map(),
   returnOrigins: [],
   pageName: '',
   pageLogoUrl: '',

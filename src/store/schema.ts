@@ -107,6 +107,8 @@ export interface AccountTable {
   registration: Generated<string>;
   /** The registration page's fields, as `account set --registration-fields` writes them. */
   registration_fields: Generated<string>;
+  /** The fields' labels and choices' texts per language, as `account set --field-texts` writes them (migration 027). */
+  field_texts: Generated<string>;
   /** Origins a browser may return to after sign-in, comma-separated. */
   return_origins: Generated<string>;
   page_name: Generated<string>;

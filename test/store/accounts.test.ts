@@ -33,6 +33,10 @@ describeEachEngine('account store', (context) => {
         { name: 'first_name', label: 'First name', required: true, editable: true, kind: 'text' as const, choices: [] },
         { name: 'plan', label: 'plan', required: false, editable: false, kind: 'choice' as const, choices: ['gold', 'silver'] },
       ],
+      fieldTexts: new Map([
+        ['fr:first_name', 'Prénom'],
+        ['fr:plan(gold)', 'Or'],
+      ]),
       returnOrigins: ['https://www.example.com', 'http://127.0.0.1:8080'],
       pageName: 'The Club',
       pageLogoUrl: 'https://cdn.example.com/logo.png',

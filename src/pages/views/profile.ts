@@ -29,7 +29,7 @@ export function profilePage(chrome: Chrome, view: ProfileView): string {
 <form method="post" action="${base}profile" novalidate>${formToken(chrome)}
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('email_password', t('emailPassword'), { type: 'password', autocomplete: 'current-password', error: errors.email_password, hint: t('emailPasswordHint') })}
-${editable.map((field) => registrationInput(field, { values, errors }, t))}
+${editable.map((field) => registrationInput(field, { values, errors }, chrome))}
 <button type="submit">${t('save')}</button>
 </form>
 <h2>${t('changePassword')}</h2>

@@ -1,7 +1,7 @@
 /** The registration page: login, address, password twice, and the account's own fields, each error beside its field. */
 import type { RegistrationField } from '../../accounts/registration-fields.js';
+import { choiceText, fieldLabel } from '../../accounts/field-texts.js';
 import { html, type Html } from '../../http/html.js';
-import type { Translate } from '../../messages/catalog.js';
 import { alert, formToken, input, layout, notice, type Chrome } from './layout.js';
 
 export interface RegisterView {
@@ -12,9 +12,16 @@ export interface RegisterView {
   readonly notice?: string;
 }
 
-/** A registration field's markup: a checkbox, a choice list, or an input of its kind. */
-export function registrationInput(field: RegistrationField, view: Pick<RegisterView, 'values' | 'errors'>, t: Translate): Html {
-  const label = field.required ? field.label : `${field.label} ${t('optional')}`;
+/** A registration field's markup: a checkbox, a choice list, or an input of its kind; its label and choices in the page's language. */
+export function registrationInput(
+  field: RegistrationField,
+  view: Pick<RegisterView, 'values' | 'errors'>,
+  chrome: Pick<Chrome, 't' | 'language' | 'account'>,
+): Html {
+  const { t, language } = chrome;
+  const texts = chrome.account.settings.fieldTexts;
+  const shown = fieldLabel(field, texts, language);
+  const label = field.required ? shown : `${shown} ${t('optional')}`;
   const id = `f_${field.name}`;
   const value = view.values[field.name];
   const error = view.errors[field.name];
@@ -26,7 +33,7 @@ export function registrationInput(field: RegistrationField, view: Pick<RegisterV
   if (field.kind === 'choice') {
     return html`<label for="${id}">${label}</label>
 <select id="${id}" name="${id}"${field.required ? html` required` : ''}${aria}><option value="">—</option>${field.choices.map(
-      (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${choice}</option>`,
+      (choice) => html`<option value="${choice}"${choice === value ? html` selected` : ''}>${choiceText(field, choice, texts, language)}</option>`,
     )}</select>${errorHtml}`;
   }
   const type = { text: 'text', email: 'email', number: 'text', date: 'date' }[field.kind];
@@ -45,7 +52,7 @@ ${input('login', t('login'), { value: values.login, autocomplete: 'username', re
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.password, hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
 ${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.confirm })}
-${account.settings.registrationFields.map((field) => registrationInput(field, view, t))}
+${account.settings.registrationFields.map((field) => registrationInput(field, view, chrome))}
 <div class="trap" aria-hidden="true"><label for="website">Website</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>
 <button type="submit">${t('createAccount')}</button>
 </form>

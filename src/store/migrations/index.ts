@@ -26,6 +26,7 @@ import * as memberSearch from './023-member-search.js';
 import * as memberKeys from './024-member-keys.js';
 import * as operatorMail from './025-operator-mail.js';
 import * as accountNamesAndAddresses from './026-account-names-and-addresses.js';
+import * as fieldTexts from './027-field-texts.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '024-member-keys': memberKeys,
   '025-operator-mail': operatorMail,
   '026-account-names-and-addresses': accountNamesAndAddresses,
+  '027-field-texts': fieldTexts,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
