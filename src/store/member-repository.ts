@@ -18,7 +18,7 @@ import type {
 import { writerProcedure } from './dialects/dialect.js';
 import { Repository, type StoreConnection } from './writes.js';
 import { listMembers } from './member-listing.js';
-import { pageMembers } from './member-pages.js';
+import { pageMembers } from './members-paging.js';
 import { memberRow, toMember } from './member-rows.js';
 import { selectorCondition, updateMembersProcedure, valueKeyOf } from './member-updates.js';
 import { queueMail } from './mail-repository.js';

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { html } from '../html.js';
-import { memberPage, sendMemberPage } from '../member-pages.js';
+import { memberPage, sendMemberPage } from '../link-pages.js';
 import { registerPages } from '../page-security.js';
 
 export async function registerHomePage(app: FastifyInstance, options: { readonly console: boolean }): Promise<void> {

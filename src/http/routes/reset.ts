@@ -14,7 +14,7 @@ import { html } from '../html.js';
 import { chromeOf, passwordProblem, seeOther, sendPage } from '../../pages/page-reply.js';
 import { messagePage } from '../../pages/views/layout.js';
 import { resetPage } from '../../pages/views/reminder.js';
-import { memberPage, sendMemberPage } from '../member-pages.js';
+import { memberPage, sendMemberPage } from '../link-pages.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../page-security.js';
 import { queryParams, readParams } from '../params.js';
 import { okReply } from '../replies.js';

@@ -9,7 +9,7 @@ import type { AccountsService } from '../../accounts/accounts-service.js';
 import type { MembersService, VerifyEmailOutcome } from '../../members/members-service.js';
 import { registerPages } from '../page-security.js';
 import { html } from '../html.js';
-import { memberPage, sendMemberPage } from '../member-pages.js';
+import { memberPage, sendMemberPage } from '../link-pages.js';
 import { matchPattern } from '../decoders.js';
 import { queryParams } from '../params.js';
 import { chromeOf, sendPage } from '../../pages/page-reply.js';

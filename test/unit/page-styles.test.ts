@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { html } from '../../src/http/html.js';
-import { memberPage } from '../../src/http/member-pages.js';
+import { memberPage } from '../../src/http/link-pages.js';
 import { PAGES_STYLESHEET } from '../../src/pages/stylesheet.js';
 import { layout, policy } from '../../src/pages/views/layout.js';
 import { pageChrome } from '../support/views.js';
