@@ -19,7 +19,7 @@ import { filtersOf, readable } from '../forms.js';
 import { membersPath } from '../paths.js';
 import { formOf, send, seeOther, type Params } from '../replies.js';
 import { BULK_ACTIONS, confirmBulkPage, describe, type BulkConfirmation } from '../views/bulk.js';
-import { messagePage, type Chrome } from '../views/layout.js';
+import { messagePage, t, type Chrome } from '../views/layout.js';
 
 /** Members shown on the confirmation page, as a sample of those the action changes. */
 const SAMPLE_SIZE = 10;
@@ -33,7 +33,7 @@ const PREVIEW_LIFETIME_MS = 3600_000;
 /** The instant the confirmed preview was made at: within the last hour, else it is to be made again. */
 function previewInstant(form: Params, now: number): number {
   const at = /^\d{13}$/.test(form.now ?? '') ? Number(form.now) : Number.NaN;
-  if (!(at <= now && now - at <= PREVIEW_LIFETIME_MS)) throw ApiError.invalid('now', 'this preview is over an hour old, or not one: make the preview again');
+  if (!(at <= now && now - at <= PREVIEW_LIFETIME_MS)) throw ApiError.invalid('now', t('bulkPreviewTooOld'));
   return at;
 }
 
@@ -45,7 +45,7 @@ export async function bulkSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
     const search = new URLSearchParams(query).toString();
     const back = `${membersPath(account.name)}${search ? `?${search}` : ''}`;
     const chrome: Chrome = { operator, account: account.name };
-    const refused = (message: string) => send(reply, 400, messagePage('Not done', readable(message), chrome, { href: back, text: 'Back to the members' }));
+    const refused = (message: string) => send(reply, 400, messagePage(t('notDone'), readable(message), chrome, { href: back, text: t('backToTheMembers') }));
     const form = formOf(request);
     const confirming = form.confirm === '1';
     let change: { filters: MemberFilters; command: UpdateMembersCommand; now: number };
@@ -73,11 +73,7 @@ export async function bulkSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
     if (!confirming) return preview(change);
     const outcome = await deps.members.update(account, change.command, { actor: 'operator', email: operator.email, requestId: request.id });
     // Not the members previewed any more: the preview again, as they are now, saying why.
-    if (outcome.kind === 'selection-changed')
-      return preview(bulkChange(form, query, deps.clock()), {
-        kind: 'error',
-        text: 'The members this filter finds changed since the preview (one came to match it, or one no longer does), so nothing was changed. Here is the preview again, as they are now.',
-      });
+    if (outcome.kind === 'selection-changed') return preview(bulkChange(form, query, deps.clock()), { kind: 'error', text: t('bulkSelectionChanged') });
     if (outcome.kind === 'not-found') return seeOther(reply, `${back}${search ? '&' : '?'}done=bulk&changed=0`);
     if (outcome.kind !== 'updated') return refused(UPDATE_REFUSALS[outcome.kind]);
     return seeOther(reply, `${back}${search ? '&' : '?'}done=bulk&changed=${outcome.count}`);
@@ -106,7 +102,7 @@ function bulkChange(
 function previewSelection(form: Params): Selection {
   const count = /^\d{1,9}$/.test(form.count ?? '') ? Number(form.count) : Number.NaN;
   const idSum = /^\d{1,18}$/.test(form.id_sum ?? '') ? Number(form.id_sum) : Number.NaN;
-  if (Number.isNaN(count) || Number.isNaN(idSum)) throw ApiError.invalid('count', 'this preview is not one: make the preview again');
+  if (Number.isNaN(count) || Number.isNaN(idSum)) throw ApiError.invalid('count', t('bulkPreviewNotOne'));
   return { count, idSum };
 }
 
@@ -147,7 +143,7 @@ async function bulkPreview(
   });
   return {
     account: account.name,
-    title: BULK_ACTIONS[actionOf(form)],
+    title: t(BULK_ACTIONS[actionOf(form)]),
     text: describe(form, selection.count),
     count: selection.count,
     sample: sample.members.map(({ member }) => member),

@@ -15,7 +15,7 @@ import type { ConsoleDeps } from '../deps.js';
 import { columnsOf, filtersOf, readable } from '../forms.js';
 import { membersPath } from '../paths.js';
 import { send, type Params } from '../replies.js';
-import { messagePage, type Chrome } from '../views/layout.js';
+import { messagePage, t, type Chrome } from '../views/layout.js';
 import { exportPage, fileColumns, FORMATS } from '../views/transfer.js';
 
 /** The members page's query that makes its filter, its order and its columns: what the export carries over. */
@@ -55,7 +55,7 @@ export async function exportSection(scope: FastifyInstance, deps: ConsoleDeps): 
     const search = new URLSearchParams(query).toString();
     const back = `${membersPath(account.name)}${search ? `?${search}` : ''}`;
     const filters = filterOf(query, deps.clock());
-    if ('error' in filters) return send(reply, 400, messagePage('Not exported', filters.error, chrome, { href: back, text: 'Back to the members' }));
+    if ('error' in filters) return send(reply, 400, messagePage(t('notExported'), filters.error, chrome, { href: back, text: t('backToTheMembers') }));
     const { total } = await deps.members.pageMembers(account, { filters, order: 'id', limit: 1, profileFields: [] });
     const columns = fileColumns(columnsOf(query));
     return send(reply, 200, exportPage(chrome, { account: account.name, back, search, total, columns, query }));
@@ -68,22 +68,18 @@ export async function exportSection(scope: FastifyInstance, deps: ConsoleDeps): 
     const seen = exporting(request);
     const { account, chrome, query } = seen;
     const format = queryParams(request).get('format') ?? 'csv';
-    const back = { href: `${membersPath(account.name)}/export?${new URLSearchParams(query)}`, text: 'Back to the export' };
-    if (format !== 'csv' && format !== 'jsonl') return send(reply, 400, messagePage('Not exported', 'Invalid parameter: format: csv or jsonl.', chrome, back));
+    const back = { href: `${membersPath(account.name)}/export?${new URLSearchParams(query)}`, text: t('backToExport') };
+    if (format !== 'csv' && format !== 'jsonl') return send(reply, 400, messagePage(t('notExported'), t('invalidFormat'), chrome, back));
     const now = deps.clock();
     const filters = filterOf(query, now);
-    if ('error' in filters) return send(reply, 400, messagePage('Not exported', filters.error, chrome, back));
+    if ('error' in filters) return send(reply, 400, messagePage(t('notExported'), filters.error, chrome, back));
     const fields = columnsOf(query);
     let release: () => void;
     try {
       release = await downloads.take(account.id);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
-      return send(
-        reply.header('retry-after', '5'),
-        503,
-        messagePage('Busy', 'Another export of this account (or two of others) is being downloaded: try again when it ends.', chrome, back),
-      );
+      return send(reply.header('retry-after', '5'), 503, messagePage(t('busy'), t('exportBusy'), chrome, back));
     }
     const out = new PassThrough();
     let taken = 0;

@@ -18,7 +18,7 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { importPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther, type Params } from '../replies.js';
-import { messagePage, type Chrome } from '../views/layout.js';
+import { messagePage, t, type Chrome } from '../views/layout.js';
 import { jobPage, jobPath, mib, REFRESH_SECONDS, uploadPage } from '../views/transfer.js';
 
 export async function importSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
@@ -33,10 +33,10 @@ export async function importSection(scope: FastifyInstance, deps: ConsoleDeps): 
         reply,
         404,
         messagePage(
-          'Not found',
-          'There is no such import in this account: it may be over a day old, or the server restarted since (upload the file again).',
+          t('notFound'),
+          t('importNotFound'),
           { operator: seen.operator, account: seen.account.name },
-          { href: importPath(seen.account.name), text: 'Import a file' },
+          { href: importPath(seen.account.name), text: t('importAFile') },
         ),
       );
       return undefined;
@@ -46,15 +46,7 @@ export async function importSection(scope: FastifyInstance, deps: ConsoleDeps): 
 
   /** A run asked for while one is in progress: refused (409), on the job's page. */
   function inProgress(reply: FastifyReply, operator: Chrome['operator'], account: Account, job: ImportJob) {
-    return send(
-      reply,
-      409,
-      jobPage(
-        { operator, account: account.name, notice: { kind: 'error', text: 'A run of this import is in progress: wait for it to end, then start another.' } },
-        account,
-        job,
-      ),
-    );
+    return send(reply, 409, jobPage({ operator, account: account.name, notice: { kind: 'error', text: t('importInProgress') } }, account, job));
   }
 
   scope.get('/import', { config: { access: 'editor' } }, async (request, reply) => {
@@ -67,24 +59,19 @@ export async function importSection(scope: FastifyInstance, deps: ConsoleDeps): 
     const { operator, account } = seen;
     const refuse = (status: number, text: string) =>
       send(reply, status, uploadPage({ operator, account: account.name, notice: { kind: 'error', text } }, account.name, deps.uploadLimitBytes));
-    if (!request.isMultipart()) return refuse(400, 'Invalid parameter: file: send the form as multipart/form-data, as the upload form does.');
+    if (!request.isMultipart()) return refuse(400, t('importNotMultipart'));
     // The format's field comes before the file in the form, so it is read first.
     const upload = await request.file({ limits: { fileSize: deps.uploadLimitBytes, files: 1, fields: 4, fieldSize: 100 } });
     if (!upload || upload.filename === '') {
       upload?.file.resume();
-      return refuse(400, 'Invalid parameter: file: choose a file to import.');
+      return refuse(400, t('importNoFile'));
     }
     const field = upload.fields.format;
     const chosen = field && !Array.isArray(field) && field.type === 'field' ? String(field.value) : '';
     const format: FileFormat | undefined = chosen === 'csv' || chosen === 'jsonl' ? chosen : chosen === '' ? formatOf(upload.filename) : undefined;
     if (!format) {
       upload.file.resume();
-      return refuse(
-        400,
-        chosen === ''
-          ? `Invalid parameter: file: cannot tell the format of “${upload.filename}”: name it .csv or .jsonl, or choose the format.`
-          : 'Invalid parameter: format: csv or jsonl.',
-      );
+      return refuse(400, chosen === '' ? t('importUnknownFormat', { file: upload.filename }) : t('invalidFormat'));
     }
     try {
       const job = await deps.imports.receive(account, upload.filename, format, upload.file, () => upload.file.truncated);
@@ -93,10 +80,9 @@ export async function importSection(scope: FastifyInstance, deps: ConsoleDeps): 
       if (!(error instanceof UploadRefused)) throw error;
       // Refused before it was read ('busy'): the rest of the request is let through.
       upload.file.resume();
-      if (error.reason === 'busy') return refuse(429, `Too many imports: ${error.message}.`);
-      if (error.reason === 'too-large')
-        return refuse(413, `Invalid parameter: file: larger than the ${mib(deps.uploadLimitBytes)} the server takes (IMPORT_UPLOAD_LIMIT_BYTES).`);
-      return refuse(400, `Invalid parameter: file: ${error.message}.`);
+      if (error.reason === 'busy') return refuse(429, t('importTooMany', { reason: error.message }));
+      if (error.reason === 'too-large') return refuse(413, t('importTooLarge', { size: mib(deps.uploadLimitBytes) }));
+      return refuse(400, t('importFileRefused', { reason: error.message }));
     }
   });
 
@@ -126,19 +112,7 @@ export async function importSection(scope: FastifyInstance, deps: ConsoleDeps): 
     if (!seen) return reply;
     const { operator, account, job } = seen;
     if (job.state !== 'checked')
-      return send(
-        reply,
-        409,
-        jobPage(
-          {
-            operator,
-            account: account.name,
-            notice: { kind: 'error', text: 'Make a dry run of this mapping first: the import runs the mapping a dry run checked.' },
-          },
-          account,
-          job,
-        ),
-      );
+      return send(reply, 409, jobPage({ operator, account: account.name, notice: { kind: 'error', text: t('importDryRunFirst') } }, account, job));
     if (!deps.imports.start(account, job, false, request.log)) return inProgress(reply, operator, account, job);
     return seeOther(reply, jobPath(account.name, job));
   });
@@ -153,10 +127,10 @@ export async function importSection(scope: FastifyInstance, deps: ConsoleDeps): 
         reply,
         404,
         messagePage(
-          'No rejects',
-          'This run rejected no row (or has not ended yet).',
+          t('importNoRejects'),
+          t('importNoRejectsText'),
           { operator, account: account.name },
-          { href: jobPath(account.name, job), text: 'Back to the import' },
+          { href: jobPath(account.name, job), text: t('backToImport') },
         ),
       );
     const name = `${job.fileName.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9_.-]/g, '_')}.rejected.${job.format}`;
@@ -177,19 +151,14 @@ function mappingOf(job: ImportJob, form: Params, account: Account): { mapping: M
     const name = `map:${index}`;
     const target = form[name] ?? '';
     if (target !== '' && !IMPORT_TARGETS.includes(target) && (!target.startsWith(PROFILE_PREFIX) || classifyColumn(target).kind !== 'profile'))
-      return { error: `Invalid parameter: ${name}: “${target}” is no field (a member column, password, or profile:NAME).` };
-    if (target !== '' && taken.has(target))
-      return { error: `Invalid parameter: ${name}: ${target} is chosen already for the column “${taken.get(target)}”: a field takes one column.` };
+      return { error: t('importNoSuchField', { name, target }) };
+    if (target !== '' && taken.has(target)) return { error: t('importFieldTaken', { name, target, column: taken.get(target)! }) };
     if (target !== '') taken.set(target, column);
     mapping.set(column, target);
   }
-  if (!taken.has('login')) return { error: 'Invalid parameter: map: no column is the login, which every row needs: choose “login” for one.' };
+  if (!taken.has('login')) return { error: t('importNoLogin') };
   const passwords = form.passwords ?? 'reject';
-  if (passwords !== 'reject' && passwords !== 'mail') return { error: 'Invalid parameter: passwords: reject or mail.' };
-  if (passwords === 'mail' && account.settings.smtpUrl === '')
-    return {
-      error:
-        'Invalid parameter: passwords: the account has no mail server (account set --smtp-url), so members cannot set their password by e-mail: give them passwords, or reject them.',
-    };
+  if (passwords !== 'reject' && passwords !== 'mail') return { error: t('importPasswordsChoice') };
+  if (passwords === 'mail' && account.settings.smtpUrl === '') return { error: t('importPasswordsNoServer') };
   return { mapping, passwordsByMail: passwords === 'mail' };
 }

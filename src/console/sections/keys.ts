@@ -11,7 +11,7 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { keysPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { confirmRevokePage, keysPage } from '../views/keys.js';
 
 export async function keysSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
@@ -22,8 +22,8 @@ export async function keysSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
 
   /** A key issued (shown once, on this answer), or the page with the reason it was not. */
   function answer(reply: FastifyReply, chrome: Chrome, account: Account, issue: KeyIssue) {
-    if (issue.kind === 'issued') return show(reply, { ...chrome, notice: { kind: 'ok', text: `The key ${issue.key.name} is issued.` } }, account, 200, issue);
-    const text = issue.kind === 'invalid' ? `${issue.setting}: ${issue.reason}.` : 'No such account.';
+    if (issue.kind === 'issued') return show(reply, { ...chrome, notice: { kind: 'ok', text: t('keyIssued', { name: issue.key.name }) } }, account, 200, issue);
+    const text = issue.kind === 'invalid' ? `${issue.setting}: ${issue.reason}.` : t('noSuchAccount');
     return show(reply, { ...chrome, notice: { kind: 'error', text } }, account, 400);
   }
 
@@ -57,7 +57,7 @@ export async function keysSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
     // Asked first: the integrations that use it stop at once.
     if (form.confirm !== '1') return send(reply, 200, confirmRevokePage(chrome, seen.account, name));
     const revoked = await deps.accounts.revokeKey(seen.account.name, name);
-    if (revoked.kind !== 'revoked') return show(reply, { ...chrome, notice: { kind: 'error', text: `There is no key named ${name}.` } }, seen.account, 404);
+    if (revoked.kind !== 'revoked') return show(reply, { ...chrome, notice: { kind: 'error', text: t('keyNoSuch', { name }) } }, seen.account, 404);
     return seeOther(reply, `${keysPath(seen.account.name)}?done=key-revoked`);
   });
 }

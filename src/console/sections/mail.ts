@@ -12,7 +12,7 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { mailPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { isKind, mailPage, type KindView } from '../views/mail.js';
 
 export async function mailSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
@@ -34,7 +34,8 @@ export async function mailSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
     const { operator, account } = seen;
     const chrome: Chrome = { operator, account: account.name };
     const kind = (request.params as { kind: string }).kind;
-    if (!isKind(kind)) return show(reply, { ...chrome, notice: { kind: 'error', text: `There is no ${kind} mail: ${MAIL_KINDS.join(', ')}.` } }, account, 404);
+    if (!isKind(kind))
+      return show(reply, { ...chrome, notice: { kind: 'error', text: t('mailNoKind', { kind, kinds: MAIL_KINDS.join(', ') }) } }, account, 404);
     const form = formOf(request);
     const text = form.text ?? '';
     const own = (await deps.mailTemplates.text(account, kind)).own;
@@ -43,7 +44,7 @@ export async function mailSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
     switch (form.do) {
       case 'save': {
         const changed = await deps.mailTemplates.set(account, kind, text);
-        if (changed.kind === 'invalid') return refused(400, `The ${kind} mail is not kept: ${changed.reason}.`);
+        if (changed.kind === 'invalid') return refused(400, t('mailNotKept', { kind, reason: changed.reason }));
         return seeOther(reply, `${mailPath(account.name)}?done=template-saved#${kind}`);
       }
       case 'default':
@@ -51,13 +52,13 @@ export async function mailSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
         return seeOther(reply, `${mailPath(account.name)}?done=template-default#${kind}`);
       case 'test': {
         const sent = await deps.mailTemplates.sendTest(account, kind, operator.email, text);
-        if (sent.kind === 'no-mail-server') return refused(400, 'The account has no mail server: set smtp-url in the settings first.');
-        if (sent.kind === 'invalid') return refused(400, `The ${kind} mail is not a template: ${sent.reason}.`);
-        if (sent.kind === 'refused') return refused(502, `The test mail was not sent: ${sent.reason}.`);
+        if (sent.kind === 'no-mail-server') return refused(400, t('mailNoServerFirst'));
+        if (sent.kind === 'invalid') return refused(400, t('mailNotTemplate', { kind, reason: sent.reason }));
+        if (sent.kind === 'refused') return refused(502, t('mailTestNotSent', { reason: sent.reason }));
         return seeOther(reply, `${mailPath(account.name)}?done=test-mailed#${kind}`);
       }
       default:
-        return refused(400, 'do: save, test or default.');
+        return refused(400, t('mailDoChoice'));
     }
   });
 }

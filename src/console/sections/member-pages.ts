@@ -10,6 +10,7 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { memberPagesPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
+import { t } from '../views/layout.js';
 import { memberPagesSettingsPage } from '../views/member-pages.js';
 
 /** The form's fields, by the setting each sets (the command line's option names). */
@@ -59,7 +60,8 @@ export async function memberPagesSection(scope: FastifyInstance, deps: ConsoleDe
     if (known && action === 'allow') {
       const changed = await deps.accounts.change(account.name, { returnOrigins: [...new Set([...account.settings.returnOrigins, origin])] });
       if (changed.kind !== 'ok') {
-        const refusal = changed.kind === 'invalid' ? { setting: changed.setting, reason: changed.reason } : { setting: 'account', reason: 'not found' };
+        const refusal =
+          changed.kind === 'invalid' ? { setting: changed.setting, reason: changed.reason } : { setting: 'account', reason: t('accountNotFound') };
         return send(reply, 400, memberPagesSettingsPage({ operator: seen.operator, account: account.name }, account, {}, refusal));
       }
     }
@@ -75,7 +77,7 @@ export async function memberPagesSection(scope: FastifyInstance, deps: ConsoleDe
     if (!read.ok) return send(reply, 400, memberPagesSettingsPage(chrome, seen.account, form, read));
     const changed = await deps.accounts.change(seen.account.name, read.patch);
     if (changed.kind !== 'ok') {
-      const refusal = changed.kind === 'invalid' ? { setting: changed.setting, reason: changed.reason } : { setting: 'account', reason: 'not found' };
+      const refusal = changed.kind === 'invalid' ? { setting: changed.setting, reason: changed.reason } : { setting: 'account', reason: t('accountNotFound') };
       return send(reply, 400, memberPagesSettingsPage(chrome, seen.account, form, refusal));
     }
     return seeOther(reply, `${memberPagesPath(seen.account.name)}?done=saved`);

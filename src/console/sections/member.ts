@@ -16,7 +16,7 @@ import type { ConsoleDeps } from '../deps.js';
 import { readable } from '../forms.js';
 import { memberPath, membersPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther, type Done, type Params } from '../replies.js';
-import { messagePage, type Chrome } from '../views/layout.js';
+import { messagePage, t, type Chrome } from '../views/layout.js';
 import { confirmDeletePage, memberPage } from '../views/member.js';
 
 export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
@@ -32,11 +32,7 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
     const chrome: Chrome = { operator, account: account.name, notice };
     const member = /^[1-9]\d{0,14}$/.test((request.params as { id: string }).id) ? await deps.members.byId(account, id) : undefined;
     if (!member)
-      return send(
-        reply,
-        404,
-        messagePage('Not found', 'There is no such member in this account.', chrome, { href: membersPath(account.name), text: 'Back to the members' }),
-      );
+      return send(reply, 404, messagePage(t('notFound'), t('noSuchMember'), chrome, { href: membersPath(account.name), text: t('backToTheMembers') }));
     const [profile, lockout, logins, history, sessions] = await Promise.all([
       deps.members.profileOf(account, id),
       deps.logins.lockoutOf(account, id),
@@ -138,19 +134,19 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
 
   scope.post('/:id/reset-mail', { config: { access: 'editor' } }, async (request, reply) =>
     memberAction(request, reply, async ({ account }, id) => {
-      if (account.settings.smtpUrl === '') return { error: 'The account has no mail server (account set --smtp-url): no mail can be sent.' };
+      if (account.settings.smtpUrl === '') return { error: t('memberNoMailServer') };
       const issued = await deps.resets.issue(account, { by: 'id', id }, true);
-      return issued.kind === 'issued' ? 'reset-mailed' : { error: 'A Deleted member gets no reset mail.' };
+      return issued.kind === 'issued' ? 'reset-mailed' : { error: t('memberDeletedNoReset') };
     }),
   );
   scope.post('/:id/verify', { config: { access: 'editor' } }, async (request, reply) =>
     memberAction(request, reply, async ({ account, operator }, id) =>
-      (await deps.members.markVerified(account, id, by(request, operator))) ? 'verified' : { error: 'A Deleted member’s address is not marked.' },
+      (await deps.members.markVerified(account, id, by(request, operator))) ? 'verified' : { error: t('memberDeletedNotMarked') },
     ),
   );
   scope.post('/:id/sessions/end', { config: { access: 'editor' } }, async (request, reply) =>
     memberAction(request, reply, async ({ account }, id) =>
-      (await deps.sessions.endOne(account, id, formOf(request).session ?? '')) ? 'session-ended' : { error: 'That session is over already.' },
+      (await deps.sessions.endOne(account, id, formOf(request).session ?? '')) ? 'session-ended' : { error: t('sessionOverAlready') },
     ),
   );
   scope.post('/:id/sessions/end-all', { config: { access: 'editor' } }, async (request, reply) =>

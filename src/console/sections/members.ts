@@ -14,7 +14,7 @@ import { columnsOf, filtersOf, readable, sortOf } from '../forms.js';
 import { memberPath, membersPath } from '../paths.js';
 import { doneNotice, formOf, queryOf, send, seeOther, type Params } from '../replies.js';
 import { bulkForm } from '../views/bulk.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { memberCreatedPage, newMemberPage } from '../views/member.js';
 import { membersPage, type MembersView } from '../views/members.js';
 
@@ -80,12 +80,7 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
               ...chrome,
               notice: {
                 kind: 'error',
-                text:
-                  outcome.kind === 'login-taken'
-                    ? 'That login is taken.'
-                    : outcome.kind === 'over-quota'
-                      ? 'The account’s storage is full.'
-                      : 'The expiration is out of range.',
+                text: t(outcome.kind === 'login-taken' ? 'loginTaken' : outcome.kind === 'over-quota' ? 'storageFull' : 'expirationOutOfRange'),
               },
             },
             account.name,

@@ -14,16 +14,15 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { operatorsPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { operatorsPage } from '../views/operators.js';
 
 /** What an invitation's page says; with mail, the same whether the address was known or not. */
 const INVITED: Record<InviteOutcome['kind'], (email: string, role: Role, account: string) => string> = {
-  mailed: (email, role, account) => `${email} is invited as ${role} on ${account}: the invitation is on its way by mail.`,
-  link: (email, role) => `${email} is invited as ${role}. The account sends no mail, so send them the link below yourself.`,
-  granted: (email, role, account) =>
-    `${email} is ${role} on ${account} now, and signs in with the password they already have (a lost one: the server's administrator makes a new set-up link with member-api operator reset).`,
-  'role-set': (email, role, account) => `${email} is ${role} on ${account}.`,
+  mailed: (email, role, account) => t('opInvitedMailed', { email, role, account }),
+  link: (email, role) => t('opInvitedLink', { email, role }),
+  granted: (email, role, account) => t('opInvitedGranted', { email, role, account }),
+  'role-set': (email, role, account) => t('opRoleSet', { email, role, account }),
 };
 
 export async function operatorsSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
@@ -45,10 +44,10 @@ export async function operatorsSection(scope: FastifyInstance, deps: ConsoleDeps
     const form = formOf(request);
     const email = (form.email ?? '').trim();
     const role = form.role ?? '';
-    if (!isEmail(email)) return show(reply, { ...chrome, notice: { kind: 'error', text: 'email: must be an e-mail address.' } }, account, 400);
-    if (!isRole(role)) return show(reply, { ...chrome, notice: { kind: 'error', text: `role: must be one of ${ROLES.join(', ')}.` } }, account, 400);
+    if (!isEmail(email)) return show(reply, { ...chrome, notice: { kind: 'error', text: t('opInvalidEmail') } }, account, 400);
+    if (!isRole(role)) return show(reply, { ...chrome, notice: { kind: 'error', text: t('opInvalidRole', { roles: ROLES.join(', ') }) } }, account, 400);
     if (email.toLowerCase() === operator.email.toLowerCase() && role !== 'owner')
-      return show(reply, { ...chrome, notice: { kind: 'error', text: 'Your own role stays owner: another owner may change it.' } }, account, 400);
+      return show(reply, { ...chrome, notice: { kind: 'error', text: t('opOwnRoleStays') } }, account, 400);
     const invited = await deps.operators.invite(operator, email, account, role);
     return show(reply, { ...chrome, notice: { kind: 'ok', text: INVITED[invited.kind](email, role, account.name) } }, account, 200, {
       email,
@@ -62,9 +61,9 @@ export async function operatorsSection(scope: FastifyInstance, deps: ConsoleDeps
     const email = (formOf(request).email ?? '').trim();
     const chrome: Chrome = { operator, account: account.name };
     if (email.toLowerCase() === operator.email.toLowerCase())
-      return show(reply, { ...chrome, notice: { kind: 'error', text: 'You cannot take yourself off the account: another owner may.' } }, account, 400);
+      return show(reply, { ...chrome, notice: { kind: 'error', text: t('opNotYourself') } }, account, 400);
     if (!(await deps.operators.remove(email, account.name)))
-      return show(reply, { ...chrome, notice: { kind: 'error', text: `${email} is not an operator.` } }, account, 404);
+      return show(reply, { ...chrome, notice: { kind: 'error', text: t('opNotAnOperator', { email }) } }, account, 404);
     return seeOther(reply, `${operatorsPath(account.name)}?done=operator-removed`);
   });
 }

@@ -12,7 +12,7 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { registrationsPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { registrationsPage } from '../views/registrations.js';
 
 const QUEUE_SIZE = 50;
@@ -36,7 +36,7 @@ export async function registrationsSection(scope: FastifyInstance, deps: Console
     const decided = /^[1-9]\d{0,14}$/.test(id)
       ? await deps.members.decideRegistration(account, Number(id), { approve, tell }, { actor: 'operator', email: operator.email, requestId: request.id })
       : 'not-waiting';
-    if (decided === 'not-waiting') return showQueue(reply, seen, 404, { kind: 'error', text: 'This registration no longer waits.' });
+    if (decided === 'not-waiting') return showQueue(reply, seen, 404, { kind: 'error', text: t('regNoLongerWaits') });
     return seeOther(reply, `${registrationsPath(account.name)}?done=${approve ? 'approved' : 'refused'}`);
   }
 

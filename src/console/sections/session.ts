@@ -13,11 +13,9 @@ import type { ConsoleDeps } from '../deps.js';
 import { membersPath } from '../paths.js';
 import { doneNotice, formOf, queryOf, send, seeOther } from '../replies.js';
 import type { ConsoleCookies } from '../session-cookie.js';
-import { messagePage } from '../views/layout.js';
+import { messagePage, t } from '../views/layout.js';
 import { accountsPage, setupPage, signInPage } from '../views/session.js';
 import { askSecondStep } from './two-step.js';
-
-const WRONG = 'The e-mail address or the password is wrong, or this operator is locked for a while after too many failed sign-ins.';
 
 export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps & { cookies: ConsoleCookies }): Promise<void> {
   const { operators, cookies } = deps;
@@ -34,19 +32,10 @@ export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps &
     const outcome = await operators.signIn(form.email ?? '', form.password ?? '', clientScope(request.ip));
     if (outcome.kind === 'signed-in') return seeOther(cookies.set(reply, outcome.token), '/admin/');
     if (outcome.kind === 'second-step') return askSecondStep(reply, outcome.token, cookies);
-    return send(reply, 401, signInPage({ notice: { kind: 'error', text: WRONG } }, form.email ?? ''));
+    return send(reply, 401, signInPage({ notice: { kind: 'error', text: t('signInWrong') } }, form.email ?? ''));
   });
 
-  const invalidLink = (reply: FastifyReply) =>
-    send(
-      reply,
-      410,
-      messagePage(
-        'Link not valid',
-        'This link was used already, was replaced by a newer one, has expired, or was never made. Ask for a new one (`member-api operator reset`).',
-        {},
-      ),
-    );
+  const invalidLink = (reply: FastifyReply) => send(reply, 410, messagePage(t('linkNotValid'), t('linkNotValidText'), {}));
   const setup = SETUP_PATH.slice('/admin'.length);
   scope.get(setup, async (request, reply) => {
     const token = queryOf(request).token ?? '';
@@ -60,14 +49,14 @@ export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps &
     const operator = await operators.linkFor(token);
     if (!operator) return invalidLink(reply);
     if ((form.password ?? '') !== (form.confirm ?? ''))
-      return send(reply, 400, setupPage({ notice: { kind: 'error', text: 'The two passwords differ.' } }, token, operator.email));
+      return send(reply, 400, setupPage({ notice: { kind: 'error', text: t('passwordsDiffer') } }, token, operator.email));
     const outcome = await operators.setPassword(token, form.password ?? '');
     if (outcome.kind === 'weak') return send(reply, 400, setupPage({ notice: { kind: 'error', text: outcome.message } }, token, operator.email));
     if (outcome.kind === 'invalid-link') return invalidLink(reply);
     // Signed in at once with the password just chosen (a second sign-in would ask it again).
     const signed = await operators.signIn(operator.email, form.password ?? '', clientScope(request.ip));
     if (signed.kind !== 'signed-in')
-      return send(reply, 200, messagePage('Password set', 'Your password is set. You can sign in now.', {}, { href: '/admin/sign-in', text: 'Sign in' }));
+      return send(reply, 200, messagePage(t('passwordSet'), t('passwordSetText'), {}, { href: '/admin/sign-in', text: t('signIn') }));
     return seeOther(cookies.set(reply, signed.token), '/admin/');
   });
 

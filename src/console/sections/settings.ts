@@ -10,7 +10,7 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { settingsPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { SETTINGS, settingsPage, shownValue } from '../views/settings.js';
 
 export async function settingsSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
@@ -41,13 +41,13 @@ export async function settingsSection(scope: FastifyInstance, deps: ConsoleDeps)
     // only, as a webhook's (the server's administrator sets a private one on the command line).
     const smtp = values.find(([spec]) => spec.option === 'smtp-url')?.[1];
     if (typeof smtp === 'string' && smtp !== '') {
-      const blocked = await checkReceiver(new URL(smtp), deps.allowPrivateAddresses ?? false, 'from the console, the mail server must be on a public address');
+      const blocked = await checkReceiver(new URL(smtp), deps.allowPrivateAddresses ?? false, t('settingsSmtpPublic'));
       if (blocked) return refused('smtp-url', blocked);
     }
     if (values.length > 0) {
       const changed = await deps.accounts.change(account.name, patchOf(values));
       if (changed.kind === 'invalid') return refused(changed.setting, changed.reason);
-      if (changed.kind !== 'ok') return refused('account', 'not found');
+      if (changed.kind !== 'ok') return refused('account', t('accountNotFound'));
     }
     return seeOther(reply, `${settingsPath(account.name)}?done=saved`);
   });

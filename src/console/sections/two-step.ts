@@ -11,7 +11,7 @@ import { signedIn } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
 import { SECOND_STEP_PATH, type ConsoleCookies } from '../session-cookie.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { enrolPage, recoveryCodesPage, requiredNotice, secondStepPage, TWO_STEP_PATH, twoStepOnPage } from '../views/two-step.js';
 
 /** After a right password, for an operator with a second step: the pending session's cookie, and its page. */
@@ -38,7 +38,7 @@ export async function twoStepSection(scope: FastifyInstance, deps: ConsoleDeps &
     }
     // Too many wrong codes end the pending session (and lock the operator for a while).
     if (!(await operators.pendingOperator(token))) return restart(reply);
-    return send(reply, 401, secondStepPage({ notice: { kind: 'error', text: 'This code is not right, or was used already.' } }));
+    return send(reply, 401, secondStepPage({ notice: { kind: 'error', text: t('codeNotRight') } }));
   });
 
   scope.get('/two-step', { config: { access: 'signed-in' } }, async (request, reply) => {
@@ -55,7 +55,7 @@ export async function twoStepSection(scope: FastifyInstance, deps: ConsoleDeps &
     const enabled = operator.twoStep ? undefined : await operators.enableTwoStep(operator, formOf(request).code ?? '', cookies.token(request));
     if (!enabled) {
       const enrolment = (await operators.pendingTwoStep(operator)) ?? (await operators.startTwoStep(operator));
-      const notice = { kind: 'error' as const, text: 'This code is not right: check the app’s entry for member-api and type the code it shows now.' };
+      const notice = { kind: 'error' as const, text: t('codeNotRightEnrol') };
       return send(reply, 400, enrolPage({ operator, notice }, enrolment));
     }
     // The codes are on this page only: it is not a redirect's target, so a reload cannot show them again.
@@ -66,10 +66,7 @@ export async function twoStepSection(scope: FastifyInstance, deps: ConsoleDeps &
     const operator = signedIn(request);
     const outcome = await operators.disableTwoStep(operator, formOf(request).code ?? '', cookies.token(request));
     if (outcome === 'off') return seeOther(reply, `${TWO_STEP_PATH}?done=two-step-off`);
-    const text =
-      outcome === 'wrong-code'
-        ? 'This code is not right, or was used already: nothing changed.'
-        : `The account ${outcome.required} requires a second step of its operators: it stays on.`;
+    const text = outcome === 'wrong-code' ? t('codeNotRightNothingChanged') : t('twoStepRequiredStaysOn', { account: outcome.required });
     return send(reply, 400, twoStepOnPage({ operator, notice: { kind: 'error', text } }, await operators.recoveryCodesLeft(operator)));
   });
 }

@@ -11,7 +11,7 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { webhooksPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
-import type { Chrome } from '../views/layout.js';
+import { t, type Chrome } from '../views/layout.js';
 import { confirmRemovePage, deliveriesPage, webhooksPage } from '../views/webhooks.js';
 
 /** Deliveries shown per receiver. */
@@ -40,7 +40,7 @@ export async function webhooksSection(scope: FastifyInstance, deps: ConsoleDeps)
     const id = formOf(request).id ?? (request.params as { id?: string }).id ?? '';
     const endpoint = /^[1-9]\d{0,14}$/.test(id) ? await webhooks.find(seen.account, Number(id)) : undefined;
     if (!endpoint) {
-      await show(reply, { ...chrome, notice: { kind: 'error', text: 'There is no such webhook in this account.' } }, seen.account, 404);
+      await show(reply, { ...chrome, notice: { kind: 'error', text: t('hookNoSuch') } }, seen.account, 404);
       return undefined;
     }
     return { account: seen.account, chrome, endpoint };
@@ -62,7 +62,7 @@ export async function webhooksSection(scope: FastifyInstance, deps: ConsoleDeps)
     const name = form.name?.trim() ? form.name.trim() : undefined;
     const added = await webhooks.add(seen.account, (form.url ?? '').trim(), types.length > 0 ? types : undefined, name);
     if (added.kind === 'refused') return show(reply, { ...chrome, notice: { kind: 'error', text: `${added.parameter}: ${added.reason}.` } }, seen.account, 400);
-    return show(reply, { ...chrome, notice: { kind: 'ok', text: `The webhook to ${added.endpoint.url} is added.` } }, seen.account, 200, {
+    return show(reply, { ...chrome, notice: { kind: 'ok', text: t('hookAdded', { url: added.endpoint.url }) } }, seen.account, 200, {
       secret: added.endpoint.secret,
     });
   });

@@ -4,39 +4,50 @@ import type { BulkAction } from '../commands.js';
 import { html } from '../../http/html.js';
 import { memberPath, membersPath } from '../paths.js';
 import type { Params } from '../replies.js';
-import { layout, statusBadge, when, type Chrome } from './layout.js';
+import type { ConsoleKey } from '../../messages/catalog.js';
+import { layout, statusBadge, t, when, type Chrome } from './layout.js';
 
 /** What a bulk action can do, as the form offers it. */
-export const BULK_ACTIONS: Record<BulkAction, string> = {
-  suspend: 'Suspend',
-  activate: 'Activate',
-  delete: 'Delete',
-  'set-field': 'Set a profile field',
-  'remove-field': 'Remove a profile field',
-  'set-expiry': 'Set an expiration',
-  'clear-expiry': 'Clear the expiration',
+export const BULK_ACTIONS: Record<BulkAction, ConsoleKey> = {
+  suspend: 'suspend',
+  activate: 'activate',
+  delete: 'delete',
+  'set-field': 'bulkSetField',
+  'remove-field': 'bulkRemoveField',
+  'set-expiry': 'bulkSetExpiry',
+  'clear-expiry': 'bulkClearExpiry',
 };
 
-const UNITS: Params = { D: 'days', M: 'months', Y: 'years' };
+const UNITS: Record<string, ConsoleKey> = { D: 'days', M: 'months', Y: 'years' };
+
+/** "1 member", "1,234 members". */
+const memberCount = (count: number) => `${count.toLocaleString('en')} ${t(count === 1 ? 'member' : 'members')}`;
 
 /** What the action does, in words, for its confirmation. */
 export function describe(form: Params, count: number): string {
-  const members = `${count.toLocaleString('en')} ${count === 1 ? 'member' : 'members'}`;
+  const members = memberCount(count);
   switch (form.action as BulkAction) {
     case 'suspend':
-      return `Suspend ${members}: they can no longer sign in, and their sessions end.`;
+      return t('bulkSuspendText', { members });
     case 'activate':
-      return `Activate ${members} (a Deleted one among them is restored).`;
+      return t('bulkActivateText', { members });
     case 'delete':
-      return `Delete ${members}: their sessions end; they stay among the Deleted, and can be restored, until DELETED_RETENTION_DAYS.`;
+      return t('bulkDeleteText', { members });
     case 'set-field':
-      return `Set the profile field ${form.new_field?.trim() ?? ''} to "${form.new_value ?? ''}" on ${members}.`;
+      return t('bulkSetFieldText', { field: form.new_field?.trim() ?? '', value: form.new_value ?? '', members });
     case 'remove-field':
-      return `Remove the profile field ${form.field ?? ''} from ${members}.`;
-    case 'set-expiry':
-      return `Give ${members} an expiration ${form.exp_time ?? ''} ${UNITS[form.exp_time_type ?? ''] ?? ''} from now, then ${form.exp_mode === 'D' ? 'deleted' : 'suspended'}.`;
+      return t('bulkRemoveFieldText', { field: form.field ?? '', members });
+    case 'set-expiry': {
+      const unit = UNITS[form.exp_time_type ?? ''];
+      return t('bulkSetExpiryText', {
+        members,
+        time: form.exp_time ?? '',
+        unit: unit ? t(unit) : '',
+        then: t(form.exp_mode === 'D' ? 'deleted' : 'suspended'),
+      });
+    }
     case 'clear-expiry':
-      return `Clear the time expiration of ${members}.`;
+      return t('bulkClearExpiryText', { members });
   }
 }
 
@@ -56,15 +67,15 @@ export interface BulkConfirmation {
 export function confirmBulkPage(chrome: Chrome, view: BulkConfirmation): string {
   const more = view.count - view.sample.length;
   return layout(
-    `${view.title}?`,
+    t('bulkConfirmTitle', { action: view.title }),
     chrome,
-    html`<div class="card"><h1>${view.title}?</h1>
+    html`<div class="card"><h1>${t('bulkConfirmTitle', { action: view.title })}</h1>
 <p>${view.text}</p>
 ${
   view.count === 0
-    ? html`<p class="muted">No member matches this filter: there is nothing to change.</p>`
-    : html`<p class="muted">Among them${more > 0 ? html` (the newest ${view.sample.length}; ${more.toLocaleString('en')} more)` : ''}:</p>
-<table><thead><tr><th>Id</th><th>Login</th><th>E-mail</th><th>Status</th><th>Registered</th></tr></thead><tbody>
+    ? html`<p class="muted">${t('bulkNoMatch')}</p>`
+    : html`<p class="muted">${more > 0 ? t('bulkAmongTheNewest', { shown: view.sample.length, more: more.toLocaleString('en') }) : t('bulkAmongThem')}</p>
+<table><thead><tr><th>${t('id')}</th><th>${t('login')}</th><th>${t('email')}</th><th>${t('status')}</th><th>${t('columnRegistered')}</th></tr></thead><tbody>
 ${view.sample.map((member) => html`<tr><td>${member.id}</td><td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${statusBadge(member.status)}</td><td>${when(member.regAt)}</td></tr>`)}
 </tbody></table>`
 }
@@ -73,23 +84,23 @@ ${view.sample.map((member) => html`<tr><td>${member.id}</td><td><a href="${membe
         ? ''
         : html`<form method="post" action="${view.target}">${Object.entries(view.action).map(
             ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
-          )}<input type="hidden" name="confirm" value="1"><button type="submit"${view.action.action === 'delete' ? html` class="danger"` : ''}>${view.title}: ${view.count.toLocaleString('en')} ${view.count === 1 ? 'member' : 'members'}</button></form>`
-    }<a href="${view.back}">Cancel</a></div></div>`,
+          )}<input type="hidden" name="confirm" value="1"><button type="submit"${view.action.action === 'delete' ? html` class="danger"` : ''}>${t('bulkConfirmButton', { action: view.title, members: memberCount(view.count) })}</button></form>`
+    }<a href="${view.back}">${t('cancel')}</a></div></div>`,
   );
 }
 
 /** The members page's bulk action form (editors), for the members its filter finds. */
 export function bulkForm(account: string, search: string, total: number): ReturnType<typeof html> {
   const option = (value: string, label: string) => html`<option value="${value}">${label}</option>`;
-  return html`<details class="card bulk"><summary>Bulk action on ${total === 1 ? 'this member' : html`these ${total.toLocaleString('en')} members`}</summary>
+  return html`<details class="card bulk"><summary>${total === 1 ? t('bulkOnThisMember') : t('bulkOnTheseMembers', { count: total.toLocaleString('en') })}</summary>
 <form class="more" method="post" action="${membersPath(account)}/bulk${search ? `?${search}` : ''}">
-<label>Action <select name="action">${Object.entries(BULK_ACTIONS).map(([value, label]) => option(value, label))}</select></label>
-<label>Profile field to set <input name="new_field" placeholder="plan"></label>
-<label>…to the value <input name="new_value"></label>
-<label>Profile field to remove <input name="field" placeholder="plan"></label>
-<label>Expires in <input type="number" name="exp_time" min="1" placeholder="30"></label>
-<label>Unit <select name="exp_time_type">${option('D', 'days')}${option('M', 'months')}${option('Y', 'years')}</select></label>
-<label>Then <select name="exp_mode">${option('S', 'suspended')}${option('D', 'deleted')}</select></label>
-<div class="actions"><button type="submit" class="secondary">Preview</button></div>
+<label>${t('bulkAction')} <select name="action">${Object.entries(BULK_ACTIONS).map(([value, label]) => option(value, t(label)))}</select></label>
+<label>${t('bulkFieldToSet')} <input name="new_field" placeholder="plan"></label>
+<label>${t('bulkToTheValue')} <input name="new_value"></label>
+<label>${t('bulkFieldToRemove')} <input name="field" placeholder="plan"></label>
+<label>${t('bulkExpiresIn')} <input type="number" name="exp_time" min="1" placeholder="30"></label>
+<label>${t('bulkUnit')} <select name="exp_time_type">${option('D', t('days'))}${option('M', t('months'))}${option('Y', t('years'))}</select></label>
+<label>${t('then')} <select name="exp_mode">${option('S', t('suspended'))}${option('D', t('deleted'))}</select></label>
+<div class="actions"><button type="submit" class="secondary">${t('bulkPreview')}</button></div>
 </form></details>`;
 }

@@ -85,7 +85,7 @@ ${f.sort ? html`<input type="hidden" name="sort" value="${f.sort}">` : ''}${f.di
 <div class="actions"><a href="${membersPath(view.account)}">${t('clear')}</a></div>
 </form></div>
 ${view.bulk ?? ''}<div class="card"><p class="count">${position(view)}</p>
-<table><thead><tr>${sortable(view, 'id', t('columnId'))}${sortable(view, 'login', t('columnLogin'))}${sortable(view, 'email', t('columnEmail'))}${sortable(view, 'status', t('columnStatus'))}${sortable(view, 'registered', t('columnRegistered'))}<th>${t('columnLastLogin')}</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
+<table><thead><tr>${sortable(view, 'id', t('id'))}${sortable(view, 'login', t('login'))}${sortable(view, 'email', t('email'))}${sortable(view, 'status', t('status'))}${sortable(view, 'registered', t('columnRegistered'))}<th>${t('columnLastLogin')}</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
 ${view.members.length === 0 ? html`<tr><td colspan="${6 + view.columns.length}" class="muted">${t('noMemberMatches')}</td></tr>` : ''}
 ${view.members.map(({ member, profile }) => html`<tr><td>${member.id}</td><td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${statusBadge(member.status)}</td><td>${when(member.regAt)}</td><td>${when(member.lastLoginAt)}</td>${view.columns.map((c) => html`<td>${profile.get(c) ?? ''}</td>`)}</tr>`)}
 </tbody></table>

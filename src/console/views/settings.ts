@@ -2,8 +2,8 @@
 import type { Account } from '../../accounts/account.js';
 import { ACCOUNT_SETTINGS, type SettingSpec } from '../../accounts/account-settings.js';
 import { html } from '../../http/html.js';
-import { memberPagesPath, membersPath, settingsPath } from '../paths.js';
-import { layout, type Chrome } from './layout.js';
+import { memberPagesPath, settingsPath } from '../paths.js';
+import { accountTitle, backToMembers, layout, t, type Chrome } from './layout.js';
 
 /** The member pages' settings: on their own page (member-pages.ts). */
 const ON_MEMBER_PAGES = new Set([
@@ -39,13 +39,13 @@ export function settingsPage(
     return html`<div class="setting"><label for="${spec.option}">${spec.option}</label>${input}<p class="muted" id="${spec.option}-help">${spec.help} <code>${spec.kind.argument}</code></p></div>`;
   };
   return layout(
-    `Settings of ${account.name}`,
+    accountTitle('navSettings', account.name),
     { ...chrome, notice: error ? { kind: 'error', text: `${error.setting}: ${error.reason}.` } : chrome.notice },
-    html`<p><a href="${membersPath(account.name)}">← Members of ${account.name}</a></p><h1>Settings of ${account.name}</h1>
+    html`${backToMembers(account.name)}<h1>${accountTitle('navSettings', account.name)}</h1>
 <div class="card"><form method="post" action="${settingsPath(account.name)}" class="account-settings">
-<p class="muted">As <code>member-api account set ${account.name} --NAME VALUE</code> takes them; a value left as shown is kept (the mail server's password is shown masked: type the whole URL to change it). The member pages have <a href="${memberPagesPath(account.name)}">their own page</a>.</p>
+<p class="muted">${t('settingsAs')} <code>member-api account set ${account.name} --NAME VALUE</code> ${t('settingsTakesThem')} <a href="${memberPagesPath(account.name)}">${t('settingsTheirOwnPage')}</a>.</p>
 ${SETTINGS.map(field)}
-<div class="actions"><button type="submit">Save</button></div>
+<div class="actions"><button type="submit">${t('save')}</button></div>
 </form></div>`,
   );
 }

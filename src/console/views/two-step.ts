@@ -2,60 +2,60 @@
 import { html } from '../../http/html.js';
 import { groupedSecret } from '../../operators/two-step.js';
 import { SECOND_STEP_PATH } from '../session-cookie.js';
-import { layout, type Chrome } from './layout.js';
+import { layout, t, type Chrome } from './layout.js';
 
 export const TWO_STEP_PATH = '/admin/two-step';
 
 export function requiredNotice(account: string): Chrome['notice'] {
-  return { kind: 'error', text: `The account ${account} requires a second step of its operators: set it up to open its pages.` };
+  return { kind: 'error', text: t('twoStepRequired', { account }) };
 }
 
 export function secondStepPage(chrome: Chrome): string {
   return layout(
-    'Second step',
+    t('secondStep'),
     chrome,
-    html`<div class="narrow card"><h1>Second step</h1>
-<p class="muted">Type the code your authenticator app shows for member-api, or one of your recovery codes.</p>
+    html`<div class="narrow card"><h1>${t('secondStep')}</h1>
+<p class="muted">${t('secondStepHelp')}</p>
 <form method="post" action="${SECOND_STEP_PATH}">
-<label>Code <input name="code" required autocomplete="one-time-code" inputmode="numeric" autofocus maxlength="64"></label>
-<button type="submit">Sign in</button></form>
-<p><a href="/admin/sign-in">Start again</a></p></div>`,
+<label>${t('code')} <input name="code" required autocomplete="one-time-code" inputmode="numeric" autofocus maxlength="64"></label>
+<button type="submit">${t('signIn')}</button></form>
+<p><a href="/admin/sign-in">${t('startAgain')}</a></p></div>`,
   );
 }
 
 export function enrolPage(chrome: Chrome, enrolment: { secret: string; uri: string }): string {
   return layout(
-    'Two-step sign-in',
+    t('twoStepSignIn'),
     chrome,
-    html`<div class="narrow card"><h1>Two-step sign-in</h1>
-<p>After your password, the console will ask for a code from an authenticator app on your phone (any app that reads TOTP: Google Authenticator, Microsoft Authenticator, 1Password, Aegis…).</p>
-<ol><li>In the app, add an entry with this key: <code class="secret">${groupedSecret(enrolment.secret)}</code> (time-based, six digits), or on the phone open <a href="${enrolment.uri}">this link</a>.</li>
-<li>Type the code the app shows now.</li></ol>
+    html`<div class="narrow card"><h1>${t('twoStepSignIn')}</h1>
+<p>${t('twoStepIntro')}</p>
+<ol><li>${t('twoStepAddEntry')} <code class="secret">${groupedSecret(enrolment.secret)}</code> ${t('twoStepOrOpen')} <a href="${enrolment.uri}">${t('twoStepThisLink')}</a>.</li>
+<li>${t('twoStepTypeCode')}</li></ol>
 <form method="post" action="${TWO_STEP_PATH}/enable">
-<label>Code <input name="code" required autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]{6,7}" maxlength="7"></label>
-<button type="submit">Turn on</button></form></div>`,
+<label>${t('code')} <input name="code" required autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]{6,7}" maxlength="7"></label>
+<button type="submit">${t('turnOn')}</button></form></div>`,
   );
 }
 
 export function recoveryCodesPage(chrome: Chrome, codes: readonly string[]): string {
   return layout(
-    'Recovery codes',
-    { ...chrome, notice: { kind: 'ok', text: 'Two-step sign-in is on.' } },
-    html`<div class="narrow card"><h1>Your recovery codes</h1>
-<p>Each of these signs you in once instead of a code, if you lose your phone. Keep them somewhere safe: <strong>they are shown only now</strong>.</p>
+    t('recoveryCodes'),
+    { ...chrome, notice: { kind: 'ok', text: t('twoStepIsOn') } },
+    html`<div class="narrow card"><h1>${t('yourRecoveryCodes')}</h1>
+<p>${t('recoveryCodesText')} <strong>${t('recoveryCodesShownOnlyNow')}</strong>.</p>
 <ul class="codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ul>
-<p><a class="button" href="/admin/">Done</a></p></div>`,
+<p><a class="button" href="/admin/">${t('done')}</a></p></div>`,
   );
 }
 
 export function twoStepOnPage(chrome: Chrome, codesLeft: number): string {
   return layout(
-    'Two-step sign-in',
+    t('twoStepSignIn'),
     chrome,
-    html`<div class="narrow card"><h1>Two-step sign-in</h1>
-<p>On: after your password, the console asks for a code from your authenticator app. ${codesLeft} of your recovery codes ${codesLeft === 1 ? 'is' : 'are'} left; <code>member-api operator reset</code> turns it off with the password when the phone and the codes are lost.</p>
+    html`<div class="narrow card"><h1>${t('twoStepSignIn')}</h1>
+<p>${t('twoStepOnText')} ${t(codesLeft === 1 ? 'twoStepCodeLeft' : 'twoStepCodesLeft', { count: codesLeft })} <code>member-api operator reset</code> ${t('twoStepResetHelp')}</p>
 <form method="post" action="${TWO_STEP_PATH}/disable">
-<label>A code, to turn it off <input name="code" required autocomplete="one-time-code" maxlength="64"></label>
-<button type="submit" class="secondary">Turn off</button></form></div>`,
+<label>${t('twoStepOffCode')} <input name="code" required autocomplete="one-time-code" maxlength="64"></label>
+<button type="submit" class="secondary">${t('turnOff')}</button></form></div>`,
   );
 }
