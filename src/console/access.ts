@@ -15,7 +15,7 @@ import { roleAllows, type Operator, type Role } from '../operators/operator.js';
 import { accessTo, type OperatorsService } from '../operators/operators-service.js';
 import { membersPath } from './paths.js';
 import { send, seeOther } from './replies.js';
-import { messagePage } from './views/layout.js';
+import { messagePage, t } from './views/layout.js';
 
 /** What a console route needs: a role on the URL's account, or only to be signed in. */
 export type Access = Role | 'signed-in';
@@ -80,21 +80,16 @@ export function registerAccess(scope: FastifyInstance, deps: AccessDeps): void {
     const name = (request.params as { account?: string }).account ?? '';
     const grant = accessTo(operator, name);
     const account = grant && (await deps.accounts.find(name));
-    if (!grant || !account)
-      return send(
-        reply,
-        404,
-        messagePage('Not found', 'There is no such account, or you may not see it.', { operator }, { href: '/admin/', text: 'Your accounts' }),
-      );
+    if (!grant || !account) return send(reply, 404, messagePage(t('notFound'), t('noAccountOfYours'), { operator }, { href: '/admin/', text: t('yourAccounts') }));
     if (!roleAllows(grant.role, needed))
       return send(
         reply,
         403,
         messagePage(
-          'Not allowed',
-          `Your role on ${account.name} (${grant.role}) may not do this: it takes an ${needed}.`,
+          t('notAllowed'),
+          t('roleTooLow', { account: account.name, role: grant.role, needed }),
           { operator, account: account.name },
-          { href: membersPath(account.name), text: 'Back to the members' },
+          { href: membersPath(account.name), text: t('backToTheMembers') },
         ),
       );
     // An account that requires a second step opens to its operators that have one.

@@ -35,7 +35,7 @@ import { webhooksSection } from './sections/webhooks.js';
 import { consoleCookies } from './session-cookie.js';
 import { CONSOLE_STYLESHEET } from './views/layout.js';
 import { serveStylesheet } from '../http/stylesheets.js';
-import { messagePage } from './views/layout.js';
+import { messagePage, t } from './views/layout.js';
 import { TWO_STEP_PATH } from './views/two-step.js';
 
 export type { ConsoleContext } from './deps.js';
@@ -85,18 +85,15 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       // forged by another site, is refused (the cookie's SameSite=Strict is the second line).
       scope.addHook('onRequest', async (request, reply) => {
         if (request.method === 'GET' || request.method === 'HEAD') return;
-        if (!fromOwnPages(request, context.publicUrl))
-          return send(reply, 403, messagePage('Refused', 'This change did not come from the console’s own pages, so it was not made.', {}));
+        if (!fromOwnPages(request, context.publicUrl)) return send(reply, 403, messagePage(t('refusedTitle'), t('refusedForeign'), {}));
       });
 
       scope.setErrorHandler((error, _request, reply) => {
-        if (error instanceof HashingBusy)
-          return send(reply.header('retry-after', '1'), 503, messagePage('Busy', 'The server is busy; try again in a moment.', {}));
+        if (error instanceof HashingBusy) return send(reply.header('retry-after', '1'), 503, messagePage(t('busy'), t('busyText'), {}));
         const status = (error as { statusCode?: number }).statusCode;
-        if (typeof status === 'number' && status >= 400 && status < 500)
-          return send(reply, status, messagePage('Bad request', 'The request could not be read.', {}));
+        if (typeof status === 'number' && status >= 400 && status < 500) return send(reply, status, messagePage(t('badRequest'), t('badRequestText'), {}));
         reply.log.error({ err: error }, 'console page failed');
-        return send(reply, 500, messagePage('Something went wrong', 'The page could not be shown; the error is in the server’s log.', {}));
+        return send(reply, 500, messagePage(t('failedTitle'), t('failedText'), {}));
       });
 
       registerAccess(scope, {
@@ -120,7 +117,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
       // Any other address under /admin/: a console page, not the API's JSON.
       scope.setNotFoundHandler(async (request, reply) => {
         const operator = await context.operators.session(cookies.token(request));
-        return send(reply, 404, messagePage('Not found', 'There is no such page in the console.', { operator }, { href: '/admin/', text: 'Your accounts' }));
+        return send(reply, 404, messagePage(t('notFound'), t('noSuchPage'), { operator }, { href: '/admin/', text: t('yourAccounts') }));
       });
     },
     PREFIX,

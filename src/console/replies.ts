@@ -5,6 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { queryParams } from '../http/params.js';
+import type { ConsoleKey } from '../messages/catalog.js';
+import { t } from './views/layout.js';
 
 /** A form or query as the console reads it: the last value of each name. */
 export type Params = Record<string, string>;
@@ -34,33 +36,33 @@ export const seeOther = (reply: FastifyReply, location: string): FastifyReply =>
  * word of the query, never as text: a link cannot make the console say anything else.
  */
 export const DONE = {
-  saved: 'Saved.',
-  status: 'Status changed.',
-  deleted: 'Deleted. Restore brings the member back.',
-  unlocked: 'Unlocked.',
-  created: 'Member created.',
-  approved: 'Approved: the member is Active (and welcomed by mail when the account sends mail).',
-  refused: 'Refused: the registration is deleted.',
-  'signed-out': 'You are signed out.',
-  'signed-out-everywhere': 'You are signed out on every device.',
-  'reset-mailed': 'A password reset mail is on its way to the member.',
-  verified: 'The e-mail address is marked verified.',
-  'session-ended': 'The session is ended.',
-  'sessions-ended': 'Every session of the member is ended.',
-  bulk: 'Done.',
-  'two-step-off': 'Two-step sign-in is off.',
-  'key-revoked': 'The key is revoked: calls made with it are refused.',
-  'operator-removed': 'The operator is taken off the account: its pages are closed to them.',
-  'webhook-removed': 'The webhook is removed.',
-  'webhook-enabled': 'The webhook is on again: its deliveries resume.',
-  redelivered: 'The delivery is due again: it goes out within seconds.',
-  'not-redelivered': 'There is no such delivery of this webhook.',
-  'template-saved': 'Saved: the mail uses this text from now on.',
-  'template-default': 'The mail uses the built-in text again.',
-  'origin-allowed': 'Allowed: forms pasted on that site’s pages now work as they are.',
-  'test-mailed': 'The test mail was handed to the mail server: look in your inbox.',
-  uploaded: 'Uploaded: check the columns’ fields, then make a dry run.',
-} as const;
+  saved: 'doneSaved',
+  status: 'doneStatus',
+  deleted: 'doneDeleted',
+  unlocked: 'doneUnlocked',
+  created: 'doneCreated',
+  approved: 'doneApproved',
+  refused: 'doneRefused',
+  'signed-out': 'doneSignedOut',
+  'signed-out-everywhere': 'doneSignedOutEverywhere',
+  'reset-mailed': 'doneResetMailed',
+  verified: 'doneVerified',
+  'session-ended': 'doneSessionEnded',
+  'sessions-ended': 'doneSessionsEnded',
+  bulk: 'doneBulk',
+  'two-step-off': 'doneTwoStepOff',
+  'key-revoked': 'doneKeyRevoked',
+  'operator-removed': 'doneOperatorRemoved',
+  'webhook-removed': 'doneWebhookRemoved',
+  'webhook-enabled': 'doneWebhookEnabled',
+  redelivered: 'doneRedelivered',
+  'not-redelivered': 'doneNotRedelivered',
+  'template-saved': 'doneTemplateSaved',
+  'template-default': 'doneTemplateDefault',
+  'origin-allowed': 'doneOriginAllowed',
+  'test-mailed': 'doneTestMailed',
+  uploaded: 'doneUploaded',
+} as const satisfies Record<string, ConsoleKey>;
 export type Done = keyof typeof DONE;
 
 /** The notice a page shows for the change that led to it (`?done=…`), if any. */
@@ -70,6 +72,6 @@ export function doneNotice(request: FastifyRequest): { kind: 'ok'; text: string 
   // A bulk action's count: digits only, put into the console's own sentence.
   const changed = query.get('changed');
   if (done === 'bulk' && changed !== null && /^\d{1,9}$/.test(changed))
-    return { kind: 'ok', text: `Done: ${Number(changed).toLocaleString('en')} ${changed === '1' ? 'member' : 'members'} changed.` };
-  return done !== null && Object.hasOwn(DONE, done) ? { kind: 'ok', text: DONE[done as Done] } : undefined;
+    return { kind: 'ok', text: t(changed === '1' ? 'doneBulkOne' : 'doneBulkMany', { count: Number(changed).toLocaleString('en') }) };
+  return done !== null && Object.hasOwn(DONE, done) ? { kind: 'ok', text: t(DONE[done as Done]) } : undefined;
 }
