@@ -20,7 +20,7 @@ import { send, seeOther } from './replies.js';
 import { bulkSection } from './sections/bulk.js';
 import { keysSection } from './sections/keys.js';
 import { mailSection } from './sections/mail.js';
-import { memberPagesSection } from './sections/member-pages.js';
+import { memberPagesSection } from './sections/page-settings.js';
 import { memberSection } from './sections/member.js';
 import { membersSection } from './sections/members.js';
 import { operatorsSection } from './sections/operators.js';

@@ -11,7 +11,7 @@ import type { ConsoleDeps } from '../deps.js';
 import { memberPagesPath } from '../paths.js';
 import { doneNotice, formOf, send, seeOther } from '../replies.js';
 import { t } from '../views/layout.js';
-import { memberPagesSettingsPage } from '../views/member-pages.js';
+import { memberPagesSettingsPage } from '../views/page-settings.js';
 
 /** The form's fields, by the setting each sets (the command line's option names). */
 const FORM_SETTINGS: Record<string, string> = {
