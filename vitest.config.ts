@@ -13,6 +13,7 @@ const TIMED = [
   'test/http/upstream-move.test.ts',
   'test/http/sessions.test.ts',
   'test/cli/latency-under-abuse.test.ts',
+  'test/unit/legacy-hashes.test.ts',
 ];
 
 export default defineConfig({

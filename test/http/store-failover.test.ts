@@ -36,7 +36,7 @@ async function accountOf(setup: Awaited<ReturnType<typeof appOver>>, name: strin
 
 describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a client sees it', () => {
   it('answers 503 "service unavailable" to a write on a read-only primary, and goes on reading', async () => {
-    const database = await createTestDatabase('postgres');
+    const database = await createTestDatabase('postgres', { migrated: true });
     const setup = await appOver(database.url);
     const post = await accountOf(setup, 'failover');
     expect((await post('/api2/create/', { _login: 'before', _email: 'before@example.com' })).json().result).toBe('OK');
@@ -73,7 +73,7 @@ describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a clien
   }, 30_000);
 
   it('makes a write whose connection was lost before its COMMIT once more, and answers one lost at its COMMIT as maybe applied', async () => {
-    const database = await createTestDatabase('postgres');
+    const database = await createTestDatabase('postgres', { migrated: true });
     const proxy = proxyFor(database.url);
     await proxy.open();
     const setup = await appOver(throughProxy(database.url, proxy));
@@ -162,7 +162,7 @@ describe.skipIf(!engineAvailable('postgres'))('a PostgreSQL failover, as a clien
   }, 30_000);
 
   it('answers /readyz at once while the store hangs, and ready again once it answers', async () => {
-    const database = await createTestDatabase('postgres');
+    const database = await createTestDatabase('postgres', { migrated: true });
     const proxy = proxyFor(database.url);
     await proxy.open();
     const { store, app } = await appOver(throughProxy(database.url, proxy));

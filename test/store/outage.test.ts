@@ -14,7 +14,7 @@ import { insertAccount, insertMember } from '../support/factories.js';
 
 describe.skipIf(!engineAvailable('postgres'))('PostgreSQL connection lost while held', () => {
   it('survives losing a connection held idle between queries, and reports the store unavailable', async () => {
-    const database = await createTestDatabase('postgres');
+    const database = await createTestDatabase('postgres', { migrated: true });
     const setup = openStore(database.url);
     await setup.migrate();
     const account = await insertAccount(setup);

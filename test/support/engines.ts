@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
@@ -16,14 +16,37 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database on the engine: a SQLite file in a temp folder, or a PostgreSQL database. */
-export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+/**
+ * A new database on the engine: a SQLite file in a temp folder, or a PostgreSQL database.
+ * Empty (no file yet, no tables), unless `migrated`: then a copy of the migrated template the
+ * global set-up made (global-setup.ts), its schema up to date and no rows in it. A test of
+ * migrations, or of what a command or a server does on a new store, takes an empty one.
+ */
+export async function createTestDatabase(engine: Engine, options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const template = options.migrated ? inject(engine === 'postgres' ? 'postgresTemplate' : 'sqliteTemplate') : undefined;
+  const database = await newDatabase(engine, template || undefined);
+  if (options.migrated && !template) {
+    // No template (the global set-up made none: no dist/ to migrate it with, or no set-up at all): migrated here.
+    const store = openStore(database.url);
+    try {
+      await store.migrate();
+    } finally {
+      await store.close();
+    }
+  }
+  return database;
+}
+
+async function newDatabase(engine: Engine, template: string | undefined): Promise<TestDatabase> {
   if (engine === 'postgres') {
-    const database = await createPostgresDatabase();
+    const database = await createPostgresDatabase({ template });
     return { engine, ...database };
   }
   const dir = mkdtempSync(join(tmpdir(), 'member-api-test-'));
-  return { engine, url: join(dir, 'members.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  const url = join(dir, 'members.db');
+  // The copy keeps the template's mode: its owner's only, as a store the service makes.
+  if (template) copyFileSync(template, url);
+  return { engine, url, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
@@ -40,9 +63,10 @@ export function replicaUrlOf(database: TestDatabase): string | undefined {
 
 /** A migrated store on a fresh database, and how to throw both away. */
 export async function createTestStore(engine: Engine): Promise<{ store: Store; database: TestDatabase; dispose(): Promise<void> }> {
-  const database = await createTestDatabase(engine);
+  const database = await createTestDatabase(engine, { migrated: true });
   const replica = replicaUrlOf(database);
   const store = openStore(database.url, { replicaUrls: replica ? [replica] : undefined });
+  // A copy of a migrated template: nothing to apply, a look at the migrations table (as a server starting does).
   await store.migrate();
   return {
     store,
