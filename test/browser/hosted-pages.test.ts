@@ -126,11 +126,13 @@ for (const engine of ENGINES) {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${siteUrl}/frame`);
-      const frame = page.frame({ name: 'signin' })!;
+      // The frame as its element holds it (a refused frame's error page may have lost its name).
+      const frameOf = async () => (await (await page.waitForSelector('iframe[name=signin]')).contentFrame())!;
+      const frame = await frameOf();
       await expect.poll(() => frame.locator('input[name=password]').count(), SLOW).toBe(1);
       // The same page on another site (another origin: its port is the site's, its host another name).
       await page.goto(`${siteUrl.replace('www.club.intranet', 'other.intranet')}/frame`);
-      const blocked = page.frame({ name: 'signin' })!;
+      const blocked = await frameOf();
       await page.waitForTimeout(500);
       expect(await blocked.locator('input[name=password]').count()).toBe(0);
       await context.close();
