@@ -4,7 +4,7 @@
  * setting keeps one label per field and stores a choice's value as written
  * (`plan:choice(gold|silver):Plan`); this setting says how each reads in a language.
  *
- * Written as one setting, entries separated by `;`, each `language:field=text` for a label or
+ * Written as one setting, entries separated by `;` (or lines), each `language:field=text` for a label or
  * `language:field(value)=text` for a choice's value:
  * `fr:first_name=Prénom;fr:plan=Formule;fr:plan(gold)=Or;en:plan(gold)=Gold plan`.
  * A field or value without a text in the page's language shows its label, or its value, as the
@@ -26,7 +26,7 @@ const LANGUAGES: readonly string[] = PAGE_LANGUAGES.filter((language) => languag
 /** The setting's text as texts, or why it cannot be read. */
 export function parseFieldTexts(text: string): { ok: true; texts: FieldTexts } | { ok: false; reason: string } {
   const texts = new Map<string, string>();
-  for (const raw of text.split(';')) {
+  for (const raw of text.split(/[;\n]/)) {
     const entry = raw.trim();
     if (entry === '') continue;
     const match = ENTRY.exec(entry);

@@ -80,7 +80,8 @@ export function registerAccess(scope: FastifyInstance, deps: AccessDeps): void {
     const name = (request.params as { account?: string }).account ?? '';
     const grant = accessTo(operator, name);
     const account = grant && (await deps.accounts.find(name));
-    if (!grant || !account) return send(reply, 404, messagePage(t('notFound'), t('noAccountOfYours'), { operator }, { href: '/admin/', text: t('yourAccounts') }));
+    if (!grant || !account)
+      return send(reply, 404, messagePage(t('notFound'), t('noAccountOfYours'), { operator }, { href: '/admin/', text: t('yourAccounts') }));
     if (!roleAllows(grant.role, needed))
       return send(
         reply,

@@ -420,6 +420,9 @@ export const CONSOLE_EN = {
   mpRegistrationHelp: 'off: no registration page; open: a new member is Active and signed in at once; approval: it waits, Suspended, in the',
   mpRegistrationsQueue: 'registrations queue',
   mpRegistrationFields: 'Registration fields',
+  mpFieldTexts: 'The fields’ texts in other languages',
+  mpFieldTextsHelp:
+    'A label as language:field=text, a choice’s value as language:field(value)=text, separated by ; or lines; without one, a field shows its label and a choice its value. For example',
   mpFieldsSeparatedBy: 'Separated by',
   mpFieldsEach: 'each',
   mpFieldsKinds: 'required; kinds text, email, number, date, choice(a|b), checkbox',

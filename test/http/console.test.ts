@@ -171,6 +171,16 @@ describeEachEngineApp('the console over HTTP', (h) => {
       checkFields: ['city'],
     });
     expect(account.settings.registrationFields).toEqual([{ name: 'city', label: 'City', required: true, editable: true, kind: 'text', choices: [] }]);
+    // The fields' texts in French, one a line: the French registration page says them.
+    expect((await form(h(), settings, { field_texts: 'fr:city=Ville\nfr:plan(gold)=Or' }, owner)).headers.location).toBe(`${settings}?done=saved`);
+    expect([...(await h().services.accounts.find(api.user))!.settings.fieldTexts]).toEqual([
+      ['fr:city', 'Ville'],
+      ['fr:plan(gold)', 'Or'],
+    ]);
+    const page = await h().request({ method: 'GET', url: `/auth/${api.user}/?action=reg` });
+    expect(page.body).toMatch(/<label for="f_city">Ville<\/label>/);
+    const wrong = await form(h(), settings, { field_texts: 'de:city=Stadt' }, owner);
+    expect([wrong.status, wrong.body.includes('field-texts: &quot;de&quot; is not a language of the pages (en, fr)')]).toEqual([400, true]);
   });
 
   it('behaves like pages: changes redirect to their result, Delete asks first, unknown addresses answer a console page', async () => {

@@ -17,6 +17,7 @@ import { memberPagesSettingsPage } from '../views/page-settings.js';
 const FORM_SETTINGS: Record<string, string> = {
   registration: 'registration',
   registration_fields: 'registration-fields',
+  field_texts: 'field-texts',
   return_origins: 'return-origins',
   page_name: 'page-name',
   page_logo: 'page-logo',

@@ -1,6 +1,7 @@
 /** The member pages' settings form, with the other sites whose pasted forms reached the pages. */
 import { PAGE_LANGUAGES, REGISTRATIONS, type Account } from '../../accounts/account.js';
 import { formatRegistrationFields } from '../../accounts/registration-fields.js';
+import { formatFieldTexts } from '../../accounts/field-texts.js';
 import type { FormOrigin } from '../../accounts/account-store.js';
 import { html } from '../../http/html.js';
 import { memberPagesPath, registrationsPath } from '../paths.js';
@@ -27,6 +28,8 @@ export function memberPagesSettingsPage(
 <p class="muted">${t('mpRegistrationHelp')} <a href="${registrationsPath(account.name)}">${t('mpRegistrationsQueue')}</a>.</p>
 <label>${t('mpRegistrationFields')} <textarea name="registration_fields" rows="3">${value('registration_fields', formatRegistrationFields(s.registrationFields))}</textarea></label>
 <p class="muted">${t('mpFieldsSeparatedBy')} <code>;</code>, ${t('mpFieldsEach')} <code>name[*]:kind[:label]</code> (<code>*</code>: ${t('mpFieldsKinds')}), ${t('forExample')} <code>first_name*:text:First name;terms*:checkbox:I accept the terms</code>. ${t('mpFieldsOnProfile')}</p>
+<label>${t('mpFieldTexts')} <textarea name="field_texts" rows="3">${value('field_texts', formatFieldTexts(s.fieldTexts))}</textarea></label>
+<p class="muted">${t('mpFieldTextsHelp')} <code>fr:first_name=Prénom;fr:plan(gold)=Or</code>.</p>
 <label>${t('mpReturnOrigins')} <textarea name="return_origins" rows="2">${value('return_origins', s.returnOrigins.join(', '))}</textarea></label>
 <p class="muted">${t('commaSeparated')}, ${t('forExample')} <code>https://www.example.com</code>: ${t('mpReturnOriginsHelp')}</p>
 <label>${t('mpNameShown')} <input name="page_name" value="${value('page_name', s.pageName)}" placeholder="${account.name}"></label>

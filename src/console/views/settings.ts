@@ -9,6 +9,7 @@ import { accountTitle, backToMembers, layout, t, type Chrome } from './layout.js
 const ON_MEMBER_PAGES = new Set([
   'registration',
   'registration-fields',
+  'field-texts',
   'return-origins',
   'page-name',
   'page-logo',
