@@ -87,6 +87,8 @@ async function previewedBulk(
   const confirmation = new URLSearchParams(
     [...page.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!]),
   );
+  // A change of many members asks for their number, typed, as the operator would.
+  if (page.includes('name="typed_count"')) confirmation.set('typed_count', confirmation.get('count') ?? '');
   const started = performance.now();
   const answer = await fetch(target, { method: 'POST', headers: { cookie, origin: url }, body: confirmation, redirect: 'manual' });
   return { answer, seconds: (performance.now() - started) / 1000 };

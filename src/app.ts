@@ -79,7 +79,13 @@ export interface AppDependencies {
   /** PUBLIC_URL, when set: a page's form posted from there is this site's own. */
   readonly publicUrl?: string;
   /** The member pages' forms anyone can send, per address and per account. */
-  readonly pageForms: { readonly registrations: PageFormLimiter; readonly reminders: PageFormLimiter; readonly confirmations: PageFormLimiter };
+  readonly pageForms: {
+    readonly registrations: PageFormLimiter;
+    readonly reminders: PageFormLimiter;
+    readonly confirmations: PageFormLimiter;
+    /** Signs what a form leaves for the page its redirect leads to (pages/flash.ts). */
+    readonly flashKey: Buffer;
+  };
   /** Who is told of a registration awaiting approval (the account's operators). */
   readonly operators: Pick<OperatorsService, 'approvalNotice'>;
   /** The operator's console at /admin/ (ADMIN=off leaves it out). */

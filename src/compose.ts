@@ -70,6 +70,8 @@ export interface Services {
   /** The console's imports: uploads, dry runs and runs in the background, through the importer. */
   readonly imports: ImportJobs;
   readonly clock: Clock;
+  /** Signs what a member page's form leaves for the page its redirect leads to (pages/flash.ts). */
+  readonly flashKey: Buffer;
   /** Admits every password hash and verification (its figures are the hashing queue's). */
   readonly hashing: HashingGate;
   /** The import, with password hashing of its own (see below). */
@@ -122,6 +124,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   const argon2 = options.hasher ?? createArgon2Hasher();
   const hasher = gatedHasher(argon2, hashing);
   const macKey = await store.secret('verify-link-key', () => randomBytes(32).toString('base64'));
+  const flashKey = Buffer.from(await store.secret('page-flash-key', () => randomBytes(32).toString('base64')), 'base64');
   const publicUrl = options.publicUrl ?? config.publicUrl ?? '';
   const verifyLinks = new VerifyLinks(Buffer.from(macKey, 'base64'), typeof publicUrl === 'string' ? () => publicUrl : publicUrl);
   // The import hashes as many passwords at once as there are cores, and a whole batch may
@@ -162,6 +165,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
       sender,
     },
     clock,
+    flashKey,
     operators: new OperatorsService(store.operators, store.accounts, hasher, clock, linkBase, () => config.publicUrl),
     overview: new AccountOverview(store.overview, clock),
     exporter: new MemberExporter(store.transfer),
@@ -226,6 +230,7 @@ export function appDependencies(
       reminders: new PageFormLimiter(limiter, 'reminders', PAGE_FORM_LIMITS),
       // Keyed by member: 10 password confirmations an hour each (the per-account figure is no limit).
       confirmations: new PageFormLimiter(limiter, 'confirmations', { perAddressPerHour: 10, perAccountPerHour: 1_000_000 }),
+      flashKey: services.flashKey,
     },
     operators: services.operators,
     accounts: services.accounts,

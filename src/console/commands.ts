@@ -95,6 +95,13 @@ export function createCommand(form: Params, account: Account): CreateMemberComma
   if (email === undefined && account.settings.requireEmail) throw ApiError.missing('email');
   const password = filled(form, 'password');
   const added = newField(form);
+  // The account's own fields, each its box (`profile:NAME`); an empty one is not set.
+  const profile = new Map<string, string>();
+  for (const field of account.settings.registrationFields) {
+    const value = filled(form, `profile:${field.name}`);
+    if (value !== undefined) profile.set(field.name, profileValueOf(field.name, value));
+  }
+  if (added) profile.set(added[0], profileValueOf('new_value', added[1]));
   return {
     login: decodeLogin('login', login),
     email: email === undefined ? '' : decodeEmail('email', email),
@@ -104,7 +111,7 @@ export function createCommand(form: Params, account: Account): CreateMemberComma
     timeExpiry: null,
     loginExpiry: null,
     ip: null,
-    profile: new Map(added ? [[added[0], profileValueOf('new_value', added[1])]] : []),
+    profile,
   };
 }
 

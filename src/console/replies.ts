@@ -41,6 +41,7 @@ export const DONE = {
   deleted: 'doneDeleted',
   unlocked: 'doneUnlocked',
   created: 'doneCreated',
+  'created-link-mailed': 'doneCreatedLinkMailed',
   approved: 'doneApproved',
   refused: 'doneRefused',
   'signed-out': 'doneSignedOut',

@@ -133,13 +133,21 @@ const COMMON_HEADINGS: Readonly<Record<string, string>> = {
  * alias, any case, `E-mail` and `Username` too), else the profile field of its name, else ''
  * (left out: a name that can be neither, and the id).
  */
-export function guessTarget(column: string): string {
-  const loose = column
+export function guessTarget(column: string, accountFields: readonly string[] = []): string {
+  const loose = looseName(column);
+  const field = FIELD_BY_COLUMN.get(column) ?? FIELD_BY_COLUMN.get(loose) ?? FIELD_BY_COLUMN.get(COMMON_HEADINGS[loose] ?? '');
+  if (field) return field === PASSWORD_COLUMN ? PASSWORD_COLUMN : IMPORT_TARGETS.includes(field.file!.name) ? field.file!.name : '';
+  // A field the account has already ("First Name" for its first_name, "Plan" for its plan).
+  const existing = accountFields.find((name) => looseName(name) === loose);
+  if (existing) return `${PROFILE_PREFIX}${existing}`;
+  const kind = classifyColumn(column);
+  return kind.kind === 'profile' ? `${PROFILE_PREFIX}${kind.field}` : '';
+}
+
+/** A heading or a field's name compared loosely: case, spaces and hyphens aside. */
+function looseName(name: string): string {
+  return name
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  const field = FIELD_BY_COLUMN.get(column) ?? FIELD_BY_COLUMN.get(loose) ?? FIELD_BY_COLUMN.get(COMMON_HEADINGS[loose] ?? '');
-  if (field) return field === PASSWORD_COLUMN ? PASSWORD_COLUMN : IMPORT_TARGETS.includes(field.file!.name) ? field.file!.name : '';
-  const kind = classifyColumn(column);
-  return kind.kind === 'profile' ? `${PROFILE_PREFIX}${kind.field}` : '';
 }

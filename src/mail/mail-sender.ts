@@ -23,6 +23,8 @@ import {
   type OperatorMailKind,
   type QueuedMail,
   type RenderedMail,
+  SHARED_RESET_TEXT,
+  SHARED_RESET_VARIABLES,
 } from './mail.js';
 
 /** The built-in texts, read once. */
@@ -33,6 +35,13 @@ const BUILT_IN = Object.fromEntries(
     return [kind, parsed.template];
   }),
 ) as Record<MailKind, MailTemplate>;
+
+/** The reminder to a shared address, read once. */
+const SHARED_RESET = (() => {
+  const parsed = parseTemplateText(SHARED_RESET_TEXT, SHARED_RESET_VARIABLES);
+  if (!parsed.ok) throw new Error(`the built-in shared reset mail: ${parsed.reason}`);
+  return parsed.template;
+})();
 
 /** The operators' mails, read once (they have no account's own text). */
 const OPERATOR_TEMPLATES = Object.fromEntries(
@@ -175,7 +184,8 @@ export class MailSender {
     }
     const member = mail.member!;
     const kind = mail.kind as MailKind;
-    const template = (mail.template === undefined ? undefined : this.ownTemplate(kind, mail.template)) ?? BUILT_IN[kind];
+    const own = mail.template === undefined || mail.vars.reset_links ? undefined : this.ownTemplate(kind, mail.template);
+    const template = own ?? (mail.vars.reset_links ? SHARED_RESET : BUILT_IN[kind]);
     const values: Record<string, string> = {
       ...mail.vars,
       account: mail.account.name,

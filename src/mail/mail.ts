@@ -70,19 +70,49 @@ your registration was not accepted. If you think this is a mistake, reply to thi
 };
 
 /**
+ * The reminder to an address several members share (the API allows it): one mail, each login
+ * with its own link, in the built-in words (an account's reset template names one login).
+ */
+export const SHARED_RESET_TEXT = `Subject: Choose a new password
+
+Hello,
+
+someone (we hope you) asked to choose a new password for a membership of {{email}} on
+{{account}}. Several memberships share this address: each login below has its own link.
+Open the one of the login you want to change; each works once, until {{reset_expires}}.
+
+{{reset_links}}
+
+If you did not ask for it, ignore this mail: the passwords stay as they are.
+`;
+export const SHARED_RESET_VARIABLES = ['account', 'email', 'reset_links', 'reset_expires'] as const;
+
+/**
  * Mails to operators, about the console (not about a member): sent through the mail settings of
  * the account they concern, in the built-in words only (an account's own templates are for its
  * members). An invitation carries a new operator's set-up link; an access mail tells an operator
  * who has a password already that an account was added to theirs.
  */
-export type OperatorMailKind = 'operator-invite' | 'operator-access';
+export type OperatorMailKind = 'operator-invite' | 'operator-access' | 'operator-link';
 
 export const OPERATOR_MAIL_VARIABLES: Record<OperatorMailKind, readonly string[]> = {
   'operator-invite': ['account', 'email', 'role', 'invited_by', 'setup_url', 'setup_expires'],
   'operator-access': ['account', 'email', 'role', 'invited_by', 'sign_in_url'],
+  'operator-link': ['account', 'email', 'setup_url', 'setup_expires'],
 };
 
 export const OPERATOR_MAIL_TEXTS: Record<OperatorMailKind, string> = {
+  'operator-link': `Subject: A new password for the console of {{account}}
+
+Hello,
+
+a new password for {{email}} in the member console was asked for (on its sign-in page, or by
+an owner of {{account}}). Choose it with this link; it works once, until {{setup_expires}}:
+
+{{setup_url}}
+
+If you did not ask for it, ignore this mail: your password stays as it is.
+`,
   'operator-invite': `Subject: You are invited to the console of {{account}}
 
 Hello,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import { addressScope } from '../auth/client-address.js';
-import { countResetBefore, isLockedOut } from '../auth/lockout.js';
+import { countResetBefore, isLockedOut, type LoginFailures } from '../auth/lockout.js';
 import type { HashingShare, PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { effectiveState } from './lifecycle.js';
@@ -25,7 +25,10 @@ export interface LoginCommand {
   readonly client?: string;
 }
 
-export type LoginOutcome = { kind: 'ok'; session: string; okUrl: string } | { kind: 'fail'; reason: FailReason; failUrl: string };
+export type LoginOutcome =
+  | { kind: 'ok'; session: string; okUrl: string }
+  /** `lockedUntil`: a locked member's lock ends then; told only to the right password (the member pages say to wait). */
+  | { kind: 'fail'; reason: FailReason; failUrl: string; lockedUntil?: number };
 
 type FailReason = 'wrong-credentials' | 'suspended' | 'locked';
 
@@ -42,6 +45,7 @@ interface Attempt {
   readonly scope: string;
   readonly failUrl: string;
   readonly verified: Verification;
+  readonly failures: LoginFailures | undefined;
   readonly share: HashingShare;
   /** What the events of the attempt tell. */
   readonly events: LoginAttemptEvents;
@@ -109,7 +113,7 @@ export class LoginService {
       origin: command.origin ?? { actor: 'api' },
       loginEvent: account.settings.loginEvents,
     };
-    const attempt: Attempt = { account, command, now, subject, scope, failUrl, verified, share, events };
+    const attempt: Attempt = { account, command, now, subject, scope, failUrl, verified, failures, share, events };
     // A member brought over now has no failures of its own (those read were of unknown logins).
     const locked = member !== undefined && !verified.broughtOver && isLockedOut(failures, now);
     if (!member || locked || !verified.ok) return this.recordFailure(attempt, locked);
@@ -132,7 +136,10 @@ export class LoginService {
       policy,
       events: { ...attempt.events, outcome: locked ? 'locked' : 'fail' },
     });
-    return this.failed(attempt, locked ? 'locked' : 'wrong-credentials');
+    const outcome = await this.failed(attempt, locked ? 'locked' : 'wrong-credentials');
+    if (!locked || !verified.ok || !verified.member) return outcome;
+    const { address, all } = attempt.failures ?? {};
+    return { kind: 'fail', reason: 'locked', failUrl: attempt.failUrl, lockedUntil: Math.max(address?.lockedUntil ?? 0, all?.lockedUntil ?? 0) };
   }
 
   /** A suspended member with the right password: refused, and the attempt told. */

@@ -222,11 +222,62 @@ export class MembersService {
 
   /** The one member a selector finds that is not Deleted; or that there is none, or several. */
   async findSelected(account: Account, selector: MemberSelector): Promise<{ kind: 'found'; member: Member } | { kind: 'not-found' } | { kind: 'several' }> {
-    const now = this.clock();
-    const found = (await this.store.findMembers(account.id, selector, 2)).filter((member) => effectiveState(member, now).status !== 'D');
+    const found = await this.findLive(account, selector, 2);
     if (found.length === 0) return { kind: 'not-found' };
     if (found.length > 1) return { kind: 'several' };
     return { kind: 'found', member: found[0]! };
+  }
+
+  /** At most `limit` members a selector finds that are not Deleted (of the first `limit` + 8 found in any state). */
+  async findLive(account: Account, selector: MemberSelector, limit: number): Promise<Member[]> {
+    const now = this.clock();
+    const found = await this.store.findMembers(account.id, selector, limit + 8);
+    return found.filter((member) => effectiveState(member, now).status !== 'D').slice(0, limit);
+  }
+
+  /**
+   * The members a search's words name exactly: the member whose login they are, then those
+   * whose address they are (at most `limit`, none Deleted): what the console's search shows
+   * first, and opens when there is one.
+   */
+  async exactMatches(account: Account, text: string, limit = 5): Promise<Member[]> {
+    const [byLogin, byAddress] = await Promise.all([
+      this.store.findMemberByLogin(account.id, text),
+      text.includes('@') ? this.findLive(account, { by: 'email', email: text }, limit) : Promise.resolve([]),
+    ]);
+    const named = byLogin && effectiveState(byLogin, this.clock()).status !== 'D' ? [byLogin] : [];
+    return [...named, ...byAddress.filter((member) => member.id !== byLogin?.id)].slice(0, limit);
+  }
+
+  /**
+   * What a registration on the member pages may not take: a login another member holds, an
+   * address another member has (not Deleted), told together so the page says every problem at
+   * once. The API's /create/ takes shared addresses, as the seed's does.
+   */
+  async registrationConflicts(account: Account, login: string, email: string): Promise<{ login: boolean; email: boolean }> {
+    const [loginTaken, byAddress] = await Promise.all([
+      login === '' ? false : this.store.loginTaken(account.id, login),
+      email === '' ? undefined : this.findSelected(account, { by: 'email', email }),
+    ]);
+    return { login: loginTaken, email: byAddress !== undefined && byAddress.kind !== 'not-found' };
+  }
+
+  /**
+   * The login a sign-in page's "login or e-mail address" stands for: a member's login as it
+   * is; else an address exactly one member of the account has (not Deleted), as that member's
+   * login; `shared` for an address several members have (none of them signs in with it). Both
+   * look-ups are made for anything with an `@`, found or not, so the answer's time does not
+   * tell which matched. The API's /login/ takes logins only (the seed's).
+   */
+  async signInLogin(account: Account, identifier: string): Promise<{ kind: 'login'; login: string } | { kind: 'shared' }> {
+    if (!identifier.includes('@')) return { kind: 'login', login: identifier };
+    const [byLogin, byAddress] = await Promise.all([
+      this.store.findMemberByLogin(account.id, identifier),
+      this.findSelected(account, { by: 'email', email: identifier }),
+    ]);
+    if (byLogin && effectiveState(byLogin, this.clock()).status !== 'D') return { kind: 'login', login: identifier };
+    if (byAddress.kind === 'found') return { kind: 'login', login: byAddress.member.login };
+    return byAddress.kind === 'several' ? { kind: 'shared' } : { kind: 'login', login: identifier };
   }
 
   /** An operator marks the member's current address verified (`member.verified`); false when there is no such member, or it is Deleted. */

@@ -35,10 +35,22 @@ export interface ResetLinkStore {
 
 export type ResetIssue = { kind: 'issued'; url: string; mailQueued: boolean } | { kind: 'not-found' } | { kind: 'several' };
 
+/** Whose a link that cannot be used was, when that is still known: the page that says so is the account's, the address filled in. */
+export interface LinkOwner {
+  readonly account?: Account;
+  readonly member?: Member;
+}
+
 export type ResetLinkState =
-  { kind: 'valid'; account: Account; member: Member; expiresAt: number } | { kind: 'used' } | { kind: 'expired' } | { kind: 'invalid' };
+  | { kind: 'valid'; account: Account; member: Member; expiresAt: number }
+  | ({ kind: 'used' } & LinkOwner)
+  | ({ kind: 'expired' } & LinkOwner)
+  | { kind: 'invalid' };
 
 export type ResetOutcome = { kind: 'changed'; account: Account; member: Member } | Exclude<ResetLinkState, { kind: 'valid' }>;
+
+/** The most links one reminder mail to a shared address lists. */
+const MAX_SHARED_LINKS = 10;
 
 /** The path of the page a reset link opens. */
 export const RESET_PAGE_PATH = '/api2/reset-password/';
@@ -50,7 +62,7 @@ function digestOf(token: string): string {
 export class PasswordResets {
   constructor(
     private readonly links: ResetLinkStore,
-    private readonly members: Pick<MembersService, 'findSelected' | 'byId' | 'update'>,
+    private readonly members: Pick<MembersService, 'findSelected' | 'findLive' | 'byId' | 'update'>,
     private readonly accountById: (id: number) => Promise<Account | undefined>,
     private readonly clock: Clock,
     private readonly publicUrl: () => string,
@@ -63,7 +75,7 @@ export class PasswordResets {
     const now = this.clock();
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
-    const url = `${this.publicUrl()}${RESET_PAGE_PATH}?token=${token}`;
+    const url = this.urlOf(account, token);
     // A member without an address (the hosted original allowed one) gets no mail: only an
     // operator can hand it a link.
     const mail =
@@ -74,19 +86,53 @@ export class PasswordResets {
     return { kind: 'issued', url, mailQueued: mail !== undefined };
   }
 
+  /**
+   * The member pages' reminder: a link for the member the login or address names, mailed. An
+   * address several members share (the API allows it) gets one mail that lists each login with
+   * its own link (at most MAX_SHARED_LINKS), sent to the one address they share.
+   */
+  async remind(account: Account, who: string): Promise<void> {
+    if (!who.includes('@')) {
+      await this.issue(account, { by: 'login', login: who }, true);
+      return;
+    }
+    const members = await this.members.findLive(account, { by: 'email', email: who }, MAX_SHARED_LINKS);
+    if (members.length <= 1) {
+      if (members.length === 1) await this.issue(account, { by: 'id', id: members[0]!.id }, true);
+      return;
+    }
+    if (account.settings.smtpUrl === '') return;
+    const now = this.clock();
+    const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
+    const links = members.map((member) => ({ member, token: randomBytes(24).toString('base64url') }));
+    const list = links.map(({ member, token }) => `${member.login}:\n${this.urlOf(account, token)}`).join('\n\n');
+    for (const [index, { member, token }] of links.entries()) {
+      const last = index === links.length - 1;
+      const mail = last ? { kind: 'reset' as const, vars: { reset_links: list, reset_expires_at: String(expiresAt) } } : undefined;
+      await this.links.createResetLink({ accountId: account.id, memberId: member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
+    }
+  }
+
+  /** A reset link's address: it names its account, so that even a link cut short leads to that account's pages. */
+  private urlOf(account: Account, token: string): string {
+    return `${this.publicUrl()}${RESET_PAGE_PATH}?account=${encodeURIComponent(account.name)}&token=${token}`;
+  }
+
   /** What the page shows for a link: nothing is changed by looking. */
   async state(token: string): Promise<ResetLinkState> {
     if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return { kind: 'invalid' };
     const link = await this.links.findResetLink(digestOf(token));
     if (!link) return { kind: 'invalid' };
-    if (link.usedAt !== null) return { kind: 'used' };
     const now = this.clock();
-    if (link.expiresAt <= now) return { kind: 'expired' };
     const account = await this.accountById(link.accountId);
-    const member = account && (await this.members.byId(account, link.memberId));
-    if (!account || !member || effectiveState(member, now).status === 'D') return { kind: 'invalid' };
+    const found = account && (await this.members.byId(account, link.memberId));
+    // A Deleted member's address is not shown again.
+    const member = found && effectiveState(found, now).status !== 'D' ? found : undefined;
+    if (link.usedAt !== null) return { kind: 'used', account, member };
+    if (link.expiresAt <= now) return { kind: 'expired', account, member };
+    if (!account || !member) return { kind: 'invalid' };
     // An expiration that fell due and is not written down yet: as the sweep will end the link.
-    if (effectiveState(member, now).status !== member.status) return { kind: 'expired' };
+    if (effectiveState(member, now).status !== member.status) return { kind: 'expired', account, member };
     return { kind: 'valid', account, member, expiresAt: link.expiresAt };
   }
 

@@ -29,6 +29,14 @@ export interface Operator {
   readonly accounts: ReadonlyArray<{ readonly accountId: number; readonly account: string; readonly role: Role }>;
 }
 
+/** The mail that carries a set-up link, sent through an account's mail settings. */
+export interface OperatorLinkMail {
+  readonly accountId: number;
+  readonly kind: OperatorMailKind;
+  readonly vars: Record<string, string>;
+  readonly now: number;
+}
+
 export interface OperatorCredentials {
   readonly id: number;
   readonly passwordHash: string | null;
@@ -99,8 +107,11 @@ export interface OperatorStore {
    * every set-up link and every session it has: whoever held one of those holds nothing now.
    */
   replacePassword(id: number, passwordHash: string | null): Promise<void>;
-  /** Keeps a new set-up link, the operator's only one: any link handed out before ends with it. */
-  addLink(digest: string, operatorId: number, expiresAt: number): Promise<void>;
+  /**
+   * Keeps a new set-up link, the operator's only one: any link handed out before ends with it;
+   * its mail queued in the same transaction when one is given.
+   */
+  addLink(digest: string, operatorId: number, expiresAt: number, mail?: OperatorLinkMail): Promise<void>;
   /**
    * Uses a link (once) to set the password, as replacePassword does, in one transaction: its
    * operator, or undefined when the link is unknown, used or expired (then nothing changes).

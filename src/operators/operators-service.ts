@@ -49,6 +49,23 @@ export type InviteOutcome =
   | { kind: 'granted' }
   /** The operator was on the account already: its role is set. */
   | { kind: 'role-set' };
+/** What an owner's "send a new sign-in link" did. */
+export type LinkOutcome =
+  | { kind: 'mailed' }
+  /** A link was mailed to it a moment ago: none again yet. */
+  | { kind: 'just-mailed' }
+  /** The account sends no mail: the link, for the owner to hand over (the operator is this account's alone). */
+  | { kind: 'link'; link: string; expiresAt: number }
+  | { kind: 'not-here' }
+  | { kind: 'yourself' }
+  /** It belongs to other accounts too: only it (forgot your password) or the server's administrator may have a link. */
+  | { kind: 'other-accounts' };
+
+/** A link asked for by "forgot your password" or an owner lives an hour. */
+export const RECOVERY_LINK_MS = 3600_000;
+/** One such mail per operator every 5 minutes. */
+const LINK_MAIL_INTERVAL_MS = 5 * 60_000;
+
 /** The id no operator has: an unknown e-mail's failure is counted under it (a statement that changes nothing). */
 const NO_OPERATOR = 0;
 /** The console's sign-ins take their turns at the hashing gate as an account of their own would. */
@@ -60,6 +77,8 @@ const newToken = () => randomBytes(32).toString('base64url');
 export class OperatorsService {
   /** A hash of nothing anyone knows: an unknown e-mail costs the same verification as a known one. */
   private decoy: Promise<string> | undefined;
+  /** When each operator was last mailed a new link (forgotten, sendLink): a mailbox is not flooded. */
+  private readonly linkMailedAt = new Map<number, number>();
 
   constructor(
     private readonly store: OperatorStore,
@@ -137,6 +156,57 @@ export class OperatorsService {
     return { operator, ...(await this.link(id)) };
   }
 
+  /**
+   * "Forgot your password?" on the console's sign-in: a short-lived set-up link, mailed to the
+   * operator through the mail settings of one of its accounts that sends mail. Its password
+   * stays until the link is used (so nobody can lock an operator out by asking), and its second
+   * step stays on. Nothing is said to the asker: the sign-in page answers the same whatever
+   * the address. At most one mail per operator every LINK_MAIL_INTERVAL_MS (this server's count).
+   */
+  async forgotten(email: string): Promise<void> {
+    const operator = await this.store.byEmail(email);
+    if (!operator) return;
+    for (const grant of operator.accounts) {
+      const account = await this.accounts.findAccountById(grant.accountId);
+      if (account && account.settings.smtpUrl !== '') {
+        await this.mailNewLink(operator, account);
+        return;
+      }
+    }
+  }
+
+  /**
+   * An owner's "send a new sign-in link" for an operator of its account. Only for one that
+   * belongs to no other account: a link handed out opens every account of its operator. Mailed
+   * when the account sends mail; otherwise shown to the owner, who hands it over.
+   */
+  async sendLink(owner: Operator, email: string, account: Account): Promise<LinkOutcome> {
+    const operator = await this.store.byEmail(email);
+    if (!operator || !operator.accounts.some((grant) => grant.accountId === account.id)) return { kind: 'not-here' };
+    if (operator.id === owner.id) return { kind: 'yourself' };
+    if (operator.accounts.some((grant) => grant.accountId !== account.id)) return { kind: 'other-accounts' };
+    if (account.settings.smtpUrl !== '') return (await this.mailNewLink(operator, account)) ? { kind: 'mailed' } : { kind: 'just-mailed' };
+    return { kind: 'link', ...(await this.link(operator.id, RECOVERY_LINK_MS)) };
+  }
+
+  /** Mails the operator a new set-up link through the account's mail settings; false when one went a moment ago. */
+  private async mailNewLink(operator: Operator, account: Account): Promise<boolean> {
+    const now = this.clock();
+    const last = this.linkMailedAt.get(operator.id);
+    if (last !== undefined && now - last < LINK_MAIL_INTERVAL_MS) return false;
+    if (this.linkMailedAt.size > 10_000) this.linkMailedAt.clear();
+    this.linkMailedAt.set(operator.id, now);
+    const token = newToken();
+    const expiresAt = now + RECOVERY_LINK_MS;
+    await this.store.addLink(digest(token), operator.id, expiresAt, {
+      accountId: account.id,
+      kind: 'operator-link',
+      vars: { setup_url: this.mailLink(setupPath(token)), setup_expires_at: String(expiresAt) },
+      now,
+    });
+    return true;
+  }
+
   /** A new one-time link; the password is cleared, and every session and earlier link ended (a reset after a leak). */
   async reset(email: string): Promise<{ operator: Operator; link: string; expiresAt: number } | undefined> {
     const operator = await this.store.byEmail(email);
@@ -148,9 +218,9 @@ export class OperatorsService {
   }
 
   /** The link carries its token in the query (`token` is masked in every log), never in the path. */
-  private async link(operatorId: number): Promise<{ link: string; expiresAt: number }> {
+  private async link(operatorId: number, lifetime = LINK_LIFETIME_MS): Promise<{ link: string; expiresAt: number }> {
     const token = newToken();
-    const expiresAt = this.clock() + LINK_LIFETIME_MS;
+    const expiresAt = this.clock() + lifetime;
     await this.store.addLink(digest(token), operatorId, expiresAt);
     return { link: `${this.consoleUrl()}${setupPath(token)}`, expiresAt };
   }

@@ -28,6 +28,8 @@ export interface MemberPagesContext {
   readonly reminders: PageFormLimiter;
   /** A signed-in member's password confirmations, per member. */
   readonly confirmations: PageFormLimiter;
+  /** Signs what a form leaves for the page its redirect leads to (flash.ts). */
+  readonly flashKey: Buffer;
   readonly limits: ParamLimits;
   readonly publicUrl: string | undefined;
   /** Told every sign-in's outcome (the login metrics). */

@@ -27,7 +27,7 @@ export function cookieName(account: Pick<Account, 'name'>): string {
  * (this runs on every protected request). A browser may hold two: the pages' host's and, once
  * the account sets `--cookie-domain`, the domain's (or one a sibling subdomain planted).
  */
-export function readCookies(header: string | undefined, name: string): string[] {
+export function readCookies(header: string | undefined, name: string, maxLength = MAX_SESSION_LENGTH): string[] {
   const values: string[] = [];
   if (!header) return values;
   let at = 0;
@@ -37,7 +37,7 @@ export function readCookies(header: string | undefined, name: string): string[] 
     const stop = end < 0 ? header.length : end;
     if (header.startsWith(name, at) && header.charCodeAt(at + name.length) === 61 /* = */) {
       const value = header.slice(at + name.length + 1, stop).trim();
-      if (value.length > 0 && value.length <= MAX_SESSION_LENGTH) values.push(value);
+      if (value.length > 0 && value.length <= maxLength) values.push(value);
     }
     at = stop + 1;
   }

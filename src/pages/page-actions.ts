@@ -13,13 +13,14 @@ import { HashingBusy } from '../auth/hashing-gate.js';
 import { isOverlongPassword } from '../auth/passwords.js';
 import { originOf } from '../common/validate.js';
 import { rawQuery, type WireParams } from '../http/params.js';
-import { loginShare } from '../members/login-service.js';
+import { loginShare, type LoginOutcome } from '../members/login-service.js';
 import { foldKey } from '../members/member.js';
 import type { SessionMember } from '../members/sessions.js';
 import type { MessageKey } from '../messages/catalog.js';
 import type { MemberPagesContext } from './context.js';
 import { allowedReturn, clearSessionCookie, cookieName, readCookies, setSessionCookie } from './member-cookie.js';
 import { chromeOf, formTargets, seeOther, sendPage } from './page-reply.js';
+import { takeFlash } from './flash.js';
 import { continuePage, signInPage } from './views/sign-in.js';
 import { messagePage, type Chrome } from './views/layout.js';
 import { profilePage, type ProfileView } from './views/profile.js';
@@ -150,7 +151,10 @@ export async function showSignIn(
   if (current && returnTo) return seeOther(reply, returnTo);
   if (current && !wanted) return showProfile(context, request, reply, account, current.member.id, {});
   const notice = wanted && !returnTo ? chrome.t('returnRefused') : undefined;
-  return sendPage(reply, 200, chrome, signInPage(chrome, { returnTo, notice }), returnTo);
+  // A refused sign-in's redirect left why, and the login typed.
+  const flash = takeFlash(request, reply, chrome, context.flashKey);
+  const refused = flash?.form === 'sign-in' ? { error: flash.errors?.form, login: flash.values?.login } : {};
+  return sendPage(reply, 200, chrome, signInPage(chrome, { returnTo, notice, ...refused }), returnTo);
 }
 
 export async function showProfile(
@@ -185,20 +189,23 @@ export async function signIn(
   login: string,
   password: string,
   remember: boolean,
-): Promise<{ ok: true; okUrl: string } | { ok: false; message: string; failUrl: string }> {
+): Promise<{ ok: true; okUrl: string } | { ok: false; message: string; failUrl: string; status?: 429 | 503 }> {
   const chrome = await chromeOf(context, account, request);
   if (login === '' || password === '' || isOverlongPassword(password)) return { ok: false, message: chrome.t('wrongLogin'), failUrl: account.settings.failUrl };
   try {
     await context.hashing.admit(loginShare(account, clientScope(request.ip)));
   } catch (error) {
-    if (error instanceof HashingBusy) return { ok: false, message: chrome.t('busy'), failUrl: '' };
+    if (error instanceof HashingBusy) return { ok: false, message: chrome.t('busy'), failUrl: '', status: 503 };
     throw error;
   }
   const admission = await context.anonymousLogins.admit(account.id, foldKey(login), clientScope(request.ip), account.settings.loginRateLimitPerMinute);
-  if (!admission.ok) return { ok: false, message: chrome.t('tooMany', { seconds: admission.retryAfterSeconds }), failUrl: '' };
+  if (!admission.ok) return { ok: false, message: chrome.t('tooMany', { seconds: admission.retryAfterSeconds }), failUrl: '', status: 429 };
+  // The member's login, or an address one member has (members-service.ts); an address several
+  // share signs in none, after the same work as a wrong password.
+  const named = account.id === 0 ? { kind: 'login' as const, login } : await context.members.signInLogin(account, login);
   // A name no account has: the same work as a wrong password (LoginService), nothing recorded.
   const outcome = await context.logins.login(account.id === 0 ? undefined : account, {
-    login,
+    login: named.kind === 'login' ? named.login : login,
     password,
     ip: visitor(request),
     client: clientScope(request.ip),
@@ -206,11 +213,22 @@ export async function signIn(
     remember,
   });
   context.countLogin?.(outcome.kind === 'ok' ? 'ok' : outcome.reason === 'wrong-credentials' ? 'fail' : outcome.reason);
-  if (outcome.kind === 'fail') return { ok: false, message: chrome.t(outcome.reason === 'suspended' ? 'suspended' : 'wrongLogin'), failUrl: outcome.failUrl };
+  if (outcome.kind === 'fail') return { ok: false, message: failureMessage(chrome, outcome, named.kind === 'shared'), failUrl: outcome.failUrl };
   // A session the browser held before is ended: an id is never carried across a sign-in.
   await endCookieSessions(context, account, request);
   setSessionCookie(reply, request, account, outcome.session, remember, context.publicUrl);
   return { ok: true, okUrl: outcome.okUrl };
+}
+
+/**
+ * The sign-in page's words for a refusal: wrong login or password; a suspension (told only to
+ * the right password); a lock with the time left (told only to the right password, LoginService);
+ * an address several members share.
+ */
+function failureMessage(chrome: Chrome, outcome: Extract<LoginOutcome, { kind: 'fail' }>, shared: boolean): string {
+  if (outcome.reason === 'suspended') return chrome.t('suspended');
+  if (outcome.lockedUntil !== undefined) return chrome.t('lockedWait', { minutes: Math.max(1, Math.ceil((outcome.lockedUntil - Date.now()) / 60_000)) });
+  return chrome.t(shared ? 'sharedAddress' : 'wrongLogin');
 }
 
 /** Sends the browser on: a redirect when the form's policy allows the destination, else a page with a link. */

@@ -55,8 +55,15 @@ export function check(sessions: SessionsService, account: Account | undefined, r
   return next(0);
 }
 
+/**
+ * Every check's answer says `private, no-store`: a proxy that passes it on (and the
+ * configurations docs/protecting-pages.md shows, which set it on the protected pages) keeps a
+ * member's page out of every cache, the browser's included: after sign-out, Back asks again.
+ */
+const NO_STORE = 'private, no-store';
+
 function refuse(reply: FastifyReply, status: 401 | 403): undefined {
-  void reply.code(status).send();
+  void reply.code(status).header('cache-control', NO_STORE).send();
   return undefined;
 }
 
@@ -64,7 +71,11 @@ function refuse(reply: FastifyReply, status: 401 | 403): undefined {
 function letIn(account: Account, checked: Extract<SessionCheck, { kind: 'valid' }>, required: readonly string[], reply: FastifyReply): undefined {
   const values = checked.record ? (JSON.parse(checked.record) as Record<string, string>) : {};
   const { member } = checked;
-  reply.header('x-member-id', String(member.id)).header('x-member-login', headerValue(member.login)).header('x-member-email', headerValue(member.email));
+  reply
+    .header('cache-control', NO_STORE)
+    .header('x-member-id', String(member.id))
+    .header('x-member-login', headerValue(member.login))
+    .header('x-member-email', headerValue(member.email));
   for (const name of account.settings.checkFields) reply.header(`x-member-field-${name.toLowerCase()}`, headerValue(values[name] ?? ''));
   for (const rule of required) {
     const at = rule.indexOf(':');

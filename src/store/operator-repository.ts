@@ -10,6 +10,7 @@ import {
   type Operator,
   type OperatorCredentials,
   type OperatorInvite,
+  type OperatorLinkMail,
   type OperatorSession,
   type OperatorStore,
   type OperatorTwoStep,
@@ -223,10 +224,11 @@ export class OperatorRepository extends Repository implements OperatorStore {
     await this.connection.writeAll(replacePassword(this.build, id, passwordHash));
   }
 
-  async addLink(digest: string, operatorId: number, expiresAt: number): Promise<void> {
+  async addLink(digest: string, operatorId: number, expiresAt: number, mail?: OperatorLinkMail): Promise<void> {
     await this.connection.writeAll([
       this.build.deleteFrom('operator_links').where('operator_id', '=', operatorId),
       this.build.insertInto('operator_links').values({ digest, operator_id: operatorId, expires_at: expiresAt }),
+      ...(mail ? [queueOperatorMail(this.build, mail.accountId, operatorId, mail.kind, mail.vars, mail.now)] : []),
     ]);
   }
 

@@ -177,7 +177,7 @@ for (const engine of ENGINES) {
       // The new members' reset mails, each with its link.
       const mails = await smtp.waitFor(5, 30_000);
       expect(mails.map((mail) => mail.to[0]).sort()).toEqual(['club03', 'club05', 'club07', 'club09', 'club11'].map((login) => `${login}@example.com`));
-      expect(mails[0]!.text).toContain('/api2/reset-password/?token=');
+      expect(mails[0]!.text).toContain('/api2/reset-password/?account=');
       expect(dialogs).toEqual([]);
       await context.close();
     });

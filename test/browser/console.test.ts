@@ -8,6 +8,8 @@
  * form's address bookmarked, the account's addresses, a member's sessions, verification and reset
  * mail (a real SMTP server), a bulk change in each member's history, the Deleted on request. Screenshots of each page go to test-output/screenshots/ (`npm run screenshots`: to docs/images/, which docs/console.md shows).
  */
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
@@ -156,7 +158,7 @@ for (const engine of ENGINES) {
       await page.fill('input[name="profile:city"]', 'Bergen');
       await page.fill('input[name=email]', 'alice@example.org');
       await page.click('button:has-text("Save")');
-      await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
+      await expect.poll(() => text(page.locator('.notice'))).toBe('Saved: alice’s changes are stored.');
       // History with values, old → new.
       await expect
         .poll(() => text(page.locator('.card', { hasText: 'History' })))
@@ -169,7 +171,7 @@ for (const engine of ENGINES) {
       await expect.poll(() => text(page.locator('.card', { hasText: 'Status' }))).toContain('Locked until');
       await shoot(page, 'member');
       await page.click('button:has-text("Unlock")');
-      await expect.poll(() => text(page.locator('.notice'))).toBe('Unlocked.');
+      await expect.poll(() => text(page.locator('.notice'))).toBe('alice is unlocked: its failed sign-ins are forgotten.');
       expect((await post(`${server.url}/api2/login/`, { user: 'demo', login: 'alice', password: 'alice-password-1' })).result).toBe('OK');
       // Suspend and restore.
       await page.click('button:has-text("Suspend")');
@@ -301,7 +303,7 @@ for (const engine of ENGINES) {
           await page.goto(memberPage);
           await page.fill('input[name="profile:plan"]', 'silver');
           await page.click('button:has-text("Save")');
-          await expect.poll(() => text(page.locator('.notice'))).toBe('Saved.');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('Saved: rita’s changes are stored.');
           expect(page.url()).toBe(`${memberPage}?done=saved`);
           await page.reload();
           await expect.poll(() => text(page.locator('h1'))).toBe('rita');
@@ -340,19 +342,19 @@ for (const engine of ENGINES) {
           const rows = page.locator('.card', { hasText: 'Sessions' }).locator('tbody tr');
           await expect.poll(() => rows.count()).toBe(2);
           await rows.first().locator('button:has-text("End this one")').click();
-          await expect.poll(() => text(page.locator('.notice'))).toBe('The session is ended.');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('One session of rita is ended.');
           expect((await Promise.all(sessions.map(session))).sort()).toEqual(['FAIL', 'OK']);
           await page.click('button:has-text("End all")');
-          await expect.poll(() => text(page.locator('.notice'))).toBe('Every session of the member is ended.');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('Every session of rita is ended.');
           expect(await Promise.all(sessions.map(session))).toEqual(['FAIL', 'FAIL']);
           await page.click('button:has-text("Mark the e-mail verified")');
-          await expect.poll(() => text(page.locator('.notice'))).toBe('The e-mail address is marked verified.');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('rita’s e-mail address (rita@example.com) is marked verified.');
           expect(await page.locator('button:has-text("Mark the e-mail verified")').count()).toBe(0);
           await page.click('button:has-text("Send a password reset mail")');
-          await expect.poll(() => text(page.locator('.notice'))).toBe('A password reset mail is on its way to the member.');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('A password reset mail is on its way to rita (rita@example.com).');
           const [mail] = await smtp.waitFor(1);
           expect(mail!.to).toEqual(['rita@example.com']);
-          expect(mail!.text).toContain('/api2/reset-password/?token=');
+          expect(mail!.text).toContain('/api2/reset-password/?account=');
 
           // A bulk change shows in the history of each member it touched, with its values.
           await page.goto(`${members}?q=rita`);
@@ -367,7 +369,7 @@ for (const engine of ENGINES) {
           // Deleted: asked first, then out of the list unless asked for ("All, including Deleted").
           await page.click('form[action$="/status"] button:has-text("Delete")');
           await page.click('button:has-text("Delete rita")');
-          await expect.poll(() => text(page.locator('.notice'))).toBe('Deleted. Restore brings the member back.');
+          await expect.poll(() => text(page.locator('.notice'))).toBe('rita is Deleted. Restore brings the member back.');
           await page.goto(`${members}?q=rita`);
           await expect.poll(() => text(page.locator('main'))).toContain('No member matches.');
           await page.selectOption('select[name=status]', 'all');
@@ -386,7 +388,11 @@ for (const engine of ENGINES) {
       await page.click('a:has-text("Two-step sign-in")');
       await expect.poll(() => text(page.locator('h1'))).toBe('Two-step sign-in');
       const secret = (await text(page.locator('code.secret'))).replace(/ /g, '');
-      expect(await page.locator(`a[href^="otpauth://totp/"]`).getAttribute('href')).toContain(`secret=${secret}`);
+      const uri = (await page.locator(`a[href^="otpauth://totp/"]`).getAttribute('href'))!;
+      expect(uri).toContain(`secret=${secret}`);
+      // The QR code beside it holds the same address, as a phone's camera reads it.
+      const picture = PNG.sync.read(await page.locator('svg.qr').screenshot());
+      expect(jsQRModule.default(new Uint8ClampedArray(picture.data), picture.width, picture.height)?.data).toBe(uri);
       await shoot(page, 'two-step');
       await page.fill('input[name=code]', generateSync({ secret }));
       await page.click('button:has-text("Turn on")');
@@ -405,6 +411,8 @@ for (const engine of ENGINES) {
       // A code of the app's next step (the one just used is taken; a step either side is accepted).
       await signIn();
       await shoot(page, 'second-step');
+      // Recovery codes hold letters: the box opens the keyboard with them, not a digits-only keypad.
+      expect(await page.locator('input[name=code]').getAttribute('inputmode')).toBeNull();
       await page.fill('input[name=code]', generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
       await page.click('button:has-text("Sign in")');
       await expect.poll(() => text(page.locator('h1'))).toBe('Members of demo');

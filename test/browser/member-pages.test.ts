@@ -283,7 +283,7 @@ for (const engine of ENGINES) {
       await fr.goto(`${server.url}/auth/demo/`);
       await expect.poll(() => text(fr.locator('h1')), SLOW).toBe('Connexion');
       expect(await fr.getAttribute('html', 'lang')).toBe('fr');
-      expect(await text(fr.locator('label[for=login]'))).toBe('Identifiant');
+      expect(await text(fr.locator('label[for=login]'))).toBe('Identifiant ou adresse e-mail');
       expect(await text(fr.locator('a[href$="?action=lost"]'))).toBe('Mot de passe oublié\u202f?');
       await look(fr, 'member-sign-in-fr', false);
       await Promise.all([french.close(), context.close()]);
@@ -302,10 +302,11 @@ for (const engine of ENGINES) {
       await page.selectOption('#f_plan', 'silver');
       await page.check('#f_terms');
       await page.click('button[type=submit]');
-      // Signed in at once: the bare address, which is now the member's profile.
+      // Signed in at once: the member's profile, welcomed.
       await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Your profile');
-      expect(page.url()).toBe(`${server.url}/auth/fair/`);
-      expect(await text(page.locator('main > p').first())).toBe('Signed in as rose.');
+      expect(page.url()).toBe(`${server.url}/auth/fair/profile`);
+      expect(await text(page.locator('[role=status]'))).toMatch(/^Welcome to .+, rose: your account is ready\.$/);
+      expect(await text(page.locator('main > p:not([role])').first())).toBe('Signed in as rose.');
       expect(await page.inputValue('#f_first_name')).toBe('Rose');
       expect(await page.inputValue('#f_plan')).toBe('silver');
       const listed = await api('list', { api_key: fairKey, login_full: 'rose', record: '{email}{status}{first_name}{plan}{terms}' }, 'fair');
@@ -463,9 +464,12 @@ for (const engine of ENGINES) {
         await expect.poll(() => text(tries.locator('[role=alert]')), SLOW).toBe('Wrong login or password.');
         expect(await tries.inputValue('input[name=login]')).toBe('carol');
       }
-      // Locked: the right password gets the very answer a wrong one gets, and no session.
-      await signIn(tries, 'carol', 'carol-password-1');
+      // Locked: a wrong password gets the answer any gets; the right one learns of the lock and
+      // how long it lasts, and gets no session.
+      await signIn(tries, 'carol', 'wrong-password-4');
       await expect.poll(() => text(tries.locator('[role=alert]')), SLOW).toBe('Wrong login or password.');
+      await signIn(tries, 'carol', 'carol-password-1');
+      await expect.poll(() => text(tries.locator('[role=alert]')), SLOW).toMatch(/^Your password is right, but signing in is locked/);
       expect(tries.url()).toBe(`${server.url}/auth/demo/`);
       expect((await locked.cookies(server.url)).filter((cookie) => cookie.name === 'member_demo')).toEqual([]);
       // /api2/login/ from the same address (IP=127.0.0.1, what the page recorded) is refused too.
@@ -479,7 +483,7 @@ for (const engine of ENGINES) {
       expect(await api('login', { login: 'carol', password: 'carol-password-1' })).toMatchObject({ result: 'OK' });
       // …and those successes do not lift the lock of the page's address.
       await signIn(tries, 'carol', 'carol-password-1');
-      await expect.poll(() => text(tries.locator('[role=alert]')), SLOW).toBe('Wrong login or password.');
+      await expect.poll(() => text(tries.locator('[role=alert]')), SLOW).toMatch(/^Your password is right, but signing in is locked/);
       expect(await api('login', { api_key: key, login: 'carol', password: 'carol-password-1', IP: '127.0.0.1' })).toMatchObject({ result: 'FAIL' });
       await Promise.all([context.close(), locked.close()]);
     });
@@ -571,7 +575,7 @@ for (const engine of ENGINES) {
       await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Check your e-mail');
       await look(page, 'member-lost-sent');
       const reminder = await mailFor('dahlia@new.example', 'Choose a new password');
-      const reset = /https?:\/\/\S+\/api2\/reset-password\/\?token=\S+/.exec(reminder.text)?.[0];
+      const reset = /https?:\/\/\S+\/api2\/reset-password\/\?account=demo&token=\S+/.exec(reminder.text)?.[0];
       expect(reset, reminder.text).toBeDefined();
       await page.goto(reset!);
       await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Choose a new password');

@@ -21,7 +21,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
-import { post } from '../support/browser.js';
+import { post, screenshotPath } from '../support/browser.js';
 
 const CI = Boolean(process.env.CI);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -151,22 +151,27 @@ server {
         return 302 /auth/demo/?action=ppreturn&url=$scheme://$http_host$request_uri;
     }
 
-    # Members only: everything else on the site.
+    # Members only: everything else on the site. A member's page is kept in no
+    # cache (the browser's included: after sign-out, Back asks again).
     location / {
         auth_request /auth/demo/check;
         error_page 401 = @signin;
+        add_header Cache-Control "private, no-store" always;
     }
 
     # Gold members only; a member of another plan gets 403.
     location /gold/ {
         auth_request /auth-gold;
         error_page 401 = @signin;
+        add_header Cache-Control "private, no-store" always;
     }
 
     # An application, told who the member is.
     location /app/ {
         auth_request /auth/demo/check;
         error_page 401 = @signin;
+        proxy_hide_header Cache-Control;
+        add_header Cache-Control "private, no-store" always;
         auth_request_set $member_id $upstream_http_x_member_id;
         auth_request_set $member_login $upstream_http_x_member_login;
         auth_request_set $member_email $upstream_http_x_member_email;
@@ -235,6 +240,11 @@ ${options.bind ? `\tbind ${options.bind}\n\n` : ''}	# The member pages (sign-in,
 
 	# Gold members only: the profile field plan must hold gold (a member of another plan gets 403).
 	handle /gold/* {
+		# A member's page is kept in no cache (after sign-out, Back asks again).
+		header {
+			Cache-Control "private, no-store"
+			defer
+		}
 		forward_auth ${options.memberApi} {
 			uri /auth/demo/check?require=plan:gold
 			copy_headers X-Member-Id X-Member-Login X-Member-Email X-Member-Field-Plan
@@ -245,6 +255,10 @@ ${options.bind ? `\tbind ${options.bind}\n\n` : ''}	# The member pages (sign-in,
 
 	# Members only: everything else.
 	handle {
+		header {
+			Cache-Control "private, no-store"
+			defer
+		}
 		forward_auth ${options.memberApi} {
 			uri /auth/demo/check
 			copy_headers X-Member-Id X-Member-Login X-Member-Email X-Member-Field-Plan
@@ -372,6 +386,33 @@ for (const engine of ENGINES) {
       return `member_demo=${cookie!.value}`;
     }
 
+    /**
+     * A member opens a protected page, signs out on the profile page, and presses Back twice:
+     * the protected page is asked for again (it was kept in no cache) and sends the browser to
+     * sign-in; it is never shown from the browser's cache.
+     */
+    async function backAfterSignOut(origin: string, asked: string, login: string): Promise<void> {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await signIn(page, origin, asked, login);
+        const opened = await page.goto(asked);
+        expect(opened!.headers()['cache-control']).toBe('private, no-store');
+        await page.goto(`${origin}/auth/demo/`);
+        expect(await page.locator('h1').textContent()).toBe('Your profile');
+        await Promise.all([page.waitForNavigation(), page.click('form[action$="/logout"] button')]);
+        expect(await page.locator('h1').textContent()).toBe('You are signed out');
+        await page.goBack();
+        await page.goBack();
+        await page.waitForLoadState();
+        expect(new URL(page.url()).pathname).toBe('/auth/demo/');
+        expect(await page.locator('h1').textContent()).toBe('Sign in');
+        if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`proxy-back-after-sign-out-${new URL(origin).port}`) });
+      } finally {
+        await context.close();
+      }
+    }
+
     beforeAll(async () => {
       database = await createTestDatabase(engine);
       env = { DATABASE_URL: database.url };
@@ -479,6 +520,10 @@ for (const engine of ENGINES) {
         }
       }, 60_000);
 
+      it('shows no protected page from the cache after sign-out (Back asks again)', async () => {
+        await backAfterSignOut(nginx!.origin, `${nginx!.origin}/secret/page.html`, 'noel');
+      }, 60_000);
+
       it('sends a member suspended since to sign-in at its next request', async () => {
         expect((await page.goto(`${nginx!.origin}/secret/page.html`))!.status()).toBe(200);
         expect(await api('update', { find_member_login: 'nina', status: 'S' })).toMatchObject({ result: 'OK', updated: 1 });
@@ -569,6 +614,10 @@ for (const engine of ENGINES) {
         } finally {
           await other.close();
         }
+      }, 60_000);
+
+      it('shows no protected page from the cache after sign-out (Back asks again)', async () => {
+        await backAfterSignOut(caddy!.origin, `${caddy!.origin}/secret/page.html`, 'cyril');
       }, 60_000);
 
       it('sends a member suspended since to sign-in at its next request', async () => {

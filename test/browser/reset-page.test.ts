@@ -60,7 +60,7 @@ for (const engine of ENGINES) {
       const before = (await api('login', { login: 'maria', password: 'old-password-1' })).session as string;
       expect(await api('reset', { api_key: key, find_member_login: 'maria', send_mail: '1' })).toMatchObject({ result: 'OK' });
       const [mail] = await smtp.waitFor(1);
-      const link = /http\S+\/api2\/reset-password\/\?token=\S+/.exec(mail!.text)![0];
+      const link = /http\S+\/api2\/reset-password\/\?account=demo&token=\S+/.exec(mail!.text)![0];
 
       const page = await browser.newPage();
       const dialogs: string[] = [];

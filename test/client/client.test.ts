@@ -67,7 +67,7 @@ for (const engine of ENGINES) {
       expect(await client.logout({ session: ok.session })).toEqual({ result: 'OK', message: '' });
       expect(await client.session({ session: ok.session })).toEqual({ result: 'FAIL', message: 'session not found' });
       const reset = await client.reset({ find_member_login: 'sessions' });
-      expect(reset.result === 'OK' && reset.reset_url).toContain('/api2/reset-password/?token=');
+      expect(reset.result === 'OK' && reset.reset_url).toContain('/api2/reset-password/?account=');
     });
 
     it('reads a streamed list member by member, and gives members_total at the end', async () => {

@@ -110,7 +110,7 @@ describeEachEngineApp('the console’s mail page', (h) => {
     for (const host of ['127.0.0.1:25', '[::1]:2525', '10.1.2.3', '192.168.0.10:587', 'localhost:25']) {
       const saved = await form(h(), settings, { 'smtp-url': `smtp://${host}` }, cookie);
       expect(saved.status, host).toBe(400);
-      expect(saved.body).toMatch(/smtp-url: [^<]*(loopback|private)[^<]*from the console, the mail server must be on a public address/);
+      expect(saved.body).toMatch(/id="smtp-url-error">[^<]*(loopback|private)[^<]*from the console, the mail server must be on a public address/);
       expect((await h().services.accounts.find(api.user))!.settings.smtpUrl).toBe('');
     }
     // A public address is taken; the administrator's own (the command line's service) may be anything.

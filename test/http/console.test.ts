@@ -191,7 +191,7 @@ describeEachEngineApp('the console over HTTP', (h) => {
     const suspended = await form(h(), `${path}/status`, { status: 'S' }, cookie);
     expect([suspended.status, suspended.headers.location]).toEqual([303, `${path}?done=status`]);
     const shown = await h().request({ method: 'GET', url: `${path}?done=status`, headers: { cookie } });
-    expect(shown.body).toContain('Status changed.');
+    expect(shown.body).toContain('rosa is Suspended now.');
     // Only the console's own words: a link cannot make a page say anything else.
     expect((await h().request({ method: 'GET', url: `${path}?done=%3Cb%3Ehi`, headers: { cookie } })).body).not.toContain('hi</b>');
 
@@ -344,10 +344,18 @@ describeEachEngineApp('the console over HTTP', (h) => {
       7,
       'smtp://user:secret@mail.example.com:587',
     ]);
-    const wrong = await form(h(), path, { ...fields, 'time-zone': 'Mars/Olympus' }, owner);
+    // A period shows as it is typed, and is left as it is when sent back so.
+    expect(fields['session-idle']).toMatch(/^\d+[mhDW]$/);
+    // Every value that cannot be used is said at once, beside its field, and nothing is saved.
+    const wrong = await form(h(), path, { ...fields, 'time-zone': 'Mars/Olympus', 'lockout-threshold': 'many', 'session-idle': '3 hours' }, owner);
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toContain('time-zone: must be an IANA time zone name');
+    expect(wrong.body).toContain('Nothing was saved: 3 values cannot be used, as said beside each.');
+    expect(wrong.body).toMatch(/id="time-zone-error">must be an IANA time zone name/);
+    expect(wrong.body).toMatch(/id="lockout-threshold-error">[^<]+</);
+    expect(wrong.body).toMatch(/id="session-idle-error">[^<]*period/);
     expect(wrong.body).toContain('value="Mars/Olympus"');
+    expect(wrong.body).toContain('<label for="lockout-step">First lock, and each step longer (seconds)</label>');
+    expect((await h().services.accounts.find(api.user))!.settings.timeZone).toBe('Europe/Paris');
     const editor = await signedIn(h(), `settings-editor-${api.user}@example.com`, api.user, 'editor');
     expect((await h().request({ method: 'GET', url: path, headers: { cookie: editor } })).status).toBe(403);
     expect((await form(h(), path, { 'time-zone': 'UTC' }, editor)).status).toBe(403);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../src/accounts/account.js';
 import { parseRegistrationFields } from '../../src/accounts/registration-fields.js';
 import type { WebhookEndpoint } from '../../src/webhooks/webhook.js';
-import { confirmBulkPage } from '../../src/console/views/bulk.js';
+import { confirmBulkPage, countTyped } from '../../src/console/views/bulk.js';
 import { keysPage } from '../../src/console/views/keys.js';
 import { messagePage } from '../../src/console/views/layout.js';
 import { confirmDeletePage, memberCreatedPage, memberPage, newMemberPage, type MemberView } from '../../src/console/views/member.js';
@@ -81,7 +81,7 @@ const PAGES: Record<string, () => string> = {
   accounts: () => accountsPage({ operator: owner }),
   members: () => membersPage(chrome, membersView('owner')),
   member: () => memberPage(chrome, memberView('owner')),
-  newMember: () => newMemberPage(chrome, 'garden', { login: HOSTILE }),
+  newMember: () => newMemberPage(chrome, account, { login: HOSTILE }),
   confirmDelete: () => confirmDeletePage(chrome, 'garden', member),
   created: () => memberCreatedPage(chrome, 'garden', { id: 9, login: HOSTILE, password: HOSTILE }),
   bulk: () =>
@@ -111,7 +111,7 @@ const PAGES: Record<string, () => string> = {
       failedLogins: [],
     }),
   pageSettings: () => memberPagesSettingsPage(chrome, account, { page_name: HOSTILE }, { setting: 'page-name', reason: HOSTILE }),
-  settings: () => settingsPage(chrome, account, { ok_url: HOSTILE }, { setting: 'ok-url', reason: HOSTILE }),
+  settings: () => settingsPage(chrome, account, { ok_url: HOSTILE }, { 'ok-url': HOSTILE }),
   export: () => exportPage(chrome, { account: 'garden', back: '/admin/', search: '', total: 1, columns: ['id', HOSTILE], query: { q: HOSTILE } }),
   upload: () => uploadPage(chrome, 'garden', 1024),
   secondStep: () => secondStepPage({}),
@@ -166,5 +166,19 @@ describe('pages that show a secret once', () => {
     const page = PAGES.bulk!();
     expect(page).toContain('<input type="hidden" name="count" value="3">');
     expect(page).toContain('<input type="hidden" name="id_sum" value="12">');
+    expect(page).not.toContain('name="typed_count"');
+  });
+
+  it('a change of more than 1,000 members is in the danger colour and asks for their number, typed', () => {
+    const view = { account: 'garden', title: 'Suspend', text: 'x', count: 20_003, sample: [member], target: '/admin/x', back: '/admin/y' };
+    const page = confirmBulkPage(chrome, { ...view, action: { action: 'suspend', count: '20003', id_sum: '12' } });
+    expect(page).toContain('type their number, 20,003, to go on');
+    expect(page).toContain('name="typed_count"');
+    expect(page).toMatch(/<button type="submit" class="danger">Suspend: 20,003 members<\/button>/);
+    expect(countTyped({ typed_count: '20,003' }, 20_003)).toBe(true);
+    expect(countTyped({ typed_count: '20003' }, 20_003)).toBe(true);
+    expect(countTyped({ typed_count: '20000' }, 20_003)).toBe(false);
+    expect(countTyped({}, 20_003)).toBe(false);
+    expect(countTyped({}, 1_000)).toBe(true);
   });
 });

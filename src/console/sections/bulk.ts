@@ -18,7 +18,7 @@ import type { ConsoleDeps } from '../deps.js';
 import { filtersOf, readable } from '../forms.js';
 import { membersPath } from '../paths.js';
 import { formOf, send, seeOther, type Params } from '../replies.js';
-import { BULK_ACTIONS, confirmBulkPage, describe, type BulkConfirmation } from '../views/bulk.js';
+import { BULK_ACTIONS, confirmBulkPage, countTyped, describe, type BulkConfirmation } from '../views/bulk.js';
 import { messagePage, t, type Chrome } from '../views/layout.js';
 
 /** Members shown on the confirmation page, as a sample of those the action changes. */
@@ -71,6 +71,12 @@ export async function bulkSection(scope: FastifyInstance, deps: ConsoleDeps): Pr
         ),
       );
     if (!confirming) return preview(change);
+    // A large change goes on only once its count is typed.
+    if (!countTyped(form, previewSelection(form).count))
+      return preview(bulkChange(form, query, deps.clock()), {
+        kind: 'error',
+        text: t('bulkCountNotTyped', { count: Number(form.count).toLocaleString('en') }),
+      });
     const outcome = await deps.members.update(account, change.command, { actor: 'operator', email: operator.email, requestId: request.id });
     // Not the members previewed any more: the preview again, as they are now, saying why.
     if (outcome.kind === 'selection-changed') return preview(bulkChange(form, query, deps.clock()), { kind: 'error', text: t('bulkSelectionChanged') });

@@ -15,9 +15,43 @@ import { onAccount } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
 import { readable } from '../forms.js';
 import { memberPath, membersPath } from '../paths.js';
-import { doneNotice, formOf, send, seeOther, type Done, type Params } from '../replies.js';
+import { doneNotice, formOf, queryOf, send, seeOther, type Done, type Params } from '../replies.js';
+import type { Member } from '../../members/member.js';
+import type { ConsoleKey } from '../../messages/catalog.js';
 import { messagePage, t, type Chrome } from '../views/layout.js';
-import { confirmDeletePage, memberPage } from '../views/member.js';
+import { confirmDeletePage, memberPage, type MemberView } from '../views/member.js';
+
+/** What was done to a member, said of it: its login, and its status now. */
+const MEMBER_DONE: Partial<Record<Done, ConsoleKey>> = {
+  saved: 'memberDoneSaved',
+  status: 'memberDoneStatus',
+  deleted: 'memberDoneDeleted',
+  unlocked: 'memberDoneUnlocked',
+  created: 'memberDoneCreated',
+  'created-link-mailed': 'memberDoneCreatedLinkMailed',
+  'reset-mailed': 'memberDoneResetMailed',
+  verified: 'memberDoneVerified',
+  'session-ended': 'memberDoneSessionEnded',
+  'sessions-ended': 'memberDoneSessionsEnded',
+};
+const STATUS_WORDS = { A: 'statusA', S: 'statusS', D: 'statusD' } as const satisfies Record<string, ConsoleKey>;
+
+function memberDone(done: string | undefined, member: Member): Chrome['notice'] {
+  const key = done !== undefined && Object.hasOwn(MEMBER_DONE, done) ? MEMBER_DONE[done as Done] : undefined;
+  if (!key) return undefined;
+  return { kind: 'ok', text: t(key, { login: member.login, email: member.email, status: t(STATUS_WORDS[member.status]) }) };
+}
+
+/**
+ * The form field a refusal names (`invalid parameter: NAME …`): the edit form's own name, or
+ * a profile field's box (`profile:NAME`) when the member has it.
+ */
+function refusedField(form: Params, message: string): string | undefined {
+  const name = /parameter: (\S+)/.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  if (`profile:${name}` in form) return `profile:${name}`;
+  return name;
+}
 
 export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   async function showMember(
@@ -26,11 +60,14 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
     seen: { operator: Operator; account: Account; role: Role },
     status = 200,
     notice?: Chrome['notice'],
+    edited?: MemberView['edited'],
+    /** What was done (the redirect's `done`): said of the member, by its login. */
+    done?: string,
   ) {
     const id = Number((request.params as { id: string }).id);
     const { operator, account, role } = seen;
-    const chrome: Chrome = { operator, account: account.name, notice };
     const member = /^[1-9]\d{0,14}$/.test((request.params as { id: string }).id) ? await deps.members.byId(account, id) : undefined;
+    const chrome: Chrome = { operator, account: account.name, notice: (member && memberDone(done, member)) ?? notice };
     if (!member)
       return send(reply, 404, messagePage(t('notFound'), t('noSuchMember'), chrome, { href: membersPath(account.name), text: t('backToTheMembers') }));
     const [profile, lockout, logins, history, sessions] = await Promise.all([
@@ -54,13 +91,14 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
         sessions,
         mailOn: account.settings.smtpUrl !== '',
         now: deps.clock(),
+        edited,
       }),
     );
   }
 
   scope.get('/:id', { config: { access: 'viewer' } }, async (request, reply) => {
     const seen = onAccount(request);
-    return showMember(request, reply, seen, 200, doneNotice(request));
+    return showMember(request, reply, seen, 200, doneNotice(request), undefined, queryOf(request).done);
   });
 
   /**
@@ -82,11 +120,15 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
         ...changeOf(form, { profile, urlOk: member.urlOk ?? null, urlFail: member.urlFail ?? null }),
       };
       const outcome = await deps.members.update(account, command, { actor: 'operator', email: operator.email, requestId: request.id });
-      if (outcome.kind !== 'updated')
-        return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text: readable(UPDATE_REFUSALS[outcome.kind]) });
+      if (outcome.kind !== 'updated') {
+        const text = readable(UPDATE_REFUSALS[outcome.kind]);
+        const field = outcome.kind === 'login-taken' ? 'login' : outcome.kind === 'expiry-out-of-range' ? 'exp_time' : undefined;
+        return showMember(request, reply, seen, outcome.kind === 'not-found' ? 404 : 400, { kind: 'error', text }, { values: form, field, message: text });
+      }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return showMember(request, reply, seen, 400, { kind: 'error', text: readable(error.message) });
+      const text = readable(error.message);
+      return showMember(request, reply, seen, 400, { kind: 'error', text }, { values: form, field: refusedField(form, error.message), message: text });
     }
     return seeOther(reply, `${memberPath(account.name, member.id)}?done=${done}`);
   }

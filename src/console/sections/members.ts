@@ -41,6 +41,12 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
         ),
       );
     }
+    // The words of a search that name members exactly come first, on the first page; the
+    // search box's own submission (`go`) opens the one member they name.
+    const words = query.q?.trim() ?? '';
+    const firstPage = !query.after && !query.before && query.last !== '1';
+    const exact = words !== '' && firstPage ? await deps.members.exactMatches(account, words) : [];
+    if (query.go === '1' && exact.length === 1) return seeOther(reply, memberPath(account.name, exact[0]!.id));
     const columns = columnsOf(query);
     const { order, descending } = sortOf(query);
     const page = await deps.members.pageMembers(account, {
@@ -53,12 +59,12 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
       limit: PAGE_SIZE,
       profileFields: columns,
     });
-    return send(reply, 200, membersPage(chrome, listView({ account: account.name, role, query, columns, order, descending, page })));
+    return send(reply, 200, membersPage(chrome, { ...listView({ account: account.name, role, query, columns, order, descending, page }), exact }));
   });
 
   scope.get('/new', { config: { access: 'editor' } }, async (request, reply) => {
     const seen = onAccount(request);
-    return send(reply, 200, newMemberPage({ operator: seen.operator, account: seen.account.name }, seen.account.name));
+    return send(reply, 200, newMemberPage({ operator: seen.operator, account: seen.account.name }, seen.account));
   });
   scope.post('/new', { config: { access: 'editor' } }, async (request, reply) => {
     const seen = onAccount(request);
@@ -83,17 +89,22 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
                 text: t(outcome.kind === 'login-taken' ? 'loginTaken' : outcome.kind === 'over-quota' ? 'storageFull' : 'expirationOutOfRange'),
               },
             },
-            account.name,
+            account,
             form,
           ),
         );
-      // A chosen password: the member's page. A generated one is shown here, once (so this
-      // page is not a redirect: the password is in no address).
+      // A chosen password: the member's page. Asked, a link to choose one is mailed to the
+      // member (its generated password shown to nobody). Otherwise the generated one is shown
+      // here, once (so this page is not a redirect: the password is in no address).
       if (form.password) return seeOther(reply, `${memberPath(account.name, outcome.id)}?done=created`);
+      if (form.mail_link === '1' && account.settings.smtpUrl !== '' && form.email) {
+        await deps.resets.issue(account, { by: 'id', id: outcome.id }, true);
+        return seeOther(reply, `${memberPath(account.name, outcome.id)}?done=created-link-mailed`);
+      }
       return send(reply, 201, memberCreatedPage(chrome, account.name, outcome));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: readable(error.message) } }, account.name, form));
+      return send(reply, 400, newMemberPage({ ...chrome, notice: { kind: 'error', text: readable(error.message) } }, account, form));
     }
   });
 }
@@ -110,7 +121,7 @@ function listView(list: {
 }): MembersView {
   const { account, role, query, columns, order, descending, page } = list;
   const base = Object.fromEntries(
-    Object.entries(query).filter(([name, value]) => !['after', 'before', 'last', 'at', 'done', 'changed'].includes(name) && value !== ''),
+    Object.entries(query).filter(([name, value]) => !['after', 'before', 'last', 'at', 'done', 'changed', 'go'].includes(name) && value !== ''),
   );
   const link = (extra: Params) => `${membersPath(account)}?${new URLSearchParams({ ...base, ...extra })}`;
   // The position of the page's first member: carried by the links (a keyset page does not

@@ -55,6 +55,25 @@ export async function operatorsSection(scope: FastifyInstance, deps: ConsoleDeps
     });
   });
 
+  /** A new sign-in link for an operator of this account alone: mailed, or shown when the account sends no mail. */
+  scope.post('/link', { config: { access: 'owner' } }, async (request, reply) => {
+    const seen = onAccount(request);
+    const { operator, account } = seen;
+    const email = (formOf(request).email ?? '').trim();
+    const chrome: Chrome = { operator, account: account.name };
+    const sent = await deps.operators.sendLink(operator, email, account);
+    if (sent.kind === 'link')
+      return show(reply, { ...chrome, notice: { kind: 'ok', text: t('opLinkMade', { email }) } }, account, 200, { email, link: sent.link });
+    const refused = {
+      'not-here': 'opNotAnOperator',
+      yourself: 'opLinkNotYourself',
+      'other-accounts': 'opLinkOtherAccounts',
+      'just-mailed': 'opLinkJustMailed',
+    } as const;
+    if (sent.kind !== 'mailed') return show(reply, { ...chrome, notice: { kind: 'error', text: t(refused[sent.kind], { email }) } }, account, 409);
+    return show(reply, { ...chrome, notice: { kind: 'ok', text: t('opLinkMailed', { email }) } }, account);
+  });
+
   scope.post('/remove', { config: { access: 'owner' } }, async (request, reply) => {
     const seen = onAccount(request);
     const { operator, account } = seen;

@@ -14,7 +14,8 @@ import { membersPath } from '../paths.js';
 import { doneNotice, formOf, queryOf, send, seeOther } from '../replies.js';
 import type { ConsoleCookies } from '../session-cookie.js';
 import { messagePage, t } from '../views/layout.js';
-import { accountsPage, setupPage, signInPage } from '../views/session.js';
+import { accountsPage, forgotPage, setupPage, signInPage } from '../views/session.js';
+import { isEmail } from '../../members/fields.js';
 import { askSecondStep } from './two-step.js';
 
 export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps & { cookies: ConsoleCookies }): Promise<void> {
@@ -33,6 +34,16 @@ export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps &
     if (outcome.kind === 'signed-in') return seeOther(cookies.set(reply, outcome.token), '/admin/');
     if (outcome.kind === 'second-step') return askSecondStep(reply, outcome.token, cookies);
     return send(reply, 401, signInPage({ notice: { kind: 'error', text: t('signInWrong') } }, form.email ?? ''));
+  });
+
+  // "Forgot your password?": one answer, given before anything is looked up (whether the
+  // address is an operator's cannot be told from it, nor from its time); a link is mailed when it is.
+  scope.get('/forgot', async (_request, reply) => send(reply, 200, forgotPage({})));
+  scope.post('/forgot', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const email = (formOf(request).email ?? '').trim();
+    if (!isEmail(email)) return send(reply, 400, forgotPage({ notice: { kind: 'error', text: t('opInvalidEmail') } }, email));
+    void operators.forgotten(email).catch((error: unknown) => request.log.error({ err: error }, 'the console password reminder failed'));
+    return send(reply, 200, messagePage(t('forgotSent'), t('forgotSentText'), {}, { href: '/admin/sign-in', text: t('signIn') }));
   });
 
   const invalidLink = (reply: FastifyReply) => send(reply, 410, messagePage(t('linkNotValid'), t('linkNotValidText'), {}));

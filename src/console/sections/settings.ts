@@ -24,19 +24,25 @@ export async function settingsSection(scope: FastifyInstance, deps: ConsoleDeps)
     const { account } = seen;
     const form = formOf(request);
     const chrome: Chrome = { operator: seen.operator, account: account.name };
-    const refused = (setting: string, reason: string) => send(reply, 400, settingsPage(chrome, account, form, { setting, reason }));
+    const refused = (setting: string, reason: string) => send(reply, 400, settingsPage(chrome, account, form, { [setting]: reason }));
     // Only what was changed is read: a value left as shown (a masked password) stays as it is.
+    // Every value that cannot be read is said at once, beside its field; nothing is saved then.
     const values: Array<[SettingSpec, unknown]> = [];
+    const errors: Record<string, string> = {};
     for (const spec of SETTINGS) {
       const sent = form[spec.option];
       if (sent === undefined || sent.trim() === shownValue(spec, account)) continue;
       try {
-        values.push([spec, spec.kind.parse(sent.trim())]);
+        const value = spec.kind.parse(sent.trim());
+        const problem = spec.kind.check?.(value);
+        if (problem) errors[spec.option] = problem;
+        else values.push([spec, value]);
       } catch (error) {
-        if (error instanceof SettingValueError) return refused(spec.option, error.message);
-        throw error;
+        if (error instanceof SettingValueError) errors[spec.option] = error.message;
+        else throw error;
       }
     }
+    if (Object.keys(errors).length > 0) return send(reply, 400, settingsPage(chrome, account, form, errors));
     // An owner's mail server is a connection this server makes for them: to a public address
     // only, as a webhook's (the server's administrator sets a private one on the command line).
     const smtp = values.find(([spec]) => spec.option === 'smtp-url')?.[1];

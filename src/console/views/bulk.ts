@@ -64,6 +64,15 @@ export interface BulkConfirmation {
   readonly back: string;
 }
 
+/** A change of more members than this is shown in the danger colour and asks for their count, typed. */
+export const LARGE_BULK = 1000;
+const large = (count: number) => count > LARGE_BULK;
+
+/** Whether a large change's count was typed (thousands' commas and spaces aside). */
+export function countTyped(form: Readonly<Record<string, string>>, count: number): boolean {
+  return !large(count) || (form.typed_count ?? '').replace(/[\s,.\u202f]/g, '') === String(count);
+}
+
 export function confirmBulkPage(chrome: Chrome, view: BulkConfirmation): string {
   const more = view.count - view.sample.length;
   return layout(
@@ -84,7 +93,11 @@ ${view.sample.map((member) => html`<tr><td>${member.id}</td><td><a href="${membe
         ? ''
         : html`<form method="post" action="${view.target}">${Object.entries(view.action).map(
             ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
-          )}<input type="hidden" name="confirm" value="1"><button type="submit"${view.action.action === 'delete' ? html` class="danger"` : ''}>${t('bulkConfirmButton', { action: view.title, members: memberCount(view.count) })}</button></form>`
+          )}<input type="hidden" name="confirm" value="1">${
+            large(view.count)
+              ? html`<label>${t('bulkTypeCount', { count: view.count.toLocaleString('en') })} <input name="typed_count" inputmode="numeric" autocomplete="off" required></label>`
+              : ''
+          }<button type="submit"${view.action.action === 'delete' || large(view.count) ? html` class="danger"` : ''}>${t('bulkConfirmButton', { action: view.title, members: memberCount(view.count) })}</button></form>`
     }<a href="${view.back}">${t('cancel')}</a></div></div>`,
   );
 }

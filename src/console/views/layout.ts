@@ -65,6 +65,7 @@ export function layout(title: string, chrome: Chrome, body: Html): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${t('titleOf', { title })}</title><link rel="stylesheet" href="${CONSOLE_STYLESHEET.path}"></head>
 <body>
+<a class="skip" href="#content">${t('skipToContent')}</a>
 <header class="top"><a class="brand" href="/admin/">${t('consoleName')}</a>
 <nav>${operator ? operator.accounts.map((grant) => html`<a href="${membersPath(grant.account)}" class="${grant.account === account ? 'current' : ''}">${grant.account}</a>`) : ''}</nav>
 ${
@@ -75,7 +76,7 @@ ${
     : ''
 }
 </header>
-<main>${operator && account ? accountNav(operator, account, title) : ''}${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</main>
+<main>${operator && account ? accountNav(operator, account, title) : ''}<div id="content" tabindex="-1">${chrome.notice ? html`<div class="notice ${chrome.notice.kind}" role="status">${chrome.notice.text}</div>` : ''}${body}</div></main>
 </body></html>
 `.value;
 }

@@ -1,3 +1,4 @@
+import type { Account } from '../../accounts/account.js';
 /** A member's page (its fields, status and why, actions, edit form, sessions, logins, history), a new member, a deletion asked first. */
 import type { Member } from '../../members/member.js';
 import type { LoginEvent } from '../../members/login-records.js';
@@ -24,6 +25,8 @@ export interface MemberView {
   /** Whether the account sends mail (the reset mail's button). */
   readonly mailOn: boolean;
   readonly now: number;
+  /** A refused edit: what was typed (shown again, never the password), the field refused and why. */
+  readonly edited?: { readonly values: Readonly<Record<string, string>>; readonly field?: string; readonly message: string };
 }
 
 /** Who made a change, as the history names it: the operator, the API key, the imported file, the member, the system. */
@@ -109,7 +112,11 @@ function describeEvent(event: StoredEvent): string | undefined {
 }
 
 export function memberPage(chrome: Chrome, view: MemberView): string {
-  const { member, account } = view;
+  const { member, account, edited } = view;
+  // A refused edit shows what was typed (never the password) and says why beside the field refused.
+  const typed = (name: string, stored: string) => (name !== 'password' ? edited?.values[name] : undefined) ?? stored;
+  const invalid = (name: string) => (edited?.field === name ? html` aria-invalid="true" aria-describedby="edit-error"` : '');
+  const refusal = (name: string) => (edited?.field === name ? html`<span class="field-error" id="edit-error">${edited.message}</span>` : '');
   const canEdit = view.role !== 'viewer';
   const path = memberPath(account, member.id);
   const left = member.timeExpiry ? Math.max(0, member.timeExpiry.at - view.now) : null;
@@ -180,19 +187,19 @@ ${member.emailVerifiedAt ? '' : html`<form method="post" action="${path}/verify"
 </div>
 ${
   canEdit
-    ? html`<div class="card"><h2>${t('memberEdit')}</h2><form method="post" action="${path}/edit" class="edit">
-<label>${t('login')} <input name="login" value="${member.login}" required></label>
-<label>${t('email')} <input name="email" value="${member.email}" required></label>
-<label>${t('newPassword')} <input type="password" name="password" autocomplete="new-password" placeholder="${t('unchanged')}"></label>
-${[...view.profile].map(([k, v]) => html`<label>${k} <input name="profile:${k}" value="${v}"></label>`)}
-<label>${t('memberOkUrl')} <input name="urlok" value="${member.urlOk ?? ''}"></label>
-<label>${t('memberFailUrl')} <input name="urlfail" value="${member.urlFail ?? ''}"></label>
-<label>${t('memberTimeExpiry')} <select name="is_exp_time">${option('', t('unchanged'), '')}${option('N', t('none'), undefined)}${option('S', t('expirySuspendAfter'), undefined)}${option('D', t('expiryDeleteAfter'), undefined)}</select></label>
-<label>${t('memberThisLong')} <span class="pair"><input name="exp_time" inputmode="numeric" placeholder="30"><select name="exp_time_type">${option('D', t('days'), 'D')}${option('M', t('months'), undefined)}${option('Y', t('years'), undefined)}${option('h', t('hours'), undefined)}</select></span></label>
-<label>${t('memberLoginExpiry')} <select name="is_exp_logins">${option('', t('unchanged'), '')}${option('N', t('none'), undefined)}${option('S', t('expirySuspendAfter'), undefined)}${option('D', t('expiryDeleteAfter'), undefined)}</select></label>
-<label>${t('memberThisManyLogins')} <input name="exp_logins" inputmode="numeric" placeholder="10"></label>
-<label>${t('memberAddField')} <input name="new_field" placeholder="${t('profileFieldPlaceholder')}"></label>
-<label>${t('withValue')} <input name="new_value"></label>
+    ? html`<div class="card"><h2>${t('memberEdit')}</h2><form id="edit-form" method="post" action="${path}/edit" class="edit">
+<label>${t('login')} <input name="login" value="${typed('login', member.login)}" required${invalid('login')}>${refusal('login')}</label>
+<label>${t('email')} <input name="email" value="${typed('email', member.email)}" required${invalid('email')}>${refusal('email')}</label>
+<label>${t('newPassword')} <input type="password" name="password" autocomplete="new-password" placeholder="${t('unchanged')}"${invalid('password')}>${refusal('password')}</label>
+${[...view.profile].map(([k, v]) => html`<label>${k} <input name="profile:${k}" value="${typed(`profile:${k}`, v)}"${invalid(`profile:${k}`)}>${refusal(`profile:${k}`)}</label>`)}
+<label>${t('memberOkUrl')} <input name="urlok" value="${typed('urlok', member.urlOk ?? '')}"${invalid('urlok')}>${refusal('urlok')}</label>
+<label>${t('memberFailUrl')} <input name="urlfail" value="${typed('urlfail', member.urlFail ?? '')}"${invalid('urlfail')}>${refusal('urlfail')}</label>
+<label>${t('memberTimeExpiry')} <select name="is_exp_time"${invalid('is_exp_time')}>${option('', t('unchanged'), typed('is_exp_time', ''))}${option('N', t('none'), typed('is_exp_time', ''))}${option('S', t('expirySuspendAfter'), typed('is_exp_time', ''))}${option('D', t('expiryDeleteAfter'), typed('is_exp_time', ''))}</select>${refusal('is_exp_time')}</label>
+<label>${t('memberThisLong')} <span class="pair"><input name="exp_time" inputmode="numeric" placeholder="30" value="${typed('exp_time', '')}"${invalid('exp_time')}><select name="exp_time_type">${option('D', t('days'), typed('exp_time_type', 'D'))}${option('M', t('months'), typed('exp_time_type', 'D'))}${option('Y', t('years'), typed('exp_time_type', 'D'))}${option('h', t('hours'), typed('exp_time_type', 'D'))}</select></span>${refusal('exp_time')}</label>
+<label>${t('memberLoginExpiry')} <select name="is_exp_logins"${invalid('is_exp_logins')}>${option('', t('unchanged'), typed('is_exp_logins', ''))}${option('N', t('none'), typed('is_exp_logins', ''))}${option('S', t('expirySuspendAfter'), typed('is_exp_logins', ''))}${option('D', t('expiryDeleteAfter'), typed('is_exp_logins', ''))}</select>${refusal('is_exp_logins')}</label>
+<label>${t('memberThisManyLogins')} <input name="exp_logins" inputmode="numeric" placeholder="10" value="${typed('exp_logins', '')}"${invalid('exp_logins')}>${refusal('exp_logins')}</label>
+<label>${t('memberAddField')} <input name="new_field" placeholder="${t('profileFieldPlaceholder')}" value="${typed('new_field', '')}"${invalid('new_field')}>${refusal('new_field')}</label>
+<label>${t('withValue')} <input name="new_value" value="${typed('new_value', '')}"${invalid('new_value')}>${refusal('new_value')}</label>
 <div class="actions"><button type="submit">${t('save')}</button></div></form>
 <p class="muted">${t('memberEmptyFieldRemoved')}</p></div>`
     : ''
@@ -226,15 +233,25 @@ ${view.history.map((event) => {
   );
 }
 
-export function newMemberPage(chrome: Chrome, account: string, form: Readonly<Record<string, string>> = {}): string {
+/**
+ * The new-member form: a login, an address, a password (or one generated, shown once, or a
+ * link to choose one mailed to the member), the account's own fields, and one more field.
+ */
+export function newMemberPage(chrome: Chrome, account: Account, form: Readonly<Record<string, string>> = {}): string {
+  const mailOn = account.settings.smtpUrl !== '';
+  const linkChecked = form.mail_link === undefined ? mailOn && Object.keys(form).length === 0 : form.mail_link === '1';
   return layout(
-    t('newMemberTitle', { account }),
+    t('newMemberTitle', { account: account.name }),
     chrome,
-    html`${backToMembers(account)}<h1>${t('newMember')}</h1>
-<div class="card"><form method="post" action="${membersPath(account)}/new" class="edit">
+    html`${backToMembers(account.name)}<h1>${t('newMember')}</h1>
+<div class="card"><form method="post" action="${membersPath(account.name)}/new" class="edit">
 <label>${t('login')} <input name="login" value="${form.login ?? ''}" required></label>
-<label>${t('email')} <input type="email" name="email" value="${form.email ?? ''}" required></label>
+<label>${t('email')} <input type="email" name="email" value="${form.email ?? ''}"${account.settings.requireEmail ? html` required` : ''}></label>
 <label>${t('password')} <input type="password" name="password" autocomplete="new-password" placeholder="${t('passwordGenerated')}"></label>
+${mailOn ? html`<label class="inline"><input type="checkbox" name="mail_link" value="1"${linkChecked ? html` checked` : ''}> ${t('newMemberMailLink')}</label>` : ''}
+${account.settings.registrationFields.map(
+  (field) => html`<label>${field.label || field.name} <input name="profile:${field.name}" value="${form[`profile:${field.name}`] ?? ''}"></label>`,
+)}
 <label>${t('profileField')} <input name="new_field" value="${form.new_field ?? ''}" placeholder="${t('profileFieldPlaceholder')}"></label>
 <label>${t('withValue')} <input name="new_value" value="${form.new_value ?? ''}"></label>
 <div class="actions"><button type="submit">${t('create')}</button></div></form></div>`,

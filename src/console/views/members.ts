@@ -12,6 +12,8 @@ export interface MembersView {
   readonly form: Readonly<Record<string, string>>;
   readonly columns: readonly string[];
   readonly members: ReadonlyArray<{ member: Member; profile: ReadonlyMap<string, string> }>;
+  /** The members the search's words name exactly (a login, an address): shown first. */
+  readonly exact?: readonly Member[];
   readonly total: number;
   /** The position of the page's first member, when known. */
   readonly at?: number;
@@ -45,6 +47,13 @@ function position(view: MembersView): Html {
   return html`<strong>${view.at.toLocaleString('en')}–${last.toLocaleString('en')}</strong> ${t('positionOf')} <strong>${total}</strong>`;
 }
 
+/** The members the search's words name exactly, above the list: the one typed is never on its last page. */
+function exactMatches(view: MembersView): Html | string {
+  if (!view.exact || view.exact.length === 0) return '';
+  return html`<section class="card exact" aria-labelledby="exact-title"><h2 id="exact-title">${t(view.exact.length === 1 ? 'exactMatch' : 'exactMatches')}</h2>
+<ul class="plain">${view.exact.map((member) => html`<li><a href="${memberPath(view.account, member.id)}"><strong>${member.login}</strong></a> ${member.email} ${statusBadge(member.status)}</li>`)}</ul></section>`;
+}
+
 /** A column's heading: a link that sorts by it (the other way when it is sorted so already), with aria-sort. */
 function sortable(view: MembersView, column: string, label: string): Html {
   if (!view.sortLink) return html`<th>${label}</th>`;
@@ -58,7 +67,7 @@ export function membersPage(chrome: Chrome, view: MembersView): string {
   const canEdit = view.role !== 'viewer';
   // The export carries the page's filter, order and columns, not its position.
   const exportSearch = new URLSearchParams(
-    Object.entries(f).filter(([name, value]) => value !== '' && !['after', 'before', 'last', 'at', 'done', 'changed'].includes(name)),
+    Object.entries(f).filter(([name, value]) => value !== '' && !['after', 'before', 'last', 'at', 'done', 'changed', 'go'].includes(name)),
   ).toString();
   return layout(
     accountTitle('navMembers', view.account),
@@ -67,7 +76,7 @@ export function membersPage(chrome: Chrome, view: MembersView): string {
 <div class="card"><form class="filters" method="get" action="${membersPath(view.account)}">
 <div class="search"><label>${t('search')} <input type="search" name="q" value="${f.q ?? ''}" placeholder="${t('searchPlaceholder')}" autofocus></label>
 <label>${t('status')} <select name="status">${option('', t('statusActiveAndSuspended'), f.status)}${option('A', t('statusA'), f.status)}${option('S', t('statusS'), f.status)}${option('D', t('statusD'), f.status)}${option('all', t('statusAll'), f.status)}</select></label>
-<button type="submit">${t('search')}</button></div>
+<input type="hidden" name="go" value="1"><button type="submit">${t('search')}</button></div>
 <details${moreFilters(f) ? html` open` : ''}><summary>${t('moreFilters')}</summary><div class="more">
 <label>${t('loginContains')} <input name="login" value="${f.login ?? ''}"></label>
 <label>${t('emailContains')} <input name="email" value="${f.email ?? ''}"></label>
@@ -84,7 +93,7 @@ ${f.sort ? html`<input type="hidden" name="sort" value="${f.sort}">` : ''}${f.di
 </div></details>
 <div class="actions"><a href="${membersPath(view.account)}">${t('clear')}</a></div>
 </form></div>
-${view.bulk ?? ''}<div class="card"><p class="count">${position(view)}</p>
+${exactMatches(view)}${view.bulk ?? ''}<div class="card"><p class="count">${position(view)}</p>
 <table><thead><tr>${sortable(view, 'id', t('id'))}${sortable(view, 'login', t('login'))}${sortable(view, 'email', t('email'))}${sortable(view, 'status', t('status'))}${sortable(view, 'registered', t('columnRegistered'))}<th>${t('columnLastLogin')}</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
 ${view.members.length === 0 ? html`<tr><td colspan="${6 + view.columns.length}" class="muted">${t('noMemberMatches')}</td></tr>` : ''}
 ${view.members.map(({ member, profile }) => html`<tr><td>${member.id}</td><td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${statusBadge(member.status)}</td><td>${when(member.regAt)}</td><td>${when(member.lastLoginAt)}</td>${view.columns.map((c) => html`<td>${profile.get(c) ?? ''}</td>`)}</tr>`)}

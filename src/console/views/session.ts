@@ -12,7 +12,21 @@ export function signInPage(chrome: Chrome, email = ''): string {
 <form method="post" action="/admin/sign-in">
 <label>${t('email')} <input type="email" name="email" value="${email}" required autocomplete="username" autofocus></label>
 <label>${t('password')} <input type="password" name="password" required autocomplete="current-password"></label>
-<button type="submit">${t('signIn')}</button></form></div>`,
+<button type="submit">${t('signIn')}</button></form>
+<p><a href="/admin/forgot">${t('forgotPassword')}</a></p></div>`,
+  );
+}
+
+/** "Forgot your password?": the operator's address; a link comes by mail. */
+export function forgotPage(chrome: Chrome, email = ''): string {
+  return layout(
+    t('forgotTitle'),
+    chrome,
+    html`<div class="narrow card"><h1>${t('forgotTitle')}</h1><p>${t('forgotText')}</p>
+<form method="post" action="/admin/forgot">
+<label>${t('email')} <input type="email" name="email" value="${email}" required autocomplete="username" autofocus></label>
+<button type="submit">${t('forgotSend')}</button></form>
+<p><a href="/admin/sign-in">${t('signIn')}</a></p></div>`,
   );
 }
 

@@ -96,15 +96,28 @@ function rejectsList(account: string, job: ImportJob): Html {
 <table><thead><tr><th>${t('importLine')}</th><th>${t('importReason')}</th></tr></thead><tbody>${run.rejects.map((reject) => html`<tr><td>${reject.line}</td><td>${reject.reason}</td></tr>`)}</tbody></table>`;
 }
 
+/** The profile fields an account is known to have: its registration fields and the fields its checks hand on. */
+function accountFields(account: Account): string[] {
+  return [...new Set([...account.settings.registrationFields.map((field) => field.name), ...account.settings.checkFields])];
+}
+
 function mappingForm(account: Account, job: ImportJob, sent?: Params): Html {
-  const targetOf = (index: number, column: string) => sent?.[`map:${index}`] ?? job.mapping?.get(column) ?? guessTarget(column);
+  const known = accountFields(account);
+  const targetOf = (index: number, column: string) => sent?.[`map:${index}`] ?? job.mapping?.get(column) ?? guessTarget(column, known);
   const passwords = sent?.passwords ?? (job.passwordsByMail ? 'mail' : 'reject');
   const option = (value: string, label: string, current: string) => html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`;
   return html`<form method="post" action="${jobPath(account.name, job)}/check" class="settings">
 <div class="edit">${job.columns.map((column, index) => {
     const current = targetOf(index, column);
     const own = classifyColumn(`${PROFILE_PREFIX}${column}`).kind === 'profile' ? `${PROFILE_PREFIX}${column}` : undefined;
-    const profiles = [...new Set([own, current.startsWith(PROFILE_PREFIX) ? current : undefined].filter((v): v is string => v !== undefined))];
+    // The account's own fields first, then the column's own name as a new field.
+    const profiles = [
+      ...new Set(
+        [...known.map((name) => `${PROFILE_PREFIX}${name}`), own, current.startsWith(PROFILE_PREFIX) ? current : undefined].filter(
+          (v): v is string => v !== undefined,
+        ),
+      ),
+    ];
     return html`<label>${column} <select name="map:${index}">${option('', t('importLeaveOut'), current)}${IMPORT_TARGETS.map((target) => option(target, target, current))}${profiles.map((target) => option(target, t('importProfileField', { name: target.slice(PROFILE_PREFIX.length) }), current))}</select></label>`;
   })}</div>
 <fieldset><legend>${t('importWithoutPassword')}</legend>

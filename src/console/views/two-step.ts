@@ -3,6 +3,7 @@ import { html } from '../../http/html.js';
 import { groupedSecret } from '../../operators/two-step.js';
 import { SECOND_STEP_PATH } from '../session-cookie.js';
 import { layout, t, type Chrome } from './layout.js';
+import { qrSvg } from './qr-code.js';
 
 export const TWO_STEP_PATH = '/admin/two-step';
 
@@ -17,7 +18,7 @@ export function secondStepPage(chrome: Chrome): string {
     html`<div class="narrow card"><h1>${t('secondStep')}</h1>
 <p class="muted">${t('secondStepHelp')}</p>
 <form method="post" action="${SECOND_STEP_PATH}">
-<label>${t('code')} <input name="code" required autocomplete="one-time-code" inputmode="numeric" autofocus maxlength="64"></label>
+<label>${t('code')} <input name="code" required autocomplete="one-time-code" autocapitalize="none" spellcheck="false" autofocus maxlength="64"></label>
 <button type="submit">${t('signIn')}</button></form>
 <p><a href="/admin/sign-in">${t('startAgain')}</a></p></div>`,
   );
@@ -29,7 +30,8 @@ export function enrolPage(chrome: Chrome, enrolment: { secret: string; uri: stri
     chrome,
     html`<div class="narrow card"><h1>${t('twoStepSignIn')}</h1>
 <p>${t('twoStepIntro')}</p>
-<ol><li>${t('twoStepAddEntry')} <code class="secret">${groupedSecret(enrolment.secret)}</code> ${t('twoStepOrOpen')} <a href="${enrolment.uri}">${t('twoStepThisLink')}</a>.</li>
+${qrSvg(enrolment.uri, t('twoStepQrLabel'))}
+<ol><li>${t('twoStepScan')} <code class="secret">${groupedSecret(enrolment.secret)}</code> ${t('twoStepOrOpen')} <a href="${enrolment.uri}">${t('twoStepThisLink')}</a>.</li>
 <li>${t('twoStepTypeCode')}</li></ol>
 <form method="post" action="${TWO_STEP_PATH}/enable">
 <label>${t('code')} <input name="code" required autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]{6,7}" maxlength="7"></label>

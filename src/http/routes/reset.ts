@@ -13,7 +13,8 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import { html } from '../html.js';
 import { chromeOf, passwordProblem, seeOther, sendPage } from '../../pages/page-reply.js';
 import { messagePage } from '../../pages/views/layout.js';
-import { resetPage } from '../../pages/views/reminder.js';
+import { linkRefusedPage, resetPage } from '../../pages/views/reminder.js';
+import { accountOrDefaults, DEFAULT_ACCOUNT } from '../../pages/page-actions.js';
 import { memberPage, sendMemberPage } from '../link-pages.js';
 import { FORM_BODY_LIMIT_BYTES, fromOwnPages, registerPages } from '../page-security.js';
 import { queryParams, readParams } from '../params.js';
@@ -43,20 +44,6 @@ export const RESET_SCHEMA = {
   ),
 };
 
-const LINK_PAGES = {
-  used: { status: 410, title: 'Link already used', text: 'This link was already used to choose a password. If you need another one, ask for a new link.' },
-  expired: {
-    status: 410,
-    title: 'Link no longer valid',
-    text: 'This link has expired, or your account changed since it was sent (a new password or e-mail address, a suspension). Ask for a new link to choose your password.',
-  },
-  invalid: {
-    status: 404,
-    title: 'Link not valid',
-    text: 'This link is not valid: it may have been copied in part, or be an old one. Ask for a new link to choose your password.',
-  },
-} as const;
-
 /**
  * Where the browser goes once the password is set: the member's ok URL, else the account's,
  * when absolute, made header-safe (a URL kept before they were: `Location` takes ASCII only).
@@ -65,12 +52,6 @@ function okUrlOf(state: { member: { urlOk: string | null }; account: { settings:
   const okUrl = state.member.urlOk || state.account.settings.okUrl;
   // A path is the integrator's site's, which this server does not know: a page then.
   return /^https?:\/\//i.test(okUrl) ? redirectUrl(okUrl) : undefined;
-}
-
-/** The page of a link that cannot be used: used, expired, or not valid. */
-function linkPage(reply: FastifyReply, kind: keyof typeof LINK_PAGES): FastifyReply {
-  const { status, title, text } = LINK_PAGES[kind];
-  return sendMemberPage(reply, status, memberPage(title, html`<p>${text}</p>`));
 }
 
 export async function registerResetRoutes(app: FastifyInstance, context: RouteContext & { resets: PasswordResets; publicUrl?: string }): Promise<void> {
@@ -96,17 +77,37 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       route.schema = { ...(route.schema ?? {}), hide: true };
     });
 
+    /**
+     * The page of a link that cannot be used: the account's (the link's own, else the one its
+     * address names), in the member's language, saying why and offering a new link.
+     */
+    const linkPage = async (request: FastifyRequest, reply: FastifyReply, state: Exclude<ResetLinkState, { kind: 'valid' }>) => {
+      const owner = state.kind === 'invalid' ? undefined : state.account;
+      const named = queryParams(request).get('account') ?? undefined;
+      const account = owner ?? (named === undefined ? undefined : await accountOrDefaults(context, named));
+      const chrome = await chromeOf(context, account ?? DEFAULT_ACCOUNT, request);
+      const member = state.kind === 'invalid' ? undefined : state.member;
+      const page = linkRefusedPage(chrome, state.kind, { who: member ? member.email || member.login : undefined, withForm: account !== undefined });
+      return sendPage(reply, state.kind === 'invalid' ? 404 : 410, chrome, page);
+    };
+
     // A valid link's page is the account's: its look and language, the member pages' policy
-    // (whose form may lead on to the ok URL). A link that cannot be used says so plainly.
+    // (whose form may lead on to the ok URL).
     const formPage = async (request: FastifyRequest, reply: FastifyReply, status: number, token: string, state: ValidLink, error?: string) => {
       const chrome = await chromeOf(context, state.account, request);
-      return sendPage(reply, status, chrome, resetPage(chrome, { token, login: state.member.login, action: RESET_PAGE_PATH, error }), okUrlOf(state));
+      return sendPage(
+        reply,
+        status,
+        chrome,
+        resetPage(chrome, { token, login: state.member.login, action: `${RESET_PAGE_PATH}?account=${encodeURIComponent(state.account.name)}`, error }),
+        okUrlOf(state),
+      );
     };
 
     pages.get(RESET_PAGE_PATH, async (request, reply) => {
       const token = queryParams(request).get('token') ?? '';
       const state = await resets.state(token);
-      if (state.kind !== 'valid') return linkPage(reply, state.kind);
+      if (state.kind !== 'valid') return linkPage(request, reply, state);
       return formPage(request, reply, 200, token, state);
     });
 
@@ -118,12 +119,12 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       const token = params.get('token') ?? '';
       const password = params.get('password') ?? '';
       const state = await resets.state(token);
-      if (state.kind !== 'valid') return linkPage(reply, state.kind);
+      if (state.kind !== 'valid') return linkPage(request, reply, state);
       const chrome = await chromeOf(context, state.account, request);
       const problem = password !== (params.get('confirm') ?? '') ? chrome.t('passwordsDiffer') : passwordProblem(chrome, password);
       if (problem) return formPage(request, reply, 400, token, state, problem);
       const outcome = await resets.complete(token, state, password, { actor: 'member', requestId: request.id });
-      if (outcome.kind !== 'changed') return linkPage(reply, outcome.kind);
+      if (outcome.kind !== 'changed') return linkPage(request, reply, outcome);
       const okUrl = okUrlOf(outcome);
       if (okUrl) return seeOther(reply, okUrl);
       return sendPage(reply, 200, chrome, messagePage(chrome, 'passwordSet', 'passwordSetText', { href: chrome.base, label: 'signIn' }));

@@ -4,7 +4,7 @@
  * of its account, which erases it. Every change goes through the members' service, actor
  * `member`; a password confirms a change at most 10 times an hour per member.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/account.js';
 import { HashingBusy } from '../../auth/hashing-gate.js';
 import { builtInValues } from '../../events/event.js';
@@ -18,6 +18,31 @@ import { clearSessionCookie, setSessionCookie } from '../member-cookie.js';
 import { readFields, showProfile, visitor } from '../page-actions.js';
 import { passwordProblem, sendPage } from '../page-reply.js';
 import { messagePage, type Chrome } from '../views/layout.js';
+import type { ProfileView } from '../views/profile.js';
+import { redirectWithFlash, takeFlash, type Flash } from '../flash.js';
+
+/** The profile page's forms, by their elements' ids. */
+const PROFILE_FORM = 'profile-form';
+const PASSWORD_FORM = 'password-form';
+const DELETE_FORM = 'delete-form';
+
+/** What a form's redirect left, as the profile page shows it. */
+function profileViewOf(flash: Flash | undefined): Partial<ProfileView> {
+  if (!flash) return {};
+  const errors = flash.errors ?? {};
+  switch (flash.form) {
+    case PASSWORD_FORM: {
+      const field = (['current', 'password', 'confirm'] as const).find((name) => errors[name] !== undefined);
+      return field ? { passwordError: { field, message: errors[field]! } } : {};
+    }
+    case DELETE_FORM:
+      return { deleteError: errors.delete_password };
+    case PROFILE_FORM:
+      return { errors, values: flash.values };
+    default:
+      return { notice: flash.notice };
+  }
+}
 
 const FORM = { bodyLimit: FORM_BODY_LIMIT_BYTES, config: { page: { form: 'own', member: true } } } as const;
 
@@ -45,9 +70,13 @@ export async function profileSection(pages: FastifyInstance, context: MemberPage
     return { ...page, member: page.signedIn.member };
   };
 
+  /** Each form answers with a redirect to the profile: its notice at the top, or its errors, the page scrolled to the form. */
+  const outcome = (reply: FastifyReply, chrome: Chrome, flash: Flash) =>
+    redirectWithFlash(reply, chrome, context.flashKey, `${chrome.base}profile${flash.form ? `#${flash.form}` : ''}`, flash);
+
   pages.get('/:account/profile', { config: { page: { member: true } } }, async (request, reply) => {
-    const { account, member } = profileOf(request);
-    return showProfile(context, request, reply, account, member.id, {});
+    const { account, chrome, member } = profileOf(request);
+    return showProfile(context, request, reply, account, member.id, profileViewOf(takeFlash(request, reply, chrome, context.flashKey)));
   });
 
   pages.post('/:account/profile', FORM, async (request, reply) => {
@@ -61,7 +90,7 @@ export async function profileSection(pages: FastifyInstance, context: MemberPage
       const ok = await confirmed(account, chrome, member, params.get('email_password') ?? '');
       if (ok !== true) errors.email_password = ok;
     }
-    if (Object.keys(errors).length > 0) return showProfile(context, request, reply, account, member.id, { errors, values: { ...values, email } }, 400);
+    if (Object.keys(errors).length > 0) return outcome(reply, chrome, { form: PROFILE_FORM, errors, values: { ...values, email } });
     const updated = await context.members.update(
       account,
       { selector: { by: 'id', id: member.id }, ...(email !== member.email ? { email } : {}), setFields: set, deleteFields: cleared },
@@ -69,24 +98,15 @@ export async function profileSection(pages: FastifyInstance, context: MemberPage
     );
     if (updated.kind !== 'updated') {
       const problem = updated.kind === 'over-quota' ? 'full' : updated.kind === 'too-many-fields' || updated.kind === 'too-large' ? 'tooLong' : 'failedText';
-      return showProfile(
-        context,
-        request,
-        reply,
-        account,
-        member.id,
-        { notice: undefined, errors: { form: chrome.t(problem) }, values: { ...values, email } },
-        400,
-      );
+      return outcome(reply, chrome, { form: PROFILE_FORM, errors: { form: chrome.t(problem) }, values: { ...values, email } });
     }
-    return showProfile(context, request, reply, account, member.id, { notice: chrome.t('saved') });
+    return outcome(reply, chrome, { notice: chrome.t('saved') });
   });
 
   pages.post('/:account/password', FORM, async (request, reply) => {
     const { account, chrome, member, params, signedIn } = profileOf(request);
     const password = params.get('password') ?? '';
-    const fail = (field: 'current' | 'password' | 'confirm', message: string) =>
-      showProfile(context, request, reply, account, member.id, { passwordError: { field, message } }, 400);
+    const fail = (field: 'current' | 'password' | 'confirm', message: string) => outcome(reply, chrome, { form: PASSWORD_FORM, errors: { [field]: message } });
     const problem = passwordProblem(chrome, password);
     if (problem) return fail('password', problem);
     if (password !== (params.get('confirm') ?? '')) return fail('confirm', chrome.t('passwordsDiffer'));
@@ -101,13 +121,13 @@ export async function profileSection(pages: FastifyInstance, context: MemberPage
     );
     const session = await context.sessions.start(account, member.id, { ip: visitor(request), remember: signedIn.remember });
     setSessionCookie(reply, request, account, session, signedIn.remember, context.publicUrl);
-    return showProfile(context, request, reply, account, member.id, { notice: chrome.t('passwordChanged') });
+    return outcome(reply, chrome, { notice: chrome.t('passwordChanged') });
   });
 
   pages.post('/:account/delete', FORM, async (request, reply) => {
     const { account, chrome, member, params } = profileOf(request);
     const ok = await confirmed(account, chrome, member, params.get('delete_password') ?? '');
-    if (ok !== true) return showProfile(context, request, reply, account, member.id, { deleteError: ok }, 400);
+    if (ok !== true) return outcome(reply, chrome, { form: DELETE_FORM, errors: { delete_password: ok } });
     // Erased, not the restorable Deleted an operator's status=D makes (docs/security.md).
     await context.members.erase(account, member.id, { actor: 'member', requestId: request.id });
     clearSessionCookie(reply, request, account, context.publicUrl);

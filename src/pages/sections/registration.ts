@@ -17,6 +17,7 @@ import type { MemberPagesContext } from '../context.js';
 import { destinationOf, goOn, readFields, registrationClosed, signIn, visitor } from '../page-actions.js';
 import { passwordProblem, sendPage } from '../page-reply.js';
 import { messagePage, type Chrome } from '../views/layout.js';
+import { inFrame, redirectWithFlash, type Flash } from '../flash.js';
 import { registerPage } from '../views/registration.js';
 import { signInPage } from '../views/sign-in.js';
 
@@ -27,11 +28,17 @@ export async function registrationSection(pages: FastifyInstance, context: Membe
   });
 }
 
-/** The registration page, or the page that says it is closed. */
-export function registrationPage(reply: FastifyReply, chrome: Chrome): FastifyReply {
+/** The registration form's element id: a refused registration lands scrolled to it. */
+const REGISTER_FORM = 'register-form';
+
+/** The registration page (with what a refused registration left: its errors, what was typed), or the page that says it is closed. */
+export function registrationPage(reply: FastifyReply, chrome: Chrome, flash?: Flash): FastifyReply {
   // A page, found (200): sites link to it, and link checkers take a 404 for a dead link.
   if (chrome.account.settings.registration === 'off') return registrationClosed(reply, chrome);
-  return sendPage(reply, 200, chrome, registerPage(chrome, { values: {}, errors: {} }));
+  const errors = { ...(flash?.errors ?? {}) };
+  const error = errors.form;
+  delete errors.form;
+  return sendPage(reply, 200, chrome, registerPage(chrome, { values: flash?.values ?? {}, errors, error }));
 }
 
 /**
@@ -52,17 +59,37 @@ export async function register(
   const email = (params.get('email') ?? '').trim();
   const password = params.get('password') ?? '';
   const { set, values, errors } = readFields(chrome, params, false);
+  // Refused for what was typed: back to the registration page, its errors and what was typed
+  // (not the password) with it. Refused for the moment (too many, busy): the page at once,
+  // with its status (429, 503) and when to try again.
   const again = (status: number, error?: string) =>
-    sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }));
+    status === 429 || status === 503 || inFrame(request)
+      ? sendPage(reply, status, chrome, registerPage(chrome, { values: { ...values, login, email }, errors, error }))
+      : redirectWithFlash(reply, chrome, context.flashKey, `${chrome.base}?action=reg#${REGISTER_FORM}`, {
+          form: REGISTER_FORM,
+          errors: error === undefined ? errors : { ...errors, form: error },
+          values: { ...values, login, email },
+        });
   // A robot fills the hidden field: it is thanked, and nothing is made.
   if ((params.get('website') ?? '') !== '') return sendPage(reply, 200, chrome, messagePage(chrome, 'thanks', 'thanksText'));
   if (!isLogin(login)) errors.login = chrome.t(login === '' ? 'required' : 'invalidLogin');
   if (!isEmail(email)) errors.email = chrome.t(email === '' ? 'required' : 'invalidEmail');
+  // A login or an address another member has, said with every other problem. Which login has
+  // the address is not told: its owner is offered the reminder.
+  const taken = await context.members.registrationConflicts(account, errors.login ? '' : login, errors.email ? '' : email);
+  if (taken.login) errors.login = chrome.t('loginTaken');
+  if (taken.email) errors.email = chrome.t('emailTaken');
+  const client = clientScope(request.ip);
+  // Telling that a login or an address is taken spends the registrations' budget: nobody
+  // learns of more addresses than the budget registers.
+  if (taken.login || taken.email) {
+    const admission = await context.registrations.admit(account.id, client);
+    if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
+  }
   const problem = passwordProblem(chrome, password);
   if (problem) errors.password = problem;
   else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
-  if (Object.keys(errors).length > 0) return again(400);
-  const client = clientScope(request.ip);
+  if (Object.keys(errors).length > 0) return again(taken.login || taken.email ? 409 : 400);
   const admission = await context.registrations.admit(account.id, client);
   if (!admission.ok) return again(429, chrome.t('tooMany', { seconds: admission.retryAfterSeconds }));
   try {
@@ -99,7 +126,13 @@ export async function register(
     return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
   const signedIn = await signIn(context, request, reply, account, login, password, false);
   if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
-  return goOn(reply, chrome, destinationOf(chrome, undefined, signedIn.okUrl));
+  const destination = destinationOf(chrome, undefined, signedIn.okUrl);
+  // Without a site to go on to, the member lands on its profile, welcomed.
+  if (destination === chrome.base) {
+    const name = account.settings.pageName || account.name;
+    return redirectWithFlash(reply, chrome, context.flashKey, `${chrome.base}profile`, { notice: chrome.t('welcome', { name, login }) });
+  }
+  return goOn(reply, chrome, destination);
 }
 
 /**

@@ -14,6 +14,7 @@ import { originOf } from '../../common/validate.js';
 import { pageOf } from '../access.js';
 import type { MemberPagesContext } from '../context.js';
 import { fromOwnForm } from '../form-token.js';
+import { inFrame, redirectWithFlash, takeFlash } from '../flash.js';
 import { allowedReturn, fromAllowedOrigin } from '../member-cookie.js';
 import {
   accountOrDefaults,
@@ -51,7 +52,7 @@ export async function signInSection(pages: FastifyInstance, context: MemberPages
       case 'lost':
         return reminderPage(reply, chrome);
       case 'reg':
-        return registrationPage(reply, chrome);
+        return registrationPage(reply, chrome, takeFlash(request, reply, chrome, context.flashKey));
       case 'logout':
         // A page the browser opens (a link followed, a window opened, typed: from any site)
         // signs out at once: a member on a shared computer who walks away is signed out. The
@@ -130,5 +131,12 @@ async function pageForm(
   if (outcome.ok) return goOn(reply, chrome, destinationOf(chrome, returnTo, outcome.okUrl), returnTo);
   // A pasted form's page is the site's: it goes to the failure URL when there is one.
   if (pasted && originOf(outcome.failUrl)) return seeOther(reply, outcome.failUrl);
+  // This site's own form: back to the sign-in page (post, redirect, get), the login and why kept.
+  // Too many, or busy: the page at once, with its status (429, 503).
+  if (outcome.status) return sendPage(reply, outcome.status, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), returnTo);
+  if (own && !inFrame(request)) {
+    const page = `${chrome.base}${returnTo ? `?${new URLSearchParams({ return: returnTo })}` : ''}`;
+    return redirectWithFlash(reply, chrome, context.flashKey, page, { form: 'sign-in', errors: { form: outcome.message }, values: { login } });
+  }
   return sendPage(reply, 200, chrome, signInPage(chrome, { error: outcome.message, login, returnTo }), returnTo);
 }

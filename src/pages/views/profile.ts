@@ -26,14 +26,14 @@ export function profilePage(chrome: Chrome, view: ProfileView): string {
     t('profile'),
     html`${notice(view.notice)}${alert(errors.form ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
 <p>${t('signedInAs', { login: view.login })}</p>
-<form method="post" action="${base}profile" novalidate>${formToken(chrome)}
+<form id="profile-form" method="post" action="${base}profile" novalidate>${formToken(chrome)}
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('email_password', t('emailPassword'), { type: 'password', autocomplete: 'current-password', error: errors.email_password, hint: t('emailPasswordHint') })}
 ${editable.map((field) => registrationInput(field, { values, errors }, chrome))}
 <button type="submit">${t('save')}</button>
 </form>
 <h2>${t('changePassword')}</h2>
-<form method="post" action="${base}password">${formToken(chrome)}
+<form id="password-form" method="post" action="${base}password">${formToken(chrome)}
 <input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
 ${input('current', t('currentPassword'), { type: 'password', autocomplete: 'current-password', required: true, error: pwError('current') })}
 ${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: pwError('password'), hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
@@ -45,7 +45,7 @@ ${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-pa
 <form method="post" action="${base}logout">${formToken(chrome)}<button type="submit" class="secondary">${t('signOut')}</button></form>
 <h2>${t('deleteAccount')}</h2>
 <p>${t('deleteText')}</p>
-<form method="post" action="${base}delete">${formToken(chrome)}
+<form id="delete-form" method="post" action="${base}delete">${formToken(chrome)}
 <input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
 ${input('delete_password', t('password'), { type: 'password', autocomplete: 'current-password', required: true, error: view.deleteError })}
 <button type="submit" class="danger">${t('deleteButton')}</button>

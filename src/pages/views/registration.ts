@@ -47,7 +47,7 @@ export function registerPage(chrome: Chrome, view: RegisterView): string {
     chrome,
     t('registerTo', { name: account.settings.pageName || account.name }),
     html`${alert(view.error ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}${notice(view.notice)}
-<form method="post" action="${base}register" novalidate>${formToken(chrome)}
+<form id="register-form" method="post" action="${base}register" novalidate>${formToken(chrome)}
 ${input('login', t('login'), { value: values.login, autocomplete: 'username', required: true, error: errors.login })}
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.password, hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}

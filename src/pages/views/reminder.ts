@@ -1,19 +1,44 @@
 /** The password reminder's page, and the page a reset link opens. */
-import { html } from '../../http/html.js';
+import { html, type Html } from '../../http/html.js';
+import type { MessageKey } from '../../messages/catalog.js';
 import { alert, formToken, input, layout, type Chrome } from './layout.js';
 
 export function lostPage(chrome: Chrome, error?: string): string {
-  const { t, base } = chrome;
+  const { t } = chrome;
   return layout(
     chrome,
     t('lost'),
     html`${alert(error)}<p>${t('lostText')}</p>
-<form method="post" action="${base}lost">${formToken(chrome)}
-${input('who', t('emailOrLogin'), { autocomplete: 'username', required: true, autofocus: true })}
+${lostForm(chrome)}`,
+  );
+}
+
+/** The reminder's form, its address (or login) filled in when known. */
+function lostForm(chrome: Chrome, who?: string): Html {
+  const { t, base } = chrome;
+  return html`<form method="post" action="${base}lost">${formToken(chrome)}
+${input('who', t('emailOrLogin'), { value: who, autocomplete: 'username', required: true, autofocus: !who })}
 <button type="submit">${t('sendLink')}</button>
 </form>
-<p class="links"><a href="${base}">${t('backToSignIn')}</a></p>`,
-  );
+<p class="links"><a href="${base}">${t('backToSignIn')}</a></p>`;
+}
+
+const LINK_WORDS = {
+  used: { title: 'linkUsed', text: 'linkUsedText' },
+  expired: { title: 'linkExpired', text: 'linkExpiredText' },
+  invalid: { title: 'linkInvalid', text: 'linkInvalidText' },
+} as const satisfies Record<string, { title: MessageKey; text: MessageKey }>;
+
+/**
+ * The page of a reset link that cannot be used (used, expired, not valid): the account's page,
+ * in the member's language, saying why and offering a new link, the address filled in when
+ * the link's member is known. Without an account (a link cut before its account's name), only
+ * the why.
+ */
+export function linkRefusedPage(chrome: Chrome, kind: keyof typeof LINK_WORDS, view: { who?: string; withForm: boolean }): string {
+  const { t } = chrome;
+  const words = LINK_WORDS[kind];
+  return layout(chrome, t(words.title), html`<p>${t(words.text)}</p>${view.withForm ? lostForm(chrome, view.who) : ''}`);
 }
 
 /** The page a reset link opens: a new password, twice, for the member the link is for. */

@@ -19,7 +19,7 @@ export function signInPage(chrome: Chrome, view: SignInView): string {
 <form method="post" action="${base}">${formToken(chrome)}
 <input type="hidden" name="action" value="login">
 ${view.returnTo ? html`<input type="hidden" name="return" value="${view.returnTo}">` : ''}
-${input('login', t('login'), { value: view.login, autocomplete: 'username', required: true, autofocus: !view.login })}
+${input('login', t('loginOrEmail'), { value: view.login, autocomplete: 'username', required: true, autofocus: !view.login })}
 ${input('password', t('password'), { type: 'password', autocomplete: 'current-password', required: true, autofocus: Boolean(view.login) })}
 <label class="check" for="remember"><input id="remember" name="remember" type="checkbox" value="1"> ${t('remember')}</label>
 <button type="submit">${t('signIn')}</button>
