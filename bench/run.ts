@@ -470,8 +470,9 @@ async function measure(engine: Engine): Promise<Figures> {
       // The sign-in page's form (POST /auth/ACCOUNT/, as this site's own page sends it) against
       // /api2/login/: random Active members with their right passwords (every request signs in
       // and costs one argon2id verification), at the login row's concurrency. The page's
-      // sign-ins count by their 303 (a refused one is the page again, 200), the API's by their
-      // 200. Three runs each, taking turns, the first of each pair alternating; medians compared.
+      // sign-ins count by their 303 (a busy or rate-limited one is a 503 or 429 page; a wrong
+      // password, a 303 too, cannot happen with these members' right passwords), the API's by
+      // their 200. Three runs each, taking turns, the first of each pair alternating; medians compared.
       const signInForm = (): LoadRequest => ({
         method: 'POST',
         headers: { ...form, 'sec-fetch-site': 'same-origin' },
