@@ -71,7 +71,7 @@ for (const engine of ENGINES) {
     }
 
     const shot = async (page: Page, name: string) => {
-      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`first-use-${name}`), fullPage: true });
+      if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`first-use-${name}`, { forDocs: false }), fullPage: true });
     };
 
     async function submit(page: Page, selector = 'button[type=submit]'): Promise<void> {

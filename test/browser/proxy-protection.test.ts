@@ -391,7 +391,7 @@ for (const engine of ENGINES) {
      * the protected page is asked for again (it was kept in no cache) and sends the browser to
      * sign-in; it is never shown from the browser's cache.
      */
-    async function backAfterSignOut(origin: string, asked: string, login: string): Promise<void> {
+    async function backAfterSignOut(proxy: string, origin: string, asked: string, login: string): Promise<void> {
       const context = await browser.newContext();
       try {
         const page = await context.newPage();
@@ -407,7 +407,7 @@ for (const engine of ENGINES) {
         await page.waitForLoadState();
         expect(new URL(page.url()).pathname).toBe('/auth/demo/');
         expect(await page.locator('h1').textContent()).toBe('Sign in');
-        if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`proxy-back-after-sign-out-${new URL(origin).port}`) });
+        if (engine === 'sqlite') await page.screenshot({ path: screenshotPath(`proxy-back-after-sign-out-${proxy}`, { forDocs: false }) });
       } finally {
         await context.close();
       }
@@ -521,7 +521,7 @@ for (const engine of ENGINES) {
       }, 60_000);
 
       it('shows no protected page from the cache after sign-out (Back asks again)', async () => {
-        await backAfterSignOut(nginx!.origin, `${nginx!.origin}/secret/page.html`, 'noel');
+        await backAfterSignOut('nginx', nginx!.origin, `${nginx!.origin}/secret/page.html`, 'noel');
       }, 60_000);
 
       it('sends a member suspended since to sign-in at its next request', async () => {
@@ -617,7 +617,7 @@ for (const engine of ENGINES) {
       }, 60_000);
 
       it('shows no protected page from the cache after sign-out (Back asks again)', async () => {
-        await backAfterSignOut(caddy!.origin, `${caddy!.origin}/secret/page.html`, 'cyril');
+        await backAfterSignOut('caddy', caddy!.origin, `${caddy!.origin}/secret/page.html`, 'cyril');
       }, 60_000);
 
       it('sends a member suspended since to sign-in at its next request', async () => {

@@ -53,8 +53,9 @@ export async function operatorThroughLink(
  * so that `npm test` leaves the tree as it found it; `npm run screenshots` runs the browser
  * tests with SCREENSHOTS_DIR=docs/images to refresh the docs' pictures.
  */
-export function screenshotPath(name: string): string {
-  const folder = process.env.SCREENSHOTS_DIR ?? 'test-output/screenshots';
+export function screenshotPath(name: string, options: { forDocs?: boolean } = {}): string {
+  // A test's own evidence (forDocs: false) stays in test-output/, whatever SCREENSHOTS_DIR says.
+  const folder = options.forDocs === false ? 'test-output/screenshots' : (process.env.SCREENSHOTS_DIR ?? 'test-output/screenshots');
   mkdirSync(folder, { recursive: true });
   return `${folder}/${name}.png`;
 }
