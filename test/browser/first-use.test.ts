@@ -27,6 +27,7 @@ import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { startSmtp, type MailCatcher, type ReceivedMail } from '../support/smtp.js';
 import { operatorThroughLink, post, screenshotPath, text } from '../support/browser.js';
+import { hash as hashPassword } from '@node-rs/argon2';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const canRun = existsSync(CHROMIUM) || Boolean(process.env.CI);
@@ -477,6 +478,34 @@ for (const engine of ENGINES) {
         await console.keyboard.press('Enter');
         expect(await console.evaluate<string>('document.activeElement.id')).toBe('content');
       }, 60_000);
+
+      it('shows a change of more than 1,000 members in the danger colour, and makes it only once their number is typed', async () => {
+        // 1,001 members brought in by the command line's import, with a password hash (no hashing).
+        const dir = mkdtempSync(join(tmpdir(), 'first-use-bulk-'));
+        const file = join(dir, 'many.csv');
+        const hash = await hashPassword('many-members-password');
+        const rows = Array.from({ length: 1001 }, (_, i) => `many-${i},many-${i}@example.com,"${hash}",batch-1`);
+        writeFileSync(file, `login,email,password_hash,batch\n${rows.join('\n')}\n`);
+        const imported = await runCli(['import', file, '--account', 'demo', '--no-progress'], env);
+        expect(imported.code, imported.stderr).toBe(0);
+
+        await console.goto(`${server.url}/admin/accounts/demo/members?field=batch&field_value=batch-1`);
+        await console.click('details.bulk summary');
+        await console.selectOption('details.bulk select[name=action]', 'suspend');
+        await submit(console, 'details.bulk button[type=submit]');
+        const confirm = console.locator('form:has(input[name=typed_count]) button[type=submit]');
+        expect(await confirm.getAttribute('class')).toBe('danger');
+        expect(await text(confirm)).toBe('Suspend: 1,001 members');
+        await shot(console, 'console-bulk-large');
+        // A wrong number changes nothing, and says so.
+        await console.fill('input[name=typed_count]', '1000');
+        await submit(console, 'form:has(input[name=typed_count]) button[type=submit]');
+        expect(await text(console.locator('.notice'))).toBe('Nothing was changed: type the number of members, 1,001, to go on.');
+        expect((await api('list', { status: 'S', login: 'many-', limit: '1' })).members_total).toBe(0);
+        await console.fill('input[name=typed_count]', '1,001');
+        await submit(console, 'form:has(input[name=typed_count]) button[type=submit]');
+        expect(await text(console.locator('.notice'))).toBe('Done: 1,001 members changed.');
+      }, 120_000);
 
       it('has no serious or critical accessibility violation (axe-core) on the console’s pages', async () => {
         const found: string[] = [];
