@@ -34,8 +34,8 @@ export function formTokenCookie(request: FastifyRequest, token: string, publicUr
 
 /** Adds a cookie to those the answer sets already. */
 export function appendCookie(reply: FastifyReply, cookie: string): void {
-  const set = reply.getHeader('set-cookie');
-  reply.header('set-cookie', [...(set === undefined ? [] : Array.isArray(set) ? set : [String(set)]), cookie]);
+  // Fastify adds a `set-cookie` to those set before (it never replaces one).
+  reply.header('set-cookie', cookie);
 }
 
 /** Whether a form came from these pages (see above). */
