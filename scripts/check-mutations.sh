@@ -259,7 +259,7 @@ mutate "reset links outlive the login that used up an allowance" src/store/login
 mutate "reset links outlive an import's new address" src/store/member-import-export.ts \
   "s/    await endResetLinksOf(trx, accountId, \[...new Set(\[...ending, ...newAddress\])\]);//" test/http/credential-changes.test.ts "through an import, an expiry"
 mutate "a reset link used while an expiration is due, before the sweep" src/members/password-resets.ts \
-  "s/    if (effectiveState(member, now).status !== member.status) return { kind: 'expired' };//" test/http/credential-changes.test.ts "through an import, an expiry"
+  "s/    if (effectiveState(member, now).status !== member.status) return { kind: 'expired', account, member };//" test/http/credential-changes.test.ts "through an import, an expiry"
 mutate "a new address keeps the old one's verification" src/store/member-updates.ts \
   "s/  if (values.email !== undefined) set.email_verified_at = .*//" test/http/credential-changes.test.ts "clears a verification"
 mutate "verify codes not bound to the address" src/members/verify-link.ts \
