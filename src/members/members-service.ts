@@ -3,7 +3,7 @@ import { UniqueViolation } from '../common/store-errors.js';
 import { generatePassword, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
 import { addPeriods, dayStart, effectiveState, type CalendarDay, type EffectiveState, type PeriodUnit } from './lifecycle.js';
-import type { ExpiryAction, LoginExpiry, Member, MemberStatus, TimeExpiry } from './member.js';
+import { foldKey, type ExpiryAction, type LoginExpiry, type Member, type MemberStatus, type TimeExpiry } from './member.js';
 import type { MemberFilters, MemberPage, MemberPageQuery, MemberSelector, MemberStore, MemberUpdate, Selection } from './member-store.js';
 import { createRecordRenderer, type RecordField } from './record-template.js';
 import { MAX_UPDATE_PROFILE_BYTES } from './fields.js';
@@ -271,13 +271,10 @@ export class MembersService {
    */
   async signInLogin(account: Account, identifier: string): Promise<{ kind: 'login'; login: string } | { kind: 'shared' }> {
     if (!identifier.includes('@')) return { kind: 'login', login: identifier };
-    const [byLogin, byAddress] = await Promise.all([
-      this.store.findMemberByLogin(account.id, identifier),
-      this.findSelected(account, { by: 'email', email: identifier }),
-    ]);
-    if (byLogin && effectiveState(byLogin, this.clock()).status !== 'D') return { kind: 'login', login: identifier };
-    if (byAddress.kind === 'found') return { kind: 'login', login: byAddress.member.login };
-    return byAddress.kind === 'several' ? { kind: 'shared' } : { kind: 'login', login: identifier };
+    // The member whose login it is comes first; then those whose address it is.
+    const [first, second] = await this.exactMatches(account, identifier, 2);
+    if (!first || foldKey(first.login) === foldKey(identifier)) return { kind: 'login', login: identifier };
+    return second ? { kind: 'shared' } : { kind: 'login', login: first.login };
   }
 
   /** An operator marks the member's current address verified (`member.verified`); false when there is no such member, or it is Deleted. */
