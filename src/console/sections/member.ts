@@ -61,13 +61,12 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
     status = 200,
     notice?: Chrome['notice'],
     edited?: MemberView['edited'],
-    /** What was done (the redirect's `done`): said of the member, by its login. */
-    done?: string,
   ) {
     const id = Number((request.params as { id: string }).id);
     const { operator, account, role } = seen;
     const member = /^[1-9]\d{0,14}$/.test((request.params as { id: string }).id) ? await deps.members.byId(account, id) : undefined;
-    const chrome: Chrome = { operator, account: account.name, notice: (member && memberDone(done, member)) ?? notice };
+    // What a redirect says was done (`done`) is said of the member, by its login.
+    const chrome: Chrome = { operator, account: account.name, notice: (member && memberDone(queryOf(request).done, member)) ?? notice };
     if (!member)
       return send(reply, 404, messagePage(t('notFound'), t('noSuchMember'), chrome, { href: membersPath(account.name), text: t('backToTheMembers') }));
     const [profile, lockout, logins, history, sessions] = await Promise.all([
@@ -98,7 +97,7 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
 
   scope.get('/:id', { config: { access: 'viewer' } }, async (request, reply) => {
     const seen = onAccount(request);
-    return showMember(request, reply, seen, 200, doneNotice(request), undefined, queryOf(request).done);
+    return showMember(request, reply, seen, 200, doneNotice(request));
   });
 
   /**
