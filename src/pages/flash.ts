@@ -10,7 +10,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cameOverHttps } from '../http/page-security.js';
-import { appendCookie, formTokenCookie } from './form-token.js';
+import { appendCookie } from './form-token.js';
+import { giveFormToken } from './page-reply.js';
 import { readCookies } from './member-cookie.js';
 import type { Chrome } from './views/layout.js';
 
@@ -51,7 +52,7 @@ export function redirectWithFlash(reply: FastifyReply, chrome: Chrome, key: Buff
   let payload = Buffer.from(JSON.stringify(flash)).toString('base64url');
   if (payload.length > MAX_BYTES) payload = Buffer.from(JSON.stringify({ ...flash, values: undefined })).toString('base64url');
   // A browser that had no form token yet (a form pasted on a site, posted first) gets it now.
-  if (chrome.freshFormToken) appendCookie(reply, formTokenCookie(reply.request, chrome.formToken, chrome.publicUrl));
+  giveFormToken(reply, chrome);
   appendCookie(reply, cookie(reply.request, chrome, `${payload}.${signature(key, chrome.formToken, payload)}`, 60));
   return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
 }

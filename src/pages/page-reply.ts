@@ -50,8 +50,7 @@ export function formTargets(account: Account, returnTo?: string): string[] {
  * this site's, not `null`) and gives other sites nothing.
  */
 export function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: string, returnTo?: string): FastifyReply {
-  // A browser without the forms' token gets it with the first page it opens (form-token.ts).
-  if (chrome.freshFormToken) appendCookie(reply, formTokenCookie(reply.request, chrome.formToken, chrome.publicUrl));
+  giveFormToken(reply, chrome);
   reply
     .code(status)
     .type('text/html; charset=utf-8')
@@ -60,6 +59,11 @@ export function sendPage(reply: FastifyReply, status: number, chrome: Chrome, bo
     .header('referrer-policy', 'same-origin');
   if (chrome.account.settings.returnOrigins.length === 0) reply.header('x-frame-options', 'DENY');
   return reply.send(body);
+}
+
+/** A browser without the forms' token gets it with the first answer it has from the pages (form-token.ts). */
+export function giveFormToken(reply: FastifyReply, chrome: Chrome): void {
+  if (chrome.freshFormToken) appendCookie(reply, formTokenCookie(reply.request, chrome.formToken, chrome.publicUrl));
 }
 
 /** A redirect after a form (303), never cached. */
