@@ -72,6 +72,11 @@ export class PasswordResets {
   async issue(account: Account, selector: MemberSelector, sendMail: boolean): Promise<ResetIssue> {
     const found = await this.members.findSelected(account, selector);
     if (found.kind !== 'found') return found;
+    return this.issueFor(account, found.member, sendMail);
+  }
+
+  /** A link for this member, its mail queued when asked and the account has a mail server. */
+  private async issueFor(account: Account, member: Member, sendMail: boolean): Promise<ResetIssue> {
     const now = this.clock();
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
@@ -79,10 +84,10 @@ export class PasswordResets {
     // A member without an address (the hosted original allowed one) gets no mail: only an
     // operator can hand it a link.
     const mail =
-      sendMail && account.settings.smtpUrl !== '' && found.member.email !== ''
+      sendMail && account.settings.smtpUrl !== '' && member.email !== ''
         ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt) } }
         : undefined;
-    await this.links.createResetLink({ accountId: account.id, memberId: found.member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
+    await this.links.createResetLink({ accountId: account.id, memberId: member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
     return { kind: 'issued', url, mailQueued: mail !== undefined };
   }
 
@@ -98,7 +103,7 @@ export class PasswordResets {
     }
     const members = await this.members.findLive(account, { by: 'email', email: who }, MAX_SHARED_LINKS);
     if (members.length <= 1) {
-      if (members.length === 1) await this.issue(account, { by: 'id', id: members[0]!.id }, true);
+      if (members.length === 1) await this.issueFor(account, members[0]!, true);
       return;
     }
     if (account.settings.smtpUrl === '') return;
