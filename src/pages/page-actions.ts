@@ -20,7 +20,7 @@ import type { MessageKey } from '../messages/catalog.js';
 import type { MemberPagesContext } from './context.js';
 import { allowedReturn, clearSessionCookie, cookieName, readCookies, setSessionCookie } from './member-cookie.js';
 import { chromeOf, formTargets, seeOther, sendPage } from './page-reply.js';
-import { takeFlash } from './flash.js';
+import { inFrame, redirectWithFlash, takeFlash } from './flash.js';
 import { continuePage, signInPage } from './views/sign-in.js';
 import { messagePage, type Chrome } from './views/layout.js';
 import { profilePage, type ProfileView } from './views/profile.js';
@@ -150,9 +150,9 @@ export async function showSignIn(
   const current = await currentSession(context, account, request);
   if (current && returnTo) return seeOther(reply, returnTo);
   if (current && !wanted) return showProfile(context, request, reply, account, current.member.id, {});
-  const notice = wanted && !returnTo ? chrome.t('returnRefused') : undefined;
-  // A refused sign-in's redirect left why, and the login typed.
+  // A refused sign-in's redirect left why, and the login typed; a sign-out's or a deletion's, its notice.
   const flash = takeFlash(request, reply, chrome, context.flashKey);
+  const notice = wanted && !returnTo ? chrome.t('returnRefused') : flash?.notice;
   const refused = flash?.form === 'sign-in' ? { error: flash.errors?.form, login: flash.values?.login } : {};
   return sendPage(reply, 200, chrome, signInPage(chrome, { returnTo, notice, ...refused }), returnTo);
 }
@@ -177,7 +177,20 @@ export async function signOut(context: MemberPagesContext, request: FastifyReque
   const chrome = await chromeOf(context, account, request);
   await endCookieSessions(context, account, request);
   clearSessionCookie(reply, request, account, context.publicUrl);
-  return sendPage(reply, 200, chrome, messagePage(chrome, 'signedOut', 'signedOutText', { href: chrome.base, label: 'signInAgain' }));
+  return leaveForSignIn(context, request, reply, chrome, 'signedOutNotice');
+}
+
+/**
+ * After the member's session ended (signed out, or the account deleted): the sign-in page, the
+ * notice at its top, reached by a redirect, so that a reload posts nothing again. In a frame
+ * (where the redirect's page would not get the pages' cookies) the notice's own page answers.
+ */
+export function leaveForSignIn(context: MemberPagesContext, request: FastifyRequest, reply: FastifyReply, chrome: Chrome, notice: 'signedOutNotice' | 'deletedText') {
+  if (inFrame(request)) {
+    const title = notice === 'deletedText' ? 'deleted' : 'signedOut';
+    return sendPage(reply, 200, chrome, messagePage(chrome, title, notice === 'deletedText' ? notice : 'signedOutText', { href: chrome.base, label: 'signInAgain' }));
+  }
+  return redirectWithFlash(reply, chrome, context.flashKey, chrome.base, { notice: chrome.t(notice) });
 }
 
 /** Signs the member in as /api2/login/ would, then sets the cookie; the failure's words otherwise. */

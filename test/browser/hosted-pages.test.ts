@@ -151,7 +151,7 @@ for (const engine of ENGINES) {
       await page.goto(`${siteUrl}/portal`);
       const [opened] = await Promise.all([context.waitForEvent('page'), page.click('#out')]);
       await opened.waitForLoadState();
-      await expect.poll(() => text(opened.locator('h1')), SLOW).toBe('You are signed out');
+      await expect.poll(() => text(opened.locator('.notice')), SLOW).toBe('You are signed out.');
       await page.goto(`${members}/auth/demo/profile`);
       await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Sign in');
       await context.close();

@@ -444,7 +444,7 @@ for (const engine of ENGINES) {
       expect(await text(page.locator('h1'))).toBe('Site page /members/alice');
       // Sign-out by the page interface's address.
       await page.goto(`${server.url}/auth/demo/?action=logout`);
-      await expect.poll(() => text(page.locator('h1')), SLOW).toBe('You are signed out');
+      await expect.poll(() => text(page.locator('.notice')), SLOW).toBe('You are signed out.');
       await page.goto(`${server.url}/auth/demo/`);
       await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Sign in');
 
@@ -560,7 +560,10 @@ for (const engine of ENGINES) {
 
       // Sign out.
       await page.click('button:has-text("Sign out")');
-      await expect.poll(() => text(page.locator('h1')), SLOW).toBe('You are signed out');
+      await expect.poll(() => text(page.locator('.notice')), SLOW).toBe('You are signed out.');
+      // Back on the sign-in page by a redirect: a reload posts nothing again.
+      expect(page.url()).toBe(`${server.url}/auth/demo/`);
+      expect(await text(page.locator('h1'))).toBe('Sign in');
       await look(page, 'member-signed-out');
       await page.goto(`${server.url}/auth/demo/`);
       await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Sign in');
@@ -598,7 +601,9 @@ for (const engine of ENGINES) {
       await errorBeside(page, 'delete_password', 'This is not your current password.');
       await page.fill('#delete_password', 'dahlia-password-3');
       await page.click('button:has-text("Delete my account")');
-      await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Your account is deleted');
+      await expect.poll(() => text(page.locator('.notice')), SLOW).toMatch(/^Your membership has ended and you are signed out\./);
+      expect(page.url()).toBe(`${server.url}/auth/demo/`);
+      expect(await text(page.locator('h1'))).toBe('Sign in');
       await look(page, 'member-deleted');
       await page.goto(`${server.url}/auth/demo/`);
       await expect.poll(() => text(page.locator('h1')), SLOW).toBe('Sign in');

@@ -401,7 +401,7 @@ for (const engine of ENGINES) {
         await page.goto(`${origin}/auth/demo/`);
         expect(await page.locator('h1').textContent()).toBe('Your profile');
         await Promise.all([page.waitForNavigation(), page.click('form[action$="/logout"] button')]);
-        expect(await page.locator('h1').textContent()).toBe('You are signed out');
+        expect(await page.locator('.notice').textContent()).toBe('You are signed out.');
         await page.goBack();
         await page.goBack();
         await page.waitForLoadState();

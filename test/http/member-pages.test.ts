@@ -39,23 +39,23 @@ describeEachEngineApp('the member pages', (h) => {
       const jar = [...(cookie ? [`member_${user}=${cookie}`] : []), ...[...others].map(([name, value]) => `${name}=${value}`)];
       return { ...(jar.length > 0 ? { cookie: jar.join('; ') } : {}), ...extra };
     };
-    const page = async (path: string, extra: Record<string, string> = {}) =>
-      remember(await h().request({ method: 'GET', url: `/auth/${user}/${path}`, headers: headers(extra) }));
     /**
-     * A form posted as the browser posts it; a redirect back to the pages (a form's outcome,
-     * post-redirect-get) is followed as the browser follows it: the page it leads to is the
-     * answer, `posted` the form's own status.
+     * A redirect back to the pages that carries an outcome (post-redirect-get, a sign-out's
+     * notice) is followed as the browser follows it: the page it leads to is the answer,
+     * `posted` the first answer's own status.
      */
-    const submit = async (path: string, params: Record<string, string>, extra: Record<string, string> = OWN): Promise<Reply & { posted: number }> => {
-      const answer = remember(
-        await h().request({ url: `/auth/${user}/${path}`, payload: new URLSearchParams(params).toString(), headers: headers({ ...FORM, ...extra }) }),
-      );
+    const follow = async (answer: Reply): Promise<Reply & { posted: number }> => {
       const location = answer.headers.location === undefined ? '' : String(answer.headers.location);
       const flashed = [answer.headers['set-cookie'] ?? []].flat().some((line) => String(line).startsWith('member_flash='));
       if (answer.status !== 303 || !flashed || !location.startsWith(`/auth/${user}/`)) return { ...answer, posted: answer.status };
       const followed = remember(await h().request({ method: 'GET', url: location.replace(/#.*$/, ''), headers: headers() }));
       return { ...followed, posted: answer.status };
     };
+    const page = async (path: string, extra: Record<string, string> = {}) =>
+      follow(remember(await h().request({ method: 'GET', url: `/auth/${user}/${path}`, headers: headers(extra) })));
+    /** A form posted as the browser posts it, its redirect followed (see follow). */
+    const submit = async (path: string, params: Record<string, string>, extra: Record<string, string> = OWN) =>
+      follow(remember(await h().request({ url: `/auth/${user}/${path}`, payload: new URLSearchParams(params).toString(), headers: headers({ ...FORM, ...extra }) })));
     const create = async (params: Record<string, string>) => {
       const reply = await h().post('/api2/create/', { user, api_key: apiKey, _email: 'm@example.com', _password: 'correct-horse-9', ...params });
       expect(reply.json.result).toBe('OK');
@@ -161,7 +161,9 @@ describeEachEngineApp('the member pages', (h) => {
     expect(await b.sessionApi(bobSession)).toBe('OK');
     // Signed out by the original's link from the site: the session ends everywhere.
     const out = await b.page('?action=logout');
-    expect(out.body).toContain('You are signed out');
+    expect(out.posted).toBe(303);
+    expect(out.body).toContain('You are signed out.');
+    expect(out.body).toContain('<h1>Sign in</h1>');
     expect(b.cookie()).toBeUndefined();
     expect(await b.sessionApi(bobSession)).toBe('FAIL');
     expect(await b.sessionApi(session)).toBe('OK');
@@ -455,7 +457,8 @@ describeEachEngineApp('the member pages', (h) => {
     expect(refused.posted).toBe(303);
     expect(refused.body).toContain('This is not your current password.');
     const deleted = await b.submit('delete', { delete_password: 'a-new-password-2' });
-    expect(deleted.body).toContain('Your account is deleted');
+    expect(deleted.posted).toBe(303);
+    expect(deleted.body).toContain('Your membership has ended and you are signed out.');
     expect(b.cookie()).toBeUndefined();
     jack = await h().services.members.findOne(b.account, 'jack');
     expect(jack?.member.status).toBe('D');

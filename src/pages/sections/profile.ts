@@ -15,9 +15,9 @@ import type { Member } from '../../members/member.js';
 import { signedInOf } from '../access.js';
 import type { MemberPagesContext } from '../context.js';
 import { clearSessionCookie, setSessionCookie } from '../member-cookie.js';
-import { readFields, showProfile, visitor } from '../page-actions.js';
-import { passwordProblem, sendPage } from '../page-reply.js';
-import { messagePage, type Chrome } from '../views/layout.js';
+import { leaveForSignIn, readFields, showProfile, visitor } from '../page-actions.js';
+import { passwordProblem } from '../page-reply.js';
+import type { Chrome } from '../views/layout.js';
 import type { ProfileView } from '../views/profile.js';
 import { redirectWithFlash, takeFlash, type Flash } from '../flash.js';
 
@@ -131,7 +131,7 @@ export async function profileSection(pages: FastifyInstance, context: MemberPage
     // Erased, not the restorable Deleted an operator's status=D makes (docs/security.md).
     await context.members.erase(account, member.id, { actor: 'member', requestId: request.id });
     clearSessionCookie(reply, request, account, context.publicUrl);
-    return sendPage(reply, 200, chrome, messagePage(chrome, 'deleted', 'deletedText', { href: chrome.base, label: 'backToSignIn' }));
+    return leaveForSignIn(context, request, reply, chrome, 'deletedText');
   });
 
   // Everything stored about the member, as one JSON document (GET: it changes nothing).
