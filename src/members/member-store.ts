@@ -175,6 +175,8 @@ export interface MemberStore {
   /** Whether a member (in any state) holds this login, compared case-insensitively. */
   loginTaken(accountId: number, login: string): Promise<boolean>;
   findMemberByLogin(accountId: number, login: string): Promise<Member | undefined>;
+  /** The first `limit` members (in any state), in byte order of the folded login or address, whose login or address begins with `prefix`. */
+  findMembersStartingWith(accountId: number, column: 'login_key' | 'email_key', prefix: string, limit: number): Promise<Member[]>;
   findMemberById(accountId: number, memberId: number): Promise<Member | undefined>;
   /** A member's profile fields, by name. */
   findProfile(accountId: number, memberId: number): Promise<Map<string, string>>;

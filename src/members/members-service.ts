@@ -250,6 +250,28 @@ export class MembersService {
   }
 
   /**
+   * The members whose login or address begins with the search's words (not the `exact` ones,
+   * none Deleted), at most `limit`, logins first: what the console's search shows after the
+   * exact matches. Each look-up is one range of an index, bounded by `limit`.
+   */
+  async prefixMatches(account: Account, text: string, exact: readonly Member[], limit = 10): Promise<Member[]> {
+    if (text === '') return [];
+    const now = this.clock();
+    const [byLogin, byAddress] = await Promise.all([
+      this.store.findMembersStartingWith(account.id, 'login_key', text, limit + exact.length + 8),
+      this.store.findMembersStartingWith(account.id, 'email_key', text, limit + exact.length + 8),
+    ]);
+    const seen = new Set(exact.map((member) => member.id));
+    const found: Member[] = [];
+    for (const member of [...byLogin, ...byAddress]) {
+      if (seen.has(member.id) || effectiveState(member, now).status === 'D') continue;
+      seen.add(member.id);
+      found.push(member);
+    }
+    return found.slice(0, limit);
+  }
+
+  /**
    * What a registration on the member pages may not take: a login another member holds, an
    * address another member has (not Deleted), told together so the page says every problem at
    * once. The API's /create/ takes shared addresses, as the seed's does.

@@ -153,6 +153,7 @@ export const CONSOLE_EN = {
   noMemberMatches: 'No member matches.',
   exactMatch: 'Exact match',
   exactMatches: 'Exact matches',
+  prefixMatches: 'Logins and addresses beginning with “{words}”',
   pageFirst: 'First',
   pagePrevious: 'Previous',
   pageNext: 'Next',

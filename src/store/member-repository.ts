@@ -179,6 +179,15 @@ export class MemberRepository extends Repository implements MemberStore {
     return row && toMember(row);
   }
 
+  async findMembersStartingWith(accountId: number, column: 'login_key' | 'email_key', prefix: string, limit: number): Promise<Member[]> {
+    const found = await this.connection.search.idsStartingWith(accountId, column, foldKey(prefix), limit).execute(this.reads);
+    const ids = found.rows.map((row) => Number(row.id));
+    if (ids.length === 0) return [];
+    const rows = await this.reads.selectFrom('members').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((row) => [Number(row.id), toMember(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   async findProfile(accountId: number, memberId: number): Promise<Map<string, string>> {
     // Bounded: a member holds at most MAX_PROFILE_FIELDS fields.
     const rows = await this.reads

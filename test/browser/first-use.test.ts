@@ -11,7 +11,7 @@
  * - the profile's errors on a phone: the form posts, redirects, and lands at the form that
  *   failed with its error in sight; a reload posts nothing again;
  * - the console: an exact login typed and Enter opens the member, an address shared by two
- *   lists both first; the registrations queue on a phone keeps Approve and Refuse in reach,
+ *   lists both first, then the logins and addresses that begin with the words; the registrations queue on a phone keeps Approve and Refuse in reach,
  *   and Refuse asks first; the failed logins' reason column is readable; a skip link;
  * - axe-core finds no serious or critical violation on the member pages and console pages.
  *
@@ -316,6 +316,31 @@ for (const engine of ENGINES) {
         expect((await exact.locator('li strong').allTextContents()).sort()).toEqual(['bea', 'bob']);
         await shot(console, 'console-exact-matches');
       }, 60_000);
+
+      it('lists the exact match first, then the members whose login or address begins with the words, then the rest', async () => {
+        // david.bernard1 … 35: the newest first would put david.bernard3 near the end.
+        for (let n = 1; n <= 35; n += 1) await create(`david.bernard${n}`, `d${n}@bernard.example`);
+        await create('dbx', 'David.Bernard3@elsewhere.example');
+        await create('ann.david.bernard3', 'ann@bernard.example');
+        await console.goto(`${server.url}/admin/accounts/demo/members?q=david.bernard3`);
+        expect(await console.locator('section.exact li strong').allTextContents()).toEqual(['david.bernard3']);
+        const prefix = console.locator('section.prefix');
+        expect(await text(prefix.locator('h2'))).toBe('Logins and addresses beginning with “david.bernard3”');
+        // Logins in order, then the address that begins with the words; never the exact one again.
+        expect(await prefix.locator('li strong').allTextContents()).toEqual([
+          'david.bernard30',
+          'david.bernard31',
+          'david.bernard32',
+          'david.bernard33',
+          'david.bernard34',
+          'david.bernard35',
+          'dbx',
+        ]);
+        // The login that only contains the words is in the list below, not above it.
+        expect(await console.locator('section.prefix, section.exact').getByText('ann.david.bernard3').count()).toBe(0);
+        expect(await console.locator('table').getByText('ann.david.bernard3', { exact: true }).count()).toBe(1);
+        await shot(console, 'console-prefix-matches');
+      }, 120_000);
 
       it('keeps what an operator typed in a refused edit, the refused field marked and why beside it', async () => {
         await console.goto(`${server.url}/admin/accounts/demo/members?q=bob&go=1`);

@@ -1,8 +1,11 @@
 import pg from 'pg';
+import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { expect, it } from 'vitest';
 import type { MemberChanges } from '../../src/members/member-store.js';
 import { parseRecordTemplate } from '../../src/members/record-template.js';
 import { connect } from '../../src/store/connect.js';
+import { queryBuilder } from '../../src/store/dialects/dialect.js';
+import { postgresSearch } from '../../src/store/dialects/postgres.js';
 import { UniqueViolation } from '../../src/common/store-errors.js';
 import { describeEachEngine } from '../support/engines.js';
 import { insertAccount, insertMember, newMember, uniqueName } from '../support/factories.js';
@@ -399,6 +402,39 @@ describeEachEngine('member store', (context) => {
         // Nor does a member that goes with its account.
         await client.query('delete from accounts where id = $1', [account.id]);
         expect((await client.query('select count(*)::int as n from member_search where account_id = $1', [account.id])).rows).toEqual([{ n: 0 }]);
+      } finally {
+        await client.end();
+      }
+    }
+  });
+
+  it('finds the first members whose login or address begins with a text, in byte order, from one range of an index', async () => {
+    const { store, database } = context();
+    const account = await insertAccount(store);
+    const other = await insertAccount(store);
+    for (const login of ['Zoë.b', 'zoë.a', 'zoë', 'zoe.c', 'a.zoë', 'zoë_%x']) await insertMember(store, account.id, { login, email: `${login}@example.org` });
+    await insertMember(store, other.id, { login: 'zoë.other', email: 'zoë@other.example' });
+    const logins = async (column: 'login_key' | 'email_key', prefix: string, limit = 10) =>
+      (await store.members.findMembersStartingWith(account.id, column, prefix, limit)).map((member) => member.login);
+    // Folded, ordered by bytes; `%` and `_` are plain characters; another account's never.
+    expect(await logins('login_key', 'ZOË')).toEqual(['zoë', 'zoë.a', 'Zoë.b', 'zoë_%x']);
+    expect(await logins('login_key', 'zoë_%')).toEqual(['zoë_%x']);
+    expect(await logins('login_key', 'zoë.', 1)).toEqual(['zoë.a']);
+    expect(await logins('email_key', 'zoë.a@')).toEqual(['zoë.a']);
+    expect(await logins('login_key', 'nobody')).toEqual([]);
+    if (database.engine === 'postgres') {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const builder = queryBuilder({
+          createAdapter: () => new PostgresAdapter(),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+          createIntrospector: (db) => new PostgresIntrospector(db),
+        });
+        const query = postgresSearch.idsStartingWith(account.id, 'login_key', 'zoë', 5).compile(builder);
+        await client.query('set enable_seqscan = off');
+        const plan = (await client.query(`explain ${query.sql}`, [...query.parameters])).rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan).toContain('member_search_login_prefix');
       } finally {
         await client.end();
       }

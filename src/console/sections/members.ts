@@ -41,12 +41,14 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
         ),
       );
     }
-    // The words of a search that name members exactly come first, on the first page; the
-    // search box's own submission (`go`) opens the one member they name.
+    // The words of a search that name members exactly come first, on the first page, then the
+    // members whose login or address begins with them; the search box's own submission (`go`)
+    // opens the one member they name.
     const words = query.q?.trim() ?? '';
     const firstPage = !query.after && !query.before && query.last !== '1';
     const exact = words !== '' && firstPage ? await deps.members.exactMatches(account, words) : [];
     if (query.go === '1' && exact.length === 1) return seeOther(reply, memberPath(account.name, exact[0]!.id));
+    const prefix = words !== '' && firstPage ? await deps.members.prefixMatches(account, words, exact) : [];
     const columns = columnsOf(query);
     const { order, descending } = sortOf(query);
     const page = await deps.members.pageMembers(account, {
@@ -59,7 +61,7 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
       limit: PAGE_SIZE,
       profileFields: columns,
     });
-    return send(reply, 200, membersPage(chrome, { ...listView({ account: account.name, role, query, columns, order, descending, page }), exact }));
+    return send(reply, 200, membersPage(chrome, { ...listView({ account: account.name, role, query, columns, order, descending, page }), exact, prefix }));
   });
 
   scope.get('/new', { config: { access: 'editor' } }, async (request, reply) => {

@@ -14,6 +14,8 @@ export interface MembersView {
   readonly members: ReadonlyArray<{ member: Member; profile: ReadonlyMap<string, string> }>;
   /** The members the search's words name exactly (a login, an address): shown first. */
   readonly exact?: readonly Member[];
+  /** Then those whose login or address begins with the words. */
+  readonly prefix?: readonly Member[];
   readonly total: number;
   /** The position of the page's first member, when known. */
   readonly at?: number;
@@ -47,11 +49,18 @@ function position(view: MembersView): Html {
   return html`<strong>${view.at.toLocaleString('en')}–${last.toLocaleString('en')}</strong> ${t('positionOf')} <strong>${total}</strong>`;
 }
 
-/** The members the search's words name exactly, above the list: the one typed is never on its last page. */
-function exactMatches(view: MembersView): Html | string {
-  if (!view.exact || view.exact.length === 0) return '';
-  return html`<section class="card exact" aria-labelledby="exact-title"><h2 id="exact-title">${t(view.exact.length === 1 ? 'exactMatch' : 'exactMatches')}</h2>
-<ul class="plain">${view.exact.map((member) => html`<li><a href="${memberPath(view.account, member.id)}"><strong>${member.login}</strong></a> ${member.email} ${statusBadge(member.status)}</li>`)}</ul></section>`;
+/**
+ * The members the search's words name exactly, then those whose login or address begins with
+ * them, above the list: the one typed is never on its last page.
+ */
+function matches(view: MembersView): Html {
+  return html`${matchList(view, 'exact', t(view.exact?.length === 1 ? 'exactMatch' : 'exactMatches'), view.exact)}${matchList(view, 'prefix', t('prefixMatches', { words: view.form.q?.trim() ?? '' }), view.prefix)}`;
+}
+
+function matchList(view: MembersView, kind: string, title: string, members: readonly Member[] | undefined): Html | string {
+  if (!members || members.length === 0) return '';
+  return html`<section class="card ${kind}" aria-labelledby="${kind}-title"><h2 id="${kind}-title">${title}</h2>
+<ul class="plain">${members.map((member) => html`<li><a href="${memberPath(view.account, member.id)}"><strong>${member.login}</strong></a> ${member.email} ${statusBadge(member.status)}</li>`)}</ul></section>`;
 }
 
 /** A column's heading: a link that sorts by it (the other way when it is sorted so already), with aria-sort. */
@@ -93,7 +102,7 @@ ${f.sort ? html`<input type="hidden" name="sort" value="${f.sort}">` : ''}${f.di
 </div></details>
 <div class="actions"><a href="${membersPath(view.account)}">${t('clear')}</a></div>
 </form></div>
-${exactMatches(view)}${view.bulk ?? ''}<div class="card"><p class="count">${position(view)}</p>
+${matches(view)}${view.bulk ?? ''}<div class="card"><p class="count">${position(view)}</p>
 <table><thead><tr>${sortable(view, 'id', t('id'))}${sortable(view, 'login', t('login'))}${sortable(view, 'email', t('email'))}${sortable(view, 'status', t('status'))}${sortable(view, 'registered', t('columnRegistered'))}<th>${t('columnLastLogin')}</th>${view.columns.map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>
 ${view.members.length === 0 ? html`<tr><td colspan="${6 + view.columns.length}" class="muted">${t('noMemberMatches')}</td></tr>` : ''}
 ${view.members.map(({ member, profile }) => html`<tr><td>${member.id}</td><td><a href="${memberPath(view.account, member.id)}">${member.login}</a></td><td>${member.email}</td><td>${statusBadge(member.status)}</td><td>${when(member.regAt)}</td><td>${when(member.lastLoginAt)}</td>${view.columns.map((c) => html`<td>${profile.get(c) ?? ''}</td>`)}</tr>`)}

@@ -29,6 +29,12 @@ export function equalsOneOf(keys: string | readonly string[]): RawBuilder<unknow
 }
 
 /**
+ * Above every string that begins with a prefix, in byte order: the prefix followed by the
+ * highest code point (UTF-8 compares as code points do).
+ */
+export const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
+
+/**
  * How each engine finds members by folded text. Substrings: case-sensitive conditions over
  * folded text, served by each engine's trigram index; the text is already folded, and `%` and
  * `_` in it are plain characters. Whole logins and addresses: served by the index of each,
@@ -49,6 +55,12 @@ export interface SearchSql {
    * (PostgreSQL, migration 024), which an order by login or address then reads.
    */
   readonly keyTable: 'members' | 'member_search';
+  /**
+   * The ids of the account's first `limit` members, in byte order of `column`, whose folded
+   * `column` begins with `prefix` (already folded): one range of an index on each engine
+   * (PostgreSQL's migration 028), its cost bounded by `limit`.
+   */
+  idsStartingWith(accountId: number, column: 'login_key' | 'email_key', prefix: string, limit: number): RawBuilder<{ id: number }>;
   /** Profile field rows (aliased `f`) of the account whose folded value contains `text`. */
   fieldContains(accountId: number, text: string): RawBuilder<SqlBool>;
   /**

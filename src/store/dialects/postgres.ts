@@ -8,7 +8,7 @@ import { commitWatchingDialect, runWatched } from './postgres-commits.js';
 import { choosesHost, hostChoosingClient, parsePostgresHosts } from './postgres-hosts.js';
 import { ReplicaRouter } from './postgres-replicas.js';
 import { accountScope } from '../../common/account-scope.js';
-import { equalsOneOf, queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
+import { equalsOneOf, prefixEnd, queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
 
 /** Transaction-scoped advisory locks: released by the COMMIT or ROLLBACK, never by hand. */
 const transactionLocks: TransactionLocks = {
@@ -274,8 +274,13 @@ function containsPattern(text: string): string {
  * `member_search` (migration 023), the profile values in `member_fields` (migration 002). Whole
  * logins and addresses: `member_search`'s B-tree indexes (migration 024).
  */
-const postgresSearch: SearchSql = {
+export const postgresSearch: SearchSql = {
   keyTable: 'member_search',
+  idsStartingWith(accountId, column, prefix, limit) {
+    // Byte order, as migration 028's indexes keep it: a range of the index in any collation.
+    const key = sql`(${sql.ref(`s.${column}`)} collate "C")`;
+    return sql<{ id: number }>`select s.member_id as id from member_search s where s.account_id = ${accountId} and ${key} >= ${prefix} and ${key} < ${prefixEnd(prefix)} order by ${key} limit ${limit}`;
+  },
   memberIs(accountId, column, keys, table = 'm') {
     return sql`${sql.ref(`${table}.id`)} in (select s.member_id from member_search s where s.account_id = ${accountId} and ${sql.ref(`s.${column}`)} ${equalsOneOf(keys)})`;
   },

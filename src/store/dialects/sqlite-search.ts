@@ -2,7 +2,7 @@
  * SQLite's substring search: FTS5 tables whose words are trigrams that name the account.
  */
 import { sql } from 'kysely';
-import { equalsOneOf, type SearchSql } from './dialect.js';
+import { equalsOneOf, prefixEnd, type SearchSql } from './dialect.js';
 import { accountTrigrams } from './sqlite-trigrams.js';
 
 /** A trigram needs three characters; shorter texts are found by a scan (of the account's rows). */
@@ -16,6 +16,10 @@ function phrase(accountId: number, text: string): string {
 
 export const sqliteSearch: SearchSql = {
   keyTable: 'members',
+  idsStartingWith(accountId, column, prefix, limit) {
+    const key = sql.ref(column);
+    return sql<{ id: number }>`select id from members where account_id = ${accountId} and ${key} >= ${prefix} and ${key} < ${prefixEnd(prefix)} order by ${key} limit ${limit}`;
+  },
   memberIs(accountId, column, keys, table = 'm') {
     return sql`(${sql.ref(`${table}.account_id`)} = ${accountId} and ${sql.ref(`${table}.${column}`)} ${equalsOneOf(keys)})`;
   },

@@ -27,6 +27,7 @@ import * as memberKeys from './024-member-keys.js';
 import * as operatorMail from './025-operator-mail.js';
 import * as accountNamesAndAddresses from './026-account-names-and-addresses.js';
 import * as fieldTexts from './027-field-texts.js';
+import * as keyPrefixes from './028-key-prefixes.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '025-operator-mail': operatorMail,
   '026-account-names-and-addresses': accountNamesAndAddresses,
   '027-field-texts': fieldTexts,
+  '028-key-prefixes': keyPrefixes,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
