@@ -9,8 +9,9 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../common/clock.js';
 import { createDateFormatter } from '../members/date-format.js';
 import { isEmail } from '../members/fields.js';
+import { LANGUAGES, languageNamed, mailText, type Language } from '../messages/catalog.js';
+import type { MemberMailText } from '../messages/mails.js';
 import {
-  DEFAULT_TEMPLATES,
   MAIL_KINDS,
   OPERATOR_MAIL_TEXTS,
   OPERATOR_MAIL_VARIABLES,
@@ -23,25 +24,30 @@ import {
   type OperatorMailKind,
   type QueuedMail,
   type RenderedMail,
-  SHARED_RESET_TEXT,
   SHARED_RESET_VARIABLES,
+  TEMPLATE_VARIABLES,
 } from './mail.js';
 
-/** The built-in texts, read once. */
+/** The built-in texts of the mails to members, by language, each read once. */
 const BUILT_IN = Object.fromEntries(
-  MAIL_KINDS.map((kind) => {
-    const parsed = parseTemplate(kind, DEFAULT_TEMPLATES[kind]);
-    if (!parsed.ok) throw new Error(`the built-in ${kind} mail: ${parsed.reason}`);
-    return [kind, parsed.template];
+  (Object.keys(LANGUAGES) as Language[]).map((language) => {
+    const read = (text: MemberMailText, variables: readonly string[]) => {
+      const parsed = parseTemplateText(mailText(language, text), variables, text);
+      if (!parsed.ok) throw new Error(`the built-in ${text} mail (${language}): ${parsed.reason}`);
+      return parsed.template;
+    };
+    const kinds = Object.fromEntries(MAIL_KINDS.map((kind) => [kind, read(kind, TEMPLATE_VARIABLES[kind])])) as Record<MailKind, MailTemplate>;
+    return [language, { ...kinds, 'shared-reset': read('shared-reset', SHARED_RESET_VARIABLES) }];
   }),
-) as Record<MailKind, MailTemplate>;
+) as Record<Language, Record<MemberMailText, MailTemplate>>;
 
-/** The reminder to a shared address, read once. */
-const SHARED_RESET = (() => {
-  const parsed = parseTemplateText(SHARED_RESET_TEXT, SHARED_RESET_VARIABLES);
-  if (!parsed.ok) throw new Error(`the built-in shared reset mail: ${parsed.reason}`);
-  return parsed.template;
-})();
+/**
+ * The language of a member's built-in mail: the page's that asked for it (a reminder, a
+ * registration), else the account's pages' when it is set to one, else English.
+ */
+function languageOf(mail: QueuedMail): Language {
+  return languageNamed(mail.vars.language) ?? languageNamed(mail.account.pageLanguage) ?? 'en';
+}
 
 /** The operators' mails, read once (they have no account's own text). */
 const OPERATOR_TEMPLATES = Object.fromEntries(
@@ -185,7 +191,7 @@ export class MailSender {
     const member = mail.member!;
     const kind = mail.kind as MailKind;
     const own = mail.template === undefined || mail.vars.reset_links ? undefined : this.ownTemplate(kind, mail.template);
-    const template = own ?? (mail.vars.reset_links ? SHARED_RESET : BUILT_IN[kind]);
+    const template = own ?? BUILT_IN[languageOf(mail)][mail.vars.reset_links ? 'shared-reset' : kind];
     const values: Record<string, string> = {
       ...mail.vars,
       account: mail.account.name,

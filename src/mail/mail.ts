@@ -6,9 +6,11 @@
  * A mail is a row queued in the transaction of the change that asks for it (an outbox), sent
  * after the commit by whichever server leases it, retried with backoff, never lost on a
  * restart. It is rendered when it is sent, from the account's template (or the built-in one)
- * and the member as it is then; the row keeps only what the change alone knew (a reset link),
- * and forgets it once the mail is sent.
+ * and the member as it is then; the row keeps only what the change alone knew (a reset link,
+ * the language of the page that asked for it), and forgets it once the mail is sent.
  */
+
+import { MAILS_EN } from '../messages/mails.js';
 
 export type MailKind = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused';
 export const MAIL_KINDS: readonly MailKind[] = ['welcome', 'reset', 'expiring', 'registered', 'refused'];
@@ -23,68 +25,16 @@ export const TEMPLATE_VARIABLES: Record<MailKind, readonly string[]> = {
 };
 
 /**
- * The built-in texts. A template is a `Subject:` line, an empty line, and the body (plain
+ * The built-in texts in English (the catalog's mails part holds every language's,
+ * messages/mails.ts). A template is a `Subject:` line, an empty line, and the body (plain
  * text); `{{name}}` is replaced by a variable.
  */
-export const DEFAULT_TEMPLATES: Record<MailKind, string> = {
-  welcome: `Subject: Welcome, {{login}}
-
-Hello {{login}},
-
-your membership is ready. Please confirm your e-mail address by opening this link:
-
-{{verify_url}}
-
-If you did not sign up, ignore this mail.
-`,
-  reset: `Subject: Choose a new password
-
-Hello {{login}},
-
-someone (we hope you) asked to choose a new password for your membership. Open this link to
-choose it; it works once, until {{reset_expires}}:
-
-{{reset_url}}
-
-If you did not ask for it, ignore this mail: your password stays as it is.
-`,
-  expiring: `Subject: Your membership ends soon
-
-Hello {{login}},
-
-your membership ends on {{expires}}. Renew it before then to keep your access.
-`,
-  registered: `Subject: {{login}} registered and waits for approval
-
-{{login}} <{{email}}> registered on {{account}}'s member pages. Approve or refuse the
-registration in the console:
-
-{{approve_url}}
-`,
-  refused: `Subject: Your registration
-
-Hello {{login}},
-
-your registration was not accepted. If you think this is a mistake, reply to this mail.
-`,
-};
+export const DEFAULT_TEMPLATES: Record<MailKind, string> = Object.fromEntries(MAIL_KINDS.map((kind) => [kind, MAILS_EN[kind]])) as Record<MailKind, string>;
 
 /**
  * The reminder to an address several members share (the API allows it): one mail, each login
  * with its own link, in the built-in words (an account's reset template names one login).
  */
-export const SHARED_RESET_TEXT = `Subject: Choose a new password
-
-Hello,
-
-someone (we hope you) asked to choose a new password for a membership of {{email}} on
-{{account}}. Several memberships share this address: each login below has its own link.
-Open the one of the login you want to change; each works once, until {{reset_expires}}.
-
-{{reset_links}}
-
-If you did not ask for it, ignore this mail: the passwords stay as they are.
-`;
 export const SHARED_RESET_VARIABLES = ['account', 'email', 'reset_links', 'reset_expires'] as const;
 
 /**
@@ -223,7 +173,7 @@ export interface QueuedMail {
   readonly id: number;
   readonly kind: MailKind | OperatorMailKind;
   readonly attempts: number;
-  /** What the change alone knew (`reset_url`, `reset_expires_at`). */
+  /** What the change alone knew (`reset_url`, `reset_expires_at`, the asking page's `language`). */
   readonly vars: Readonly<Record<string, string>>;
   /** The member it is to or about; undefined for a mail to an operator. */
   readonly member:
@@ -237,7 +187,15 @@ export interface QueuedMail {
     | undefined;
   /** The operator it is to, for an operator's mail. */
   readonly operator: { readonly id: number; readonly email: string } | undefined;
-  readonly account: { readonly id: number; readonly name: string; readonly smtpUrl: string; readonly mailFrom: string; readonly timeZone: string };
+  readonly account: {
+    readonly id: number;
+    readonly name: string;
+    readonly smtpUrl: string;
+    readonly mailFrom: string;
+    readonly timeZone: string;
+    /** The member pages' language setting: a member's built-in mail is in it when no page asked. */
+    readonly pageLanguage: string;
+  };
   /** The account's own text for this kind, when it has one. */
   readonly template: string | undefined;
 }

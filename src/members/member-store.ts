@@ -151,6 +151,8 @@ export interface MemberPage {
 /** A member that registered on the member pages, and whether it waits for an operator's approval. */
 export interface Registered {
   readonly approval: boolean;
+  /** The language of the page it was made on: the decision's mail is in it. */
+  readonly language?: string;
 }
 
 /**
@@ -168,8 +170,8 @@ export interface MemberStore {
   findMembers(accountId: number, selector: MemberSelector, limit: number): Promise<Member[]>;
   /** The registrations awaiting approval whose member is still Suspended: the oldest `limit` ids, and how many in all. */
   pendingRegistrations(accountId: number, limit: number): Promise<{ ids: number[]; total: number }>;
-  /** Takes the member's registration out of the queue; false when it was not there (decided already). */
-  takePendingRegistration(accountId: number, memberId: number): Promise<boolean>;
+  /** Takes the member's registration out of the queue, with the language of its page ('' when not known); undefined when it was not there (decided already). */
+  takePendingRegistration(accountId: number, memberId: number): Promise<{ language: string } | undefined>;
   /** How many members an update with this selector matches, and the sum of their ids (its cost grows with them: read apart). */
   countSelected(accountId: number, selector: MemberSelector): Promise<Selection>;
   /** Whether a member (in any state) holds this login, compared case-insensitively. */

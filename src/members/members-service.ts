@@ -30,7 +30,13 @@ export interface CreateMemberCommand {
    * A visitor registering on the member pages: reg_type Free, `member.registered`, and when
    * it waits for approval, Suspended with a mail to these operators (not the welcome mail).
    */
-  readonly registration?: { readonly approval: boolean; readonly operators: readonly string[]; readonly approveUrl: string };
+  readonly registration?: {
+    readonly approval: boolean;
+    readonly operators: readonly string[];
+    readonly approveUrl: string;
+    /** The language of the page: the member's mails (now, or at the decision) are in it. */
+    readonly language?: string;
+  };
   /** The address scope of the client that asked (a visitor registering): its fair turn at hashing. */
   readonly client?: string;
 }
@@ -138,7 +144,7 @@ export class MembersService {
         },
         origin,
         this.createMail(account, command),
-        registration && { approval: registration.approval },
+        registration && { approval: registration.approval, language: registration.language },
       );
     } catch (error) {
       // Taken meanwhile: the unique index decided a race.
@@ -165,7 +171,8 @@ export class MembersService {
       return { kind: 'registered', vars: { to: registration.operators.join(','), approve_url: registration.approveUrl } };
     }
     // A member without an address (the hosted original allowed it) gets no mail.
-    return command.sendWelcome && command.email !== '' ? { kind: 'welcome' } : undefined;
+    if (!command.sendWelcome || command.email === '') return undefined;
+    return registration?.language ? { kind: 'welcome', vars: { language: registration.language } } : { kind: 'welcome' };
   }
 
   async update(account: Account, command: UpdateMembersCommand, origin: EventOrigin): Promise<UpdateMembersOutcome> {
@@ -328,8 +335,11 @@ export class MembersService {
   ): Promise<'decided' | 'not-waiting'> {
     const member = await this.store.findMemberById(account.id, id);
     if (!member || effectiveState(member, this.clock()).status !== 'S') return 'not-waiting';
-    if (!(await this.store.takePendingRegistration(account.id, id))) return 'not-waiting';
-    const mail: MailRequest | undefined = decision.approve ? { kind: 'welcome' } : decision.tell ? { kind: 'refused' } : undefined;
+    const taken = await this.store.takePendingRegistration(account.id, id);
+    if (!taken) return 'not-waiting';
+    // In the language of the page the registration was made on.
+    const vars = taken.language === '' ? undefined : { language: taken.language };
+    const mail: MailRequest | undefined = decision.approve ? { kind: 'welcome', vars } : decision.tell ? { kind: 'refused', vars } : undefined;
     await this.update(account, { selector: { by: 'id', id }, status: decision.approve ? 'A' : 'D', setFields: new Map(), deleteFields: [], mail }, origin);
     return 'decided';
   }

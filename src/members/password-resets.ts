@@ -75,8 +75,8 @@ export class PasswordResets {
     return this.issueFor(account, found.member, sendMail);
   }
 
-  /** A link for this member, its mail queued when asked and the account has a mail server. */
-  private async issueFor(account: Account, member: Member, sendMail: boolean): Promise<ResetIssue> {
+  /** A link for this member, its mail queued when asked and the account has a mail server (in `language`, the asking page's). */
+  private async issueFor(account: Account, member: Member, sendMail: boolean, language?: string): Promise<ResetIssue> {
     const now = this.clock();
     const token = randomBytes(24).toString('base64url');
     const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
@@ -85,7 +85,7 @@ export class PasswordResets {
     // operator can hand it a link.
     const mail =
       sendMail && account.settings.smtpUrl !== '' && member.email !== ''
-        ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt) } }
+        ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt), ...(language ? { language } : {}) } }
         : undefined;
     await this.links.createResetLink({ accountId: account.id, memberId: member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
     return { kind: 'issued', url, mailQueued: mail !== undefined };
@@ -96,14 +96,15 @@ export class PasswordResets {
    * address several members share (the API allows it) gets one mail that lists each login with
    * its own link (at most MAX_SHARED_LINKS), sent to the one address they share.
    */
-  async remind(account: Account, who: string): Promise<void> {
+  async remind(account: Account, who: string, language?: string): Promise<void> {
     if (!who.includes('@')) {
-      await this.issue(account, { by: 'login', login: who }, true);
+      const found = await this.members.findSelected(account, { by: 'login', login: who });
+      if (found.kind === 'found') await this.issueFor(account, found.member, true, language);
       return;
     }
     const members = await this.members.findLive(account, { by: 'email', email: who }, MAX_SHARED_LINKS);
     if (members.length <= 1) {
-      if (members.length === 1) await this.issueFor(account, members[0]!, true);
+      if (members.length === 1) await this.issueFor(account, members[0]!, true, language);
       return;
     }
     if (account.settings.smtpUrl === '') return;
@@ -113,7 +114,7 @@ export class PasswordResets {
     const list = links.map(({ member, token }) => `${member.login}:\n${this.urlOf(account, token)}`).join('\n\n');
     for (const [index, { member, token }] of links.entries()) {
       const last = index === links.length - 1;
-      const mail = last ? { kind: 'reset' as const, vars: { reset_links: list, reset_expires_at: String(expiresAt) } } : undefined;
+      const mail = last ? { kind: 'reset' as const, vars: { reset_links: list, reset_expires_at: String(expiresAt), ...(language ? { language } : {}) } } : undefined;
       await this.links.createResetLink({ accountId: account.id, memberId: member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
     }
   }

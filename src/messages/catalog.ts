@@ -4,12 +4,15 @@
  * view asks for a key of its front end's part; `{name}` in a string is filled from the values
  * given, and the view escapes the result like any other value.
  *
+ * The mails to members are its third part (mails.ts).
+ *
  * The member pages speak the account's language (`--page-language`), or the browser's
  * (Accept-Language). The console speaks English: its part has no French yet, and a language
  * without a word falls back to English's.
  */
 import type { PageLanguage } from '../accounts/account.js';
 import { CONSOLE_EN, type ConsoleKey } from './console.js';
+import { MAILS_EN, MAILS_FR, type MemberMailText } from './mails.js';
 import { PAGES_EN, PAGES_FR, type MessageKey } from './pages.js';
 
 export type { ConsoleKey } from './console.js';
@@ -18,11 +21,13 @@ export type { MessageKey } from './pages.js';
 interface Catalog {
   readonly pages: Readonly<Record<MessageKey, string>>;
   readonly console: Readonly<Partial<Record<ConsoleKey, string>>>;
+  /** The built-in mails to members (English's where a language has none). */
+  readonly mails: Readonly<Partial<Record<MemberMailText, string>>>;
 }
 
 export const LANGUAGES = {
-  en: { pages: PAGES_EN, console: CONSOLE_EN },
-  fr: { pages: PAGES_FR, console: {} },
+  en: { pages: PAGES_EN, console: CONSOLE_EN, mails: MAILS_EN },
+  fr: { pages: PAGES_FR, console: {}, mails: MAILS_FR },
 } as const satisfies Record<string, Catalog>;
 export type Language = keyof typeof LANGUAGES;
 
@@ -65,4 +70,15 @@ export function pickLanguage(setting: PageLanguage, acceptLanguage: string | und
     .filter((entry) => entry.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   return (wanted.find((entry) => Object.hasOwn(LANGUAGES, entry.language))?.language as Language | undefined) ?? 'en';
+}
+
+/** A language the catalog has, named by a mail's or a setting's text; undefined otherwise. */
+export function languageNamed(name: string | undefined): Language | undefined {
+  return name !== undefined && Object.hasOwn(LANGUAGES, name) ? (name as Language) : undefined;
+}
+
+/** A built-in mail's text in a language (English's where it has none). */
+export function mailText(language: Language, text: MemberMailText): string {
+  const words: Partial<Record<MemberMailText, string>> = LANGUAGES[language].mails;
+  return words[text] ?? MAILS_EN[text];
 }

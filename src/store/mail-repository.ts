@@ -74,6 +74,7 @@ export class MailRepository extends Repository implements MailStore {
         'a.smtp_url',
         'a.mail_from',
         'a.time_zone',
+        'a.page_language',
         't.text as template',
       ])
       .where('o.sent_at', 'is', null)
@@ -100,7 +101,7 @@ export class MailRepository extends Repository implements MailStore {
               expiryAction: row.exp_time_mode,
             },
       operator: row.operator_id === null ? undefined : { id: Number(row.operator_id), email: row.operator_email! },
-      account: { id: Number(row.account_id), name: row.account_name, smtpUrl: row.smtp_url, mailFrom: row.mail_from, timeZone: row.time_zone },
+      account: { id: Number(row.account_id), name: row.account_name, smtpUrl: row.smtp_url, mailFrom: row.mail_from, timeZone: row.time_zone, pageLanguage: row.page_language },
       template: row.template ?? undefined,
     }));
   }

@@ -59,7 +59,10 @@ export const insertMemberProcedure = writerProcedure(
       }
       if (mail) await queueMail(trx, accountId, [id], mail, member.regAt)!.execute();
       if (registration?.approval)
-        await trx.insertInto('pending_registrations').values({ member_id: id, account_id: accountId, created_at: member.regAt }).execute();
+        await trx
+          .insertInto('pending_registrations')
+          .values({ member_id: id, account_id: accountId, created_at: member.regAt, language: registration.language ?? '' })
+          .execute();
       if (origin) {
         const created = createdEvent(toMember(row), member.profile, member.regAt, origin);
         const registered = registration && registeredEvent({ id, login: row.login }, registration.approval, member.regAt, origin);
@@ -144,11 +147,11 @@ export class MemberRepository extends Repository implements MemberStore {
     return { ids: rows.map((row) => Number(row.member_id)), total: Number(count?.n ?? 0) };
   }
 
-  async takePendingRegistration(accountId: number, memberId: number): Promise<boolean> {
+  async takePendingRegistration(accountId: number, memberId: number): Promise<{ language: string } | undefined> {
     const result = await this.connection.write(
-      this.build.deleteFrom('pending_registrations').where('account_id', '=', accountId).where('member_id', '=', memberId),
+      this.build.deleteFrom('pending_registrations').where('account_id', '=', accountId).where('member_id', '=', memberId).returning('language'),
     );
-    return Number(result.numAffectedRows ?? 0) > 0;
+    return result.rows[0];
   }
 
   async countSelected(accountId: number, selector: MemberSelector): Promise<Selection> {

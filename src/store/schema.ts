@@ -58,6 +58,8 @@ export interface PendingRegistrationTable {
   member_id: number;
   account_id: number;
   created_at: number;
+  /** The language of the page it was made on ('' when not known; migration 029). */
+  language: Generated<string>;
 }
 
 /** An account's own layout of its member pages (the built-in one otherwise). */

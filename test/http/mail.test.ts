@@ -273,4 +273,44 @@ describeEachEngineApp('mail: welcome, reset and expiry reminders through a real 
     const [refused] = await mailsTo('omar');
     expect(refused!.subject).toBe('Your registration');
   });
+  it('writes to a member in the language of the page that asked, else the account pages’ language', async () => {
+    const { user, account, mailsTo, create } = await setup({ registration: 'approval' });
+    const french = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', 'accept-language': 'fr-FR,fr;q=0.9' };
+    const register = (login: string) =>
+      h().request({
+        url: `/auth/${user}/register`,
+        payload: new URLSearchParams({ login, email: `${login}@example.com`, password: 'a-long-password-1', confirm: 'a-long-password-1' }).toString(),
+        headers: french,
+      });
+    await register('lea');
+    await register('paul');
+    const idOf = async (login: string) => (await h().services.members.findOne(account, login))!.member.id;
+    // The decision, made in the (English) console days later, is mailed in the page's French.
+    expect(await h().services.members.decideRegistration(account, await idOf('lea'), { approve: true, tell: false }, { actor: 'operator' })).toBe('decided');
+    expect(await h().services.members.decideRegistration(account, await idOf('paul'), { approve: false, tell: true }, { actor: 'operator' })).toBe('decided');
+    const [welcome] = await mailsTo('lea');
+    expect(welcome!.subject).toBe('Bienvenue, lea');
+    expect(welcome!.text).toContain('votre adhésion est prête');
+    expect(linkIn(welcome!.text, '/api2/verify/')).toContain('login=lea');
+    const [refused] = await mailsTo('paul');
+    expect(refused!.subject).toBe('Votre inscription');
+
+    // A reminder asked on a French page; the same member asking on an English one.
+    const remind = (headers: Record<string, string>) =>
+      h().request({ url: `/auth/${user}/lost`, payload: new URLSearchParams({ who: 'lea@example.com' }).toString(), headers });
+    await remind(french);
+    const [, reset] = await mailsTo('lea', 2);
+    expect(reset!.subject).toBe('Choisissez un nouveau mot de passe');
+    expect(reset!.text).toContain('il sert une fois');
+    await remind({ ...french, 'accept-language': 'en' });
+    const [, , english] = await mailsTo('lea', 3);
+    expect(english!.subject).toBe('Choose a new password');
+
+    // No page asked (the API): English, unless the account's pages speak one language.
+    await create('api-en', { send_welcome: '1' });
+    expect((await mailsTo('api-en'))[0]!.subject).toBe('Welcome, api-en');
+    expect(await h().services.accounts.change(account.name, { pageLanguage: 'fr' })).toMatchObject({ kind: 'ok' });
+    await create('api-fr', { send_welcome: '1' });
+    expect((await mailsTo('api-fr'))[0]!.subject).toBe('Bienvenue, api-fr');
+  });
 });

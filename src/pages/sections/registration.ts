@@ -113,7 +113,11 @@ export async function register(
       client,
       profile: set,
       sendWelcome: true,
-      registration: { approval, ...(approval ? await context.operators.approvalNotice(account) : { operators: [], approveUrl: '' }) },
+      registration: {
+        approval,
+        language: chrome.language,
+        ...(approval ? await context.operators.approvalNotice(account) : { operators: [], approveUrl: '' }),
+      },
     },
     { actor: 'member', requestId: request.id },
   );

@@ -23,7 +23,7 @@ export async function reminderSection(pages: FastifyInstance, context: MemberPag
     const admission = await context.reminders.admit(account.id, clientScope(request.ip));
     if (!admission.ok) return sendPage(reply, 429, chrome, lostPage(chrome, chrome.t('tooMany', { seconds: admission.retryAfterSeconds })));
     // Answered before the look-up: the same words, in the same time, whether anyone matches.
-    void context.resets.remind(account, who).catch((error: unknown) => request.log.error({ err: error }, 'the password reminder failed'));
+    void context.resets.remind(account, who, chrome.language).catch((error: unknown) => request.log.error({ err: error }, 'the password reminder failed'));
     return sendPage(reply, 200, chrome, messagePage(chrome, 'lostSent', 'lostSentText', { href: chrome.base, label: 'backToSignIn' }));
   });
 }

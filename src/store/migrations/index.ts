@@ -28,6 +28,7 @@ import * as operatorMail from './025-operator-mail.js';
 import * as accountNamesAndAddresses from './026-account-names-and-addresses.js';
 import * as fieldTexts from './027-field-texts.js';
 import * as keyPrefixes from './028-key-prefixes.js';
+import * as registrationLanguage from './029-registration-language.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '026-account-names-and-addresses': accountNamesAndAddresses,
   '027-field-texts': fieldTexts,
   '028-key-prefixes': keyPrefixes,
+  '029-registration-language': registrationLanguage,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
