@@ -197,7 +197,13 @@ export class AccountsService {
 
   /** The account's own layout's text, or the built-in one. */
   async pageTemplateText(account: Account): Promise<string> {
-    return (await this.store.findPageTemplate(account.id)) ?? DEFAULT_PAGE_TEMPLATE;
+    return (await this.pageLayout(account)).text;
+  }
+
+  /** The layout's text in use, and whether it is the account's own. */
+  async pageLayout(account: Account): Promise<{ text: string; own: boolean }> {
+    const own = await this.store.findPageTemplate(account.id);
+    return own === undefined ? { text: DEFAULT_PAGE_TEMPLATE, own: false } : { text: own, own: true };
   }
 
   /** The account's keys (digests, never keys), oldest first. */

@@ -1,6 +1,7 @@
 /**
- * The console's operators on the command line: `operator add | list | remove | reset`. `add`
- * (for an operator without a password) and `reset` print a one-time link (valid 24 h) where
+ * The console's operators on the command line: `operator add | list | remove | reset |
+ * administrator`. `add` and `administrator` (for an operator without a password) and `reset`
+ * print a one-time link (valid 24 h) where
  * the operator sets a password; a new link ends the operator's earlier ones. The link is on
  * PUBLIC_URL; without it, on HOST and PORT as this command sees them, with a note that says so.
  */
@@ -16,8 +17,13 @@ function describe(operator: Operator) {
     email: operator.email,
     password_set: operator.hasPassword,
     two_step: operator.twoStep,
+    administrator: operator.administrator,
     accounts: operator.accounts.map((grant) => ({ account: grant.account, role: grant.role })),
   };
+}
+
+function checkEmail(email: string): void {
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new CommandError(`email: not an e-mail address: "${email}"`);
 }
 
 export function registerOperatorCommands(program: Command, withServices: WithServices): void {
@@ -30,7 +36,7 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
     .addOption(new Option('--role <role>', 'viewers read, editors change members, owners also settings and keys').choices([...ROLES]).default('editor'))
     .option('--json', 'print the outcome as JSON')
     .action(async (email: string, options: { account: string; role: Role; json?: boolean }) => {
-      if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new CommandError(`email: not an e-mail address: "${email}"`);
+      checkEmail(email);
       const { outcome, note } = await withServices(async (s, config) => ({
         outcome: await s.operators.add(email, options.account, options.role),
         note: linkBase(config).assumed,
@@ -62,7 +68,7 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
           email: o.email,
           password: o.hasPassword ? 'set' : 'not set',
           'two-step': o.twoStep ? 'on' : 'off',
-          accounts: o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-',
+          accounts: o.administrator ? 'all:administrator' : o.accounts.map((g) => `${g.account}:${g.role}`).join(',') || '-',
         })),
         {
           json: options.json,
@@ -80,6 +86,24 @@ export function registerOperatorCommands(program: Command, withServices: WithSer
       if (!(await withServices((s) => s.operators.remove(email, options.account))))
         throw new CommandError(options.account ? `no operator "${email}" or no account "${options.account}"` : `no operator "${email}"`);
       writeLines(process.stdout, [`removed ${email}${options.account ? ` from ${options.account}` : ''}`]);
+    });
+
+  operator
+    .command('administrator <email>')
+    .description(
+      'make an operator (made when new) one of the server’s administrators: an owner of every account, who may also create accounts and set page layouts in the console; one without a password gets a one-time link (24 h)',
+    )
+    .option('--off', 'no longer an administrator (its own accounts and roles stay)')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (email: string, options: { off?: boolean; json?: boolean }) => {
+      checkEmail(email);
+      const { outcome, note } = await withServices(async (s, config) => ({
+        outcome: await s.operators.setAdministrator(email, !options.off),
+        note: linkBase(config).assumed,
+      }));
+      if ('kind' in outcome) throw new CommandError(`no operator "${email}"`);
+      const link = outcome.link === undefined ? { link: null } : { link: outcome.link, link_expires_at: iso(outcome.expiresAt!), ...(note ? { note } : {}) };
+      print({ ...describe(outcome.operator), ...link }, options.json);
     });
 
   operator

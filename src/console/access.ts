@@ -1,7 +1,8 @@
 /**
  * Who may open a console route, decided once per request by a `preHandler` hook: a route says
  * what it needs in its options (`{ config: { access: 'editor' } }`: that role or more on the
- * URL's account; `'signed-in'`: any operator), and the hook finds the operator from its
+ * URL's account; `'signed-in'`: any operator; `'administrator'`: one of the server's
+ * administrators, who are owners of every account), and the hook finds the operator from its
  * session cookie, the account of the URL and the operator's role on it, and refuses: to the
  * sign-in page without a session, 404 for an account that is not the operator's (as an
  * unknown one: an operator learns nothing of others' accounts), 403 for a role too low, the
@@ -17,8 +18,8 @@ import { membersPath } from './paths.js';
 import { send, seeOther } from './replies.js';
 import { messagePage, t } from './views/layout.js';
 
-/** What a console route needs: a role on the URL's account, or only to be signed in. */
-export type Access = Role | 'signed-in';
+/** What a console route needs: a role on the URL's account, only to be signed in, or to be an administrator (on the URL's account when it names one). */
+export type Access = Role | 'signed-in' | 'administrator';
 
 /** What the hook found for a route that needs a role on an account. */
 export interface OnAccount {
@@ -73,16 +74,19 @@ export function registerAccess(scope: FastifyInstance, deps: AccessDeps): void {
       deps.clearCookie(reply);
       return seeOther(reply, '/admin/sign-in');
     }
-    if (needed === 'signed-in') {
+    const name = (request.params as { account?: string }).account;
+    if (needed === 'administrator' && !operator.administrator)
+      return send(reply, 403, messagePage(t('notAllowed'), t('administratorsOnly'), { operator, account: name }, { href: '/admin/', text: t('yourAccounts') }));
+    if (needed === 'signed-in' || name === undefined) {
       request.consoleAccess = { operator };
       return;
     }
-    const name = (request.params as { account?: string }).account ?? '';
-    const grant = accessTo(operator, name);
+    // An administrator is an owner of every account.
+    const grant = operator.administrator ? { role: 'owner' as const } : accessTo(operator, name);
     const account = grant && (await deps.accounts.find(name));
     if (!grant || !account)
       return send(reply, 404, messagePage(t('notFound'), t('noAccountOfYours'), { operator }, { href: '/admin/', text: t('yourAccounts') }));
-    if (!roleAllows(grant.role, needed))
+    if (needed !== 'administrator' && !roleAllows(grant.role, needed))
       return send(
         reply,
         403,

@@ -26,6 +26,7 @@ import { membersSection } from './sections/members.js';
 import { operatorsSection } from './sections/operators.js';
 import { overviewSection } from './sections/overview.js';
 import { registrationsSection } from './sections/registrations.js';
+import { accountsSection } from './sections/accounts.js';
 import { sessionSection } from './sections/session.js';
 import { settingsSection } from './sections/settings.js';
 import { exportSection } from './sections/export.js';
@@ -106,6 +107,7 @@ export async function registerConsole(app: FastifyInstance, context: ConsoleCont
 
       serveStylesheet(scope, CONSOLE_STYLESHEET);
       await scope.register(async (section) => sessionSection(section, deps));
+      await scope.register(async (section) => accountsSection(section, deps));
       await scope.register(async (section) => twoStepSection(section, deps));
       for (const [path, section] of ACCOUNT_SECTIONS) await scope.register(async (child) => section(child, deps), { prefix: `/accounts/:account/${path}` });
 

@@ -61,6 +61,8 @@ export const DONE = {
   'template-saved': 'doneTemplateSaved',
   'template-default': 'doneTemplateDefault',
   'origin-allowed': 'doneOriginAllowed',
+  'layout-saved': 'doneLayoutSaved',
+  'layout-built-in': 'doneLayoutBuiltIn',
   'test-mailed': 'doneTestMailed',
   uploaded: 'doneUploaded',
 } as const satisfies Record<string, ConsoleKey>;

@@ -4,7 +4,9 @@ import type { OperatorMailKind } from '../mail/mail.js';
 /**
  * Operators: the people who run a membership site, signed in to the console. Each may see
  * some accounts, with a role on each: viewers read, editors also change members, owners also
- * change settings and keys (on the command line; the console does not offer it yet).
+ * change settings, keys, mails, webhooks and operators. Above them, the server's
+ * administrators (`operator administrator EMAIL`) are owners of every account, and may also
+ * create accounts and set an account's page layout (its HTML is served on this server's origin).
  */
 export const ROLES = ['viewer', 'editor', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
@@ -24,6 +26,8 @@ export interface Operator {
   readonly hasPassword: boolean;
   /** Whether it signs in with a second step (a TOTP code, or a recovery code). */
   readonly twoStep: boolean;
+  /** One of the server's administrators: an owner of every account, and more. */
+  readonly administrator: boolean;
   readonly createdAt: number;
   /** The accounts it may see, by account id, with its role on each. */
   readonly accounts: ReadonlyArray<{ readonly accountId: number; readonly account: string; readonly role: Role }>;
@@ -87,6 +91,8 @@ export interface OperatorStore {
   /** An invitation, in one transaction (OperatorInvite); whether the operator was made now, and whether the account is new to it. */
   invite(invite: OperatorInvite): Promise<{ id: number; isNew: boolean; newToAccount: boolean }>;
   byEmail(email: string): Promise<Operator | undefined>;
+  /** Makes the operator of this address (made when new, when `on`) one of the server's administrators, or no longer; its id, or undefined when there is none to change. */
+  setAdministrator(email: string, on: boolean, now: number): Promise<number | undefined>;
   byId(id: number): Promise<Operator | undefined>;
   list(): Promise<Operator[]>;
   /** Removes the operator, or only its access to one account; either ends every set-up link it has. */

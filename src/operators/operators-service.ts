@@ -157,6 +157,19 @@ export class OperatorsService {
   }
 
   /**
+   * Makes the operator of this address (made when new) one of the server's administrators, or
+   * (`on` false) no longer; one without a password gets a set-up link, as `add` gives. The
+   * command line's (`operator administrator`): the console offers it to nobody.
+   */
+  async setAdministrator(email: string, on: boolean): Promise<{ operator: Operator; link?: string; expiresAt?: number } | { kind: 'not-found' }> {
+    const id = await this.store.setAdministrator(email, on, this.clock());
+    const operator = id === undefined ? undefined : await this.store.byId(id);
+    if (!operator) return { kind: 'not-found' };
+    if (!on || operator.hasPassword) return { operator };
+    return { operator, ...(await this.link(id!)) };
+  }
+
+  /**
    * "Forgot your password?" on the console's sign-in: a short-lived set-up link, mailed to the
    * operator through the mail settings of one of its accounts that sends mail. Its password
    * stays until the link is used (so nobody can lock an operator out by asking), and its second

@@ -130,6 +130,17 @@ export class OperatorRepository extends Repository implements OperatorStore {
     return row ? this.byId(row.id) : undefined;
   }
 
+  async setAdministrator(email: string, on: boolean, now: number): Promise<number | undefined> {
+    const key = foldKey(email);
+    const made = on
+      ? [this.build.insertInto('operators').values({ email, email_key: key, password_hash: null, created_at: now }).onConflict((oc) => oc.column('email_key').doNothing())]
+      : [];
+    // One transaction: the operator made (when new) and marked.
+    await this.connection.writeAll([...made, this.build.updateTable('operators').set({ administrator: on ? 1 : 0 }).where('email_key', '=', key)]);
+    const row = await this.reads.selectFrom('operators').select('id').where('email_key', '=', key).executeTakeFirst();
+    return row?.id;
+  }
+
   async byId(id: number): Promise<Operator | undefined> {
     return (await this.operators(id))[0];
   }
@@ -139,7 +150,7 @@ export class OperatorRepository extends Repository implements OperatorStore {
   }
 
   private async operators(id?: number): Promise<Operator[]> {
-    let query = this.reads.selectFrom('operators').select(['id', 'email', 'password_hash', 'totp_secret', 'created_at']).orderBy('id');
+    let query = this.reads.selectFrom('operators').select(['id', 'email', 'password_hash', 'totp_secret', 'created_at', 'administrator']).orderBy('id');
     if (id !== undefined) query = query.where('id', '=', id);
     const rows = await query.execute();
     if (rows.length === 0) return [];
@@ -161,6 +172,7 @@ export class OperatorRepository extends Repository implements OperatorStore {
       email: row.email,
       hasPassword: row.password_hash !== null,
       twoStep: row.totp_secret !== null,
+      administrator: Number(row.administrator) === 1,
       createdAt: Number(row.created_at),
       accounts: byOperator.get(row.id) ?? [],
     }));

@@ -372,6 +372,8 @@ export interface OperatorTable {
   totp_pending: string | null;
   /** The last time step a code was taken at: a code works once. */
   totp_step: Generated<number>;
+  /** 1 for the server's administrators (migration 030). */
+  administrator: Generated<number>;
 }
 
 /** A member a bulk update changed, by the instant of its `member.bulk_updated` event (migration 020). */

@@ -17,16 +17,15 @@
  *
  * Screenshots (SQLite run) go to test-output/screenshots/first-use-*.png.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { startSmtp, type MailCatcher, type ReceivedMail } from '../support/smtp.js';
-import { operatorThroughLink, post, screenshotPath, text } from '../support/browser.js';
+import { axeViolations, operatorThroughLink, post, screenshotPath, text } from '../support/browser.js';
 import { hash as hashPassword } from '@node-rs/argon2';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,19 +35,6 @@ const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'correct-horse-9';
 const OPERATOR = { email: 'owner@first-use.example', role: 'owner', password: 'console-horse-battery' };
 const SLOW = { timeout: 30_000 };
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** The serious and critical violations axe-core finds on the page in front, each as "rule: target". */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const results = await page.evaluate<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>(
-    'axe.run(document, { resultTypes: ["violations"] })',
-  );
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
-}
-
 for (const engine of ENGINES) {
   describe.skipIf(!canRun || !engineAvailable(engine))(`a first real use, in a browser [${engine}]`, () => {
     let database: TestDatabase;

@@ -44,6 +44,23 @@ describeEachEngine('operators', (context) => {
     expect((await service.setPassword(tokenOf(reset!.link), PASSWORD)).kind).toBe('invalid-link');
   });
 
+  it('makes an administrator (made when new, a link when it has no password), and takes it back, keeping its own roles', async () => {
+    const { service, email, account } = await setUp();
+    const fresh = await service.setAdministrator(`admin-${account.id}@example.com`, true);
+    if ('kind' in fresh) throw new Error('not made');
+    expect(fresh.operator).toMatchObject({ administrator: true, hasPassword: false, accounts: [] });
+    expect(fresh.link).toBeDefined();
+    const existing = await service.setAdministrator(email.toUpperCase(), true);
+    if ('kind' in existing) throw new Error('not found');
+    expect(existing.operator).toMatchObject({ email, administrator: true, accounts: [{ account: account.name, role: 'editor' }] });
+    const off = await service.setAdministrator(email, false);
+    if ('kind' in off) throw new Error('not found');
+    expect(off.operator).toMatchObject({ administrator: false, accounts: [{ account: account.name, role: 'editor' }] });
+    expect(off.link).toBeUndefined();
+    // Taking it from an address no operator has makes no one.
+    expect(await service.setAdministrator(`nobody-${account.id}@example.com`, false)).toEqual({ kind: 'not-found' });
+  });
+
   it('ends every outstanding link of an operator: a newer link, its password set, a reset, a removal', async () => {
     const { service, store, token, email, account } = await setUp();
     const second = await insertAccount(store);

@@ -1,5 +1,6 @@
-/** What the browser tests share: reading a locator's text, a form POST answered with JSON, an operator signed in through its set-up link. */
-import { mkdirSync } from 'node:fs';
+/** What the browser tests share: reading a locator's text, a form POST answered with JSON, an operator signed in through its set-up link, axe-core's findings. */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
@@ -58,4 +59,17 @@ export function screenshotPath(name: string, options: { forDocs?: boolean } = {}
   const folder = options.forDocs === false ? 'test-output/screenshots' : (process.env.SCREENSHOTS_DIR ?? 'test-output/screenshots');
   mkdirSync(folder, { recursive: true });
   return `${folder}/${name}.png`;
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The serious and critical violations axe-core finds on the page in front, each as "rule: target". */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const results = await page.evaluate<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>(
+    'axe.run(document, { resultTypes: ["violations"] })',
+  );
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
 }

@@ -55,6 +55,7 @@ export function fixtureOperator(role: Role = 'owner'): Operator {
     email: 'owner@example.com',
     hasPassword: true,
     twoStep: false,
+    administrator: false,
     createdAt: Date.UTC(2026, 0, 1),
     accounts: [{ accountId: 7, account: 'garden', role }],
   };

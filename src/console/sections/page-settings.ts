@@ -49,7 +49,27 @@ export async function memberPagesSection(scope: FastifyInstance, deps: ConsoleDe
   scope.get('/', { config: { access: 'owner' } }, async (request, reply) => {
     const seen = onAccount(request);
     const chrome = { operator: seen.operator, account: seen.account.name, notice: doneNotice(request) };
-    return send(reply, 200, memberPagesSettingsPage(chrome, seen.account, {}, undefined, await deps.accounts.formOrigins(seen.account)));
+    const [origins, pageLayout] = await Promise.all([
+      deps.accounts.formOrigins(seen.account),
+      seen.operator.administrator ? deps.accounts.pageLayout(seen.account) : undefined,
+    ]);
+    return send(reply, 200, memberPagesSettingsPage(chrome, seen.account, {}, undefined, origins, pageLayout));
+  });
+
+  // The page layout: the server's administrators only (its HTML is served on this server's
+  // origin, around every page of the account). The same service as `account page-template`.
+  scope.post('/layout', { config: { access: 'administrator' } }, async (request, reply) => {
+    const seen = onAccount(request);
+    const form = formOf(request);
+    const text = form.built_in === '1' ? undefined : (form.layout ?? '').replaceAll('\r\n', '\n');
+    const set = await deps.accounts.setPageTemplate(seen.account.name, text);
+    if (set.kind === 'invalid') {
+      const chrome = { operator: seen.operator, account: seen.account.name };
+      const own = (await deps.accounts.pageLayout(seen.account)).own;
+      const origins = await deps.accounts.formOrigins(seen.account);
+      return send(reply, 400, memberPagesSettingsPage(chrome, seen.account, {}, undefined, origins, { text: text ?? '', own, error: set.reason }));
+    }
+    return seeOther(reply, `${memberPagesPath(seen.account.name)}?done=${text === undefined ? 'layout-built-in' : 'layout-saved'}#layout`);
   });
 
   // An origin other sites' forms came from: allowed (added to the return origins), or dismissed.

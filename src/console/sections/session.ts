@@ -2,7 +2,7 @@
  * Signing in and out, and an operator's accounts: the sign-in form (an unknown e-mail, a wrong
  * password and a locked operator get one answer), a set-up link's page (its token in the
  * query, then in the form's body: never in a path, which logs keep whole), sign-out here and
- * everywhere, and `/admin/`, the operator's accounts (or its one account's members).
+ * everywhere (`/admin/`, the accounts, is sections/accounts.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { clientScope } from '../../auth/client-address.js';
@@ -10,22 +10,15 @@ import { FORM_BODY_LIMIT_BYTES } from '../../http/page-security.js';
 import { SETUP_PATH } from '../../operators/operators-service.js';
 import { signedIn } from '../access.js';
 import type { ConsoleDeps } from '../deps.js';
-import { membersPath } from '../paths.js';
 import { doneNotice, formOf, queryOf, send, seeOther } from '../replies.js';
 import type { ConsoleCookies } from '../session-cookie.js';
 import { messagePage, t } from '../views/layout.js';
-import { accountsPage, forgotPage, setupPage, signInPage } from '../views/session.js';
+import { forgotPage, setupPage, signInPage } from '../views/session.js';
 import { isEmail } from '../../members/fields.js';
 import { askSecondStep } from './two-step.js';
 
 export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps & { cookies: ConsoleCookies }): Promise<void> {
   const { operators, cookies } = deps;
-
-  scope.get('/', { config: { access: 'signed-in' } }, async (request, reply) => {
-    const operator = signedIn(request);
-    if (operator.accounts.length === 1) return seeOther(reply, membersPath(operator.accounts[0]!.account));
-    return send(reply, 200, accountsPage({ operator }));
-  });
 
   scope.get('/sign-in', async (request, reply) => send(reply, 200, signInPage({ notice: doneNotice(request) })));
   scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT_BYTES }, async (request, reply) => {

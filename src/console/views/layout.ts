@@ -50,13 +50,20 @@ const ACCOUNT_PAGES: ReadonlyArray<{ heading: ConsoleKey; path: string; role: Ro
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 
 function accountNav(operator: Operator, account: string, title: string): Html {
-  const role = operator.accounts.find((grant) => grant.account === account)?.role;
+  // An administrator is an owner of every account.
+  const role = operator.administrator ? 'owner' : operator.accounts.find((grant) => grant.account === account)?.role;
   if (!role) return html``;
   const pages = ACCOUNT_PAGES.filter((page) => RANK[role] >= RANK[page.role]);
   return html`<nav class="account-nav" aria-label="${account}">${pages.map(
     (page) =>
       html`<a href="/admin/accounts/${encodeURIComponent(account)}/${page.path}" class="${title.startsWith(accountTitle(page.heading, account)) ? 'current' : ''}">${t(page.heading)}</a>`,
   )}</nav>`;
+}
+
+/** The accounts the top bar links to: the operator's own, and the one an administrator has open. */
+function topAccounts(operator: Operator, account: string | undefined): string[] {
+  const own = operator.accounts.map((grant) => grant.account);
+  return operator.administrator && account !== undefined && !own.includes(account) ? [...own, account] : own;
 }
 
 export function layout(title: string, chrome: Chrome, body: Html): string {
@@ -67,7 +74,7 @@ export function layout(title: string, chrome: Chrome, body: Html): string {
 <body>
 <a class="skip" href="#content">${t('skipToContent')}</a>
 <header class="top"><a class="brand" href="/admin/">${t('consoleName')}</a>
-<nav>${operator ? operator.accounts.map((grant) => html`<a href="${membersPath(grant.account)}" class="${grant.account === account ? 'current' : ''}">${grant.account}</a>`) : ''}</nav>
+<nav>${operator ? topAccounts(operator, account).map((name) => html`<a href="${membersPath(name)}" class="${name === account ? 'current' : ''}">${name}</a>`) : ''}</nav>
 ${
   operator
     ? html`<div class="who"><span>${operator.email}</span><a href="/admin/two-step">${t(operator.twoStep ? 'twoStepSignInOn' : 'twoStepSignIn')}</a>

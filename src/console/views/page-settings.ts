@@ -7,13 +7,24 @@ import { html } from '../../http/html.js';
 import { memberPagesPath, registrationsPath } from '../paths.js';
 import { accountTitle, layout, t, when, type Chrome } from './layout.js';
 
-/** The member pages' settings form, with each setting's current value or the value sent and its error. */
+/** The page layout, as an administrator sees it: the text in use (or the one sent, and why it was refused). */
+export interface PageLayoutView {
+  readonly text: string;
+  readonly own: boolean;
+  readonly error?: string;
+}
+
+/**
+ * The member pages' settings form, with each setting's current value or the value sent and its
+ * error; and for an administrator, the page layout.
+ */
 export function memberPagesSettingsPage(
   chrome: Chrome,
   account: Account,
   form: Readonly<Record<string, string>> = {},
   error?: { setting: string; reason: string },
   formOrigins: readonly FormOrigin[] = [],
+  pageLayout?: PageLayoutView,
 ): string {
   const s = account.settings;
   const value = (name: string, current: string) => form[name] ?? current;
@@ -42,8 +53,26 @@ export function memberPagesSettingsPage(
 <p class="muted">${t('mpCookieDomainEmpty')} <code>example.com</code>: ${t('mpCookieDomainSubdomains')}</p>
 <div class="actions"><button type="submit">${t('save')}</button></div>
 </form></div>
+${pageLayout ? layoutCard(account, pageLayout) : ''}
 ${formOrigins.length === 0 ? '' : foreignOrigins(account, formOrigins)}`,
   );
+}
+
+/** The HTML around every member page (administrators only: it is served on this server's origin). */
+function layoutCard(account: Account, view: PageLayoutView) {
+  const path = `${memberPagesPath(account.name)}/layout`;
+  const invalid = view.error !== undefined;
+  return html`<div class="card" id="layout"><h2>${t('pageLayout')}</h2>
+<p class="muted">${t('pageLayoutText')}</p>
+<p>${t(view.own ? 'pageLayoutOwn' : 'pageLayoutBuiltIn')}</p>
+<form method="post" action="${path}" class="settings">
+<label for="layout-text">${t('pageLayout')}</label>
+<textarea id="layout-text" name="layout" rows="14" spellcheck="false"${invalid ? html` aria-invalid="true" aria-describedby="layout-error"` : ''}>${view.text}</textarea>
+${invalid ? html`<p class="field-error" id="layout-error">${view.error}</p>` : ''}
+<div class="actions"><button type="submit">${t('saveLayout')}</button></div>
+</form>
+${view.own ? html`<form method="post" action="${path}" class="inline-form"><input type="hidden" name="built_in" value="1"><button type="submit" class="secondary">${t('useBuiltInLayout')}</button></form>` : ''}
+</div>`;
 }
 
 /**

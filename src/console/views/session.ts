@@ -1,7 +1,5 @@
-/** The console's pages before an account: signing in, setting a password by a link, the operator's accounts. */
-import type { Operator } from '../../operators/operator.js';
+/** The console's pages before an account: signing in, a forgotten password, setting a password by a link. */
 import { html } from '../../http/html.js';
-import { membersPath } from '../paths.js';
 import { layout, t, type Chrome } from './layout.js';
 
 export function signInPage(chrome: Chrome, email = ''): string {
@@ -42,15 +40,5 @@ export function setupPage(chrome: Chrome, token: string, email: string): string 
 <label>${t('newPassword')} <input type="password" name="password" required minlength="12" autocomplete="new-password" autofocus></label>
 <label>${t('setupOnceMore')} <input type="password" name="confirm" required minlength="12" autocomplete="new-password"></label>
 <button type="submit">${t('setupSetPassword')}</button></form></div>`,
-  );
-}
-
-export function accountsPage(chrome: Chrome & { operator: Operator }): string {
-  return layout(
-    t('accounts'),
-    chrome,
-    html`<h1>${t('yourAccounts')}</h1><div class="card"><table><thead><tr><th>${t('account')}</th><th>${t('yourRole')}</th></tr></thead><tbody>
-${chrome.operator.accounts.map((grant) => html`<tr><td><a href="${membersPath(grant.account)}">${grant.account}</a></td><td>${grant.role}</td></tr>`)}
-</tbody></table></div>`,
   );
 }

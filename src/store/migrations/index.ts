@@ -29,6 +29,7 @@ import * as accountNamesAndAddresses from './026-account-names-and-addresses.js'
 import * as fieldTexts from './027-field-texts.js';
 import * as keyPrefixes from './028-key-prefixes.js';
 import * as registrationLanguage from './029-registration-language.js';
+import * as operatorAdministrator from './030-operator-administrator.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '027-field-texts': fieldTexts,
   '028-key-prefixes': keyPrefixes,
   '029-registration-language': registrationLanguage,
+  '030-operator-administrator': operatorAdministrator,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
