@@ -102,7 +102,11 @@ describeEachEngineApp(
         payload: new URLSearchParams({ delete_password: 'correct-horse' }).toString(),
         headers: { ...FORM, ...OWN, cookie },
       });
-      expect(deleted.body).toContain('only your member number, your login and the date of the deletion are kept');
+      // Answered with the sign-in page (a redirect), which says what is kept.
+      expect(deleted.status).toBe(303);
+      const cookies = [deleted.headers['set-cookie'] ?? []].flat().map((line) => String(line).split(';')[0]!).filter((pair) => !pair.endsWith('='));
+      const landed = await h().request({ method: 'GET', url: String(deleted.headers.location), headers: { cookie: [...cookies, cookie].join('; ') } });
+      expect(landed.body).toContain('only your member number, your login and the date of the deletion are kept');
 
       const member = (await api.member('erin'))!;
       expect(member).toMatchObject({ id: Number(id), login: 'erin', status: 'D', email: '', regIp: null, lastLoginIp: null, urlOk: null });
