@@ -188,7 +188,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerListRoute(app, { ...small, members: deps.members, lists: new ConcurrencySlots(deps.lists), stallTimeoutMs: deps.stallTimeoutMs });
   registerEventsRoute(app, { ...small, events: deps.events });
   registerSessionRoutes(app, { ...small, sessions: deps.sessions });
-  await registerResetRoutes(app, { ...small, resets: deps.resets, publicUrl: deps.publicUrl });
+  await registerResetRoutes(app, { ...small, resets: deps.resets, publicUrl: deps.publicUrl, flashKey: deps.pageForms.flashKey });
   await registerVerifyRoute(app, { accounts: deps.accounts, members: deps.members });
   await registerMemberPages(app, {
     ...context,

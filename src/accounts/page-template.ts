@@ -42,24 +42,23 @@ export interface PageTemplate {
 
 export function parsePageTemplate(text: string): { ok: true; template: PageTemplate } | { ok: false; reason: string } {
   if (Buffer.byteLength(text) > MAX_PAGE_TEMPLATE_BYTES) return { ok: false, reason: `at most ${MAX_PAGE_TEMPLATE_BYTES / 1024} KiB` };
-  if (/<script\b/i.test(text)) return { ok: false, reason: 'a layout holds no <script>: the pages run none' };
+  // Every problem at once, in the order of the text's reading.
+  const problems: string[] = [];
+  if (/<script\b/i.test(text)) problems.push('a layout holds no <script>: the pages run none');
   const parts = templateParts(text);
   const known = new Set<string>(PAGE_TEMPLATE_VARIABLES);
   const seen = new Map<string, number>();
   for (const part of parts) {
     if (typeof part === 'string') continue;
-    if (!known.has(part.variable))
-      return {
-        ok: false,
-        reason: `{{${part.variable}}} is not a variable of the layout (it has ${PAGE_TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')})`,
-      };
-    seen.set(part.variable, (seen.get(part.variable) ?? 0) + 1);
+    if (known.has(part.variable)) seen.set(part.variable, (seen.get(part.variable) ?? 0) + 1);
+    else problems.push(`{{${part.variable}}} is not a variable of the layout (it has ${PAGE_TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')})`);
   }
-  for (const needed of ['head', 'content']) if (seen.get(needed) !== 1) return { ok: false, reason: `{{${needed}}} must appear exactly once` };
+  for (const needed of ['head', 'content']) if (seen.get(needed) !== 1) problems.push(`{{${needed}}} must appear exactly once`);
   const styles = [...text.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((match) => match[1]!);
   // A style block is allowed by the hash of its text as written: a variable in it would change that text.
   if (styles.some((style) => style.includes('{{')))
-    return { ok: false, reason: 'a <style> block holds no {{variable}} (it is allowed by its hash as written); the accent is var(--accent)' };
+    problems.push('a <style> block holds no {{variable}} (it is allowed by its hash as written); the accent is var(--accent)');
+  if (problems.length > 0) return { ok: false, reason: problems.join('; ') };
   const styleSources = styles.map((style) => `'sha256-${createHash('sha256').update(style).digest('base64')}'`);
   return { ok: true, template: { parts, styleSources, builtIn: text === DEFAULT_PAGE_TEMPLATE } };
 }

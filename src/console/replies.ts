@@ -62,6 +62,7 @@ export const DONE = {
   'template-default': 'doneTemplateDefault',
   'origin-allowed': 'doneOriginAllowed',
   'layout-saved': 'doneLayoutSaved',
+  'forgot-sent': 'forgotSentText',
   'layout-built-in': 'doneLayoutBuiltIn',
   'test-mailed': 'doneTestMailed',
   uploaded: 'doneUploaded',

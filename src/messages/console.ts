@@ -42,7 +42,6 @@ export const CONSOLE_EN = {
   forgotText:
     'Give the e-mail address you sign in with: a link to choose a new password comes by mail, through the mail settings of one of your accounts. It works once, for an hour. Your password stays as it is until you use it.',
   forgotSend: 'Mail me a link',
-  forgotSent: 'Check your e-mail',
   forgotSentText:
     'If an operator has this address and one of its accounts sends mail, a link to choose a new password is on its way. If none comes, ask an owner of your account, or the server’s administrator.',
   opSendLink: 'Send a new sign-in link',
@@ -679,10 +678,11 @@ export const CONSOLE_EN = {
   accountNameTaken: 'An account with this name exists already.',
   nextSteps: 'Next',
   pageLayout: 'Page layout',
-  pageLayoutText: 'The HTML around every member page: the site’s own header, footer and styles. {{head}} and {{content}} appear once each; {{logo}}, {{lang}}, {{title}}, {{name}}, {{logo_url}} and {{accent}} may. No script. Only administrators may change it: it is served from this server’s own address.',
+  pageLayoutText: 'The HTML around every member page: the site’s own header, footer and styles. {{head}} and {{content}} appear once each; {{title}} (the page’s heading, for <title> and <h1>), {{logo}}, {{lang}}, {{name}}, {{logo_url}} and {{accent}} may. No script, and styles in <style> blocks only (the pages’ policy ignores style="…" attributes). Only administrators may change it: it is served from this server’s own address.',
   pageLayoutOwn: 'The account’s own layout is in use.',
   pageLayoutBuiltIn: 'The built-in layout is in use.',
   saveLayout: 'Save the layout',
+  layoutRefused: 'Nothing was saved: the layout cannot be used, as said under it.',
   doneLayoutSaved: 'The page layout is saved: the member pages wear it now.',
   doneLayoutBuiltIn: 'The member pages wear the built-in layout again.',
   useBuiltInLayout: 'Use the built-in layout',

@@ -105,12 +105,15 @@ for (const engine of ENGINES) {
       const layout = admin.locator('#layout');
       expect(await text(layout.locator('h2'))).toBe('Page layout');
       expect(await text(layout)).toContain('The built-in layout is in use.');
-      // Without {{content}}: refused, the text as typed.
-      const broken = LAYOUT.replace('{{content}}', '');
+      // Without {{content}}, and with a script: refused, both said at once, the text as typed,
+      // the page opened at the layout under a banner that says nothing was saved.
+      const broken = LAYOUT.replace('{{content}}', '<script>alert(1)</script>');
       await admin.fill('#layout-text', broken);
       await submit(admin, '#layout button[type=submit]');
+      expect(new URL(admin.url()).hash).toBe('#layout');
+      expect(await text(admin.locator('.notice'))).toBe('Nothing was saved: the layout cannot be used, as said under it.');
       expect(await admin.locator('#layout-text').getAttribute('aria-invalid')).toBe('true');
-      expect(await text(admin.locator('#layout-error'))).toContain('{{content}}');
+      expect(await text(admin.locator('#layout-error'))).toBe('a layout holds no <script>: the pages run none; {{content}} must appear exactly once');
       expect(await admin.inputValue('#layout-text')).toBe(broken);
       await shot(admin, 'layout-refused');
 

@@ -70,7 +70,7 @@ describeEachEngineApp('what ends with a credential change', (h) => {
     const { api, linkFor, submit, ended } = await setup();
     await api.create('twice');
     const [first, second] = [await linkFor('twice'), await linkFor('twice')];
-    expect(await submit(first, 'a-reset-horse')).toBe(200);
+    expect(await submit(first, 'a-reset-horse')).toBe(303);
     await ended(second, 'twice');
     expect((await api.login('twice', 'a-reset-horse')).result).toBe('OK');
   });

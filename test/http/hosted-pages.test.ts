@@ -118,7 +118,9 @@ describeEachEngineApp('code written against the hosted original, on the member p
     const closed = await h().newAccount({ registration: 'off', returnOrigins: [SITE] });
     expect((await postFrom(h(), `/auth/${closed.user}/`, pasted('carl'), SITE)).body).toContain('Registration is closed');
     const approval = await h().newAccount({ registration: 'approval', returnOrigins: [SITE] });
-    expect((await postFrom(h(), `/auth/${approval.user}/`, pasted('dora'), SITE)).body).toContain('waits for approval');
+    const waiting = await postFrom(h(), `/auth/${approval.user}/`, pasted('dora'), SITE);
+    expect(waiting.status).toBe(303);
+    expect(waiting.headers.location).toBe(`/auth/${approval.user}/?action=reg`);
   });
 
   it('signs in through the original’s older address, /cgi-bin/auth.fcgi, as through /auth/ACCOUNT/', async () => {
@@ -251,7 +253,7 @@ describeEachEngineApp('code written against the hosted original, on the member p
         headers: { ...FORM, origin: 'null', ...(cookie ? { cookie } : {}) },
       });
     expect((await remind({ who: 'hana' })).status).toBe(403);
-    expect((await remind({ who: 'hana', form_token: token }, `member_form=${token}`)).status).toBe(200);
+    expect((await remind({ who: 'hana', form_token: token }, `member_form=${token}`)).status).toBe(303);
     // The host's own Origin (plain http on a host name, no Fetch Metadata): taken without a token.
     const own = await h().request({
       url: `/auth/${user}/`,

@@ -81,12 +81,14 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
     });
   });
 
-  it('shows a page without redirecting when the account’s ok URL is a path of the integrator’s site, or none', async () => {
-    const { create, reset, submit } = await setup({ okUrl: '/welcome' });
+  it('goes on to the sign-in page, saying so, when the account’s ok URL is a path of the integrator’s site, or none', async () => {
+    const { create, reset, submit, user } = await setup({ okUrl: '/welcome' });
     await create('bob');
     const done = await submit((await reset({ find_member_login: 'bob' })).reset_url, 'a-brand-new-horse');
-    expect(done.status).toBe(200);
-    expect(done.body).toContain('Password changed');
+    // A redirect (a reload shows no used link's page), its notice in the flash cookie.
+    expect(done.status).toBe(303);
+    expect(done.headers.location).toBe(`/auth/${user}/`);
+    expect(String(done.headers['set-cookie'])).toContain('member_flash=');
   });
 
   it('expires after the account’s reset lifetime, and changes nothing then', async () => {
@@ -146,7 +148,7 @@ describeEachEngineApp('/api2/reset/ and the reset page', (h) => {
     const mismatch = await submit(reset_url, 'a-long-new-horse', 'a-long-new-horsf');
     expect(mismatch.body).toContain('not the same');
     expect((await login('fay', 'correct-horse-1')).result).toBe('OK');
-    expect((await submit(reset_url, 'a-long-new-horse')).status).toBe(200);
+    expect((await submit(reset_url, 'a-long-new-horse')).status).toBe(303);
     expect((await login('fay', 'a-long-new-horse')).result).toBe('OK');
   });
 

@@ -64,7 +64,7 @@ export async function memberPagesSection(scope: FastifyInstance, deps: ConsoleDe
     const text = form.built_in === '1' ? undefined : (form.layout ?? '').replaceAll('\r\n', '\n');
     const set = await deps.accounts.setPageTemplate(seen.account.name, text);
     if (set.kind === 'invalid') {
-      const chrome = { operator: seen.operator, account: seen.account.name };
+      const chrome = { operator: seen.operator, account: seen.account.name, notice: { kind: 'error' as const, text: t('layoutRefused') } };
       const own = (await deps.accounts.pageLayout(seen.account)).own;
       const origins = await deps.accounts.formOrigins(seen.account);
       return send(reply, 400, memberPagesSettingsPage(chrome, seen.account, {}, undefined, origins, { text: text ?? '', own, error: set.reason }));

@@ -36,7 +36,8 @@ export async function sessionSection(scope: FastifyInstance, deps: ConsoleDeps &
     const email = (formOf(request).email ?? '').trim();
     if (!isEmail(email)) return send(reply, 400, forgotPage({ notice: { kind: 'error', text: t('opInvalidEmail') } }, email));
     void operators.forgotten(email).catch((error: unknown) => request.log.error({ err: error }, 'the console password reminder failed'));
-    return send(reply, 200, messagePage(t('forgotSent'), t('forgotSentText'), {}, { href: '/admin/sign-in', text: t('signIn') }));
+    // The sign-in page says so, by a redirect: a reload asks for no second mail.
+    return seeOther(reply, '/admin/sign-in?done=forgot-sent');
   });
 
   const invalidLink = (reply: FastifyReply) => send(reply, 410, messagePage(t('linkNotValid'), t('linkNotValidText'), {}));

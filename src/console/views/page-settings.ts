@@ -65,7 +65,7 @@ function layoutCard(account: Account, view: PageLayoutView) {
   return html`<div class="card" id="layout"><h2>${t('pageLayout')}</h2>
 <p class="muted">${t('pageLayoutText')}</p>
 <p>${t(view.own ? 'pageLayoutOwn' : 'pageLayoutBuiltIn')}</p>
-<form method="post" action="${path}" class="settings">
+<form method="post" action="${path}#layout" class="settings">
 <label for="layout-text">${t('pageLayout')}</label>
 <textarea id="layout-text" name="layout" rows="14" spellcheck="false"${invalid ? html` aria-invalid="true" aria-describedby="layout-error"` : ''}>${view.text}</textarea>
 ${invalid ? html`<p class="field-error" id="layout-error">${view.error}</p>` : ''}

@@ -13,6 +13,7 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import { html } from '../html.js';
 import { chromeOf, passwordProblem, seeOther, sendPage } from '../../pages/page-reply.js';
 import { messagePage } from '../../pages/views/layout.js';
+import { inFrame, redirectWithFlash } from '../../pages/flash.js';
 import { linkRefusedPage, resetPage } from '../../pages/views/reminder.js';
 import { accountOrDefaults, DEFAULT_ACCOUNT } from '../../pages/page-actions.js';
 import { memberPage, sendMemberPage } from '../link-pages.js';
@@ -54,7 +55,10 @@ function okUrlOf(state: { member: { urlOk: string | null }; account: { settings:
   return /^https?:\/\//i.test(okUrl) ? redirectUrl(okUrl) : undefined;
 }
 
-export async function registerResetRoutes(app: FastifyInstance, context: RouteContext & { resets: PasswordResets; publicUrl?: string }): Promise<void> {
+export async function registerResetRoutes(
+  app: FastifyInstance,
+  context: RouteContext & { resets: PasswordResets; publicUrl?: string; flashKey: Buffer },
+): Promise<void> {
   const { resets } = context;
   app.post(
     '/api2/reset/',
@@ -127,7 +131,9 @@ export async function registerResetRoutes(app: FastifyInstance, context: RouteCo
       if (outcome.kind !== 'changed') return linkPage(request, reply, outcome);
       const okUrl = okUrlOf(outcome);
       if (okUrl) return seeOther(reply, okUrl);
-      return sendPage(reply, 200, chrome, messagePage(chrome, 'passwordSet', 'passwordSetText', { href: chrome.base, label: 'signIn' }));
+      // The sign-in page, saying so, by a redirect: a reload does not show the used link's page.
+      if (inFrame(request)) return sendPage(reply, 200, chrome, messagePage(chrome, 'passwordSet', 'passwordSetText', { href: chrome.base, label: 'signIn' }));
+      return redirectWithFlash(reply, chrome, context.flashKey, chrome.base, { notice: chrome.t('passwordSetText') });
     });
   });
 }

@@ -32,9 +32,14 @@ export async function registrationSection(pages: FastifyInstance, context: Membe
 const REGISTER_FORM = 'register-form';
 
 /** The registration page (with what a refused registration left: its errors, what was typed), or the page that says it is closed. */
+const AWAITING = 'awaiting-approval';
+const awaitingPage = (reply: FastifyReply, chrome: Chrome) =>
+  sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
+
 export function registrationPage(reply: FastifyReply, chrome: Chrome, flash?: Flash): FastifyReply {
   // A page, found (200): sites link to it, and link checkers take a 404 for a dead link.
   if (chrome.account.settings.registration === 'off') return registrationClosed(reply, chrome);
+  if (flash?.form === AWAITING) return awaitingPage(reply, chrome);
   const errors = { ...(flash?.errors ?? {}) };
   const error = errors.form;
   delete errors.form;
@@ -126,8 +131,11 @@ export async function register(
     return again(409);
   }
   if (created.kind !== 'created') return again(400, chrome.t(created.kind === 'over-quota' ? 'full' : 'tooLong'));
-  if (approval)
-    return sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
+  // Waiting for approval: the page that says so, by a redirect (a reload registers nothing again).
+  if (approval) {
+    if (inFrame(request)) return awaitingPage(reply, chrome);
+    return redirectWithFlash(reply, chrome, context.flashKey, `${chrome.base}?action=reg`, { form: AWAITING });
+  }
   const signedIn = await signIn(context, request, reply, account, login, password, false);
   if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
   const destination = destinationOf(chrome, undefined, signedIn.okUrl);

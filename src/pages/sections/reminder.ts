@@ -8,12 +8,19 @@ import { clientScope } from '../../auth/client-address.js';
 import { FORM_BODY_LIMIT_BYTES } from '../../http/page-security.js';
 import { pageOf } from '../access.js';
 import type { MemberPagesContext } from '../context.js';
+import { inFrame, redirectWithFlash, type Flash } from '../flash.js';
 import { sendPage } from '../page-reply.js';
 import { lostPage } from '../views/reminder.js';
 import { messagePage, type Chrome } from '../views/layout.js';
 
 /** The reminder's page (`?action=lost`). */
-export const reminderPage = (reply: FastifyReply, chrome: Chrome): FastifyReply => sendPage(reply, 200, chrome, lostPage(chrome));
+/** The reminder's page (`?action=lost`), or after a reminder was asked (its redirect's flash), the page saying the link is on its way. */
+export const reminderPage = (reply: FastifyReply, chrome: Chrome, flash?: Flash): FastifyReply =>
+  flash?.form === LOST_SENT ? sentPage(reply, chrome) : sendPage(reply, 200, chrome, lostPage(chrome));
+
+const LOST_SENT = 'lost-sent';
+const sentPage = (reply: FastifyReply, chrome: Chrome) =>
+  sendPage(reply, 200, chrome, messagePage(chrome, 'lostSent', 'lostSentText', { href: chrome.base, label: 'backToSignIn' }));
 
 export async function reminderSection(pages: FastifyInstance, context: MemberPagesContext): Promise<void> {
   pages.post('/:account/lost', { bodyLimit: FORM_BODY_LIMIT_BYTES, config: { page: { form: 'own' } } }, async (request, reply) => {
@@ -24,6 +31,8 @@ export async function reminderSection(pages: FastifyInstance, context: MemberPag
     if (!admission.ok) return sendPage(reply, 429, chrome, lostPage(chrome, chrome.t('tooMany', { seconds: admission.retryAfterSeconds })));
     // Answered before the look-up: the same words, in the same time, whether anyone matches.
     void context.resets.remind(account, who, chrome.language).catch((error: unknown) => request.log.error({ err: error }, 'the password reminder failed'));
-    return sendPage(reply, 200, chrome, messagePage(chrome, 'lostSent', 'lostSentText', { href: chrome.base, label: 'backToSignIn' }));
+    // Then the page that says so, by a redirect: a reload asks for no second mail.
+    if (inFrame(request)) return sentPage(reply, chrome);
+    return redirectWithFlash(reply, chrome, context.flashKey, `${chrome.base}?action=lost`, { form: LOST_SENT });
   });
 }

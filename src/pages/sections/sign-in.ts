@@ -50,7 +50,7 @@ export async function signInSection(pages: FastifyInstance, context: MemberPages
       case 'ppreturn':
         return showSignIn(context, request, reply, account, query.url);
       case 'lost':
-        return reminderPage(reply, chrome);
+        return reminderPage(reply, chrome, takeFlash(request, reply, chrome, context.flashKey));
       case 'reg':
         return registrationPage(reply, chrome, takeFlash(request, reply, chrome, context.flashKey));
       case 'logout':
