@@ -169,8 +169,8 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     operators: new OperatorsService(store.operators, store.accounts, hasher, clock, linkBase, () => config.publicUrl),
     overview: new AccountOverview(store.overview, clock),
     exporter: new MemberExporter(store.transfer),
-    // New members without a password get the reset mail, as /reset/ sends it.
-    imports: new ImportJobs(importer, hasher, async (account, login) => void (await resets.issue(account, { by: 'login', login }, true)), clock),
+    // New members without a password get a link to choose one (the welcome link's mail).
+    imports: new ImportJobs(importer, hasher, async (account, login) => void (await resets.issue(account, { by: 'login', login }, true, { welcome: true })), clock),
     hashing,
     importer,
     upstream: {

@@ -37,7 +37,7 @@ const BUILT_IN = Object.fromEntries(
       return parsed.template;
     };
     const kinds = Object.fromEntries(MAIL_KINDS.map((kind) => [kind, read(kind, TEMPLATE_VARIABLES[kind])])) as Record<MailKind, MailTemplate>;
-    return [language, { ...kinds, 'shared-reset': read('shared-reset', SHARED_RESET_VARIABLES) }];
+    return [language, { ...kinds, 'shared-reset': read('shared-reset', SHARED_RESET_VARIABLES), 'welcome-link': read('welcome-link', TEMPLATE_VARIABLES.reset) }];
   }),
 ) as Record<Language, Record<MemberMailText, MailTemplate>>;
 
@@ -190,8 +190,11 @@ export class MailSender {
     }
     const member = mail.member!;
     const kind = mail.kind as MailKind;
-    const own = mail.template === undefined || mail.vars.reset_links ? undefined : this.ownTemplate(kind, mail.template);
-    const template = own ?? BUILT_IN[languageOf(mail)][mail.vars.reset_links ? 'shared-reset' : kind];
+    // The built-in words for a shared address's reminder and a new member's first link (an
+    // account's reset template speaks of a forgotten password).
+    const special = mail.vars.reset_links ? 'shared-reset' : mail.vars.welcome ? 'welcome-link' : undefined;
+    const own = mail.template === undefined || special ? undefined : this.ownTemplate(kind, mail.template);
+    const template = own ?? BUILT_IN[languageOf(mail)][special ?? kind];
     const values: Record<string, string> = {
       ...mail.vars,
       account: mail.account.name,

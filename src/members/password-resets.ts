@@ -59,6 +59,9 @@ function digestOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** A new member's first-password link lives a week at least: it may wait in a mailbox for days. */
+export const WELCOME_LINK_MS = 7 * 86_400_000;
+
 export class PasswordResets {
   constructor(
     private readonly links: ResetLinkStore,
@@ -69,23 +72,31 @@ export class PasswordResets {
   ) {}
 
   /** A link for the one member the selector finds (not a Deleted one); its mail queued when asked and the account has a mail server. */
-  async issue(account: Account, selector: MemberSelector, sendMail: boolean): Promise<ResetIssue> {
+  async issue(account: Account, selector: MemberSelector, sendMail: boolean, options: { welcome?: boolean } = {}): Promise<ResetIssue> {
     const found = await this.members.findSelected(account, selector);
     if (found.kind !== 'found') return found;
-    return this.issueFor(account, found.member, sendMail);
+    return this.issueFor(account, found.member, sendMail, undefined, options.welcome);
   }
 
-  /** A link for this member, its mail queued when asked and the account has a mail server (in `language`, the asking page's). */
-  private async issueFor(account: Account, member: Member, sendMail: boolean, language?: string): Promise<ResetIssue> {
+  /**
+   * A link for this member, its mail queued when asked and the account has a mail server (in
+   * `language`, the asking page's). A `welcome` link is a new member's first password (an
+   * operator made it, or an import): its mail says so, and it lives WELCOME_LINK_MS at least.
+   */
+  private async issueFor(account: Account, member: Member, sendMail: boolean, language?: string, welcome = false): Promise<ResetIssue> {
     const now = this.clock();
     const token = randomBytes(24).toString('base64url');
-    const expiresAt = now + account.settings.resetLifetimeSeconds * 1000;
+    const lifetime = account.settings.resetLifetimeSeconds * 1000;
+    const expiresAt = now + (welcome ? Math.max(lifetime, WELCOME_LINK_MS) : lifetime);
     const url = this.urlOf(account, token);
     // A member without an address (the hosted original allowed one) gets no mail: only an
     // operator can hand it a link.
     const mail =
       sendMail && account.settings.smtpUrl !== '' && member.email !== ''
-        ? { kind: 'reset' as const, vars: { reset_url: url, reset_expires_at: String(expiresAt), ...(language ? { language } : {}) } }
+        ? {
+            kind: 'reset' as const,
+            vars: { reset_url: url, reset_expires_at: String(expiresAt), ...(language ? { language } : {}), ...(welcome ? { welcome: '1' } : {}) },
+          }
         : undefined;
     await this.links.createResetLink({ accountId: account.id, memberId: member.id, digest: digestOf(token), createdAt: now, expiresAt }, mail);
     return { kind: 'issued', url, mailQueued: mail !== undefined };

@@ -10,7 +10,7 @@
  */
 
 /** The member's mail kinds, and the reminder to an address several members share. */
-export type MemberMailText = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused' | 'shared-reset';
+export type MemberMailText = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused' | 'shared-reset' | 'welcome-link';
 
 export const MAILS_EN: Readonly<Record<MemberMailText, string>> = {
   welcome: `Subject: Welcome, {{login}}
@@ -52,6 +52,17 @@ registration in the console:
 Hello {{login}},
 
 your registration was not accepted. If you think this is a mistake, reply to this mail.
+`,
+  'welcome-link': `Subject: Your membership of {{account}}
+
+Hello {{login}},
+
+a membership of {{account}} was made for you. Choose your password with this link; it works
+once, until {{reset_expires}}:
+
+{{reset_url}}
+
+Then sign in with your login, {{login}}, or this e-mail address.
 `,
   'shared-reset': `Subject: Choose a new password
 
@@ -101,6 +112,17 @@ Bonjour {{login}},
 
 votre inscription n'a pas été acceptée. Si vous pensez qu'il s'agit d'une erreur, répondez à
 ce message.
+`,
+  'welcome-link': `Subject: Votre adhésion à {{account}}
+
+Bonjour {{login}},
+
+une adhésion à {{account}} a été créée pour vous. Choisissez votre mot de passe avec ce lien ;
+il sert une fois, jusqu'au {{reset_expires}} :
+
+{{reset_url}}
+
+Connectez-vous ensuite avec votre identifiant, {{login}}, ou cette adresse e-mail.
 `,
   'shared-reset': `Subject: Choisissez un nouveau mot de passe
 

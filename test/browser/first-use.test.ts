@@ -465,8 +465,13 @@ for (const engine of ENGINES) {
         await submit(console, 'form.edit button[type=submit]');
         expect(await text(console.locator('.notice'))).toBe('Member ivy created: a link to choose their password is mailed to ivy@example.com.');
         expect(await console.locator('#edit-form input[name="profile:first_name"]').inputValue()).toBe('Ivy');
-        const [mail] = await mailsTo('ivy@example.com', 'Choose a new password');
+        // A welcome, not a forgotten password's words; the link lives a week.
+        const [mail] = await mailsTo('ivy@example.com', 'Your membership of demo');
+        expect(mail!.text).toContain('a membership of demo was made for you');
+        expect(mail!.text).not.toContain('If you did not ask for it');
         expect(mail!.text).toContain('/api2/reset-password/?account=demo&token=');
+        const until = /until (\d{4}-\d{2}-\d{2})/.exec(mail!.text)![1]!;
+        expect(Date.parse(until) - Date.now()).toBeGreaterThan(5 * 86_400_000);
       }, 60_000);
 
       it('reads the account’s settings in plain words, periods as typed, every error at once', async () => {

@@ -100,7 +100,7 @@ export async function membersSection(scope: FastifyInstance, deps: ConsoleDeps):
       // here, once (so this page is not a redirect: the password is in no address).
       if (form.password) return seeOther(reply, `${memberPath(account.name, outcome.id)}?done=created`);
       if (form.mail_link === '1' && account.settings.smtpUrl !== '' && form.email) {
-        await deps.resets.issue(account, { by: 'id', id: outcome.id }, true);
+        await deps.resets.issue(account, { by: 'id', id: outcome.id }, true, { welcome: true });
         return seeOther(reply, `${memberPath(account.name, outcome.id)}?done=created-link-mailed`);
       }
       return send(reply, 201, memberCreatedPage(chrome, account.name, outcome));
