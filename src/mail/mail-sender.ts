@@ -182,7 +182,9 @@ export class MailSender {
   }
 
   private render(mail: QueuedMail) {
-    const dates = createDateFormatter(mail.account.timeZone);
+    // A time in the account's zone, named: a member elsewhere can tell when it is.
+    const formatter = createDateFormatter(mail.account.timeZone);
+    const dates = { dateTime: (instant: number) => `${formatter.dateTime(instant)} (${mail.account.timeZone})` };
     if (mail.operator) {
       const values: Record<string, string> = { ...mail.vars, account: mail.account.name, email: mail.operator.email };
       if (mail.vars.setup_expires_at) values.setup_expires = dates.dateTime(Number(mail.vars.setup_expires_at));

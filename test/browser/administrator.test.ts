@@ -81,7 +81,7 @@ for (const engine of ENGINES) {
       await admin.fill('#name', 'the orchard');
       await submit(admin, CREATE);
       expect(await admin.locator('#name').getAttribute('aria-invalid')).toBe('true');
-      expect(await text(admin.locator('#name-error'))).not.toBe('');
+      expect(await text(admin.locator('#name-error'))).toBe('Use 3 to 64 letters, digits, dots, dashes or underscores (no spaces).');
       expect(await admin.inputValue('#name')).toBe('the orchard');
       await admin.fill('#name', 'demo');
       await submit(admin, CREATE);

@@ -28,7 +28,7 @@ export async function accountsSection(scope: FastifyInstance, deps: ConsoleDeps)
     const name = (formOf(request).name ?? '').trim();
     const created = await deps.accounts.create(name);
     if (created.kind === 'created') return send(reply, 201, accountCreatedPage({ operator }, created.account, created.apiKey));
-    const error = created.kind === 'name-taken' ? t('accountNameTaken') : created.reason;
+    const error = created.kind === 'name-taken' ? t('accountNameTaken') : created.setting === 'name' ? t('accountNameInvalid') : created.reason;
     return send(reply, created.kind === 'name-taken' ? 409 : 400, newAccountPage({ operator }, name, error));
   });
 }

@@ -36,7 +36,7 @@ ${editable.map((field) => registrationInput(field, { values, errors }, chrome))}
 <form id="password-form" method="post" action="${base}password">${formToken(chrome)}
 <input type="text" name="username" value="${view.login}" autocomplete="username" hidden>
 ${input('current', t('currentPassword'), { type: 'password', autocomplete: 'current-password', required: true, error: pwError('current') })}
-${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: pwError('password'), hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
+${input('password', t('changedPassword'), { type: 'password', autocomplete: 'new-password', required: true, error: pwError('password'), hint: t('passwordHint', { min: account.settings.minPasswordLength }) })}
 ${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-password', required: true, error: pwError('confirm') })}
 <button type="submit" class="secondary">${t('changePassword')}</button>
 </form>
