@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cameOverHttps } from '../http/page-security.js';
 import { appendCookie } from './form-token.js';
-import { giveFormToken } from './page-reply.js';
+import { giveFormToken, sendPage } from './page-reply.js';
 import { readCookies } from './member-cookie.js';
 import type { Chrome } from './views/layout.js';
 
@@ -55,6 +55,15 @@ export function redirectWithFlash(reply: FastifyReply, chrome: Chrome, key: Buff
   giveFormToken(reply, chrome);
   appendCookie(reply, cookie(reply.request, chrome, `${payload}.${signature(key, chrome.formToken, payload)}`, 60));
   return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
+}
+
+/**
+ * A form done: the redirect to `location` with its outcome; in a frame (whose next page would
+ * not get the pages' cookies), `page` at once instead.
+ */
+export function redirectOrAnswer(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, key: Buffer, location: string, flash: Flash, page: () => string): FastifyReply {
+  if (inFrame(request)) return sendPage(reply, 200, chrome, page());
+  return redirectWithFlash(reply, chrome, key, location, flash);
 }
 
 /** The outcome a redirect left for this page (then forgotten), if it is this browser's. */

@@ -20,7 +20,7 @@ import type { MessageKey } from '../messages/catalog.js';
 import type { MemberPagesContext } from './context.js';
 import { allowedReturn, clearSessionCookie, cookieName, readCookies, setSessionCookie } from './member-cookie.js';
 import { chromeOf, formTargets, seeOther, sendPage } from './page-reply.js';
-import { inFrame, redirectWithFlash, takeFlash } from './flash.js';
+import { redirectOrAnswer, takeFlash } from './flash.js';
 import { continuePage, signInPage } from './views/sign-in.js';
 import { messagePage, type Chrome } from './views/layout.js';
 import { profilePage, type ProfileView } from './views/profile.js';
@@ -177,7 +177,7 @@ export async function signOut(context: MemberPagesContext, request: FastifyReque
   const chrome = await chromeOf(context, account, request);
   await endCookieSessions(context, account, request);
   clearSessionCookie(reply, request, account, context.publicUrl);
-  return leaveForSignIn(context, request, reply, chrome, 'signedOutNotice');
+  return leaveForSignIn(context, request, reply, chrome, 'signedOut');
 }
 
 /**
@@ -185,13 +185,18 @@ export async function signOut(context: MemberPagesContext, request: FastifyReque
  * notice at its top, reached by a redirect, so that a reload posts nothing again. In a frame
  * (where the redirect's page would not get the pages' cookies) the notice's own page answers.
  */
-export function leaveForSignIn(context: MemberPagesContext, request: FastifyRequest, reply: FastifyReply, chrome: Chrome, notice: 'signedOutNotice' | 'deletedText') {
-  if (inFrame(request)) {
-    const title = notice === 'deletedText' ? 'deleted' : 'signedOut';
-    return sendPage(reply, 200, chrome, messagePage(chrome, title, notice === 'deletedText' ? notice : 'signedOutText', { href: chrome.base, label: 'signInAgain' }));
-  }
-  return redirectWithFlash(reply, chrome, context.flashKey, chrome.base, { notice: chrome.t(notice) });
+export function leaveForSignIn(context: MemberPagesContext, request: FastifyRequest, reply: FastifyReply, chrome: Chrome, ended: 'signedOut' | 'deleted') {
+  const words = ENDED[ended];
+  return redirectOrAnswer(request, reply, chrome, context.flashKey, chrome.base, { notice: chrome.t(words.notice) }, () =>
+    messagePage(chrome, ended, words.text, { href: chrome.base, label: 'signInAgain' }),
+  );
 }
+
+/** The words of an ended session: the sign-in page's notice, and the text of the page a frame gets. */
+const ENDED = {
+  signedOut: { notice: 'signedOutNotice', text: 'signedOutText' },
+  deleted: { notice: 'deletedText', text: 'deletedText' },
+} as const;
 
 /** Signs the member in as /api2/login/ would, then sets the cookie; the failure's words otherwise. */
 export async function signIn(

@@ -13,7 +13,7 @@ import { ApiError, errorBody, MESSAGES } from '../errors.js';
 import { html } from '../html.js';
 import { chromeOf, passwordProblem, seeOther, sendPage } from '../../pages/page-reply.js';
 import { messagePage } from '../../pages/views/layout.js';
-import { inFrame, redirectWithFlash } from '../../pages/flash.js';
+import { redirectOrAnswer } from '../../pages/flash.js';
 import { linkRefusedPage, resetPage } from '../../pages/views/reminder.js';
 import { accountOrDefaults, DEFAULT_ACCOUNT } from '../../pages/page-actions.js';
 import { memberPage, sendMemberPage } from '../link-pages.js';
@@ -132,8 +132,9 @@ export async function registerResetRoutes(
       const okUrl = okUrlOf(outcome);
       if (okUrl) return seeOther(reply, okUrl);
       // The sign-in page, saying so, by a redirect: a reload does not show the used link's page.
-      if (inFrame(request)) return sendPage(reply, 200, chrome, messagePage(chrome, 'passwordSet', 'passwordSetText', { href: chrome.base, label: 'signIn' }));
-      return redirectWithFlash(reply, chrome, context.flashKey, chrome.base, { notice: chrome.t('passwordSetText') });
+      return redirectOrAnswer(request, reply, chrome, context.flashKey, chrome.base, { notice: chrome.t('passwordSetText') }, () =>
+        messagePage(chrome, 'passwordSet', 'passwordSetText', { href: chrome.base, label: 'signIn' }),
+      );
     });
   });
 }

@@ -131,7 +131,7 @@ export async function profileSection(pages: FastifyInstance, context: MemberPage
     // Erased, not the restorable Deleted an operator's status=D makes (docs/security.md).
     await context.members.erase(account, member.id, { actor: 'member', requestId: request.id });
     clearSessionCookie(reply, request, account, context.publicUrl);
-    return leaveForSignIn(context, request, reply, chrome, 'deletedText');
+    return leaveForSignIn(context, request, reply, chrome, 'deleted');
   });
 
   // Everything stored about the member, as one JSON document (GET: it changes nothing).

@@ -17,7 +17,7 @@ import type { MemberPagesContext } from '../context.js';
 import { destinationOf, goOn, readFields, registrationClosed, signIn, visitor } from '../page-actions.js';
 import { passwordProblem, sendPage } from '../page-reply.js';
 import { messagePage, type Chrome } from '../views/layout.js';
-import { inFrame, redirectWithFlash, type Flash } from '../flash.js';
+import { inFrame, redirectOrAnswer, redirectWithFlash, type Flash } from '../flash.js';
 import { registerPage } from '../views/registration.js';
 import { signInPage } from '../views/sign-in.js';
 
@@ -31,15 +31,16 @@ export async function registrationSection(pages: FastifyInstance, context: Membe
 /** The registration form's element id: a refused registration lands scrolled to it. */
 const REGISTER_FORM = 'register-form';
 
-/** The registration page (with what a refused registration left: its errors, what was typed), or the page that says it is closed. */
+/** The flash of a registration that waits for approval, and the page that says so. */
 const AWAITING = 'awaiting-approval';
-const awaitingPage = (reply: FastifyReply, chrome: Chrome) =>
-  sendPage(reply, 200, chrome, messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' }));
+const awaitingPage = (chrome: Chrome) => messagePage(chrome, 'awaitingApproval', 'awaitingApprovalText', { href: chrome.base, label: 'backToSignIn' });
+
+/** The registration page (with what a refused registration left: its errors, what was typed), or the page that says it is closed, or that it waits. */
 
 export function registrationPage(reply: FastifyReply, chrome: Chrome, flash?: Flash): FastifyReply {
   // A page, found (200): sites link to it, and link checkers take a 404 for a dead link.
   if (chrome.account.settings.registration === 'off') return registrationClosed(reply, chrome);
-  if (flash?.form === AWAITING) return awaitingPage(reply, chrome);
+  if (flash?.form === AWAITING) return sendPage(reply, 200, chrome, awaitingPage(chrome));
   const errors = { ...(flash?.errors ?? {}) };
   const error = errors.form;
   delete errors.form;
@@ -132,10 +133,7 @@ export async function register(
   }
   if (created.kind !== 'created') return again(400, chrome.t(created.kind === 'over-quota' ? 'full' : 'tooLong'));
   // Waiting for approval: the page that says so, by a redirect (a reload registers nothing again).
-  if (approval) {
-    if (inFrame(request)) return awaitingPage(reply, chrome);
-    return redirectWithFlash(reply, chrome, context.flashKey, `${chrome.base}?action=reg`, { form: AWAITING });
-  }
+  if (approval) return redirectOrAnswer(request, reply, chrome, context.flashKey, `${chrome.base}?action=reg`, { form: AWAITING }, () => awaitingPage(chrome));
   const signedIn = await signIn(context, request, reply, account, login, password, false);
   if (!signedIn.ok) return sendPage(reply, 200, chrome, signInPage(chrome, { error: signedIn.message, login }));
   const destination = destinationOf(chrome, undefined, signedIn.okUrl);

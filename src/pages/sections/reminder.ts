@@ -8,19 +8,18 @@ import { clientScope } from '../../auth/client-address.js';
 import { FORM_BODY_LIMIT_BYTES } from '../../http/page-security.js';
 import { pageOf } from '../access.js';
 import type { MemberPagesContext } from '../context.js';
-import { inFrame, redirectWithFlash, type Flash } from '../flash.js';
+import { redirectOrAnswer, type Flash } from '../flash.js';
 import { sendPage } from '../page-reply.js';
 import { lostPage } from '../views/reminder.js';
 import { messagePage, type Chrome } from '../views/layout.js';
 
-/** The reminder's page (`?action=lost`). */
+/** The flash of a reminder asked, and the page saying the link is on its way. */
+const LOST_SENT = 'lost-sent';
+const sentPage = (chrome: Chrome) => messagePage(chrome, 'lostSent', 'lostSentText', { href: chrome.base, label: 'backToSignIn' });
+
 /** The reminder's page (`?action=lost`), or after a reminder was asked (its redirect's flash), the page saying the link is on its way. */
 export const reminderPage = (reply: FastifyReply, chrome: Chrome, flash?: Flash): FastifyReply =>
-  flash?.form === LOST_SENT ? sentPage(reply, chrome) : sendPage(reply, 200, chrome, lostPage(chrome));
-
-const LOST_SENT = 'lost-sent';
-const sentPage = (reply: FastifyReply, chrome: Chrome) =>
-  sendPage(reply, 200, chrome, messagePage(chrome, 'lostSent', 'lostSentText', { href: chrome.base, label: 'backToSignIn' }));
+  sendPage(reply, 200, chrome, flash?.form === LOST_SENT ? sentPage(chrome) : lostPage(chrome));
 
 export async function reminderSection(pages: FastifyInstance, context: MemberPagesContext): Promise<void> {
   pages.post('/:account/lost', { bodyLimit: FORM_BODY_LIMIT_BYTES, config: { page: { form: 'own' } } }, async (request, reply) => {
@@ -32,7 +31,6 @@ export async function reminderSection(pages: FastifyInstance, context: MemberPag
     // Answered before the look-up: the same words, in the same time, whether anyone matches.
     void context.resets.remind(account, who, chrome.language).catch((error: unknown) => request.log.error({ err: error }, 'the password reminder failed'));
     // Then the page that says so, by a redirect: a reload asks for no second mail.
-    if (inFrame(request)) return sentPage(reply, chrome);
-    return redirectWithFlash(reply, chrome, context.flashKey, `${chrome.base}?action=lost`, { form: LOST_SENT });
+    return redirectOrAnswer(request, reply, chrome, context.flashKey, `${chrome.base}?action=lost`, { form: LOST_SENT }, () => sentPage(chrome));
   });
 }
