@@ -81,8 +81,7 @@ export function registerAccess(scope: FastifyInstance, deps: AccessDeps): void {
       request.consoleAccess = { operator };
       return;
     }
-    // An administrator is an owner of every account.
-    const grant = operator.administrator ? { role: 'owner' as const } : accessTo(operator, name);
+    const grant = accessTo(operator, name);
     const account = grant && (await deps.accounts.find(name));
     if (!grant || !account)
       return send(reply, 404, messagePage(t('notFound'), t('noAccountOfYours'), { operator }, { href: '/admin/', text: t('yourAccounts') }));

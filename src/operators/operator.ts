@@ -20,6 +20,15 @@ export function roleAllows(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
 
+/**
+ * The operator's role on the account (its name compared case-insensitively, as everywhere:
+ * `/admin/accounts/Demo` is demo's); an administrator is an owner of every account.
+ */
+export function roleOn(operator: Operator, accountName: string): Role | undefined {
+  if (operator.administrator) return 'owner';
+  return operator.accounts.find((grant) => grant.account.toLowerCase() === accountName.toLowerCase())?.role;
+}
+
 export interface Operator {
   readonly id: number;
   readonly email: string;

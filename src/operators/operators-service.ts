@@ -12,7 +12,7 @@ import type { AccountStore } from '../accounts/account-store.js';
 import { checkChosenPassword } from '../auth/password-policy.js';
 import { isOverlongPassword, MAX_PASSWORD_LENGTH, type PasswordHasher } from '../auth/passwords.js';
 import type { Clock } from '../common/clock.js';
-import { roleAllows, type Operator, type OperatorStore, type Role } from './operator.js';
+import { roleAllows, roleOn, type Operator, type OperatorStore, type Role } from './operator.js';
 import { newRecoveryCodes, newSecret, recoveryDigest, secretUri, stepOf } from './two-step.js';
 
 /** A set-up link is valid this long. */
@@ -453,10 +453,9 @@ export class OperatorsService {
 }
 
 /** The operator's role on the account, when it has at least `needed`. */
-export function accessTo(operator: Operator, accountName: string, needed: Role = 'viewer'): { accountId: number; role: Role } | undefined {
-  // Account names are compared case-insensitively, as everywhere (`/admin/accounts/Demo` is demo's).
-  const grant = operator.accounts.find((a) => a.account.toLowerCase() === accountName.toLowerCase());
-  return grant && roleAllows(grant.role, needed) ? { accountId: grant.accountId, role: grant.role } : undefined;
+export function accessTo(operator: Operator, accountName: string, needed: Role = 'viewer'): { role: Role } | undefined {
+  const role = roleOn(operator, accountName);
+  return role && roleAllows(role, needed) ? { role } : undefined;
 }
 
 /** The members' rules for a chosen password (length, not a common one), with a higher minimum. */

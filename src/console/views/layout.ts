@@ -5,7 +5,7 @@
  * "The web front ends"); no view has a script or a style attribute (the Content-Security-Policy
  * allows neither): the pages work with JavaScript off.
  */
-import type { Operator, Role } from '../../operators/operator.js';
+import { roleOn, type Operator, type Role } from '../../operators/operator.js';
 import { html, type Html } from '../../http/html.js';
 import { stylesheet } from '../../http/stylesheets.js';
 import { membersPath } from '../paths.js';
@@ -50,8 +50,7 @@ const ACCOUNT_PAGES: ReadonlyArray<{ heading: ConsoleKey; path: string; role: Ro
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 
 function accountNav(operator: Operator, account: string, title: string): Html {
-  // An administrator is an owner of every account.
-  const role = operator.administrator ? 'owner' : operator.accounts.find((grant) => grant.account === account)?.role;
+  const role = roleOn(operator, account);
   if (!role) return html``;
   const pages = ACCOUNT_PAGES.filter((page) => RANK[role] >= RANK[page.role]);
   return html`<nav class="account-nav" aria-label="${account}">${pages.map(
