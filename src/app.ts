@@ -36,6 +36,8 @@ import { registerVerifyRoute } from './http/routes/verify.js';
 import { registerEventsRoute } from './http/routes/events.js';
 import type { EventsService } from './events/events-service.js';
 import { registerHealthRoutes } from './http/routes/health.js';
+import { registerBillingRoutes } from './http/routes/billing.js';
+import type { BillingService } from './billing/billing-service.js';
 import { registerHomePage } from './http/routes/home.js';
 import { registerOpenApi } from './http/openapi.js';
 import { outcomeOf, type Metrics, type RequestOutcome } from './observability/metrics.js';
@@ -90,6 +92,8 @@ export interface AppDependencies {
   readonly operators: Pick<OperatorsService, 'approvalNotice'>;
   /** The operator's console at /admin/ (ADMIN=off leaves it out). */
   readonly console?: ConsoleContext;
+  /** Paid memberships: the providers' notifications, the member pages' checkout. */
+  readonly billing: BillingService;
   /**
    * Each request in an account scope of its own (common/account-scope.ts), so that its writes
    * send its accounts' next reads to the primary: on with standbys (DATABASE_REPLICA_URLS),
@@ -203,6 +207,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: deps.publicUrl,
     countLogin: (outcome) => deps.metrics?.countLogin(outcome),
   });
+  await registerBillingRoutes(app, { accounts: deps.accounts, billing: deps.billing });
   registerHealthRoutes(app, { ping: () => deps.store.ping() });
   await registerHomePage(app, { console: deps.console !== undefined });
   if (deps.console) await registerConsole(app, deps.console);

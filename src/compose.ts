@@ -6,6 +6,9 @@
  * overrides a test needs (a clock, a hasher). Everything else receives what it needs as
  * arguments.
  */
+import { BillingService } from './billing/billing-service.js';
+import { StripeProvider } from './billing/stripe.js';
+import { PayPalProvider } from './billing/paypal.js';
 import { MailTemplates } from './mail/mail-templates.js';
 import { AccountOverview } from './accounts/overview.js';
 import { MemberExporter } from './import-export/exporter.js';
@@ -76,6 +79,8 @@ export interface Services {
   readonly hashing: HashingGate;
   /** The import, with password hashing of its own (see below). */
   readonly importer: MemberImporter;
+  /** Paid memberships: the providers' notifications, checkouts, plans. */
+  readonly billing: BillingService;
   /** The move from an upstream service: links, the migration, the writes mirrored there. */
   readonly upstream: {
     readonly links: UpstreamLinksService;
@@ -146,8 +151,18 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
   );
   const members = new MembersService(store.members, hasher, verifyLinks, clock, store.overview);
   const linkBase = typeof publicUrl === 'string' ? () => publicUrl : publicUrl;
-  const mailer = new MailSender(store.mail, (account, id, login, email) => verifyLinks.url(account, id, login, email), clock);
+  const mailer = new MailSender(store.mail, (account, id, login, email) => verifyLinks.url(account, id, login, email), clock, linkBase);
   const resets = new PasswordResets(store.resets, members, (id) => accountsService.byId(id), clock, linkBase);
+  const stripe = new StripeProvider(config.stripeApiUrl);
+  const billing = new BillingService(
+    store.billing,
+    { stripe, paypal: new PayPalProvider(config.paypalIpnUrl, clock) },
+    stripe,
+    members,
+    hasher,
+    async (account, login) => void (await resets.issue(account, { by: 'login', login }, true, { welcome: true })),
+    clock,
+  );
   return {
     store,
     accounts: accountsService,
@@ -173,6 +188,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     imports: new ImportJobs(importer, hasher, async (account, login) => void (await resets.issue(account, { by: 'login', login }, true, { welcome: true })), clock),
     hashing,
     importer,
+    billing,
     upstream: {
       links: new UpstreamLinksService(store.upstream, links, clock),
       migration: new MemberMigration(store.upstream, importer, clock, config.deletedRetentionDays),
@@ -243,6 +259,7 @@ export function appDependencies(
     mirror: services.upstream.mirror,
     hashing: services.hashing,
     store: services.store,
+    billing: services.billing,
     ...(config.admin
       ? {
           console: {

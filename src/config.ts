@@ -78,6 +78,10 @@ export interface Config {
   readonly importUploadLimitBytes: number;
   /** How long `serve` waits at start for a store that does not answer (a database starting, a failover), trying again with backoff. */
   readonly storeWaitSeconds: number;
+  /** Stripe's API (a local fake in tests, a staging proxy). */
+  readonly stripeApiUrl: string;
+  /** Where PayPal's notifications (IPN) are posted back to be confirmed. */
+  readonly paypalIpnUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -114,6 +118,8 @@ const VARIABLES: Record<string, Record<string, unknown> & { why: string }> = {
   ADMIN: { type: 'string', enum: ['on', 'off'], why: 'on or off' },
   IMPORT_UPLOAD_LIMIT_BYTES: whole(1024, 64 * 1024 * 1024 * 1024),
   STORE_WAIT_SECONDS: whole(0, 3600),
+  STRIPE_API_URL: { type: 'string', pattern: '^https?://[^\\s]+$', why: 'an absolute http(s) URL' },
+  PAYPAL_IPN_URL: { type: 'string', pattern: '^https?://[^\\s]+$', why: 'an absolute http(s) URL' },
   BODY_LIMIT_BYTES: whole(1024, 1024 * 1024 * 1024),
   MAX_PARAMETERS: whole(10, 100000),
   KEY_FAILURE_LIMIT: whole(1, 1_000_000),
@@ -177,6 +183,8 @@ export function loadConfig(env?: Record<string, string | undefined>): Config {
     admin: get<string>('ADMIN', 'on') === 'on',
     importUploadLimitBytes: get('IMPORT_UPLOAD_LIMIT_BYTES', 512 * 1024 * 1024),
     storeWaitSeconds: get('STORE_WAIT_SECONDS', 60),
+    stripeApiUrl: trimTrailing(get('STRIPE_API_URL', 'https://api.stripe.com'), '/'),
+    paypalIpnUrl: get('PAYPAL_IPN_URL', 'https://ipnpb.paypal.com/cgi-bin/webscr'),
     webhooksAllowPrivateAddresses: get<string>('WEBHOOKS_ALLOW_PRIVATE_ADDRESSES', 'false') === 'true',
     bodyLimitBytes: get('BODY_LIMIT_BYTES', 8 * 1024 * 1024),
     maxParameters: get('MAX_PARAMETERS', 1000),

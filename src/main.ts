@@ -14,6 +14,7 @@ import { registerWebhookCommands } from './cli/webhook-commands.js';
 import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerMemberCommands } from './cli/member-commands.js';
 import { registerAccountCommands } from './cli/account-commands.js';
+import { registerBillingCommands } from './cli/billing-commands.js';
 import { print, reportUnknownOptionsFirst, withServices } from './cli/cli-support.js';
 import { packageVersion } from './version.js';
 import { writeLines } from './common/terminal-text.js';
@@ -91,6 +92,7 @@ export function buildCli(): Command {
   registerMailCommands(account, withServices);
   registerWebhookCommands(program, withServices);
   registerOperatorCommands(program, withServices);
+  registerBillingCommands(program, withServices);
 
   program
     .command('backup <file>')

@@ -22,6 +22,11 @@ export const EVENT_TYPES = [
   'member.login',
   'member.expiring',
   'member.registered',
+  'member.paid',
+  'member.payment_failed',
+  'member.refunded',
+  'member.disputed',
+  'member.plan_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -93,6 +93,8 @@ export class MailSender {
     private readonly store: MailStore,
     private readonly verifyUrl: VerifyUrl,
     private readonly clock: Clock,
+    /** The base of links to the member pages (a failed payment's mail links the profile when the provider gave no page). */
+    private readonly linkBase: () => string = () => '',
   ) {}
 
   /** One round; a round asked for while one runs shares it. */
@@ -205,6 +207,10 @@ export class MailSender {
     };
     if (mail.vars.reset_expires_at) values.reset_expires = dates.dateTime(Number(mail.vars.reset_expires_at));
     if (kind === 'welcome') values.verify_url = this.verifyUrl(mail.account.name, member.id, member.login, member.email);
+    if (kind === 'payment-failed') {
+      values.paid_until = mail.vars.paid_until_at ? dates.dateTime(Number(mail.vars.paid_until_at)) : '';
+      values.fix_url = mail.vars.fix_url || `${this.linkBase()}/auth/${encodeURIComponent(mail.account.name)}/profile`;
+    }
     if (kind === 'expiring' && member.expiresAt !== null) {
       values.expires = dates.dateTime(member.expiresAt);
       values.action = member.expiryAction === 'D' ? 'deleted' : 'suspended';

@@ -75,6 +75,8 @@ export class MailTemplates {
       expires: later,
       action: 'suspended',
       approve_url: `${base}/admin/accounts/${encodeURIComponent(account.name)}/registrations`,
+      paid_until: later,
+      fix_url: `${base}/auth/${encodeURIComponent(account.name)}/profile`,
     };
     return Object.fromEntries(TEMPLATE_VARIABLES[kind].map((name) => [name, samples[name] ?? '']));
   }

@@ -12,8 +12,8 @@
 
 import { MAILS_EN } from '../messages/mails.js';
 
-export type MailKind = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused';
-export const MAIL_KINDS: readonly MailKind[] = ['welcome', 'reset', 'expiring', 'registered', 'refused'];
+export type MailKind = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused' | 'payment-failed';
+export const MAIL_KINDS: readonly MailKind[] = ['welcome', 'reset', 'expiring', 'registered', 'refused', 'payment-failed'];
 
 /** What a template may use, by kind. */
 export const TEMPLATE_VARIABLES: Record<MailKind, readonly string[]> = {
@@ -22,6 +22,7 @@ export const TEMPLATE_VARIABLES: Record<MailKind, readonly string[]> = {
   expiring: ['account', 'login', 'email', 'expires', 'action'],
   registered: ['account', 'login', 'email', 'approve_url'],
   refused: ['account', 'login', 'email'],
+  'payment-failed': ['account', 'login', 'email', 'paid_until', 'fix_url'],
 };
 
 /**

@@ -59,6 +59,15 @@ export interface MemberChanges {
   readonly revokeSessions?: boolean;
   /** A mail queued to every member changed, in the change's transaction (an approval's welcome). */
   readonly mail?: MailRequest;
+  /** Paid (a payment's effect) or Manual (an operator's grant without payment). */
+  readonly regType?: RegType;
+  /** The seed's billing fields, set by a payment's effect. */
+  readonly billPc?: string;
+  readonly billCust?: string;
+  readonly billSubscr?: string;
+  readonly billItem?: string;
+  readonly billQty?: string;
+  readonly billId?: string;
 }
 
 export type MemberUpdate =

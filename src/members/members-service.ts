@@ -70,6 +70,10 @@ export interface UpdateMembersCommand {
   readonly revokeSessions?: boolean;
   /** A mail to each member changed, queued with the change (when the account has a mail server). */
   readonly mail?: MailRequest;
+  /** Suspended at this instant (an operator's grant of access until a date); takes the place of `timeExpiry`. */
+  readonly suspendAt?: number;
+  /** Manual: an operator's grant of access without payment. */
+  readonly regType?: 'M';
 }
 
 /** Whether an update asks for any change at all (a selector alone is "nothing to change"). */
@@ -183,7 +187,7 @@ export class MembersService {
       if (at === undefined) return { kind: 'expiry-out-of-range' };
       timeExpiry = { action: command.timeExpiry.action, at };
     } else {
-      timeExpiry = command.timeExpiry;
+      timeExpiry = command.suspendAt === undefined ? command.timeExpiry : { action: 'S', at: command.suspendAt };
     }
     const loginExpiry: LoginExpiry | null | undefined = command.loginExpiry && { action: command.loginExpiry.action, left: command.loginExpiry.count };
     // Hashed once, whatever the number of members: they all get the same password.
@@ -205,6 +209,7 @@ export class MembersService {
           setFields: command.setFields,
           revokeSessions: command.revokeSessions,
           mail: account.settings.smtpUrl === '' ? undefined : command.mail,
+          regType: command.regType,
         },
         now,
         {

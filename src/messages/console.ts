@@ -506,6 +506,7 @@ export const CONSOLE_EN = {
   mailWhatExpiring: 'Before a member’s time expiration falls due (the account’s expiry warning).',
   mailWhatRegistered: 'To the account’s operators, when a registration on the member pages waits for approval.',
   mailWhatRefused: 'To a registration that was refused, when the operator asks for it.',
+  mailWhatPaymentFailed: 'To a paid member whose renewal failed: access stays until the paid-until date; the link fixes the card.',
   mailGoesOutFrom: 'Mail goes out through the account’s mail server, from',
   mailNoSender: '(no sender set)',
   mailNoServerSet: 'The account has no mail server, so it sends no mail: set',

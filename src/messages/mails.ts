@@ -10,7 +10,7 @@
  */
 
 /** The member's mail kinds, and the reminder to an address several members share. */
-export type MemberMailText = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused' | 'shared-reset' | 'welcome-link';
+export type MemberMailText = 'welcome' | 'reset' | 'expiring' | 'registered' | 'refused' | 'shared-reset' | 'welcome-link' | 'payment-failed';
 
 export const MAILS_EN: Readonly<Record<MemberMailText, string>> = {
   welcome: `Subject: Welcome, {{login}}
@@ -52,6 +52,15 @@ registration in the console:
 Hello {{login}},
 
 your registration was not accepted. If you think this is a mistake, reply to this mail.
+`,
+  'payment-failed': `Subject: Your payment to {{account}} did not go through
+
+Hello {{login}},
+
+the latest payment for your membership of {{account}} did not go through. Your access stays
+until {{paid_until}}; to keep it after that, check your card or payment method here:
+
+{{fix_url}}
 `,
   'welcome-link': `Subject: Your membership of {{account}}
 
@@ -112,6 +121,16 @@ Bonjour {{login}},
 
 votre inscription n'a pas été acceptée. Si vous pensez qu'il s'agit d'une erreur, répondez à
 ce message.
+`,
+  'payment-failed': `Subject: Votre paiement à {{account}} n'est pas passé
+
+Bonjour {{login}},
+
+le dernier paiement de votre adhésion à {{account}} n'est pas passé. Votre accès reste ouvert
+jusqu'au {{paid_until}} ; pour le garder ensuite, vérifiez votre carte ou votre moyen de
+paiement ici :
+
+{{fix_url}}
 `,
   'welcome-link': `Subject: Votre adhésion à {{account}}
 

@@ -1,5 +1,5 @@
 /** Members and their profiles, for the member services: the API's storage. */
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { foldKey, type Member, type NewMember } from '../members/member.js';
 import type {
@@ -43,34 +43,39 @@ export const insertMemberProcedure = writerProcedure(
     origin: EventOrigin | undefined,
     mail: MailRequest | undefined,
     registration: Registered | undefined,
-  ): Promise<number> =>
-    db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('members')
-        .values(memberRow(accountId, member, member.regAt))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const { id } = row;
-      if (member.profile.size > 0) {
-        await trx
-          .insertInto('member_fields')
-          .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value, value_key: valueKeyOf(value) })))
-          .execute();
-      }
-      if (mail) await queueMail(trx, accountId, [id], mail, member.regAt)!.execute();
-      if (registration?.approval)
-        await trx
-          .insertInto('pending_registrations')
-          .values({ member_id: id, account_id: accountId, created_at: member.regAt, language: registration.language ?? '' })
-          .execute();
-      if (origin) {
-        const created = createdEvent(toMember(row), member.profile, member.regAt, origin);
-        const registered = registration && registeredEvent({ id, login: row.login }, registration.approval, member.regAt, origin);
-        await appendEvents(trx, accountId, registered ? [created, registered] : [created]);
-      }
-      return id;
-    }),
+  ): Promise<number> => db.transaction().execute((trx) => insertMemberIn(trx, accountId, member, origin, mail, registration)),
 );
+
+/** insertMemberProcedure's work, inside a transaction the caller holds (a paid checkout's member is made with its payment). */
+export async function insertMemberIn(
+  trx: Transaction<Database>,
+  accountId: number,
+  member: NewMember,
+  origin: EventOrigin | undefined,
+  mail: MailRequest | undefined,
+  registration: Registered | undefined,
+): Promise<number> {
+  const row = await trx.insertInto('members').values(memberRow(accountId, member, member.regAt)).returningAll().executeTakeFirstOrThrow();
+  const { id } = row;
+  if (member.profile.size > 0) {
+    await trx
+      .insertInto('member_fields')
+      .values([...member.profile].map(([name, value]) => ({ member_id: id, account_id: accountId, name, value, value_key: valueKeyOf(value) })))
+      .execute();
+  }
+  if (mail) await queueMail(trx, accountId, [id], mail, member.regAt)!.execute();
+  if (registration?.approval)
+    await trx
+      .insertInto('pending_registrations')
+      .values({ member_id: id, account_id: accountId, created_at: member.regAt, language: registration.language ?? '' })
+      .execute();
+  if (origin) {
+    const created = createdEvent(toMember(row), member.profile, member.regAt, origin);
+    const registered = registration && registeredEvent({ id, login: row.login }, registration.approval, member.regAt, origin);
+    await appendEvents(trx, accountId, registered ? [created, registered] : [created]);
+  }
+  return id;
+}
 
 /**
  * The member's address marked verified, if it is still the address the link was for (answers

@@ -212,6 +212,27 @@ export const updateMembersProcedure = writerProcedure(
   (_account, selector) => selector.by !== 'id' && selector.by !== 'login',
 );
 
+/**
+ * An update of one member by id inside a transaction the caller holds (a payment's effect,
+ * written with its notice): the same statements, rules and events as updateMembers; the
+ * events go to `events`, for the caller to append with its own.
+ */
+export async function updateOneIn(
+  trx: Transaction<Database>,
+  connection: Pick<WriterConnection, 'search' | 'anyOf' | 'transactionLocks'>,
+  accountId: number,
+  id: number,
+  changes: MemberChanges,
+  now: number,
+  origin: EventOrigin,
+  events: NewEvent[],
+): Promise<MemberUpdate> {
+  const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
+  const lock: UpdateLock | undefined = connection.transactionLocks && { locks: connection.transactionLocks, accountId, one: true };
+  const limits = { maxProfileBytes: Number.POSITIVE_INFINITY, storageLeft: Number.POSITIVE_INFINITY };
+  return applyUpdate(trx, accountId, { by: 'id', id }, changes, now, limits, setBytes, CHUNK_MEMBERS, connection, { origin, events, lock });
+}
+
 async function applyUpdate(
   trx: Transaction<Database>,
   accountId: number,

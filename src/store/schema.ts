@@ -43,6 +43,88 @@ export interface Database {
   page_templates: PageTemplateTable;
   pending_registrations: PendingRegistrationTable;
   form_origins: FormOriginTable;
+  billing_settings: BillingSettingsTable;
+  billing_plans: BillingPlanTable;
+  billing_events: BillingEventTable;
+  billing_checkouts: BillingCheckoutTable;
+  member_billing: MemberBillingTable;
+}
+
+/** An account's connection to its payment providers (migration 031). */
+export interface BillingSettingsTable {
+  account_id: number;
+  stripe_secret_key: string;
+  stripe_webhook_secret: string;
+  paypal_receiver: string;
+  on_refund: string;
+  updated_at: number;
+}
+
+/** What a payment for a price or item grants (migration 031). */
+export interface BillingPlanTable {
+  account_id: number;
+  name: string;
+  title: string;
+  stripe_price: string | null;
+  paypal_item: string | null;
+  amount: string | null;
+  currency: string | null;
+  grace_seconds: number;
+  /** A JSON object of profile fields. */
+  fields: string;
+  created_at: number;
+}
+
+/** A provider's notification, once (migration 031). */
+export interface BillingEventTable {
+  id: Generated<number>;
+  account_id: number;
+  provider: string;
+  event_id: string;
+  type: string;
+  /** applied, pending (no member matched yet), recorded (nothing to change), refused. */
+  state: string;
+  member_id: number | null;
+  customer: string | null;
+  subscription: string | null;
+  payment: string | null;
+  charge: string | null;
+  amount: number | null;
+  currency: string | null;
+  outcome: string;
+  /** The notice as read (JSON), to apply a pending one later. */
+  notice: string;
+  received_at: number;
+}
+
+/** A visitor's checkout, until its payment is confirmed (migration 031). */
+export interface BillingCheckoutTable {
+  id: string;
+  account_id: number;
+  plan: string;
+  member_id: number | null;
+  login: string;
+  email: string;
+  password_hash: string;
+  language: string;
+  session_id: string | null;
+  created_at: number;
+  completed_at: number | null;
+  signed_in_at: number | null;
+}
+
+/** A paid member's state beyond the seed's bill_* columns (migration 031). */
+export interface MemberBillingTable {
+  member_id: number;
+  account_id: number;
+  plan: string;
+  paid_until: number | null;
+  status: string;
+  status_at: number;
+  cancel_at_period_end: number;
+  disputed: number;
+  period: string;
+  updated_at: number;
 }
 
 /** Another site's origin whose pasted form reached an account's pages (migration 026). */

@@ -33,6 +33,8 @@ import type { MailStore } from '../mail/mail.js';
 import type { OperatorStore } from '../operators/operator.js';
 import type { OverviewStore } from '../accounts/overview.js';
 import { OverviewRepository } from './overview-repository.js';
+import { BillingRepository } from './billing-repository.js';
+import type { BillingStore } from '../billing/billing-store.js';
 
 /**
  * The service's one store: the same SQL over SQLite or PostgreSQL, in repositories along the
@@ -63,6 +65,8 @@ export interface Store {
   readonly operators: OperatorStore;
   /** The console's overview: registrations and logins counted per hour, and its other reads. */
   readonly overview: OverviewStore;
+  /** Paid memberships: the providers' connections, plans, checkouts, the notices applied. */
+  readonly billing: BillingStore;
   /** A secret the service keeps for itself, made by `create` on first use and kept forever. */
   secret(name: string, create: () => string): Promise<string>;
   migrate(): Promise<string[]>;
@@ -122,6 +126,7 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
     webhooks: guard(new WebhookRepository(connection)),
     operators: guard(new OperatorRepository(connection)),
     overview: guard(new OverviewRepository(connection)),
+    billing: guard(new BillingRepository(connection)),
     secret: (name, create) =>
       guard({
         async secret() {

@@ -16,6 +16,7 @@ import { countOperatorFailureProcedure, grantOperatorProcedure, inviteOperatorPr
 import { capturePasswordProcedure } from './upstream-repository.js';
 import { fanOutProcedure } from './webhook-repository.js';
 import { statementsProcedure } from './writes.js';
+import { applyNoticeProcedure } from './billing-repository.js';
 
 export const WRITER_PROCEDURES: ReadonlyArray<WriterProcedure<never[], unknown>> = [
   statementsProcedure,
@@ -39,4 +40,5 @@ export const WRITER_PROCEDURES: ReadonlyArray<WriterProcedure<never[], unknown>>
   setPasswordByLinkProcedure,
   capturePasswordProcedure,
   fanOutProcedure,
+  applyNoticeProcedure,
 ] as never;

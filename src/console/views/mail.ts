@@ -12,6 +12,7 @@ const WHAT: Record<MailKind, ConsoleKey> = {
   expiring: 'mailWhatExpiring',
   registered: 'mailWhatRegistered',
   refused: 'mailWhatRefused',
+  'payment-failed': 'mailWhatPaymentFailed',
 };
 
 export const isKind = (kind: string): kind is MailKind => (MAIL_KINDS as readonly string[]).includes(kind);

@@ -30,6 +30,7 @@ import * as fieldTexts from './027-field-texts.js';
 import * as keyPrefixes from './028-key-prefixes.js';
 import * as registrationLanguage from './029-registration-language.js';
 import * as operatorAdministrator from './030-operator-administrator.js';
+import * as billing from './031-billing.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '028-key-prefixes': keyPrefixes,
   '029-registration-language': registrationLanguage,
   '030-operator-administrator': operatorAdministrator,
+  '031-billing': billing,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */

@@ -1,0 +1,182 @@
+/**
+ * Paid memberships on the command line: `billing set | show | import-stripe | comp` and
+ * `plan add | list | remove` (docs/paid-memberships.md). Secrets are taken, never printed:
+ * `billing show` masks them.
+ */
+import type { Command } from 'commander';
+import { parseDuration, formatDuration, type BillingSettings, type Plan } from '../billing/billing.js';
+import { isEmail } from '../members/fields.js';
+import { writeLines } from '../common/terminal-text.js';
+import { accountNamed, CommandError, print, printList, tableLines, type WithServices } from './cli-support.js';
+
+/** A secret as it is shown again: its kind and its last four characters. */
+export function masked(secret: string): string {
+  if (secret === '') return '(not set)';
+  const kind = /^(sk|rk|whsec)_(test|live)?_?/.exec(secret)?.[0] ?? '';
+  return `${kind}…${secret.slice(-4)}`;
+}
+
+export function describeSettings(settings: BillingSettings) {
+  return {
+    stripe_secret_key: masked(settings.stripeSecretKey),
+    stripe_webhook_secret: masked(settings.stripeWebhookSecret),
+    paypal_receiver: settings.paypalReceiver || '(not set)',
+    on_refund: settings.onRefund,
+  };
+}
+
+export function describePlan(plan: Plan) {
+  return {
+    name: plan.name,
+    title: plan.title,
+    stripe_price: plan.stripePrice ?? '',
+    paypal_item: plan.paypalItem ?? '',
+    price: plan.amount ? `${plan.amount} ${plan.currency ?? ''}`.trim() : '',
+    grace: formatDuration(plan.graceSeconds),
+    fields: [...plan.fields].map(([name, value]) => `${name}=${value}`).join(' '),
+  };
+}
+
+const PLAN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const FIELD_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function registerBillingCommands(program: Command, withServices: WithServices): void {
+  const billing = program.command('billing').description('paid memberships: an account’s payment providers, its subscribers');
+
+  billing
+    .command('set <account>')
+    .description('connect the account to Stripe and/or PayPal (secrets are kept by the server only, never shown again)')
+    .option('--stripe-secret-key <key>', 'the Stripe API secret key (sk_live_… or a restricted rk_…); "" disconnects')
+    .option('--stripe-webhook-secret <secret>', 'the signing secret of the Stripe webhook endpoint (whsec_…)')
+    .option('--paypal-receiver <email>', 'the PayPal account’s address that IPN notifications name as receiver_email; "" disconnects')
+    .option('--on-refund <rule>', 'what a full refund does: suspend (default) or keep')
+    .option('--json', 'print the settings as JSON')
+    .action(async (name: string, options: { stripeSecretKey?: string; stripeWebhookSecret?: string; paypalReceiver?: string; onRefund?: string; json?: boolean }) => {
+      if (options.stripeSecretKey !== undefined && options.stripeSecretKey !== '' && !/^(sk|rk)_\S+$/.test(options.stripeSecretKey))
+        throw new CommandError('--stripe-secret-key: a Stripe secret key begins with sk_ or rk_');
+      if (options.stripeWebhookSecret !== undefined && options.stripeWebhookSecret !== '' && !/^whsec_\S+$/.test(options.stripeWebhookSecret))
+        throw new CommandError('--stripe-webhook-secret: a Stripe webhook signing secret begins with whsec_');
+      if (options.paypalReceiver !== undefined && options.paypalReceiver !== '' && !isEmail(options.paypalReceiver))
+        throw new CommandError('--paypal-receiver: must be an e-mail address');
+      if (options.onRefund !== undefined && options.onRefund !== 'suspend' && options.onRefund !== 'keep') throw new CommandError('--on-refund: suspend or keep');
+      const settings = await withServices(async (s) => {
+        const account = await accountNamed(s, name);
+        const held = await s.billing.settings(account);
+        const next: BillingSettings = {
+          stripeSecretKey: options.stripeSecretKey ?? held.stripeSecretKey,
+          stripeWebhookSecret: options.stripeWebhookSecret ?? held.stripeWebhookSecret,
+          paypalReceiver: options.paypalReceiver ?? held.paypalReceiver,
+          onRefund: (options.onRefund as BillingSettings['onRefund'] | undefined) ?? held.onRefund,
+        };
+        await s.billing.setSettings(account, next);
+        return next;
+      });
+      print(describeSettings(settings), options.json);
+    });
+
+  billing
+    .command('show <account>')
+    .description('the account’s payment providers (secrets masked) and its plans')
+    .option('--json', 'print them as JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const { settings, plans } = await withServices(async (s) => {
+        const account = await accountNamed(s, name);
+        return { settings: await s.billing.settings(account), plans: await s.billing.plans(account) };
+      });
+      if (options.json) print({ ...describeSettings(settings), plans: plans.map(describePlan) }, true);
+      else writeLines(process.stdout, [...tableLines([describeSettings(settings)]), '', ...(plans.length ? tableLines(plans.map(describePlan)) : ['no plans yet: member-api plan add'])]);
+    });
+
+  billing
+    .command('import-stripe <account>')
+    .description('link the account’s Stripe subscriptions to its members by address (or make them, mailed a link to choose a password)')
+    .option('--dry-run', 'report what would happen, changing nothing')
+    .option('--json', 'print the report as JSON')
+    .action(async (name: string, options: { dryRun?: boolean; json?: boolean }) => {
+      const report = await withServices(async (s) => s.billing.importStripe(await accountNamed(s, name), options.dryRun === true));
+      printList(report, { json: options.json, jsonValue: { dry_run: options.dryRun === true, subscriptions: report }, empty: 'no subscriptions in this Stripe account' });
+    });
+
+  billing
+    .command('comp <account> <login>')
+    .description('grant a member access without payment until a date (reg_type Manual; suspended then)')
+    .requiredOption('--until <date>', 'YYYY-MM-DD (the end of that day in the account’s time zone) or an ISO 8601 instant')
+    .action(async (name: string, login: string, options: { until: string }) => {
+      const until = /^\d{4}-\d{2}-\d{2}$/.test(options.until) ? Date.parse(`${options.until}T23:59:59Z`) : Date.parse(options.until);
+      if (!Number.isFinite(until)) throw new CommandError('--until: a date (YYYY-MM-DD) or an ISO 8601 instant');
+      await withServices(async (s) => {
+        const account = await accountNamed(s, name);
+        const found = await s.members.findOne(account, login);
+        if (!found) throw new CommandError(`no member "${login}" in account "${name}"`);
+        await s.billing.comp(account, found.member.id, until, { actor: 'operator', name: 'command line' });
+      });
+      writeLines(process.stdout, [`${login}: access until ${new Date(until).toISOString()} (Manual)`]);
+    });
+
+  const plan = program.command('plan').description('what a payment grants: access until the paid period’s end plus a grace, and profile fields');
+
+  plan
+    .command('add <account> <name>')
+    .description('declare a plan: the Stripe price and/or PayPal item that pay for it')
+    .option('--stripe-price <price>', 'the Stripe price id (price_…)')
+    .option('--paypal-item <item>', 'the item_number of the PayPal button')
+    .option('--title <text>', 'the name members see (default: the plan’s name)')
+    .option('--amount <amount>', 'the price (9.99), checked against PayPal payments')
+    .option('--currency <code>', 'its currency (USD), checked against PayPal payments')
+    .option('--grace <duration>', 'access after the paid period’s end, for a retried renewal: 3d, 12h, 0 (default 0)', '0')
+    .option('--field <name=value>', 'a profile field set while the plan lasts (repeatable)', (value: string, all: string[]) => [...all, value], [])
+    .action(
+      async (
+        name: string,
+        planName: string,
+        options: { stripePrice?: string; paypalItem?: string; title?: string; amount?: string; currency?: string; grace: string; field: string[] },
+      ) => {
+        if (!PLAN_NAME.test(planName)) throw new CommandError('NAME: 1 to 64 of letters, digits, . _ - (beginning with a letter or digit)');
+        if (!options.stripePrice && !options.paypalItem) throw new CommandError('--stripe-price or --paypal-item: a plan is paid for by at least one');
+        if (options.stripePrice !== undefined && !/^(price|plan)_\S+$/.test(options.stripePrice)) throw new CommandError('--stripe-price: a Stripe price id begins with price_');
+        const grace = parseDuration(options.grace);
+        if (grace === undefined) throw new CommandError(`--grace: a duration such as 3d, 12h, 30m or 0, got "${options.grace}"`);
+        if (options.amount !== undefined && !/^\d{1,9}(\.\d{1,2})?$/.test(options.amount)) throw new CommandError('--amount: a price such as 9.99');
+        if (options.currency !== undefined && !/^[A-Za-z]{3}$/.test(options.currency)) throw new CommandError('--currency: a three-letter code such as USD');
+        const fields = new Map<string, string>();
+        for (const field of options.field) {
+          const at = field.indexOf('=');
+          const fieldName = at < 0 ? field : field.slice(0, at);
+          if (at < 0 || !FIELD_NAME.test(fieldName)) throw new CommandError(`--field: NAME=VALUE with a profile field's name, got "${field}"`);
+          fields.set(fieldName, field.slice(at + 1));
+        }
+        const added = await withServices(async (s) =>
+          s.billing.addPlan(await accountNamed(s, name), {
+            name: planName,
+            title: options.title ?? planName,
+            stripePrice: options.stripePrice ?? null,
+            paypalItem: options.paypalItem ?? null,
+            amount: options.amount ?? null,
+            currency: options.currency?.toUpperCase() ?? null,
+            graceSeconds: grace,
+            fields,
+          }),
+        );
+        if (!added) throw new CommandError(`account "${name}" has a plan "${planName}" already (plan remove it first)`);
+        writeLines(process.stdout, [`plan ${planName} added`]);
+      },
+    );
+
+  plan
+    .command('list <account>')
+    .description('the account’s plans')
+    .option('--json', 'print them as JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const plans = (await withServices(async (s) => s.billing.plans(await accountNamed(s, name)))).map(describePlan);
+      printList(plans, { json: options.json, jsonValue: { plans }, empty: `no plans in account "${name}"` });
+    });
+
+  plan
+    .command('remove <account> <name>')
+    .description('remove a plan (its members keep what they were granted; new payments for it grant nothing more)')
+    .action(async (name: string, planName: string) => {
+      const removed = await withServices(async (s) => s.billing.removePlan(await accountNamed(s, name), planName));
+      if (!removed) throw new CommandError(`no plan "${planName}" in account "${name}"`);
+      writeLines(process.stdout, [`plan ${planName} removed`]);
+    });
+}

@@ -1,0 +1,451 @@
+/**
+ * Billing in SQL: the accounts' connections and plans, checkouts, and the one transaction that
+ * applies a provider's notice once: its record, the member it finds or makes, the effect
+ * (billing/billing.ts: effectOf) through the members' own update, the member's billing state,
+ * and the events. On PostgreSQL, notices of one customer are applied one after the other (a
+ * transaction-scoped advisory lock on it), so that two that arrive at once end as in order.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { Applied, BillingRecord, BillingStore, Checkout } from '../billing/billing-store.js';
+import {
+  effectOf,
+  makesMember,
+  NO_MEMBER_BILLING,
+  type BilledMember,
+  type BillingNotice,
+  type BillingSettings,
+  type MemberBilling,
+  type Plan,
+  type ProviderName,
+  type RefundRule,
+} from '../billing/billing.js';
+import type { EventOrigin, NewEvent } from '../events/event.js';
+import { foldKey, type NewMember } from '../members/member.js';
+import type { MemberChanges } from '../members/member-store.js';
+import { appendEvents } from './event-repository.js';
+import { writerProcedure, type WriterConnection } from './dialects/dialect.js';
+import { insertMemberIn } from './member-repository.js';
+import { toMember } from './member-rows.js';
+import { updateOneIn } from './member-updates.js';
+import type { BillingPlanTable, Database } from './schema.js';
+import { Repository } from './writes.js';
+
+/** PostgreSQL's advisory lock space of billing (two 32-bit keys; member-updates.ts has its own). */
+const BILLING_NOTICES = 7_245_020;
+
+/** A 32-bit key of a text (FNV-1a), for an advisory lock. */
+function keyOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
+
+function planOf(row: BillingPlanTable): Plan {
+  return {
+    name: row.name,
+    title: row.title || row.name,
+    stripePrice: row.stripe_price,
+    paypalItem: row.paypal_item,
+    amount: row.amount,
+    currency: row.currency,
+    graceSeconds: Number(row.grace_seconds),
+    fields: new Map(Object.entries(JSON.parse(row.fields) as Record<string, string>)),
+    createdAt: Number(row.created_at),
+  };
+}
+
+/** The plan a notice's price or item names, for its provider. */
+function planForItem(plans: readonly Plan[], provider: ProviderName, item: string | null | undefined): Plan | undefined {
+  if (!item) return undefined;
+  return plans.find((plan) => (provider === 'stripe' ? plan.stripePrice : plan.paypalItem) === item);
+}
+
+type Trx = Transaction<Database>;
+
+/** The member a notice is about, in the order of certainty: our checkout, the subscription, the customer, the charge, the payer's address. */
+async function findMemberId(trx: Trx, accountId: number, notice: BillingNotice, checkout: { member_id: number | null } | undefined): Promise<number | undefined> {
+  if (checkout?.member_id) return Number(checkout.member_id);
+  const byColumn = async (column: 'bill_subscr' | 'bill_cust', value: string | undefined) => {
+    if (!value) return undefined;
+    const row = await trx.selectFrom('members').select('id').where('account_id', '=', accountId).where(column, '=', value).orderBy('id').limit(1).executeTakeFirst();
+    return row?.id;
+  };
+  const found = (await byColumn('bill_subscr', notice.subscription)) ?? (await byColumn('bill_cust', notice.customer));
+  if (found !== undefined) return Number(found);
+  if (notice.charge) {
+    const row = await trx
+      .selectFrom('billing_events')
+      .select('member_id')
+      .where('account_id', '=', accountId)
+      .where('charge', '=', notice.charge)
+      .where('member_id', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    if (row?.member_id) return Number(row.member_id);
+  }
+  if (makesMember(notice)) {
+    const rows = await trx
+      .selectFrom('members')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('email_key', '=', foldKey(notice.email!))
+      .where('status', '!=', 'D')
+      .limit(2)
+      .execute();
+    // An address several members share names none of them.
+    if (rows.length === 1) return Number(rows[0]!.id);
+  }
+  return undefined;
+}
+
+async function memberBillingIn(db: Pick<Trx, 'selectFrom'>, accountId: number, memberId: number): Promise<MemberBilling | undefined> {
+  const row = await db.selectFrom('member_billing').selectAll().where('account_id', '=', accountId).where('member_id', '=', memberId).executeTakeFirst();
+  return (
+    row && {
+      plan: row.plan,
+      paidUntil: row.paid_until === null ? null : Number(row.paid_until),
+      status: row.status,
+      statusAt: Number(row.status_at),
+      cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
+      disputed: Number(row.disputed) === 1,
+      period: row.period,
+    }
+  );
+}
+
+/** The notice's record: what it was about, and what it came to. */
+function recordOf(accountId: number, notice: BillingNotice, state: string, memberId: number | null, outcome: string, now: number) {
+  return {
+    account_id: accountId,
+    provider: notice.provider,
+    event_id: notice.id,
+    type: notice.type,
+    state,
+    member_id: memberId,
+    customer: notice.customer ?? null,
+    subscription: notice.subscription ?? null,
+    payment: notice.payment ?? null,
+    charge: notice.charge ?? null,
+    amount: notice.amount ?? null,
+    currency: notice.currency ?? null,
+    outcome,
+    notice: JSON.stringify(notice),
+    received_at: now,
+  };
+}
+
+export const applyNoticeProcedure = writerProcedure(
+  'billing.apply',
+  (
+    connection: WriterConnection,
+    accountId: number,
+    notice: BillingNotice,
+    plans: readonly Plan[],
+    onRefund: RefundRule,
+    now: number,
+    origin: EventOrigin,
+    create: NewMember | undefined,
+  ): Promise<Applied> => connection.db.transaction().execute((trx) => applyIn(trx, connection, accountId, notice, plans, onRefund, now, origin, create)),
+);
+
+async function applyIn(
+  trx: Trx,
+  connection: WriterConnection,
+  accountId: number,
+  notice: BillingNotice,
+  plans: readonly Plan[],
+  onRefund: RefundRule,
+  now: number,
+  origin: EventOrigin,
+  create: NewMember | undefined,
+): Promise<Applied> {
+  const lockKey = notice.customer ?? notice.subscription ?? notice.charge ?? notice.checkout ?? notice.email;
+  if (connection.transactionLocks && lockKey)
+    await sql`select ${connection.transactionLocks.lock('exclusive', BILLING_NOTICES, keyOf(lockKey))}`.execute(trx);
+  const kept = await trx
+    .selectFrom('billing_events')
+    .select(['id', 'state'])
+    .where('account_id', '=', accountId)
+    .where('provider', '=', notice.provider)
+    .where('event_id', '=', notice.id)
+    .executeTakeFirst();
+  if (kept && kept.state !== 'pending') return { kind: 'duplicate' };
+  const write = async (state: string, memberId: number | null, outcome: string) => {
+    const record = recordOf(accountId, notice, state, memberId, outcome, now);
+    // Two servers that take one notice at once: the unique index lets one write it (the other fails and is retried by the provider, then finds it).
+    if (kept) await trx.updateTable('billing_events').set(record).where('id', '=', kept.id).execute();
+    else await trx.insertInto('billing_events').values(record).execute();
+  };
+  if (notice.refused) {
+    await write('refused', null, notice.refused);
+    return { kind: 'recorded', outcome: notice.refused };
+  }
+  const checkout = notice.checkout
+    ? await trx.selectFrom('billing_checkouts').selectAll().where('id', '=', notice.checkout).where('account_id', '=', accountId).executeTakeFirst()
+    : undefined;
+  let memberId = await findMemberId(trx, accountId, notice, checkout);
+  let madeWithoutPassword = false;
+  if (memberId === undefined && notice.kind !== 'ignored') {
+    const made: NewMember | undefined =
+      checkout && checkout.login !== ''
+        ? {
+            login: checkout.login,
+            email: checkout.email,
+            passwordHash: checkout.password_hash,
+            status: 'A',
+            regType: 'P',
+            regAt: now,
+            regIp: null,
+            urlOk: null,
+            urlFail: null,
+            timeExpiry: null,
+            loginExpiry: null,
+            profile: new Map(),
+          }
+        : makesMember(notice)
+          ? create
+          : undefined;
+    if (made) {
+      memberId = await insertMemberIn(trx, accountId, made, origin, undefined, undefined);
+      // Made without the payer's own password (a PayPal button's payer): it is mailed a link to choose one.
+      madeWithoutPassword = made === create;
+    }
+  }
+  if (memberId === undefined) {
+    if (notice.kind === 'ignored') {
+      await write('recorded', null, 'not acted on');
+      return { kind: 'recorded', outcome: 'not acted on' };
+    }
+    await write('pending', null, 'no member matches yet');
+    return { kind: 'pending' };
+  }
+  if (notice.kind === 'ignored') {
+    await write('recorded', memberId, 'not acted on');
+    return { kind: 'recorded', outcome: 'not acted on' };
+  }
+  const row = await trx.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirstOrThrow();
+  const before = toMember(row);
+  const held = (await memberBillingIn(trx, accountId, memberId)) ?? NO_MEMBER_BILLING;
+  const billed: BilledMember = {
+    id: memberId,
+    login: before.login,
+    status: before.status,
+    expiresAt: before.timeExpiry?.at ?? null,
+    billItem: before.billItem,
+    billing: held,
+  };
+  let read = notice;
+  // A PayPal refund says its amount, not whether it was the whole payment: the payment's record does.
+  if (notice.kind === 'refunded' && notice.fullRefund === undefined) {
+    const paid = notice.charge
+      ? await trx.selectFrom('billing_events').select('amount').where('account_id', '=', accountId).where('payment', '=', notice.charge).where('amount', 'is not', null).limit(1).executeTakeFirst()
+      : undefined;
+    read = { ...notice, fullRefund: paid?.amount == null || (notice.amount ?? 0) >= Number(paid.amount) };
+  }
+  const current = planForItem(plans, notice.provider, notice.item) ?? plans.find((plan) => plan.name === held.plan);
+  const previous = plans.find((plan) => plan.name === held.plan);
+  const effect = effectOf(billed, read, { current, previous }, { onRefund }, now);
+  const { bill } = effect.member;
+  const changes: MemberChanges = {
+    ...(effect.member.status ? { status: effect.member.status } : {}),
+    ...(effect.member.expiresAt !== undefined ? { timeExpiry: effect.member.expiresAt === null ? null : { action: 'S' as const, at: effect.member.expiresAt } } : {}),
+    ...(effect.member.regType ? { regType: effect.member.regType } : {}),
+    ...(bill?.pc !== undefined ? { billPc: bill.pc } : {}),
+    ...(bill?.cust !== undefined ? { billCust: bill.cust } : {}),
+    ...(bill?.subscr !== undefined ? { billSubscr: bill.subscr } : {}),
+    ...(bill?.item !== undefined ? { billItem: bill.item } : {}),
+    ...(bill?.qty !== undefined ? { billQty: bill.qty } : {}),
+    ...(bill?.id !== undefined ? { billId: bill.id } : {}),
+    setFields: effect.member.setFields,
+    deleteFields: effect.member.deleteFields,
+    ...(effect.mail && before.email !== '' ? { mail: effect.mail } : {}),
+  };
+  const events: NewEvent[] = [];
+  const changesAnything = Object.keys(changes).some((key) => key !== 'setFields' && key !== 'deleteFields') || changes.setFields.size > 0 || changes.deleteFields.length > 0;
+  if (changesAnything) await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events);
+  const billing = effect.billing;
+  const values = {
+    plan: billing.plan,
+    paid_until: billing.paidUntil,
+    status: billing.status,
+    status_at: billing.statusAt,
+    cancel_at_period_end: billing.cancelAtPeriodEnd ? 1 : 0,
+    disputed: billing.disputed ? 1 : 0,
+    period: billing.period,
+    updated_at: now,
+  };
+  await trx
+    .insertInto('member_billing')
+    .values({ member_id: memberId, account_id: accountId, ...values })
+    .onConflict((oc) => oc.column('member_id').doUpdateSet(values))
+    .execute();
+  const member = { id: memberId, login: before.login };
+  events.push(...effect.events.map((event): NewEvent => ({ type: event.type, at: now, origin, member, data: event.data })));
+  await write('applied', memberId, effect.outcome);
+  if (checkout && checkout.member_id === null)
+    await trx.updateTable('billing_checkouts').set({ member_id: memberId, completed_at: now }).where('id', '=', checkout.id).execute();
+  if (events.length > 0) await appendEvents(trx, accountId, events);
+  const linked = (bill?.cust !== undefined && bill.cust !== before.billCust) || (bill?.subscr !== undefined && bill.subscr !== before.billSubscr);
+  return { kind: 'applied', memberId, outcome: effect.outcome, linked, madeWithoutPassword };
+}
+
+export class BillingRepository extends Repository implements BillingStore {
+  async settings(accountId: number): Promise<BillingSettings> {
+    const row = await this.reads.selectFrom('billing_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    return {
+      stripeSecretKey: row?.stripe_secret_key ?? '',
+      stripeWebhookSecret: row?.stripe_webhook_secret ?? '',
+      paypalReceiver: row?.paypal_receiver ?? '',
+      onRefund: row?.on_refund === 'keep' ? 'keep' : 'suspend',
+    };
+  }
+
+  async setSettings(accountId: number, settings: BillingSettings, now: number): Promise<void> {
+    const values = {
+      stripe_secret_key: settings.stripeSecretKey,
+      stripe_webhook_secret: settings.stripeWebhookSecret,
+      paypal_receiver: settings.paypalReceiver,
+      on_refund: settings.onRefund,
+      updated_at: now,
+    };
+    await this.connection.write(
+      this.build
+        .insertInto('billing_settings')
+        .values({ account_id: accountId, ...values })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet(values)),
+    );
+  }
+
+  async plans(accountId: number): Promise<Plan[]> {
+    const rows = await this.reads.selectFrom('billing_plans').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('name').execute();
+    return rows.map(planOf);
+  }
+
+  async addPlan(accountId: number, plan: Plan): Promise<boolean> {
+    const result = await this.connection.write(
+      this.build
+        .insertInto('billing_plans')
+        .values({
+          account_id: accountId,
+          name: plan.name,
+          title: plan.title === plan.name ? '' : plan.title,
+          stripe_price: plan.stripePrice,
+          paypal_item: plan.paypalItem,
+          amount: plan.amount,
+          currency: plan.currency,
+          grace_seconds: plan.graceSeconds,
+          fields: JSON.stringify(Object.fromEntries(plan.fields)),
+          created_at: plan.createdAt,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'name']).doNothing()),
+    );
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  async removePlan(accountId: number, name: string): Promise<boolean> {
+    const result = await this.connection.write(this.build.deleteFrom('billing_plans').where('account_id', '=', accountId).where('name', '=', name));
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  apply(
+    accountId: number,
+    notice: BillingNotice,
+    context: { readonly plans: readonly Plan[]; readonly settings: Pick<BillingSettings, 'onRefund'>; readonly now: number; readonly origin: EventOrigin; readonly create?: NewMember },
+  ): Promise<Applied> {
+    return this.connection.transact(applyNoticeProcedure, accountId, notice, context.plans, context.settings.onRefund, context.now, context.origin, context.create);
+  }
+
+  async pendingFor(accountId: number, keys: { customer?: string | null; subscription?: string | null }, limit: number): Promise<BillingNotice[]> {
+    const wanted = [keys.customer, keys.subscription].filter((key): key is string => typeof key === 'string' && key !== '');
+    if (wanted.length === 0) return [];
+    const rows = await this.reads
+      .selectFrom('billing_events')
+      .select('notice')
+      .where('account_id', '=', accountId)
+      .where('state', '=', 'pending')
+      .where((eb) => eb.or([eb('customer', 'in', wanted), eb('subscription', 'in', wanted)]))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => JSON.parse(row.notice) as BillingNotice);
+  }
+
+  async findsMember(accountId: number, notice: BillingNotice): Promise<boolean> {
+    const checkout = notice.checkout ? await this.checkoutRow(accountId, notice.checkout) : undefined;
+    if (checkout && (checkout.member_id !== null || checkout.login !== '')) return true;
+    return (await findMemberId(this.reads as unknown as Trx, accountId, notice, undefined)) !== undefined;
+  }
+
+  private checkoutRow(accountId: number, id: string) {
+    return this.reads.selectFrom('billing_checkouts').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  }
+
+  async createCheckout(checkout: Omit<Checkout, 'completedAt' | 'signedInAt' | 'memberId'> & { memberId: number | null; passwordHash: string }): Promise<void> {
+    await this.connection.write(
+      this.build.insertInto('billing_checkouts').values({
+        id: checkout.id,
+        account_id: checkout.accountId,
+        plan: checkout.plan,
+        member_id: checkout.memberId,
+        login: checkout.login,
+        email: checkout.email,
+        password_hash: checkout.passwordHash,
+        language: checkout.language,
+        created_at: checkout.createdAt,
+      }),
+    );
+  }
+
+  async setCheckoutSession(id: string, session: string): Promise<void> {
+    await this.connection.write(this.build.updateTable('billing_checkouts').set({ session_id: session }).where('id', '=', id));
+  }
+
+  async checkout(accountId: number, id: string): Promise<Checkout | undefined> {
+    const row = await this.checkoutRow(accountId, id);
+    return (
+      row && {
+        id: row.id,
+        accountId: Number(row.account_id),
+        plan: row.plan,
+        memberId: row.member_id === null ? null : Number(row.member_id),
+        login: row.login,
+        email: row.email,
+        language: row.language,
+        createdAt: Number(row.created_at),
+        completedAt: row.completed_at === null ? null : Number(row.completed_at),
+        signedInAt: row.signed_in_at === null ? null : Number(row.signed_in_at),
+      }
+    );
+  }
+
+  async markSignedIn(id: string, now: number): Promise<boolean> {
+    const result = await this.connection.write(this.build.updateTable('billing_checkouts').set({ signed_in_at: now }).where('id', '=', id).where('signed_in_at', 'is', null));
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  memberBilling(accountId: number, memberId: number): Promise<MemberBilling | undefined> {
+    return memberBillingIn(this.reads, accountId, memberId);
+  }
+
+  async records(accountId: number, memberId: number, limit: number): Promise<BillingRecord[]> {
+    const rows = await this.reads
+      .selectFrom('billing_events')
+      .select(['provider', 'event_id', 'type', 'state', 'payment', 'amount', 'currency', 'outcome', 'received_at'])
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      provider: row.provider as ProviderName,
+      eventId: row.event_id,
+      type: row.type,
+      state: row.state,
+      payment: row.payment,
+      amount: row.amount === null ? null : Number(row.amount),
+      currency: row.currency,
+      outcome: row.outcome,
+      receivedAt: Number(row.received_at),
+    }));
+  }
+}

@@ -1,0 +1,322 @@
+/**
+ * Paid memberships through the providers' addresses, on both engines: Stripe webhooks signed as
+ * Stripe signs them (the official package's test header), PayPal IPNs confirmed by a local
+ * postback; each effect seen through /api2/list/, the feed and the member's billing state.
+ */
+import { afterAll, expect, it } from 'vitest';
+import { describeEachEngineApp, type Harness } from '../support/app.js';
+import { apiAccount } from '../support/member-api.js';
+import { DAY, invoiceObject, startFakePayPal, startFakeStripe, subscriptionObject } from '../support/fake-stripe.js';
+
+const stripe = await startFakeStripe();
+const paypal = await startFakePayPal();
+afterAll(async () => {
+  await stripe.close();
+  await paypal.close();
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+describeEachEngineApp(
+  'paid memberships',
+  (h) => {
+    async function seller(options: { onRefund?: 'suspend' | 'keep' } = {}) {
+      const api = await apiAccount(h());
+      const { account } = api;
+      await h().services.billing.setSettings(account, {
+        stripeSecretKey: 'sk_test_fake',
+        stripeWebhookSecret: stripe.webhookSecret,
+        paypalReceiver: 'shop@example.com',
+        onRefund: options.onRefund ?? 'suspend',
+      });
+      await h().services.billing.addPlan(account, {
+        name: 'gold',
+        title: 'Gold',
+        stripePrice: 'price_gold',
+        paypalItem: 'GOLD',
+        amount: '9.00',
+        currency: 'USD',
+        graceSeconds: 3 * DAY,
+        fields: new Map([['plan', 'gold'], ['level', '3']]),
+      });
+      await h().services.billing.addPlan(account, {
+        name: 'silver',
+        title: 'Silver',
+        stripePrice: 'price_silver',
+        paypalItem: null,
+        amount: null,
+        currency: null,
+        graceSeconds: 0,
+        fields: new Map([['plan', 'silver']]),
+      });
+      const send = async (type: string, object: Record<string, unknown>, options: { id?: string; created?: number; timestamp?: number; secret?: string } = {}) => {
+        const signed = stripe.sign(type, object, options);
+        const reply = await h().request({
+          url: `/billing/${api.user}/stripe`,
+          payload: signed.body,
+          headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+        });
+        return { ...reply, eventId: signed.id };
+      };
+      const record = async (login: string) =>
+        (await api.list({ login_full: login, record: '{login}{status}{reg_type}{bill_pc}{bill_id}{bill_cust}{bill_subscr}{bill_item}{bill_qty}{exp_date}{plan}{level}' })).members?.[0];
+      const billing = async (login: string) => {
+        const member = await api.member(login);
+        return h().services.billing.memberBilling(account, member!.id);
+      };
+      return { api, account, send, record, billing };
+    }
+
+    /** A customer's checkout and first invoice, as Stripe sends them. */
+    async function subscribe(s: Awaited<ReturnType<typeof seller>>, email: string, periodEnd = now() + 30 * DAY) {
+      const customer = `cus_${email.split('@')[0]}`;
+      const subscription = `sub_${email.split('@')[0]}`;
+      const checkout = await s.send('checkout.session.completed', {
+        id: `cs_${customer}`,
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        customer,
+        subscription,
+        customer_details: { email },
+        metadata: { plan: 'gold' },
+      });
+      expect(checkout.status, checkout.body).toBe(200);
+      const invoice = await s.send('invoice.paid', invoiceObject(`in_${customer}_1`, customer, subscription, 'price_gold', periodEnd, { charge: `ch_${customer}_1` }));
+      expect(invoice.status, invoice.body).toBe(200);
+      return { customer, subscription, periodEnd };
+    }
+
+    it('a paid checkout makes a Paid, Active member with the seed’s bill_* fields, the plan’s fields and access until the period’s end plus the grace', async () => {
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'ann@example.com');
+      const listed = await s.record('ann@example.com');
+      expect(listed).toMatchObject({
+        status: 'Active',
+        reg_type: 'Paid',
+        bill_pc: 'stripe',
+        bill_cust: customer,
+        bill_subscr: subscription,
+        bill_item: 'price_gold',
+        bill_qty: '1',
+        bill_id: `in_${customer}_1`,
+        plan: 'gold',
+        level: '3',
+      });
+      const member = await s.api.member('ann@example.com');
+      expect(member!.timeExpiry).toEqual({ action: 'S', at: (periodEnd + 3 * DAY) * 1000 });
+      expect((await s.billing('ann@example.com'))!.paidUntil).toBe(periodEnd * 1000);
+      // The seed's filter and selector.
+      expect(await s.api.logins({ reg_type: 'P' })).toEqual(['ann@example.com']);
+      const updated = await s.api.update({ find_member_ptrans: subscription, status: 'A' });
+      expect(updated.result, JSON.stringify(updated)).toBe('OK');
+      // The feed tells the payment with the provider's ids.
+      const types = (await s.api.events()).events.map((e: { type: string }) => e.type);
+      expect(types).toContain('member.paid');
+      const paid = (await s.api.events()).events.find((e: { type: string }) => e.type === 'member.paid');
+      expect(paid.data).toMatchObject({ provider: 'stripe', type: 'invoice.paid', plan: 'gold', paid_until: iso(periodEnd) });
+    });
+
+    it('a repeated event changes nothing; a renewal sets access to its absolute period end, an older one never moves it back', async () => {
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'bob@example.com');
+      const renewal = invoiceObject(`in_${customer}_2`, customer, subscription, 'price_gold', periodEnd + 30 * DAY);
+      const first = await s.send('invoice.paid', renewal, { id: 'evt_renewal_bob' });
+      expect(first.json.outcomes[0].kind).toBe('applied');
+      const again = await s.send('invoice.paid', renewal, { id: 'evt_renewal_bob' });
+      expect(again.json.outcomes[0].kind).toBe('duplicate');
+      const feedAfter = (await s.api.events()).events.filter((e: { type: string }) => e.type === 'member.paid').length;
+      expect(feedAfter).toBe(2);
+      // The first invoice again, under a new event id (Stripe resends): access stays at the later end.
+      await s.send('invoice.paid', invoiceObject(`in_${customer}_1`, customer, subscription, 'price_gold', periodEnd));
+      expect((await s.billing('bob@example.com'))!.paidUntil).toBe((periodEnd + 30 * DAY) * 1000);
+      expect((await s.api.member('bob@example.com'))!.timeExpiry!.at).toBe((periodEnd + 33 * DAY) * 1000);
+      expect((await s.record('bob@example.com'))!.bill_id).toBe(`in_${customer}_1`);
+    });
+
+    it('refuses a forged or stale signature, and an account with no webhook secret', async () => {
+      const s = await seller();
+      const object = invoiceObject('in_x', 'cus_x', 'sub_x', 'price_gold', now() + 30 * DAY);
+      const forged = await s.send('invoice.paid', object, { secret: 'whsec_someone_else' });
+      expect(forged.status).toBe(400);
+      const stale = await s.send('invoice.paid', object, { timestamp: now() - 301 });
+      expect(stale.status).toBe(400);
+      expect(stale.json.error).toMatch(/tolerance/i);
+      const other = await apiAccount(h());
+      const signed = stripe.sign('invoice.paid', object);
+      const unconnected = await h().request({
+        url: `/billing/${other.user}/stripe`,
+        payload: signed.body,
+        headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+      });
+      expect(unconnected.status).toBe(400);
+      expect((await h().request({ url: '/billing/no-such-account/stripe', payload: signed.body, headers: { 'content-type': 'application/json' } })).status).toBe(404);
+      expect(await s.api.logins({ reg_type: 'P' })).toEqual([]);
+    });
+
+    it('an event for a customer not known yet is kept (2xx) and applied when the checkout links it', async () => {
+      const s = await seller();
+      const periodEnd = now() + 60 * DAY;
+      // The renewal arrives before the checkout (Stripe does not promise an order).
+      const early = await s.send('customer.subscription.updated', subscriptionObject('sub_cat', 'cus_cat', 'price_silver', periodEnd), { created: now() + 10 });
+      expect(early.status).toBe(200);
+      expect(early.json.outcomes[0].kind).toBe('pending');
+      await s.send('checkout.session.completed', {
+        id: 'cs_cat',
+        mode: 'subscription',
+        payment_status: 'paid',
+        customer: 'cus_cat',
+        subscription: 'sub_cat',
+        customer_details: { email: 'cat@example.com' },
+        metadata: { plan: 'gold' },
+      });
+      const listed = await s.record('cat@example.com');
+      // The kept event switched the plan to silver, as it would have in order.
+      expect(listed).toMatchObject({ status: 'Active', bill_item: 'price_silver', plan: 'silver', level: '' });
+      expect((await s.billing('cat@example.com'))!.plan).toBe('silver');
+    });
+
+    it('an older subscription state never overrides a newer one; unpaid suspends; cancel at the period’s end is noted', async () => {
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'dan@example.com');
+      await s.send('customer.subscription.updated', subscriptionObject(subscription, customer, 'price_gold', periodEnd, { cancel_at_period_end: true }), { created: now() + 20 });
+      await s.send('customer.subscription.updated', subscriptionObject(subscription, customer, 'price_gold', periodEnd, { status: 'unpaid' }), { created: now() + 10 });
+      expect((await s.record('dan@example.com'))!.status).toBe('Active');
+      expect((await s.billing('dan@example.com'))!.cancelAtPeriodEnd).toBe(true);
+      await s.send('customer.subscription.updated', subscriptionObject(subscription, customer, 'price_gold', periodEnd, { status: 'unpaid' }), { created: now() + 30 });
+      expect((await s.record('dan@example.com'))!.status).toBe('Suspended');
+    });
+
+    it('a failed payment keeps access and mails the member a link to fix the card', async () => {
+      const s = await seller();
+      const { customer, subscription } = await subscribe(s, 'eve@example.com');
+      const before = (await s.api.member('eve@example.com'))!.timeExpiry;
+      const failed = await s.send('invoice.payment_failed', {
+        id: 'in_eve_2',
+        object: 'invoice',
+        customer,
+        parent: { subscription_details: { subscription } },
+        hosted_invoice_url: 'https://invoice.stripe.test/eve',
+      });
+      expect(failed.json.outcomes[0].kind).toBe('applied');
+      expect((await s.record('eve@example.com'))!.status).toBe('Active');
+      expect((await s.api.member('eve@example.com'))!.timeExpiry).toEqual(before);
+      const event = (await s.api.events()).events.find((e: { type: string }) => e.type === 'member.payment_failed');
+      expect(event.data).toMatchObject({ fix_url: 'https://invoice.stripe.test/eve' });
+      expect((await s.billing('eve@example.com'))!.status).toBe('past_due');
+    });
+
+    it('a full refund suspends (or keeps, by the account’s rule); a partial one is recorded only', async () => {
+      const s = await seller();
+      const { customer } = await subscribe(s, 'fay@example.com');
+      const partial = await s.send('charge.refunded', { id: `ch_${customer}_1`, object: 'charge', customer, amount: 900, amount_refunded: 300, refunded: false, currency: 'usd' });
+      expect(partial.json.outcomes[0]).toMatchObject({ kind: 'applied', outcome: 'partial refund: recorded' });
+      expect((await s.record('fay@example.com'))!.status).toBe('Active');
+      await s.send('charge.refunded', { id: `ch_${customer}_1`, object: 'charge', customer, amount: 900, amount_refunded: 900, refunded: true, currency: 'usd' });
+      expect((await s.record('fay@example.com'))!.status).toBe('Suspended');
+      const types = (await s.api.events()).events.map((e: { type: string }) => e.type);
+      expect(types.filter((t: string) => t === 'member.refunded')).toHaveLength(2);
+
+      const keeps = await seller({ onRefund: 'keep' });
+      const kept = await subscribe(keeps, 'gus@example.com');
+      await keeps.send('charge.refunded', { id: `ch_${kept.customer}_1`, customer: kept.customer, amount: 900, amount_refunded: 900, refunded: true });
+      expect((await keeps.record('gus@example.com'))!.status).toBe('Active');
+    });
+
+    it('a dispute suspends at once and flags the member; won restores, lost does not', async () => {
+      const s = await seller();
+      const { customer } = await subscribe(s, 'hal@example.com');
+      // The dispute names only the charge: the member is found by the invoice that paid with it.
+      await s.send('charge.dispute.created', { id: 'dp_hal', object: 'dispute', charge: `ch_${customer}_1`, amount: 900, status: 'needs_response' });
+      expect((await s.record('hal@example.com'))!.status).toBe('Suspended');
+      expect((await s.billing('hal@example.com'))!.disputed).toBe(true);
+      await s.send('charge.dispute.closed', { id: 'dp_hal', object: 'dispute', charge: `ch_${customer}_1`, status: 'won' });
+      expect((await s.record('hal@example.com'))!.status).toBe('Active');
+      expect((await s.billing('hal@example.com'))!.disputed).toBe(false);
+
+      const lost = await subscribe(s, 'ida@example.com');
+      await s.send('charge.dispute.created', { id: 'dp_ida', charge: `ch_${lost.customer}_1` });
+      await s.send('charge.dispute.closed', { id: 'dp_ida', charge: `ch_${lost.customer}_1`, status: 'lost' });
+      expect((await s.record('ida@example.com'))!.status).toBe('Suspended');
+    });
+
+    it('a plan switch follows: bill_item and the fields (the old plan’s removed), member.plan_changed', async () => {
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'jon@example.com');
+      await s.send('customer.subscription.updated', subscriptionObject(subscription, customer, 'price_silver', periodEnd), { created: now() + 5 });
+      expect(await s.record('jon@example.com')).toMatchObject({ bill_item: 'price_silver', plan: 'silver', level: '' });
+      const changed = (await s.api.events()).events.find((e: { type: string }) => e.type === 'member.plan_changed');
+      expect(changed.data).toMatchObject({ from: 'gold', to: 'silver', provider: 'stripe' });
+    });
+
+    it('a deleted subscription suspends once the paid period is over, not before, and never deletes', async () => {
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'kim@example.com');
+      await s.send('customer.subscription.deleted', subscriptionObject(subscription, customer, 'price_gold', periodEnd, { status: 'canceled' }), { created: now() + 5 });
+      expect((await s.record('kim@example.com'))!.status).toBe('Active');
+      expect((await s.api.member('kim@example.com'))!.timeExpiry).toEqual({ action: 'S', at: periodEnd * 1000 });
+      h().clock.set((periodEnd + 1) * 1000);
+      expect((await s.record('kim@example.com'))!.status).toBe('Suspended');
+    });
+
+    it('concurrent events of one customer end as in order', async () => {
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'lea@example.com');
+      const ends = [1, 2, 3, 4, 5].map((n) => periodEnd + n * 30 * DAY);
+      const replies = await Promise.all(ends.map((end, n) => s.send('invoice.paid', invoiceObject(`in_lea_${n + 2}`, customer, subscription, 'price_gold', end))));
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect((await s.billing('lea@example.com'))!.paidUntil).toBe(ends[4]! * 1000);
+      expect((await s.api.member('lea@example.com'))!.timeExpiry!.at).toBe((ends[4]! + 3 * DAY) * 1000);
+    });
+
+    it('PayPal: a confirmed IPN sign-up and payment make the member; an unconfirmed one, another receiver or another price changes nothing', async () => {
+      const s = await seller();
+      const ipn = async (fields: Record<string, string>, confirm = true) => {
+        const body = new URLSearchParams({ receiver_email: 'shop@example.com', payer_email: 'max@example.com', payer_id: 'PAYER1', item_number: 'GOLD', ...fields }).toString();
+        if (confirm) paypal.sent.add(body);
+        return h().request({ url: `/billing/${s.api.user}/paypal`, payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      };
+      const forged = await ipn({ txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T0', subscr_id: 'I-1', mc_gross: '9.00', mc_currency: 'USD' }, false);
+      expect(forged.status).toBe(400);
+      expect(await s.api.logins({ reg_type: 'P' })).toEqual([]);
+      const signup = await ipn({ txn_type: 'subscr_signup', subscr_id: 'I-1', period3: '1 M', mc_amount3: '9.00', mc_currency: 'USD' });
+      expect(signup.status, signup.body).toBe(200);
+      const payment = await ipn({ txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T1', subscr_id: 'I-1', mc_gross: '9.00', mc_currency: 'USD' });
+      expect(payment.json.outcomes[0].kind).toBe('applied');
+      expect(await s.record('max@example.com')).toMatchObject({ status: 'Active', reg_type: 'Paid', bill_pc: 'paypal', bill_subscr: 'I-1', bill_id: 'T1', plan: 'gold' });
+      const paidUntil = (await s.billing('max@example.com'))!.paidUntil!;
+      expect(paidUntil - Date.now()).toBeGreaterThan(27 * DAY * 1000);
+      // Repeated: nothing more.
+      expect((await ipn({ txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T1', subscr_id: 'I-1', mc_gross: '9.00', mc_currency: 'USD' })).json.outcomes[0].kind).toBe('duplicate');
+      const wrongPrice = await ipn({ txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T2', subscr_id: 'I-1', mc_gross: '1.00', mc_currency: 'USD' });
+      expect(wrongPrice.json.outcomes[0]).toMatchObject({ kind: 'recorded' });
+      const otherReceiver = await ipn({ receiver_email: 'thief@example.com', txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T3', subscr_id: 'I-1', mc_gross: '9.00' });
+      expect(otherReceiver.json.outcomes[0]).toMatchObject({ kind: 'recorded' });
+      // A refund of the whole payment suspends; a reversal flags; its cancellation restores.
+      await ipn({ payment_status: 'Refunded', txn_id: 'T1R', parent_txn_id: 'T1', subscr_id: 'I-1', mc_gross: '-9.00', mc_currency: 'USD' });
+      expect((await s.record('max@example.com'))!.status).toBe('Suspended');
+      await ipn({ txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T4', subscr_id: 'I-1', mc_gross: '9.00', mc_currency: 'USD' });
+      expect((await s.record('max@example.com'))!.status).toBe('Active');
+      await ipn({ payment_status: 'Reversed', txn_id: 'T4V', parent_txn_id: 'T4', subscr_id: 'I-1', mc_gross: '-9.00' });
+      expect((await s.record('max@example.com'))!.status).toBe('Suspended');
+      await ipn({ payment_status: 'Canceled_Reversal', txn_id: 'T4C', parent_txn_id: 'T4', subscr_id: 'I-1', mc_gross: '9.00' });
+      expect((await s.record('max@example.com'))!.status).toBe('Active');
+    });
+
+    it('an operator’s grant without payment: Manual, Active until the date', async () => {
+      const s = await seller();
+      await s.api.create('nia');
+      await s.api.update({ find_member_login: 'nia', status: 'S' });
+      const member = await s.api.member('nia');
+      const until = Date.now() + 10 * DAY * 1000;
+      expect(await h().services.billing.comp(s.account, member!.id, until, { actor: 'operator', email: 'op@example.com' })).toBe(true);
+      expect(await s.record('nia')).toMatchObject({ reg_type: 'Manual', status: 'Active' });
+      expect((await s.api.member('nia'))!.timeExpiry).toEqual({ action: 'S', at: until });
+    });
+  },
+  { env: { STRIPE_API_URL: stripe.url, PAYPAL_IPN_URL: paypal.url } },
+);
+
+/** The harness type, for helpers above. */
+export type { Harness };
