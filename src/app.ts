@@ -203,6 +203,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     resets: deps.resets,
     events: deps.events,
     operators: deps.operators,
+    billing: deps.billing,
     ...deps.pageForms,
     publicUrl: deps.publicUrl,
     countLogin: (outcome) => deps.metrics?.countLogin(outcome),

@@ -162,6 +162,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     hasher,
     async (account, login) => void (await resets.issue(account, { by: 'login', login }, true, { welcome: true })),
     clock,
+    linkBase,
   );
   return {
     store,

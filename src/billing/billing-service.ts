@@ -42,7 +42,14 @@ export class BillingService {
     /** Mails a member made from a payment a link to choose its password. */
     private readonly welcome: (account: Account, login: string) => Promise<void>,
     private readonly clock: Clock,
+    /** The base of the links handed to the provider (PUBLIC_URL, or the address the server learnt), never a request's Host. */
+    private readonly linkBase: () => string,
   ) {}
+
+  /** An address of the account's member pages, for the provider to send the browser back to. */
+  private pagesUrl(account: Account, path: string): string {
+    return `${this.linkBase()}/auth/${encodeURIComponent(account.name)}/${path}`;
+  }
 
   settings(account: Account): Promise<BillingSettings> {
     return this.store.settings(account.id);
@@ -123,7 +130,6 @@ export class BillingService {
     account: Account,
     plan: Plan,
     buyer: { member: Member } | { login: string; email: string; password: string; language: string; client: string },
-    urls: (checkout: string) => { successUrl: string; cancelUrl: string },
   ): Promise<{ url: string; checkout: string }> {
     const settings = await this.store.settings(account.id);
     if (settings.stripeSecretKey === '') throw new ProviderUnavailable('this account takes no payments yet');
@@ -145,7 +151,8 @@ export class BillingService {
       checkout: id,
       email: member ? member.email : (buyer as { email: string }).email,
       customer: member?.billPc === 'stripe' && member.billCust ? member.billCust : undefined,
-      ...urls(id),
+      successUrl: this.pagesUrl(account, `joined?checkout=${encodeURIComponent(id)}`),
+      cancelUrl: this.pagesUrl(account, '?action=join'),
     });
     await this.store.setCheckoutSession(id, session.session);
     return { url: session.url, checkout: id };
@@ -160,10 +167,10 @@ export class BillingService {
   }
 
   /** Where the member changes its card, plan or cancels: Stripe's portal, PayPal's own page; undefined for a member nobody bills. */
-  async manageUrl(account: Account, member: Member, returnUrl: string): Promise<string | undefined> {
+  async manageUrl(account: Account, member: Member): Promise<string | undefined> {
     if (member.billPc === 'paypal') return 'https://www.paypal.com/myaccount/autopay/';
     if (member.billPc !== 'stripe' || !member.billCust) return undefined;
-    return this.hosted.manage(await this.store.settings(account.id), member.billCust, returnUrl);
+    return this.hosted.manage(await this.store.settings(account.id), member.billCust, this.pagesUrl(account, 'profile'));
   }
 
   memberBilling(account: Account, memberId: number): Promise<MemberBilling | undefined> {

@@ -10,6 +10,7 @@ import type { PasswordResets } from '../members/password-resets.js';
 import type { SessionsService } from '../members/sessions.js';
 import type { LoginOutcome } from '../observability/metrics.js';
 import type { OperatorsService } from '../operators/operators-service.js';
+import type { BillingService } from '../billing/billing-service.js';
 
 export interface MemberPagesContext {
   readonly accounts: AccountsService;
@@ -22,6 +23,8 @@ export interface MemberPagesContext {
   /** Who hears of a registration that waits for approval. */
   readonly operators: Pick<OperatorsService, 'approvalNotice'>;
   readonly hashing: HashingGate;
+  /** Paid memberships: the plans, checkouts, the customer portal. */
+  readonly billing: BillingService;
   readonly anonymousLogins: AnonymousLoginLimiter;
   /** Registrations, and reminders, per address and per account. */
   readonly registrations: PageFormLimiter;

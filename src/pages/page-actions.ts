@@ -24,6 +24,7 @@ import { redirectOrAnswer, takeFlash } from './flash.js';
 import { continuePage, signInPage } from './views/sign-in.js';
 import { messagePage, type Chrome } from './views/layout.js';
 import { profilePage, type ProfileView } from './views/profile.js';
+import { createDateFormatter } from '../members/date-format.js';
 
 /** The look of a page that belongs to no account (a request that could not be read). */
 export const DEFAULT_ACCOUNT: Account = { id: 0, name: 'member-api', createdAt: 0, settings: DEFAULT_SETTINGS };
@@ -169,8 +170,20 @@ export async function showProfile(
   const chrome = await chromeOf(context, account, request);
   const member = await context.members.byId(account, memberId);
   if (!member) return showSignIn(context, request, reply, account, undefined);
-  const profile = await context.members.profileOf(account, memberId);
-  return sendPage(reply, status, chrome, profilePage(chrome, { login: member.login, email: member.email, profile, ...view }));
+  const [profile, billing, plans] = await Promise.all([
+    context.members.profileOf(account, memberId),
+    context.billing.memberBilling(account, memberId),
+    context.billing.plans(account),
+  ]);
+  const dates = createDateFormatter(account.settings.timeZone);
+  const shown: ProfileView['billing'] = billing && {
+    plan: plans.find((plan) => plan.name === billing.plan)?.title ?? billing.plan,
+    paidUntil: billing.paidUntil === null ? undefined : dates.date(billing.paidUntil),
+    cancels: billing.cancelAtPeriodEnd,
+    problem: billing.status === 'past_due',
+    manage: member.billPc === 'paypal' || (member.billPc === 'stripe' && member.billCust !== null),
+  };
+  return sendPage(reply, status, chrome, profilePage(chrome, { login: member.login, email: member.email, profile, billing: shown, ...view }));
 }
 
 export async function signOut(context: MemberPagesContext, request: FastifyRequest, reply: FastifyReply, account: Account) {

@@ -24,6 +24,7 @@ import { profileSection } from './sections/profile.js';
 import { protectionSection, registrationScriptRoute } from './sections/protection.js';
 import { registrationSection } from './sections/registration.js';
 import { reminderSection } from './sections/reminder.js';
+import { joinSection } from './sections/join.js';
 import { originalSignInRoute, signInSection } from './sections/sign-in.js';
 import { messagePage } from './views/layout.js';
 import { PAGES_STYLESHEET } from './stylesheet.js';
@@ -31,7 +32,7 @@ import { serveStylesheet } from '../http/stylesheets.js';
 
 export type { MemberPagesContext } from './context.js';
 
-const SECTIONS = [signInSection, registrationSection, reminderSection, profileSection, protectionSection];
+const SECTIONS = [signInSection, registrationSection, reminderSection, profileSection, protectionSection, joinSection];
 
 export async function registerMemberPages(app: FastifyInstance, context: MemberPagesContext): Promise<void> {
   /** What every scope of the pages shares: out of the OpenAPI document, never cached, failures answered as pages. */
@@ -73,6 +74,7 @@ export async function registerMemberPages(app: FastifyInstance, context: MemberP
       // A form's address opened by GET (typed, bookmarked, reloaded after a redirect): its page.
       for (const [path, query] of [
         ['register', '?action=reg'],
+        ['join', '?action=join'],
         ['lost', '?action=lost'],
         ['password', ''],
         ['delete', ''],

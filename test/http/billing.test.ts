@@ -4,7 +4,7 @@
  * postback; each effect seen through /api2/list/, the feed and the member's billing state.
  */
 import { afterAll, expect, it } from 'vitest';
-import { describeEachEngineApp, type Harness } from '../support/app.js';
+import { describeEachEngineApp, PUBLIC_URL, type Harness, type Reply } from '../support/app.js';
 import { apiAccount } from '../support/member-api.js';
 import { DAY, invoiceObject, startFakePayPal, startFakeStripe, subscriptionObject } from '../support/fake-stripe.js';
 
@@ -302,6 +302,78 @@ describeEachEngineApp(
       expect((await s.record('max@example.com'))!.status).toBe('Suspended');
       await ipn({ payment_status: 'Canceled_Reversal', txn_id: 'T4C', parent_txn_id: 'T4', subscr_id: 'I-1', mc_gross: '9.00' });
       expect((await s.record('max@example.com'))!.status).toBe('Active');
+    });
+
+    it('joins through the member pages: the plans, a Stripe Checkout session made by the official client, a page that confirms then signs in once, the profile’s plan and Manage billing', async () => {
+      const s = await seller();
+      const jar = new Map<string, string>();
+      const keep = (reply: Reply) => {
+        for (const line of [reply.headers['set-cookie'] ?? []].flat().map(String)) {
+          const [pair] = line.split(';');
+          const at = pair!.indexOf('=');
+          const value = pair!.slice(at + 1);
+          if (value === '') jar.delete(pair!.slice(0, at));
+          else jar.set(pair!.slice(0, at), value);
+        }
+        return reply;
+      };
+      const headers = (extra: Record<string, string> = {}) => ({ cookie: [...jar].map(([n, v]) => `${n}=${v}`).join('; '), ...extra });
+      const get = async (path: string) => keep(await h().request({ method: 'GET', url: path, headers: headers() }));
+      const post = async (path: string, params: Record<string, string>) =>
+        keep(
+          await h().request({
+            url: path,
+            payload: new URLSearchParams(params).toString(),
+            headers: headers({ 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL }),
+          }),
+        );
+      const base = `/auth/${s.api.user}/`;
+      const page = await get(`${base}?action=join`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('value="gold"');
+      expect(page.body).toContain('Gold — 9.00 USD');
+      // Every problem at once, nothing started.
+      const sessionsBefore = stripe.sessions.size;
+      const refused = await post(`${base}join`, { plan: 'gold', login: '', email: 'nope', password: 'x', confirm: 'x' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('This field is required');
+      expect(stripe.sessions.size).toBe(sessionsBefore);
+      const started = await post(`${base}join`, { plan: 'gold', login: 'olga', email: 'olga@example.com', password: 'correct-horse-9', confirm: 'correct-horse-9' });
+      expect(started.status, started.body).toBe(303);
+      const session = [...stripe.sessions.values()].at(-1)!;
+      expect(String(started.headers.location)).toBe(session.url);
+      expect(session).toMatchObject({ mode: 'subscription', price: 'price_gold', customer_email: 'olga@example.com', metadata: { plan: 'gold' } });
+      const checkout = session.client_reference_id as string;
+      expect(session.success_url).toBe(`${PUBLIC_URL}${base}joined?checkout=${checkout}`);
+      // Back before the webhook: a page that refreshes itself, nobody signed in yet.
+      const waiting = await get(`${base}joined?checkout=${checkout}`);
+      expect(waiting.status).toBe(200);
+      expect(waiting.headers.refresh).toBe('2');
+      expect(await s.api.member('olga')).toBeUndefined();
+      // Stripe's webhooks land.
+      await s.send('checkout.session.completed', { ...session, customer: 'cus_olga', subscription: 'sub_olga', payment_status: 'paid', customer_details: { email: 'olga@example.com' } });
+      await s.send('invoice.paid', invoiceObject('in_olga_1', 'cus_olga', 'sub_olga', 'price_gold', now() + 30 * DAY));
+      expect(await s.record('olga')).toMatchObject({ status: 'Active', reg_type: 'Paid', bill_cust: 'cus_olga', plan: 'gold' });
+      // Another browser (no checkout cookie) is not signed in by the address.
+      const stranger = await h().request({ method: 'GET', url: `${base}joined?checkout=${checkout}` });
+      expect(stranger.status).toBe(410);
+      const signedIn = await get(`${base}joined?checkout=${checkout}`);
+      expect(signedIn.status).toBe(303);
+      expect(String(signedIn.headers.location)).toBe(`${base}profile`);
+      expect(jar.has(`member_${s.api.user}`)).toBe(true);
+      const profile = await get(`${base}profile`);
+      expect(profile.body).toContain('Welcome, olga: your Gold membership is active.');
+      expect(profile.body).toContain('Plan: Gold');
+      expect(profile.body).toMatch(/Paid until \d{4}-\d{2}-\d{2}/);
+      expect(profile.body).toContain('Manage billing');
+      // Once: the confirmation page does not sign in again.
+      expect((await get(`${base}joined?checkout=${checkout}`)).status).toBe(410);
+      // Its password is the one chosen at the checkout.
+      expect((await s.api.login('olga', 'correct-horse-9')).result).toBe('OK');
+      const portal = await post(`${base}billing`, {});
+      expect(portal.status).toBe(303);
+      expect(String(portal.headers.location)).toMatch(new RegExp(`^${stripe.url}/portal/`));
+      expect(stripe.requests.at(-1)!.body.get('customer')).toBe('cus_olga');
     });
 
     it('an operator’s grant without payment: Manual, Active until the date', async () => {

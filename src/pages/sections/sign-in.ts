@@ -37,6 +37,7 @@ import { signInPage, signOutPage } from '../views/sign-in.js';
 import { protectionScriptAnswer, sessionAnswer } from './protection.js';
 import { originalRegistration, register, registrationPage } from './registration.js';
 import { reminderPage } from './reminder.js';
+import { showJoin } from './join.js';
 
 export async function signInSection(pages: FastifyInstance, context: MemberPagesContext): Promise<void> {
   // The page interface: one address, its `action` (and `mode`) choosing the page.
@@ -51,6 +52,8 @@ export async function signInSection(pages: FastifyInstance, context: MemberPages
         return showSignIn(context, request, reply, account, query.url);
       case 'lost':
         return reminderPage(reply, chrome, takeFlash(request, reply, chrome, context.flashKey));
+      case 'join':
+        return showJoin(context, request, reply, chrome);
       case 'reg':
         return registrationPage(reply, chrome, takeFlash(request, reply, chrome, context.flashKey));
       case 'logout':

@@ -13,6 +13,8 @@ export interface ProfileView {
   readonly values?: Readonly<Record<string, string>>;
   readonly passwordError?: { readonly field: 'current' | 'password' | 'confirm'; readonly message: string };
   readonly deleteError?: string;
+  /** A paid member's plan, its paid-until date, and whether the provider's portal opens for it. */
+  readonly billing?: { readonly plan: string; readonly paidUntil?: string; readonly cancels: boolean; readonly problem: boolean; readonly manage: boolean };
 }
 
 export function profilePage(chrome: Chrome, view: ProfileView): string {
@@ -26,6 +28,13 @@ export function profilePage(chrome: Chrome, view: ProfileView): string {
     t('profile'),
     html`${notice(view.notice)}${alert(errors.form ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
 <p>${t('signedInAs', { login: view.login })}</p>
+${view.billing
+  ? html`<section id="billing" aria-labelledby="billing-title"><h2 id="billing-title">${t('billing')}</h2>
+${view.billing.plan ? html`<p>${t('billingPlan', { plan: view.billing.plan })}</p>` : ''}
+${view.billing.paidUntil ? html`<p>${view.billing.cancels ? t('cancelsAt', { date: view.billing.paidUntil }) : t('paidUntil', { date: view.billing.paidUntil })}</p>` : ''}
+${view.billing.problem ? html`<p class="alert" role="alert">${t('paymentProblem')}</p>` : ''}
+${view.billing.manage ? html`<form method="post" action="${base}billing">${formToken(chrome)}<button type="submit" class="secondary">${t('manageBilling')}</button></form>` : ''}</section>`
+  : ''}
 <form id="profile-form" method="post" action="${base}profile" novalidate>${formToken(chrome)}
 ${input('email', t('email'), { type: 'email', value: values.email, autocomplete: 'email', required: true, error: errors.email })}
 ${input('email_password', t('emailPassword'), { type: 'password', autocomplete: 'current-password', error: errors.email_password, hint: t('emailPasswordHint') })}
