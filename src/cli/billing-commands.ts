@@ -4,22 +4,15 @@
  * `billing show` masks them.
  */
 import type { Command } from 'commander';
-import { parseDuration, formatDuration, type BillingSettings, type Plan } from '../billing/billing.js';
-import { isEmail } from '../members/fields.js';
+import { formatDuration, type BillingSettings, type Plan } from '../billing/billing.js';
+import { masked, readPlan, readSettings } from '../billing/billing-input.js';
 import { writeLines } from '../common/terminal-text.js';
 import { accountNamed, CommandError, print, printList, tableLines, type WithServices } from './cli-support.js';
 
-/** A secret as it is shown again: its kind and its last four characters. */
-export function masked(secret: string): string {
-  if (secret === '') return '(not set)';
-  const kind = /^(sk|rk|whsec)_(test|live)?_?/.exec(secret)?.[0] ?? '';
-  return `${kind}…${secret.slice(-4)}`;
-}
-
 export function describeSettings(settings: BillingSettings) {
   return {
-    stripe_secret_key: masked(settings.stripeSecretKey),
-    stripe_webhook_secret: masked(settings.stripeWebhookSecret),
+    stripe_secret_key: masked(settings.stripeSecretKey) || '(not set)',
+    stripe_webhook_secret: masked(settings.stripeWebhookSecret) || '(not set)',
     paypal_receiver: settings.paypalReceiver || '(not set)',
     on_refund: settings.onRefund,
   };
@@ -37,8 +30,11 @@ export function describePlan(plan: Plan) {
   };
 }
 
-const PLAN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const FIELD_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** The first problem of a reading, as the command line says it: one line, the option named. */
+function firstProblem(errors: Record<string, string>): CommandError {
+  const [parameter, reason] = Object.entries(errors)[0]!;
+  return new CommandError(`${parameter === 'name' ? 'NAME' : `--${parameter}`}: ${reason}`);
+}
 
 export function registerBillingCommands(program: Command, withServices: WithServices): void {
   const billing = program.command('billing').description('paid memberships: an account’s payment providers, its subscribers');
@@ -52,24 +48,12 @@ export function registerBillingCommands(program: Command, withServices: WithServ
     .option('--on-refund <rule>', 'what a full refund does: suspend (default) or keep')
     .option('--json', 'print the settings as JSON')
     .action(async (name: string, options: { stripeSecretKey?: string; stripeWebhookSecret?: string; paypalReceiver?: string; onRefund?: string; json?: boolean }) => {
-      if (options.stripeSecretKey !== undefined && options.stripeSecretKey !== '' && !/^(sk|rk)_\S+$/.test(options.stripeSecretKey))
-        throw new CommandError('--stripe-secret-key: a Stripe secret key begins with sk_ or rk_');
-      if (options.stripeWebhookSecret !== undefined && options.stripeWebhookSecret !== '' && !/^whsec_\S+$/.test(options.stripeWebhookSecret))
-        throw new CommandError('--stripe-webhook-secret: a Stripe webhook signing secret begins with whsec_');
-      if (options.paypalReceiver !== undefined && options.paypalReceiver !== '' && !isEmail(options.paypalReceiver))
-        throw new CommandError('--paypal-receiver: must be an e-mail address');
-      if (options.onRefund !== undefined && options.onRefund !== 'suspend' && options.onRefund !== 'keep') throw new CommandError('--on-refund: suspend or keep');
       const settings = await withServices(async (s) => {
         const account = await accountNamed(s, name);
-        const held = await s.billing.settings(account);
-        const next: BillingSettings = {
-          stripeSecretKey: options.stripeSecretKey ?? held.stripeSecretKey,
-          stripeWebhookSecret: options.stripeWebhookSecret ?? held.stripeWebhookSecret,
-          paypalReceiver: options.paypalReceiver ?? held.paypalReceiver,
-          onRefund: (options.onRefund as BillingSettings['onRefund'] | undefined) ?? held.onRefund,
-        };
-        await s.billing.setSettings(account, next);
-        return next;
+        const read = readSettings(await s.billing.settings(account), options);
+        if ('errors' in read) throw firstProblem(read.errors);
+        await s.billing.setSettings(account, read.settings);
+        return read.settings;
       });
       print(describeSettings(settings), options.json);
     });
@@ -131,31 +115,10 @@ export function registerBillingCommands(program: Command, withServices: WithServ
         planName: string,
         options: { stripePrice?: string; paypalItem?: string; title?: string; amount?: string; currency?: string; grace: string; field: string[] },
       ) => {
-        if (!PLAN_NAME.test(planName)) throw new CommandError('NAME: 1 to 64 of letters, digits, . _ - (beginning with a letter or digit)');
-        if (!options.stripePrice && !options.paypalItem) throw new CommandError('--stripe-price or --paypal-item: a plan is paid for by at least one');
-        if (options.stripePrice !== undefined && !/^(price|plan)_\S+$/.test(options.stripePrice)) throw new CommandError('--stripe-price: a Stripe price id begins with price_');
-        const grace = parseDuration(options.grace);
-        if (grace === undefined) throw new CommandError(`--grace: a duration such as 3d, 12h, 30m or 0, got "${options.grace}"`);
-        if (options.amount !== undefined && !/^\d{1,9}(\.\d{1,2})?$/.test(options.amount)) throw new CommandError('--amount: a price such as 9.99');
-        if (options.currency !== undefined && !/^[A-Za-z]{3}$/.test(options.currency)) throw new CommandError('--currency: a three-letter code such as USD');
-        const fields = new Map<string, string>();
-        for (const field of options.field) {
-          const at = field.indexOf('=');
-          const fieldName = at < 0 ? field : field.slice(0, at);
-          if (at < 0 || !FIELD_NAME.test(fieldName)) throw new CommandError(`--field: NAME=VALUE with a profile field's name, got "${field}"`);
-          fields.set(fieldName, field.slice(at + 1));
-        }
+        const read = readPlan({ name: planName, ...options, fields: options.field });
+        if ('errors' in read) throw firstProblem(read.errors);
         const added = await withServices(async (s) =>
-          s.billing.addPlan(await accountNamed(s, name), {
-            name: planName,
-            title: options.title ?? planName,
-            stripePrice: options.stripePrice ?? null,
-            paypalItem: options.paypalItem ?? null,
-            amount: options.amount ?? null,
-            currency: options.currency?.toUpperCase() ?? null,
-            graceSeconds: grace,
-            fields,
-          }),
+          s.billing.addPlan(await accountNamed(s, name), read.plan),
         );
         if (!added) throw new CommandError(`account "${name}" has a plan "${planName}" already (plan remove it first)`);
         writeLines(process.stdout, [`plan ${planName} added`]);

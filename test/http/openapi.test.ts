@@ -44,9 +44,10 @@ describeEachEngineApp('OpenAPI description', (h) => {
       // Pages for people (and proxies), not the API: hidden from the document. The reference
       // and its files, the home page, the reset page a link opens, the console
       // (docs/console.md) and the member pages (docs/member-pages.md), with the original's
-      // older sign-in address and its registration-form script.
+      // older sign-in address and its registration-form script; and the payment providers'
+      // notifications (docs/paid-memberships.md), which only Stripe and PayPal send.
       (route) =>
-        !/^\w+ \/(docs|api2\/openapi\.json|api2\/reset-password|admin|auth|assets|cgi-bin\/auth\.fcgi|regformcheck\.js)\b/.test(route) && route !== 'GET /',
+        !/^\w+ \/(docs|api2\/openapi\.json|api2\/reset-password|admin|auth|assets|billing|cgi-bin\/auth\.fcgi|regformcheck\.js)\b/.test(route) && route !== 'GET /',
     );
     expect(served.length).toBeGreaterThanOrEqual(8);
     expect(new Set(described)).toEqual(new Set(served));

@@ -54,6 +54,8 @@ describe('loadConfig', () => {
       IMPORT_UPLOAD_LIMIT_BYTES: '1048576',
       STORE_WAIT_SECONDS: '5',
       WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
+      STRIPE_API_URL: 'http://127.0.0.1:12111/',
+      PAYPAL_IPN_URL: 'https://ipnpb.sandbox.paypal.com/cgi-bin/webscr',
     });
     expect(config).toEqual({
       databaseUrl: 'postgres://u@db/members',
@@ -89,6 +91,8 @@ describe('loadConfig', () => {
       databaseReplicaUrls: ['postgres://u@standby1/members', 'postgres://u@standby2:5433/members'],
       replicaMaxLagMs: 250,
       listSlotWaitMs: 100,
+      stripeApiUrl: 'http://127.0.0.1:12111',
+      paypalIpnUrl: 'https://ipnpb.sandbox.paypal.com/cgi-bin/webscr',
     });
     // Standbys are PostgreSQL's, of a PostgreSQL primary.
     expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://u@standby1/members' })).toThrow('DATABASE_REPLICA_URLS needs a PostgreSQL DATABASE_URL');
@@ -103,6 +107,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ HASH_CONCURRENCY: '5' }).hashQueue).toBe(160);
     expect(loadConfig({}).hashConcurrency).toBeGreaterThanOrEqual(1);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    // Stripe's and PayPal's own addresses unless set.
+    expect(loadConfig({}).stripeApiUrl).toBe('https://api.stripe.com');
+    expect(() => loadConfig({ STRIPE_API_URL: 'api.stripe.com' })).toThrow('STRIPE_API_URL');
   });
 
   it('writes its secrets only where git does not look: the .env it reads and the demo key file of either engine', () => {
