@@ -81,6 +81,8 @@ export interface Services {
   readonly importer: MemberImporter;
   /** Paid memberships: the providers' notifications, checkouts, plans. */
   readonly billing: BillingService;
+  /** The base of the links handed out (PUBLIC_URL, or the address the server learnt once it listened). */
+  readonly linkBase: () => string;
   /** The move from an upstream service: links, the migration, the writes mirrored there. */
   readonly upstream: {
     readonly links: UpstreamLinksService;
@@ -190,6 +192,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     hashing,
     importer,
     billing,
+    linkBase,
     upstream: {
       links: new UpstreamLinksService(store.upstream, links, clock),
       migration: new MemberMigration(store.upstream, importer, clock, config.deletedRetentionDays),
@@ -279,6 +282,8 @@ export function appDependencies(
             overview: services.overview,
             mailTemplates: services.mailTemplates,
             clock: services.clock,
+            billing: services.billing,
+            linkBase: services.linkBase,
             publicUrl: config.publicUrl,
             allowPrivateAddresses: config.webhooksAllowPrivateAddresses,
           },

@@ -158,6 +158,11 @@ export class BillingService {
     return { url: session.url, checkout: id };
   }
 
+  /** Where the member pages' join and billing forms may lead the browser: the providers' pages. */
+  providerOrigins(): readonly string[] {
+    return [...this.hosted.origins, 'https://www.paypal.com'];
+  }
+
   checkout(account: Account, id: string): Promise<Checkout | undefined> {
     return this.store.checkout(account.id, id);
   }

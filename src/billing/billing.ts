@@ -365,6 +365,8 @@ export interface HostedCheckout {
   manage(settings: BillingSettings, customer: string, returnUrl: string): Promise<string>;
   /** The account's subscriptions, as notices of their state (for `billing import-stripe`). */
   subscriptions(settings: BillingSettings): AsyncIterable<BillingNotice>;
+  /** The origins of its hosted pages: a form that leads there must name them (the member pages' `form-action`). */
+  readonly origins: readonly string[];
 }
 
 /** A PayPal subscription's period (`period3`: `1 M`, `12 M`, `1 Y`, `7 D`) after an instant; a month when not known. */

@@ -28,8 +28,12 @@ const ms = (seconds: unknown): number | undefined => (typeof seconds === 'number
 export class StripeProvider implements BillingProvider, HostedCheckout {
   readonly name = 'stripe' as const;
   private readonly clients = new Map<string, Stripe>();
+  /** Stripe's checkout and portal pages; and where a fake or a proxy of its API serves its own. */
+  readonly origins: readonly string[];
 
-  constructor(private readonly apiUrl: string) {}
+  constructor(private readonly apiUrl: string) {
+    this.origins = ['https://checkout.stripe.com', 'https://billing.stripe.com', new URL(apiUrl).origin];
+  }
 
   /** A client for the account's secret key, at the configured address. */
   private client(settings: BillingSettings): Stripe {

@@ -12,6 +12,7 @@ import type { MemberExporter } from '../import-export/exporter.js';
 import type { ImportJobs } from '../import-export/import-jobs.js';
 import type { OperatorsService } from '../operators/operators-service.js';
 import type { Clock } from '../common/clock.js';
+import type { BillingService } from '../billing/billing-service.js';
 
 export interface ConsoleContext {
   readonly operators: OperatorsService;
@@ -37,6 +38,10 @@ export interface ConsoleContext {
   /** The account's own texts for its mails, and test mails. */
   readonly mailTemplates: MailTemplates;
   readonly clock: Clock;
+  /** Paid memberships: plans, the providers' connection, a member's payments, a grant without payment. */
+  readonly billing: BillingService;
+  /** The base of the addresses the console shows to paste elsewhere (PUBLIC_URL, or the address the server learnt). */
+  readonly linkBase: () => string;
   /** The public address, when set: https makes the cookie Secure, and its origin is this site's. */
   readonly publicUrl: string | undefined;
   /** WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: whether an owner's mail server may be on a private address. */

@@ -12,3 +12,4 @@ export const mailPath = (account: string) => `${accountPath(account)}/mail`;
 export const keysPath = (account: string) => `${accountPath(account)}/keys`;
 export const operatorsPath = (account: string) => `${accountPath(account)}/operators`;
 export const webhooksPath = (account: string) => `${accountPath(account)}/webhooks`;
+export const plansPath = (account: string) => `${accountPath(account)}/plans`;

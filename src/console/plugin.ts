@@ -8,6 +8,7 @@
  * through the same services as the API (same rules, same errors, the same events, with actor
  * `operator` and the operator's e-mail). Nothing it answers is cached.
  */
+import { plansSection } from './sections/plans.js';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { HashingBusy } from '../auth/hashing-gate.js';
@@ -59,6 +60,7 @@ const ACCOUNT_SECTIONS = [
   ['keys', keysSection],
   ['operators', operatorsSection],
   ['webhooks', webhooksSection],
+  ['plans', plansSection],
 ] as const;
 
 export async function registerConsole(app: FastifyInstance, context: ConsoleContext): Promise<void> {

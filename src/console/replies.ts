@@ -66,6 +66,9 @@ export const DONE = {
   'layout-built-in': 'doneLayoutBuiltIn',
   'test-mailed': 'doneTestMailed',
   uploaded: 'doneUploaded',
+  'plan-added': 'donePlanAdded',
+  'plan-removed': 'donePlanRemoved',
+  comped: 'doneComped',
 } as const satisfies Record<string, ConsoleKey>;
 export type Done = keyof typeof DONE;
 

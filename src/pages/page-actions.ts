@@ -183,7 +183,8 @@ export async function showProfile(
     problem: billing.status === 'past_due',
     manage: member.billPc === 'paypal' || (member.billPc === 'stripe' && member.billCust !== null),
   };
-  return sendPage(reply, status, chrome, profilePage(chrome, { login: member.login, email: member.email, profile, billing: shown, ...view }));
+  const providers = shown?.manage ? context.billing.providerOrigins() : [];
+  return sendPage(reply, status, chrome, profilePage(chrome, { login: member.login, email: member.email, profile, billing: shown, ...view }), undefined, providers);
 }
 
 export async function signOut(context: MemberPagesContext, request: FastifyRequest, reply: FastifyReply, account: Account) {

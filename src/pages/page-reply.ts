@@ -47,15 +47,16 @@ export function formTargets(account: Account, returnTo?: string): string[] {
  * Any form of it may lead the browser on to the account's allowed origins and ok URL (a
  * sign-in, a registration signed in at once), and to the sign-in's `return` when there is one.
  * The referrer policy keeps the origin on the pages' own requests (a form's `Origin` is then
- * this site's, not `null`) and gives other sites nothing.
+ * this site's, not `null`) and gives other sites nothing. A page whose form leads to a payment
+ * provider's pages (a checkout, the customer portal) names the provider's origins (`providers`).
  */
-export function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: string, returnTo?: string): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, chrome: Chrome, body: string, returnTo?: string, providers: readonly string[] = []): FastifyReply {
   giveFormToken(reply, chrome);
   reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', policy(chrome, formTargets(chrome.account, returnTo)))
+    .header('content-security-policy', policy(chrome, [...formTargets(chrome.account, returnTo), ...providers]))
     .header('referrer-policy', 'same-origin');
   if (chrome.account.settings.returnOrigins.length === 0) reply.header('x-frame-options', 'DENY');
   return reply.send(body);

@@ -18,6 +18,8 @@ export interface FakeStripe {
   /** Where the Pay button's webhooks go (set by the test). */
   webhookUrl: string;
   webhookSecret: string;
+  /** The Pay button's webhooks are sent this long after the browser is sent back (0: before), as Stripe's often arrive. */
+  webhookDelayMs: number;
   readonly sessions: Map<string, Obj>;
   readonly subscriptions: Map<string, Obj>;
   readonly charges: Map<string, Obj>;
@@ -77,6 +79,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     webhookUrl: '',
     webhookSecret: 'whsec_fake_secret_for_tests',
+    webhookDelayMs: 0,
     sessions,
     subscriptions,
     charges,
@@ -165,8 +168,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       subscriptions.set(subscription, { ...subscriptionObject(subscription, customer, session.price, periodEnd), email: session.customer_email });
       charges.set(charge, { id: charge, object: 'charge', customer, amount: 900, currency: 'usd' });
       Object.assign(session, { customer, subscription, payment_status: 'paid', status: 'complete', customer_details: { email: session.customer_email } });
-      await fake.send('checkout.session.completed', session);
-      await fake.send('invoice.paid', invoiceObject(nextId('in'), customer, subscription, session.price, periodEnd, { charge }));
+      const deliver = async () => {
+        await fake.send('checkout.session.completed', session);
+        await fake.send('invoice.paid', invoiceObject(nextId('in'), customer, subscription, session.price, periodEnd, { charge }));
+      };
+      if (fake.webhookDelayMs === 0) await deliver();
+      else setTimeout(() => void deliver().catch(() => {}), fake.webhookDelayMs);
       response.writeHead(303, { location: session.success_url });
       return response.end();
     }

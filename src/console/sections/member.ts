@@ -5,6 +5,7 @@
  * errors), actor `operator`; made, the browser goes to the member's page saying what was done;
  * refused, the page says why.
  */
+import { dayStart, parseDay } from '../../members/lifecycle.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/account.js';
 import type { Operator, Role } from '../../operators/operator.js';
@@ -69,12 +70,14 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
     const chrome: Chrome = { operator, account: account.name, notice: (member && memberDone(queryOf(request).done, member)) ?? notice };
     if (!member)
       return send(reply, 404, messagePage(t('notFound'), t('noSuchMember'), chrome, { href: membersPath(account.name), text: t('backToTheMembers') }));
-    const [profile, lockout, logins, history, sessions] = await Promise.all([
+    const [profile, lockout, logins, history, sessions, billing, payments] = await Promise.all([
       deps.members.profileOf(account, id),
       deps.logins.lockoutOf(account, id),
       deps.logins.recentLogins(account, id, 10),
       deps.events.ofMember(account.id, id, 20),
       deps.sessions.listOf(account, id),
+      deps.billing.memberBilling(account, id),
+      deps.billing.records(account, id, 20),
     ]);
     return send(
       reply,
@@ -91,6 +94,8 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
         mailOn: account.settings.smtpUrl !== '',
         now: deps.clock(),
         edited,
+        billing,
+        payments,
       }),
     );
   }
@@ -131,6 +136,19 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
     }
     return seeOther(reply, `${memberPath(account.name, member.id)}?done=${done}`);
   }
+
+  // Access without payment until a day (its end, in the account's time zone): Manual, Active, suspended then.
+  scope.post('/:id/comp', { config: { access: 'editor' } }, async (request, reply) => {
+    const seen = onAccount(request);
+    const { operator, account } = seen;
+    const id = (request.params as { id: string }).id;
+    const day = parseDay((formOf(request).until ?? '').trim());
+    const until = day && dayStart(day, account.settings.timeZone, 1);
+    if (!/^[1-9]\d{0,14}$/.test(id)) return showMember(request, reply, seen);
+    if (until === undefined || until <= deps.clock()) return showMember(request, reply, seen, 400, { kind: 'error', text: t('compRefused') });
+    if (!(await deps.billing.comp(account, Number(id), until, { actor: 'operator', email: operator.email, requestId: request.id }))) return showMember(request, reply, seen, 404);
+    return seeOther(reply, `${memberPath(account.name, Number(id))}?done=comped`);
+  });
 
   scope.post('/:id/edit', { config: { access: 'editor' } }, async (request, reply) =>
     change(request, reply, (form, member) => editCommand(form, member, onAccount(request).account), 'saved'),

@@ -46,6 +46,7 @@ const ACCOUNT_PAGES: ReadonlyArray<{ heading: ConsoleKey; path: string; role: Ro
   { heading: 'navKeys', path: 'keys', role: 'owner' },
   { heading: 'navOperators', path: 'operators', role: 'owner' },
   { heading: 'navWebhooks', path: 'webhooks', role: 'owner' },
+  { heading: 'navPlans', path: 'plans', role: 'owner' },
 ];
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 

@@ -1,3 +1,5 @@
+import type { BillingRecord } from '../../billing/billing-store.js';
+import type { MemberBilling } from '../../billing/billing.js';
 import type { Account } from '../../accounts/account.js';
 /** A member's page (its fields, status and why, actions, edit form, sessions, logins, history), a new member, a deletion asked first. */
 import type { Member } from '../../members/member.js';
@@ -27,6 +29,9 @@ export interface MemberView {
   readonly now: number;
   /** A refused edit: what was typed (shown again, never the password), the field refused and why. */
   readonly edited?: { readonly values: Readonly<Record<string, string>>; readonly field?: string; readonly message: string };
+  /** A paid member's billing state, and the providers' notices about it, newest first. */
+  readonly billing?: MemberBilling;
+  readonly payments?: readonly BillingRecord[];
 }
 
 /** Who made a change, as the history names it: the operator, the API key, the imported file, the member, the system. */
@@ -102,6 +107,21 @@ function describeEvent(event: StoredEvent): string | undefined {
       const changes = [...set, ...fields].join('; ') || t('historyNothingSet');
       return t(data.selector === 'filter' ? 'historyBulkByFilter' : 'historyBulk', { members, changes });
     }
+    case 'member.paid':
+    case 'member.payment_failed':
+    case 'member.refunded':
+    case 'member.disputed':
+    case 'member.plan_changed':
+      // The provider's words and ids: what an operator looks up in Stripe's or PayPal's dashboard.
+      return t('historyBilling', {
+        what: event.type.replace('member.', '').replace('_', ' '),
+        provider: String(data.provider ?? ''),
+        type: String(data.type ?? ''),
+        id: String(data.event ?? ''),
+        detail: [data.plan ? `plan ${String(data.plan)}` : '', data.paid_until ? `paid until ${String(data.paid_until)}` : '', data.status ? String(data.status) : '', data.from ? `${String(data.from)} → ${String(data.to)}` : '']
+          .filter(Boolean)
+          .join(', '),
+      });
     case 'member.login':
       return data.ip
         ? t('historyLoginFrom', { outcome: String(data.outcome ?? ''), ip: String(data.ip) })
@@ -204,6 +224,7 @@ ${[...view.profile].map(([k, v]) => html`<label>${k} <input name="profile:${k}" 
 <p class="muted">${t('memberEmptyFieldRemoved')}</p></div>`
     : ''
 }
+${paymentsCard(view, canEdit, path)}
 <div class="card"><div class="actions"><h2>${t('memberSessions')}</h2>${
       canEdit && view.sessions.length > 0
         ? html`<form method="post" action="${path}/sessions/end-all"><button type="submit" class="secondary">${t('sessionsEndAll')}</button></form>`
@@ -278,4 +299,21 @@ export function memberCreatedPage(chrome: Chrome, account: string, created: { id
     chrome,
     html`<div class="notice ok" role="status">${t('memberCreatedPassword', { login: created.login, password: created.password })}</div><p><a class="button" href="${memberPath(account, created.id)}">${t('openMember', { login: created.login })}</a> <a href="${membersPath(account)}">${t('backToTheMembers')}</a></p>`,
   );
+}
+
+/** A paid member's plan and paid-until date, the providers' notices about it, and an operator's grant of access without payment. */
+function paymentsCard(view: MemberView, canEdit: boolean, path: string) {
+  const { billing } = view;
+  const payments = view.payments ?? [];
+  if (!billing && payments.length === 0 && !canEdit) return '';
+  const flags = billing ? [billing.status, billing.cancelAtPeriodEnd ? t('billingCancels') : '', billing.disputed ? t('billingDisputed') : ''].filter(Boolean).join(', ') : '';
+  return html`<div class="card"><h2>${t('memberPayments')}</h2>
+${billing ? html`<p>${t('memberPlanLine', { plan: billing.plan || '—', until: billing.paidUntil === null ? '—' : when(billing.paidUntil), state: flags || '—' })}</p>` : ''}
+<table><thead><tr><th>${t('time')}</th><th>${t('historyWhat')}</th><th>${t('paymentId')}</th><th>${t('planPrice')}</th><th>${t('outcome')}</th></tr></thead><tbody>
+${payments.length === 0 ? html`<tr><td colspan="5" class="muted">${t('memberNoPayments')}</td></tr>` : ''}
+${payments.map(
+  (record) =>
+    html`<tr><td>${when(record.receivedAt)}</td><td>${record.provider} ${record.type}<br><code>${record.eventId}</code></td><td><code>${record.payment ?? ''}</code></td><td>${record.amount === null ? '' : `${(record.amount / 100).toFixed(2)} ${(record.currency ?? '').toUpperCase()}`}</td><td>${record.outcome}</td></tr>`,
+)}</tbody></table>
+${canEdit ? html`<form method="post" action="${path}/comp" class="edit"><label>${t('compUntil')} <input name="until" type="date" required></label><div class="actions"><button type="submit" class="secondary">${t('compGrant')}</button></div></form><p class="muted">${t('compHelp')}</p>` : ''}</div>`;
 }

@@ -55,7 +55,7 @@ export async function joinSection(pages: FastifyInstance, context: MemberPagesCo
       else if (password !== (params.get('confirm') ?? '')) errors.confirm = chrome.t('passwordsDiffer');
     }
     const again = (status: number, error?: string) =>
-      sendPage(reply, status, chrome, joinPage(chrome, { plans: sellable(plans), login: member?.login, values: { plan: planName, login, email }, errors, error }));
+      sendPage(reply, status, chrome, joinPage(chrome, { plans: sellable(plans), login: member?.login, values: { plan: planName, login, email }, errors, error }), undefined, context.billing.providerOrigins());
     if (Object.keys(errors).length > 0) return again(400);
     if (!member) {
       const admission = await context.registrations.admit(account.id, clientScope(request.ip));
@@ -122,5 +122,5 @@ export async function showJoin(context: MemberPagesContext, request: FastifyRequ
   const { account } = chrome;
   const current = await currentSession(context, account, request);
   const plans = sellable(await context.billing.plans(account));
-  return sendPage(reply, 200, chrome, joinPage(chrome, { plans, login: current?.member.login }));
+  return sendPage(reply, 200, chrome, joinPage(chrome, { plans, login: current?.member.login }), undefined, context.billing.providerOrigins());
 }
