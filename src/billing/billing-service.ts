@@ -5,6 +5,7 @@
  * operator's grant of access without payment. Every change to a member goes through the
  * members' own update (in the store's transaction for a notice: store/billing-repository.ts).
  */
+import { dayStart, type CalendarDay } from '../members/lifecycle.js';
 import { randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/account.js';
 import { generatePassword, type PasswordHasher } from '../auth/passwords.js';
@@ -184,6 +185,11 @@ export class BillingService {
 
   records(account: Account, memberId: number, limit = 20): Promise<BillingRecord[]> {
     return this.store.records(account.id, memberId, limit);
+  }
+
+  /** The last instant of a day in the account's time zone: access "until" a day includes it. */
+  endOfDay(account: Account, day: CalendarDay): number {
+    return dayStart(day, account.settings.timeZone, 1) - 1;
   }
 
   /** An operator's grant of access without payment, until an instant: Manual, Active, suspended then. */

@@ -3,6 +3,7 @@
  * `plan add | list | remove` (docs/paid-memberships.md). Secrets are taken, never printed:
  * `billing show` masks them.
  */
+import { parseDay } from '../members/lifecycle.js';
 import type { Command } from 'commander';
 import { formatDuration, type BillingSettings, type Plan } from '../billing/billing.js';
 import { masked, readPlan, readSettings } from '../billing/billing-input.js';
@@ -84,15 +85,18 @@ export function registerBillingCommands(program: Command, withServices: WithServ
   billing
     .command('comp <account> <login>')
     .description('grant a member access without payment until a date (reg_type Manual; suspended then)')
-    .requiredOption('--until <date>', 'YYYY-MM-DD (the end of that day in the account’s time zone) or an ISO 8601 instant')
+    .requiredOption('--until <date>', 'YYYY-MM-DD: access to the end of that day in the account’s time zone')
     .action(async (name: string, login: string, options: { until: string }) => {
-      const until = /^\d{4}-\d{2}-\d{2}$/.test(options.until) ? Date.parse(`${options.until}T23:59:59Z`) : Date.parse(options.until);
-      if (!Number.isFinite(until)) throw new CommandError('--until: a date (YYYY-MM-DD) or an ISO 8601 instant');
-      await withServices(async (s) => {
+      const day = parseDay(options.until);
+      if (!day) throw new CommandError(`--until: a day as YYYY-MM-DD, got "${options.until}"`);
+      const until = await withServices(async (s) => {
         const account = await accountNamed(s, name);
+        const until = s.billing.endOfDay(account, day);
+        if (until <= s.clock()) throw new CommandError('--until: a day after today');
         const found = await s.members.findOne(account, login);
         if (!found) throw new CommandError(`no member "${login}" in account "${name}"`);
         await s.billing.comp(account, found.member.id, until, { actor: 'operator', name: 'command line' });
+        return until;
       });
       writeLines(process.stdout, [`${login}: access until ${new Date(until).toISOString()} (Manual)`]);
     });

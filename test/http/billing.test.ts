@@ -6,6 +6,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { describeEachEngineApp, PUBLIC_URL, type Harness, type Reply } from '../support/app.js';
 import { apiAccount } from '../support/member-api.js';
+import { form, signedIn } from '../support/console.js';
 import { DAY, invoiceObject, startFakePayPal, startFakeStripe, subscriptionObject } from '../support/fake-stripe.js';
 
 const stripe = await startFakeStripe();
@@ -374,6 +375,57 @@ describeEachEngineApp(
       expect(portal.status).toBe(303);
       expect(String(portal.headers.location)).toMatch(new RegExp(`^${stripe.url}/portal/`));
       expect(stripe.requests.at(-1)!.body.get('customer')).toBe('cus_olga');
+    });
+
+    it('the console’s Plans page: owners add and remove plans and connect providers (secrets masked, every problem named); a member’s payments and a grant without payment', async () => {
+      const s = await seller();
+      const owner = await signedIn(h(), `owner-${s.api.user}@example.com`, s.api.user, 'owner');
+      const editor = await signedIn(h(), `editor-${s.api.user}@example.com`, s.api.user, 'editor');
+      const path = `/admin/accounts/${s.api.user}/plans`;
+      const page = await h().request({ method: 'GET', url: path, headers: { cookie: owner } });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<code>price_gold</code>');
+      expect(page.body).toContain(`${PUBLIC_URL}/billing/${s.api.user}/stripe`);
+      // The secrets are never shown: their kind and last four characters.
+      expect(page.body).not.toContain('sk_test_fake');
+      expect(page.body).toContain('placeholder="sk_test_…fake"');
+      expect(page.body).not.toContain(stripe.webhookSecret);
+      expect((await h().request({ method: 'GET', url: path, headers: { cookie: editor } })).status).toBe(403);
+      // Every problem at once, by its field, what was typed kept.
+      const refused = await form(h(), `${path}/add`, { name: 'bad name', 'stripe-price': 'gold', grace: 'soon', fields: 'level' }, owner);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('1 to 64 of letters');
+      expect(refused.body).toContain('a Stripe price id begins with price_');
+      expect(refused.body).toContain('a duration such as 3d');
+      expect(refused.body).toContain('NAME=VALUE');
+      expect(refused.body).toContain('value="soon"');
+      const added = await form(h(), `${path}/add`, { name: 'bronze', title: 'Bronze', 'stripe-price': 'price_bronze', grace: '12h', fields: 'plan=bronze, level=1' }, owner);
+      expect(added.status).toBe(303);
+      const bronze = (await h().services.billing.plans(s.account)).find((plan) => plan.name === 'bronze');
+      expect(bronze).toMatchObject({ title: 'Bronze', stripePrice: 'price_bronze', graceSeconds: 43_200 });
+      expect(Object.fromEntries(bronze!.fields)).toEqual({ plan: 'bronze', level: '1' });
+      expect((await form(h(), `${path}/add`, { name: 'bronze', 'stripe-price': 'price_x' }, owner)).status).toBe(409);
+      expect((await form(h(), `${path}/remove`, { name: 'bronze' }, owner)).status).toBe(303);
+      expect((await h().services.billing.plans(s.account)).map((plan) => plan.name)).toEqual(['gold', 'silver']);
+      // An empty secret field keeps the secret; a bad one is refused by name.
+      const bad = await form(h(), `${path}/settings`, { 'stripe-secret-key': 'pk_live_public', 'on-refund': 'keep' }, owner);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toContain('a Stripe secret key begins with sk_ or rk_');
+      expect((await form(h(), `${path}/settings`, { 'stripe-secret-key': '', 'paypal-receiver': 'shop@example.com', 'on-refund': 'keep' }, owner)).status).toBe(303);
+      expect(await h().services.billing.settings(s.account)).toMatchObject({ stripeSecretKey: 'sk_test_fake', onRefund: 'keep' });
+      // A member's payments, with the provider's ids; an editor grants access without payment.
+      await subscribe(s, 'pia@example.com');
+      const member = await s.api.member('pia@example.com');
+      const memberPage = await h().request({ method: 'GET', url: `/admin/accounts/${s.api.user}/members/${member!.id}`, headers: { cookie: editor } });
+      expect(memberPage.body).toContain('stripe invoice.paid');
+      expect(memberPage.body).toContain('in_cus_pia_1');
+      expect(memberPage.body).toContain('9.00 USD');
+      expect(memberPage.body).toMatch(/paid: stripe invoice\.paid evt_/);
+      const day = new Date(Date.now() + 100 * DAY * 1000).toISOString().slice(0, 10);
+      const comped = await form(h(), `/admin/accounts/${s.api.user}/members/${member!.id}/comp`, { until: day }, editor);
+      expect(comped.status).toBe(303);
+      expect(await s.record('pia@example.com')).toMatchObject({ reg_type: 'Manual', status: 'Active', exp_date: day });
+      expect((await form(h(), `/admin/accounts/${s.api.user}/members/${member!.id}/comp`, { until: '2001-01-01' }, editor)).status).toBe(400);
     });
 
     it('an operator’s grant without payment: Manual, Active until the date', async () => {

@@ -27,7 +27,7 @@ describeEachEngineApp('the console’s mail page', (h) => {
     const path = `/admin/accounts/${api.user}/mail`;
     const page = await h().request({ method: 'GET', url: path, headers: { cookie } });
     expect(page.status).toBe(200);
-    expect(page.body.match(/<textarea name="text"/g)).toHaveLength(5);
+    expect(page.body.match(/<textarea name="text"/g)).toHaveLength(6);
     expect(page.body).toContain('the built-in text');
 
     // No subject line: refused, with the reason, and what was typed is still in the box.

@@ -5,7 +5,7 @@
  * errors), actor `operator`; made, the browser goes to the member's page saying what was done;
  * refused, the page says why.
  */
-import { dayStart, parseDay } from '../../members/lifecycle.js';
+import { parseDay } from '../../members/lifecycle.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/account.js';
 import type { Operator, Role } from '../../operators/operator.js';
@@ -143,7 +143,7 @@ export async function memberSection(scope: FastifyInstance, deps: ConsoleDeps): 
     const { operator, account } = seen;
     const id = (request.params as { id: string }).id;
     const day = parseDay((formOf(request).until ?? '').trim());
-    const until = day && dayStart(day, account.settings.timeZone, 1);
+    const until = day && deps.billing.endOfDay(account, day);
     if (!/^[1-9]\d{0,14}$/.test(id)) return showMember(request, reply, seen);
     if (until === undefined || until <= deps.clock()) return showMember(request, reply, seen, 400, { kind: 'error', text: t('compRefused') });
     if (!(await deps.billing.comp(account, Number(id), until, { actor: 'operator', email: operator.email, requestId: request.id }))) return showMember(request, reply, seen, 404);
