@@ -23,7 +23,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'main', maxWorkers: 3, include: ['test/**/*.test.ts'], exclude: [...TIMED, 'test/ha/**'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'main', maxWorkers: 2, include: ['test/**/*.test.ts'], exclude: [...TIMED, 'test/ha/**'], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'timed', include: TIMED, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },

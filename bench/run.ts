@@ -27,6 +27,7 @@ import { build, cli, databaseUrl, median, memoryOf, percentile, ROOT, startListe
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
+import { measureBilling } from './billing.js';
 import { measureConsoleBulk, measureConsoleOverview, measureConsolePages } from './console-pages.js';
 import { SEEDED_PASSWORD, seededMember, seededStatus } from './seed-members.js';
 import { measureFailover } from './failover.js';
@@ -48,6 +49,7 @@ const SECTIONS = [
   'update-all',
   'events',
   'webhooks',
+  'billing',
   'migration',
   'replica-lists',
   'failover',
@@ -563,6 +565,12 @@ async function measure(engine: Engine): Promise<Figures> {
     // Webhook deliveries: 5,000 events sent, signed, in order, to a receiver on this machine.
     note('webhook deliveries to a local receiver: /s', (await measureWebhooks(engine, 5000)).perSecond);
   }
+  if (runs('billing')) {
+    // Payment notifications: 5,000 signed Stripe invoice.paid events for 500 paid members, 16 in flight.
+    const billing = await measureBilling(engine, 5000, 500);
+    note('payment notifications applied: /s', billing.perSecond);
+    note('payment notifications applied: p99 ms', billing.p99);
+  }
   if (runs('migration')) {
     // The move from a hosted service: 100,000 seeded members (two profile fields each) from a
     // server of this project on this machine, by `member-api migrate-members`.
@@ -791,6 +799,20 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       value: (f) => f['webhook deliveries to a local receiver: /s'],
       pass: (v) => v >= 1000,
       show: (v) => `${v.toFixed(0)}/s`,
+    },
+    {
+      figure: 'payment notifications applied (signed Stripe events)',
+      target: '≥ 500/s',
+      value: (f) => f['payment notifications applied: /s'],
+      pass: (v) => v >= 500,
+      show: (v) => `${v.toFixed(0)}/s`,
+    },
+    {
+      figure: 'payment notifications: p99 of each',
+      target: '≤ 50 ms',
+      value: (f) => f['payment notifications applied: p99 ms'],
+      pass: (v) => v <= 50,
+      show: (v) => `${v.toFixed(1)} ms`,
     },
     {
       figure: '/list/ p99 under writes, from the standbys vs the primary',

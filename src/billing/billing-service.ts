@@ -16,6 +16,7 @@ import type { MembersService } from '../members/members-service.js';
 import type { Applied, BillingRecord, BillingStore, Checkout } from './billing-store.js';
 import {
   makesMember,
+  paidMember,
   ProviderUnavailable,
   type BillingNotice,
   type BillingProvider,
@@ -107,20 +108,7 @@ export class BillingService {
   private async newMember(account: Account, email: string): Promise<NewMember> {
     let login = email;
     for (let n = 2; (await this.members.findOne(account, login)) !== undefined; n++) login = `${email}-${n}`;
-    return {
-      login,
-      email,
-      passwordHash: await this.passwords.hash(generatePassword(), { account: String(account.id), client: '' }),
-      status: 'A',
-      regType: 'P',
-      regAt: this.clock(),
-      regIp: null,
-      urlOk: null,
-      urlFail: null,
-      timeExpiry: null,
-      loginExpiry: null,
-      profile: new Map(),
-    };
+    return paidMember(login, email, await this.passwords.hash(generatePassword(), { account: String(account.id), client: '' }), this.clock());
   }
 
   /**

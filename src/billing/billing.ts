@@ -7,6 +7,7 @@
  * effect (store/billing-repository.ts). docs/paid-memberships.md says it for site owners.
  */
 import type { MailRequest } from '../mail/mail.js';
+import type { NewMember } from '../members/member.js';
 
 export type ProviderName = 'stripe' | 'paypal';
 export const PROVIDERS: readonly ProviderName[] = ['stripe', 'paypal'];
@@ -136,8 +137,8 @@ export interface BilledMember {
   readonly billing: MemberBilling;
 }
 
-/** The event types billing adds to the feed and the webhooks. */
-export type BillingEventType = 'member.paid' | 'member.payment_failed' | 'member.refunded' | 'member.disputed' | 'member.plan_changed';
+/** What billing tells the feed and the webhooks (`member.paid`…: events/member-events.ts builds them). */
+export type BillingEventKind = 'paid' | 'payment_failed' | 'refunded' | 'disputed' | 'plan_changed';
 
 /** What a notice does: the member's changes, its new billing state, the events told, a mail. */
 export interface Effect {
@@ -152,7 +153,7 @@ export interface Effect {
     readonly deleteFields: readonly string[];
   };
   readonly billing: MemberBilling;
-  readonly events: ReadonlyArray<{ readonly type: BillingEventType; readonly data: Record<string, unknown> }>;
+  readonly events: ReadonlyArray<{ readonly kind: BillingEventKind; readonly data: Record<string, unknown> }>;
   readonly mail?: MailRequest;
   /** What happened, in a few words, for the event's record ("access until …", "stale"). */
   readonly outcome: string;
@@ -225,12 +226,12 @@ export function effectOf(
           ...(notice.kind === 'paid' || notice.oneTime || periodEnd !== undefined
             ? [
                 {
-                  type: 'member.paid' as const,
+                  kind: 'paid' as const,
                   data: ids({ plan: billing.plan, paid_until: iso(paidUntil), access_until: iso(access), payment: notice.payment ?? null, amount: notice.amount ?? null, currency: notice.currency ?? null }),
                 },
               ]
             : []),
-          ...(switched ? [{ type: 'member.plan_changed' as const, data: ids({ from: held.plan, to: plan.name }) }] : []),
+          ...(switched ? [{ kind: 'plan_changed' as const, data: ids({ from: held.plan, to: plan.name }) }] : []),
         ],
         outcome: access === null ? 'access without end' : `access until ${iso(access)}`,
       };
@@ -239,7 +240,7 @@ export function effectOf(
       return {
         member: base,
         billing: { ...held, status: 'past_due', statusAt: Math.max(held.statusAt, notice.at) },
-        events: [{ type: 'member.payment_failed', data: ids({ paid_until: iso(held.paidUntil), fix_url: notice.fixUrl ?? null }) }],
+        events: [{ kind: 'payment_failed', data: ids({ paid_until: iso(held.paidUntil), fix_url: notice.fixUrl ?? null }) }],
         mail: { kind: 'payment-failed', vars: { paid_until_at: String(held.paidUntil ?? ''), ...(notice.fixUrl ? { fix_url: notice.fixUrl } : {}) } },
         outcome: `access kept until ${iso(member.expiresAt)}`,
       };
@@ -267,7 +268,7 @@ export function effectOf(
           bill: { ...(notice.item ? { item: notice.item } : {}), ...(notice.quantity !== undefined ? { qty: String(notice.quantity) } : {}) },
         },
         billing,
-        events: switched ? [{ type: 'member.plan_changed', data: ids({ from: held.plan, to: plan.name }) }] : [],
+        events: switched ? [{ kind: 'plan_changed', data: ids({ from: held.plan, to: plan.name }) }] : [],
         outcome: over ? `suspended: subscription ${notice.status}` : billing.cancelAtPeriodEnd ? 'cancels at the period’s end' : `subscription ${billing.status}`,
       };
     }
@@ -278,7 +279,7 @@ export function effectOf(
       return { member: { ...base, expiresAt: end }, billing, events: [], outcome: `suspended at ${iso(end)}, the paid period’s end` };
     }
     case 'refunded': {
-      const event = { type: 'member.refunded' as const, data: ids({ full: notice.fullRefund === true, amount: notice.amount ?? null, currency: notice.currency ?? null, charge: notice.charge ?? null }) };
+      const event = { kind: 'refunded' as const, data: ids({ full: notice.fullRefund === true, amount: notice.amount ?? null, currency: notice.currency ?? null, charge: notice.charge ?? null }) };
       if (notice.fullRefund !== true) return { member: base, billing: held, events: [event], outcome: 'partial refund: recorded' };
       if (settings.onRefund === 'keep') return { member: base, billing: { ...held, status: 'refunded' }, events: [event], outcome: 'refunded: access kept (--on-refund keep)' };
       return { member: { ...base, status: 'S' }, billing: { ...held, status: 'refunded' }, events: [event], outcome: 'refunded: suspended' };
@@ -287,18 +288,18 @@ export function effectOf(
       return {
         member: { ...base, status: 'S' },
         billing: { ...held, disputed: true },
-        events: [{ type: 'member.disputed', data: ids({ status: 'open', charge: notice.charge ?? null, amount: notice.amount ?? null }) }],
+        events: [{ kind: 'disputed', data: ids({ status: 'open', charge: notice.charge ?? null, amount: notice.amount ?? null }) }],
         outcome: 'disputed: suspended',
       };
     case 'dispute_closed': {
       const data = ids({ status: notice.won ? 'won' : 'lost', charge: notice.charge ?? null });
-      if (!notice.won) return { member: base, billing: { ...held, disputed: false, status: 'dispute_lost' }, events: [{ type: 'member.disputed', data }], outcome: 'dispute lost: stays suspended' };
+      if (!notice.won) return { member: base, billing: { ...held, disputed: false, status: 'dispute_lost' }, events: [{ kind: 'disputed', data }], outcome: 'dispute lost: stays suspended' };
       // Won: access as paid, if the paid period (and its grace) is not over.
       const restore = member.expiresAt === null || member.expiresAt > now;
       return {
         member: { ...base, ...(restore ? { status: 'A' as const } : {}) },
         billing: { ...held, disputed: false },
-        events: [{ type: 'member.disputed', data }],
+        events: [{ kind: 'disputed', data }],
         outcome: restore ? 'dispute won: restored' : 'dispute won: the paid period is over',
       };
     }
@@ -312,6 +313,24 @@ function planFields(plan: Plan | undefined, replaced: Plan | undefined): { setFi
   const setFields = new Map(plan?.fields ?? []);
   const deleteFields = replaced ? [...replaced.fields.keys()].filter((name) => !setFields.has(name)) : [];
   return { setFields, deleteFields };
+}
+
+/** A member a payment makes: Paid, Active, no expiration yet (the payment's effect sets it). */
+export function paidMember(login: string, email: string, passwordHash: string, at: number): NewMember {
+  return {
+    login,
+    email,
+    passwordHash,
+    status: 'A',
+    regType: 'P',
+    regAt: at,
+    regIp: null,
+    urlOk: null,
+    urlFail: null,
+    timeExpiry: null,
+    loginExpiry: null,
+    profile: new Map(),
+  };
 }
 
 /** Whether a notice may make a member when none is found (it carries a payer's address and a payment or a checkout). */

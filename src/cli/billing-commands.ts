@@ -111,7 +111,7 @@ export function registerBillingCommands(program: Command, withServices: WithServ
     .option('--title <text>', 'the name members see (default: the plan’s name)')
     .option('--amount <amount>', 'the price (9.99), checked against PayPal payments')
     .option('--currency <code>', 'its currency (USD), checked against PayPal payments')
-    .option('--grace <duration>', 'access after the paid period’s end, for a retried renewal: 3d, 12h, 0 (default 0)', '0')
+    .option('--grace <duration>', 'access after the paid period’s end, for a retried renewal: 3d, 12h, 0', '0')
     .option('--field <name=value>', 'a profile field set while the plan lasts (repeatable)', (value: string, all: string[]) => [...all, value], [])
     .action(
       async (

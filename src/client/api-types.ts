@@ -2072,7 +2072,7 @@ export interface paths {
                     after?: string;
                     /** @description at most this many events, 1 to 1000 (default 100) */
                     limit?: string;
-                    /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
+                    /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered, member.paid, member.payment_failed, member.refunded, member.disputed, member.plan_changed */
                     types?: string;
                 };
                 header?: never;
@@ -2095,7 +2095,7 @@ export interface paths {
                             events: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring" | "member.registered";
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring" | "member.registered" | "member.paid" | "member.payment_failed" | "member.refunded" | "member.disputed" | "member.plan_changed";
                                 /** Format: date-time */
                                 time: string;
                                 account: string;
@@ -2265,7 +2265,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered, member.paid, member.payment_failed, member.refunded, member.disputed, member.plan_changed */
                         types?: string;
                     };
                     "multipart/form-data": {
@@ -2280,7 +2280,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered, member.paid, member.payment_failed, member.refunded, member.disputed, member.plan_changed */
                         types?: string;
                     };
                     "application/json": {
@@ -2295,7 +2295,7 @@ export interface paths {
                         after?: string;
                         /** @description at most this many events, 1 to 1000 (default 100) */
                         limit?: string;
-                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered */
+                        /** @description only these types, comma-separated: member.created, member.updated, member.status_changed, member.deleted, member.bulk_updated, member.purged, member.verified, member.locked, member.unlocked, member.login, member.expiring, member.registered, member.paid, member.payment_failed, member.refunded, member.disputed, member.plan_changed */
                         types?: string;
                     };
                 };
@@ -2315,7 +2315,7 @@ export interface paths {
                             events: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring" | "member.registered";
+                                type: "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.bulk_updated" | "member.purged" | "member.verified" | "member.locked" | "member.unlocked" | "member.login" | "member.expiring" | "member.registered" | "member.paid" | "member.payment_failed" | "member.refunded" | "member.disputed" | "member.plan_changed";
                                 /** Format: date-time */
                                 time: string;
                                 account: string;

@@ -90,3 +90,18 @@ export function erasedEvents(member: MemberRef, from: string, at: number, origin
     ? [{ type: 'member.deleted', at, origin, member, data: { cause: 'erased' } }]
     : [changed, { type: 'member.deleted', at, origin, member, data: { cause: 'erased' } }];
 }
+
+/**
+ * A payment provider's notice told (`member.paid`, `member.payment_failed`, `member.refunded`,
+ * `member.disputed`, `member.plan_changed`: billing/billing.ts says when), its data the
+ * provider's ids and what changed.
+ */
+export function billingEvent(
+  member: MemberRef,
+  kind: 'paid' | 'payment_failed' | 'refunded' | 'disputed' | 'plan_changed',
+  data: Record<string, unknown>,
+  at: number,
+  origin: EventOrigin,
+): NewEvent {
+  return { type: `member.${kind}`, at, origin, member, data };
+}

@@ -11,6 +11,7 @@ import {
   effectOf,
   makesMember,
   NO_MEMBER_BILLING,
+  paidMember,
   type BilledMember,
   type BillingNotice,
   type BillingSettings,
@@ -23,6 +24,7 @@ import type { EventOrigin, NewEvent } from '../events/event.js';
 import { foldKey, type NewMember } from '../members/member.js';
 import type { MemberChanges } from '../members/member-store.js';
 import { appendEvents } from './event-repository.js';
+import { billingEvent } from '../events/member-events.js';
 import { writerProcedure, type WriterConnection } from './dialects/dialect.js';
 import { insertMemberIn } from './member-repository.js';
 import { toMember } from './member-rows.js';
@@ -136,29 +138,21 @@ function recordOf(accountId: number, notice: BillingNotice, state: string, membe
 
 export const applyNoticeProcedure = writerProcedure(
   'billing.apply',
-  (
-    connection: WriterConnection,
-    accountId: number,
-    notice: BillingNotice,
-    plans: readonly Plan[],
-    onRefund: RefundRule,
-    now: number,
-    origin: EventOrigin,
-    create: NewMember | undefined,
-  ): Promise<Applied> => connection.db.transaction().execute((trx) => applyIn(trx, connection, accountId, notice, plans, onRefund, now, origin, create)),
+  (connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext): Promise<Applied> =>
+    connection.db.transaction().execute((trx) => applyIn(trx, connection, accountId, notice, context)),
 );
 
-async function applyIn(
-  trx: Trx,
-  connection: WriterConnection,
-  accountId: number,
-  notice: BillingNotice,
-  plans: readonly Plan[],
-  onRefund: RefundRule,
-  now: number,
-  origin: EventOrigin,
-  create: NewMember | undefined,
-): Promise<Applied> {
+/** What applying a notice is given besides the notice (BillingStore.apply's context, with the refund rule alone of the settings). */
+interface ApplyContext {
+  readonly plans: readonly Plan[];
+  readonly onRefund: RefundRule;
+  readonly now: number;
+  readonly origin: EventOrigin;
+  readonly create?: NewMember;
+}
+
+async function applyIn(trx: Trx, connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext): Promise<Applied> {
+  const { plans, onRefund, now, origin, create } = context;
   const lockKey = notice.customer ?? notice.subscription ?? notice.charge ?? notice.checkout ?? notice.email;
   if (connection.transactionLocks && lockKey)
     await sql`select ${connection.transactionLocks.lock('exclusive', BILLING_NOTICES, keyOf(lockKey))}`.execute(trx);
@@ -188,20 +182,7 @@ async function applyIn(
   if (memberId === undefined && notice.kind !== 'ignored') {
     const made: NewMember | undefined =
       checkout && checkout.login !== ''
-        ? {
-            login: checkout.login,
-            email: checkout.email,
-            passwordHash: checkout.password_hash,
-            status: 'A',
-            regType: 'P',
-            regAt: now,
-            regIp: null,
-            urlOk: null,
-            urlFail: null,
-            timeExpiry: null,
-            loginExpiry: null,
-            profile: new Map(),
-          }
+        ? paidMember(checkout.login, checkout.email, checkout.password_hash, now)
         : makesMember(notice)
           ? create
           : undefined;
@@ -280,7 +261,7 @@ async function applyIn(
     .onConflict((oc) => oc.column('member_id').doUpdateSet(values))
     .execute();
   const member = { id: memberId, login: before.login };
-  events.push(...effect.events.map((event): NewEvent => ({ type: event.type, at: now, origin, member, data: event.data })));
+  events.push(...effect.events.map((event) => billingEvent(member, event.kind, event.data, now, origin)));
   await write('applied', memberId, effect.outcome);
   if (checkout && checkout.member_id === null)
     await trx.updateTable('billing_checkouts').set({ member_id: memberId, completed_at: now }).where('id', '=', checkout.id).execute();
@@ -352,7 +333,8 @@ export class BillingRepository extends Repository implements BillingStore {
     notice: BillingNotice,
     context: { readonly plans: readonly Plan[]; readonly settings: Pick<BillingSettings, 'onRefund'>; readonly now: number; readonly origin: EventOrigin; readonly create?: NewMember },
   ): Promise<Applied> {
-    return this.connection.transact(applyNoticeProcedure, accountId, notice, context.plans, context.settings.onRefund, context.now, context.origin, context.create);
+    const { settings, ...rest } = context;
+    return this.connection.transact(applyNoticeProcedure, accountId, notice, { ...rest, onRefund: settings.onRefund });
   }
 
   async pendingFor(accountId: number, keys: { customer?: string | null; subscription?: string | null }, limit: number): Promise<BillingNotice[]> {

@@ -530,9 +530,9 @@ for (const engine of ENGINES) {
         expect(Number((await text(page.locator('.tile .figure').first())).replaceAll(',', ''))).toBeGreaterThan(0);
         expect(await text(page.locator('.card:has(h2:has-text("Last failed logins")) tbody'))).toContain('198.51.100.7');
         await shoot(page, 'overview');
-        // The account's mails: the five texts, each with its variables, a test and a save.
+        // The account's mails: the six texts, each with its variables, a test and a save.
         await page.goto(`${server.url}/admin/accounts/demo/mail`);
-        expect(await page.locator('form.template textarea').count()).toBe(5);
+        expect(await page.locator('form.template textarea').count()).toBe(6);
         await shoot(page, 'mail');
         await page.goto(`${server.url}/admin/accounts/demo/members`);
         // Another site, on another origin, with a form that suspends alice, and a script's fetch.

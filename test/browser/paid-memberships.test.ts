@@ -20,7 +20,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
-import { post, screenshotPath, text } from '../support/browser.js';
+import { axeViolations, operatorThroughLink, post, screenshotPath, text } from '../support/browser.js';
 import { DAY, invoiceObject, startFakeStripe, subscriptionObject, type FakeStripe } from '../support/fake-stripe.js';
 import { startSmtp, type MailCatcher } from '../support/smtp.js';
 
@@ -38,7 +38,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The site: member pages under /auth/ (their stylesheet under /assets/), a gold-only folder checked by auth_request with a level. */
+/** The site: member pages under /auth/ (their stylesheet under /assets/), the console under /admin/, a gold-only folder checked by auth_request with a level. */
 function nginxConfig(dir: string, port: number, memberApi: string, root: string): string {
   return `daemon off;
 worker_processes 1;
@@ -58,6 +58,11 @@ http {
         root ${root};
         location /assets/ {
             proxy_pass http://${memberApi};
+        }
+        location /admin/ {
+            proxy_pass http://${memberApi};
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         }
         location /auth/ {
             proxy_pass http://${memberApi};
@@ -240,6 +245,50 @@ for (const engine of ENGINES) {
       await stripe.send('charge.dispute.created', { id: 'dp_2', charge: 'ch_paula_4' });
       await stripe.send('charge.dispute.closed', { id: 'dp_2', charge: 'ch_paula_4', status: 'lost' });
       expect((await listed('paula')).status).toBe('Suspended');
+    });
+
+    it('the owner’s Plans page and a member’s payments in the console; a grant without payment', async () => {
+      const context = await browser.newContext();
+      const dialogs: string[] = [];
+      try {
+        const owner = await operatorThroughLink(context, { url: site, env }, { email: 'owner@example.com', account: 'demo', role: 'owner', password: 'owner-horse-battery' }, dialogs);
+        await owner.goto(`${site}/admin/accounts/demo/plans`);
+        expect(await text(owner.locator('h1'))).toBe('Plans of demo');
+        expect(await text(owner.locator('table'))).toContain('price_gold');
+        expect(await owner.locator('input[name=stripe-secret-key]').getAttribute('placeholder')).toBe('sk_test_…1234');
+        expect(await text(owner.locator('.card', { hasText: 'Payment providers' }))).toContain(`${site}/billing/demo/stripe`);
+        // A plan refused, every problem beside its field, then added.
+        await owner.fill('form[action$="/plans/add"] input[name=name]', 'bronze');
+        await owner.fill('form[action$="/plans/add"] input[name=grace]', 'a while');
+        await owner.click('form[action$="/plans/add"] button');
+        expect(await text(owner.locator('form[action$="/plans/add"]'))).toContain('a plan is paid for by a Stripe price, a PayPal item, or both');
+        expect(await text(owner.locator('form[action$="/plans/add"]'))).toContain('a duration such as 3d');
+        await owner.fill('form[action$="/plans/add"] input[name=stripe-price]', 'price_bronze');
+        await owner.fill('form[action$="/plans/add"] input[name=grace]', '1d');
+        await owner.fill('form[action$="/plans/add"] input[name=fields]', 'plan=bronze');
+        await owner.click('form[action$="/plans/add"] button');
+        expect(await text(owner.locator('.notice'))).toBe('Plan added.');
+        expect(await text(owner.locator('table'))).toContain('price_bronze');
+        expect(await axeViolations(owner)).toEqual([]);
+        if (engine === 'sqlite') await owner.screenshot({ path: screenshotPath('paid-console-plans', { forDocs: false }), fullPage: true });
+        // Paula's payments, with Stripe's ids and what each did.
+        const paula = (await api('list', { login_full: 'paula', record: '{id}' })).members[0].id as string;
+        await owner.goto(`${site}/admin/accounts/demo/members/${paula}`);
+        const payments = owner.locator('.card', { hasText: 'Payments' });
+        expect(await text(payments)).toContain('stripe invoice.paid');
+        expect(await text(payments)).toContain('dispute lost: stays suspended');
+        expect(await text(owner.locator('.card', { hasText: 'History' }))).toMatch(/disputed: stripe charge\.dispute\.closed/);
+        // Access without payment until a day: Manual, Active.
+        const day = new Date(Date.now() + 60 * DAY * 1000).toISOString().slice(0, 10);
+        await owner.fill('form[action$="/comp"] input[name=until]', day);
+        await owner.click('form[action$="/comp"] button');
+        expect(await text(owner.locator('.notice'))).toBe('Access granted without payment.');
+        expect(await listed('paula')).toMatchObject({ status: 'Active', reg_type: 'Manual', exp_date: day });
+        if (engine === 'sqlite') await owner.screenshot({ path: screenshotPath('paid-console-member', { forDocs: false }), fullPage: true });
+        expect(dialogs).toEqual([]);
+      } finally {
+        await context.close();
+      }
     });
   });
 }

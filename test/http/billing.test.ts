@@ -329,6 +329,8 @@ describeEachEngineApp(
           }),
         );
       const base = `/auth/${s.api.user}/`;
+      // Free registration is off here: registering is joining.
+      expect((await get(`${base}?action=reg`)).body).toContain('<form id="join-form"');
       const page = await get(`${base}?action=join`);
       expect(page.status).toBe(200);
       expect(page.body).toContain('value="gold"');

@@ -309,11 +309,14 @@ function paymentsCard(view: MemberView, canEdit: boolean, path: string) {
   const flags = billing ? [billing.status, billing.cancelAtPeriodEnd ? t('billingCancels') : '', billing.disputed ? t('billingDisputed') : ''].filter(Boolean).join(', ') : '';
   return html`<div class="card"><h2>${t('memberPayments')}</h2>
 ${billing ? html`<p>${t('memberPlanLine', { plan: billing.plan || '—', until: billing.paidUntil === null ? '—' : when(billing.paidUntil), state: flags || '—' })}</p>` : ''}
-<table><thead><tr><th>${t('time')}</th><th>${t('historyWhat')}</th><th>${t('paymentId')}</th><th>${t('planPrice')}</th><th>${t('outcome')}</th></tr></thead><tbody>
-${payments.length === 0 ? html`<tr><td colspan="5" class="muted">${t('memberNoPayments')}</td></tr>` : ''}
+${
+  payments.length === 0
+    ? html`<p class="muted">${t('memberNoPayments')}</p>`
+    : html`<table><thead><tr><th>${t('time')}</th><th>${t('historyWhat')}</th><th>${t('paymentId')}</th><th>${t('planPrice')}</th><th>${t('outcome')}</th></tr></thead><tbody>
 ${payments.map(
   (record) =>
     html`<tr><td>${when(record.receivedAt)}</td><td>${record.provider} ${record.type}<br><code>${record.eventId}</code></td><td><code>${record.payment ?? ''}</code></td><td>${record.amount === null ? '' : `${(record.amount / 100).toFixed(2)} ${(record.currency ?? '').toUpperCase()}`}</td><td>${record.outcome}</td></tr>`,
-)}</tbody></table>
+)}</tbody></table>`
+}
 ${canEdit ? html`<form method="post" action="${path}/comp" class="edit"><label>${t('compUntil')} <input name="until" type="date" required></label><div class="actions"><button type="submit" class="secondary">${t('compGrant')}</button></div></form><p class="muted">${t('compHelp')}</p>` : ''}</div>`;
 }

@@ -55,6 +55,9 @@ export async function signInSection(pages: FastifyInstance, context: MemberPages
       case 'join':
         return showJoin(context, request, reply, chrome);
       case 'reg':
+        // An account that takes no free registrations but sells plans: registering is joining.
+        if (account.settings.registration === 'off' && (await context.billing.plans(account)).some((plan) => plan.stripePrice))
+          return showJoin(context, request, reply, chrome);
         return registrationPage(reply, chrome, takeFlash(request, reply, chrome, context.flashKey));
       case 'logout':
         // A page the browser opens (a link followed, a window opened, typed: from any site)

@@ -1,0 +1,98 @@
+/**
+ * Payment notifications applied: signed Stripe `invoice.paid` events sent to `member-api serve`
+ * (`POST /billing/bench/stripe`) as Stripe sends them, 16 at a time, each for one of `customers`
+ * paid members (made first by their `checkout.session.completed`), each a new event id and a
+ * later period: every one is verified, recorded once and applied through the members' update.
+ * Figures: events applied per second, and each request's p50 and p99 in milliseconds.
+ *
+ *   npx tsx bench/billing.ts [--events 5000] [--customers 500] [--engines sqlite,postgres]
+ */
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import Stripe from 'stripe';
+import type { Engine } from '../src/store/dialects/dialect.js';
+import { cli, databaseUrl, percentile, resetDatabase, startServer } from './lib.js';
+
+const SECRET = 'whsec_bench_secret_0123456789';
+const IN_FLIGHT = 16;
+
+function signed(type: string, object: Record<string, unknown>, id: string): { body: string; signature: string } {
+  const body = JSON.stringify({ id, object: 'event', created: Math.floor(Date.now() / 1000), type, data: { object } });
+  return { body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET }) };
+}
+
+/** Sends each request, `IN_FLIGHT` at a time; answers each one's milliseconds (every answer must be 200). */
+async function sendAll(url: string, requests: ReadonlyArray<{ body: string; signature: string }>): Promise<number[]> {
+  const times: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const request = requests[next++]!;
+      const started = performance.now();
+      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': request.signature }, body: request.body });
+      const text = await answer.text();
+      if (answer.status !== 200 || !text.includes('"applied"')) throw new Error(`answered ${answer.status}: ${text}`);
+      times.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return times;
+}
+
+export async function measureBilling(engine: Engine, events: number, customers: number): Promise<{ perSecond: number; p50: number; p99: number }> {
+  await resetDatabase(engine, 'billing');
+  const env = { DATABASE_URL: databaseUrl(engine, 'billing') };
+  cli(['account', 'create', 'bench'], env);
+  cli(['billing', 'set', 'bench', '--stripe-secret-key', 'sk_test_bench_0000', '--stripe-webhook-secret', SECRET], env);
+  cli(['plan', 'add', 'bench', 'gold', '--stripe-price', 'price_gold', '--grace', '3d', '--field', 'plan=gold'], env);
+  // STRIPE_API_URL nowhere: the events say all they need, and the API is never asked.
+  const server = await startServer({ ...env, STRIPE_API_URL: 'http://127.0.0.1:9' });
+  try {
+    const url = `${server.url}/billing/bench/stripe`;
+    const start = Math.floor(Date.now() / 1000);
+    const period = (n: number) => start + (n + 1) * 30 * 86_400;
+    await sendAll(
+      url,
+      Array.from({ length: customers }, (_, c) =>
+        signed(
+          'checkout.session.completed',
+          { id: `cs_${c}`, mode: 'subscription', payment_status: 'paid', customer: `cus_${c}`, subscription: `sub_${c}`, customer_details: { email: `payer${c}@example.com` }, metadata: { plan: 'gold' } },
+          `evt_checkout_${c}`,
+        ),
+      ),
+    );
+    const renewals = Array.from({ length: events }, (_, n) => {
+      const c = n % customers;
+      const round = Math.floor(n / customers);
+      return signed(
+        'invoice.paid',
+        {
+          id: `in_${c}_${round}`,
+          customer: `cus_${c}`,
+          amount_paid: 900,
+          currency: 'usd',
+          parent: { subscription_details: { subscription: `sub_${c}` } },
+          lines: { data: [{ period: { end: period(round) }, pricing: { price_details: { price: 'price_gold' } }, quantity: 1 }] },
+        },
+        `evt_renewal_${n}`,
+      );
+    });
+    const started = performance.now();
+    const times = await sendAll(url, renewals);
+    const seconds = (performance.now() - started) / 1000;
+    return { perSecond: events / seconds, p50: percentile(times, 50), p99: percentile(times, 99) };
+  } finally {
+    await server.stop();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { events: { type: 'string', default: '5000' }, customers: { type: 'string', default: '500' }, engines: { type: 'string', default: 'sqlite,postgres' } },
+  });
+  for (const engine of values.engines!.split(',') as Engine[]) {
+    const figures = await measureBilling(engine, Number(values.events), Number(values.customers));
+    console.log(`${engine}: ${Math.round(figures.perSecond)} payment notifications applied/s, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms`);
+  }
+  process.exit(0);
+}
