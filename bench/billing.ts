@@ -14,7 +14,7 @@ import type { Engine } from '../src/store/dialects/dialect.js';
 import { cli, databaseUrl, percentile, resetDatabase, startServer } from './lib.js';
 
 const SECRET = 'whsec_bench_secret_0123456789';
-const IN_FLIGHT = 16;
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 16);
 
 function signed(type: string, object: Record<string, unknown>, id: string): { body: string; signature: string } {
   const body = JSON.stringify({ id, object: 'event', created: Math.floor(Date.now() / 1000), type, data: { object } });

@@ -611,7 +611,7 @@ export const CONSOLE_EN = {
   planExists: 'there is a plan named {name} already: remove it first',
   planHelp: 'A payment for the plan’s Stripe price or PayPal item gives access until the paid period’s end plus the grace, and sets its profile fields (plan=gold, level=3), so that the proxy check’s levels and X-Member headers follow the plan. Members join at /auth/ACCOUNT/?action=join.',
   billingProviders: 'Payment providers',
-  billingStripeHook: 'Stripe webhook endpoint (send checkout.session.completed, invoice.paid, invoice.payment_failed, customer.subscription.updated and .deleted, charge.refunded, charge.dispute.created and .closed):',
+  billingStripeHook: 'Stripe webhook endpoint (send checkout.session.completed and .async_payment_succeeded, invoice.paid, invoice.payment_failed, customer.subscription.updated and .deleted, charge.succeeded, charge.refunded, charge.dispute.created and .closed):',
   billingPaypalHook: 'PayPal notify_url (IPN):',
   billingStripeKey: 'Stripe secret key',
   billingStripeWebhookSecret: 'Stripe webhook signing secret',

@@ -227,18 +227,33 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const previous = plans.find((plan) => plan.name === held.plan);
   const effect = effectOf(billed, read, { current, previous }, { onRefund }, now);
   const { bill } = effect.member;
+  // A renewal sets the fields the member has already: only a value that differs is written
+  // (a profile write also rewrites the member's search index).
+  const named = [...effect.member.setFields.keys(), ...effect.member.deleteFields];
+  const heldFields = new Map(
+    named.length === 0
+      ? []
+      : (await trx.selectFrom('member_fields').select(['name', 'value']).where('member_id', '=', memberId).where('name', 'in', named).execute()).map((field) => [field.name, field.value]),
+  );
+  const setFields = new Map([...effect.member.setFields].filter(([name, value]) => heldFields.get(name) !== value));
+  const deleteFields = effect.member.deleteFields.filter((name) => heldFields.has(name));
+  // Only what differs is written: a renewal of an Active member sets its access and payment id,
+  // never its status again (which would also lift a lockout), nor fields it holds already.
+  const differs = <K extends keyof typeof before>(key: K, value: (typeof before)[K] | undefined) => value !== undefined && value !== before[key];
+  const wanted = effect.member.expiresAt === undefined ? undefined : effect.member.expiresAt === null ? null : { action: 'S' as const, at: effect.member.expiresAt };
+  const expiryChanges = wanted !== undefined && (wanted === null ? before.timeExpiry !== null : before.timeExpiry?.at !== wanted.at || before.timeExpiry.action !== 'S');
   const changes: MemberChanges = {
-    ...(effect.member.status ? { status: effect.member.status } : {}),
-    ...(effect.member.expiresAt !== undefined ? { timeExpiry: effect.member.expiresAt === null ? null : { action: 'S' as const, at: effect.member.expiresAt } } : {}),
-    ...(effect.member.regType ? { regType: effect.member.regType } : {}),
-    ...(bill?.pc !== undefined ? { billPc: bill.pc } : {}),
-    ...(bill?.cust !== undefined ? { billCust: bill.cust } : {}),
-    ...(bill?.subscr !== undefined ? { billSubscr: bill.subscr } : {}),
-    ...(bill?.item !== undefined ? { billItem: bill.item } : {}),
-    ...(bill?.qty !== undefined ? { billQty: bill.qty } : {}),
-    ...(bill?.id !== undefined ? { billId: bill.id } : {}),
-    setFields: effect.member.setFields,
-    deleteFields: effect.member.deleteFields,
+    ...(differs('status', effect.member.status) ? { status: effect.member.status } : {}),
+    ...(expiryChanges ? { timeExpiry: wanted } : {}),
+    ...(differs('regType', effect.member.regType) ? { regType: effect.member.regType } : {}),
+    ...(differs('billPc', bill?.pc) ? { billPc: bill!.pc } : {}),
+    ...(differs('billCust', bill?.cust) ? { billCust: bill!.cust } : {}),
+    ...(differs('billSubscr', bill?.subscr) ? { billSubscr: bill!.subscr } : {}),
+    ...(differs('billItem', bill?.item) ? { billItem: bill!.item } : {}),
+    ...(differs('billQty', bill?.qty) ? { billQty: bill!.qty } : {}),
+    ...(differs('billId', bill?.id) ? { billId: bill!.id } : {}),
+    setFields,
+    deleteFields,
     ...(effect.mail && before.email !== '' ? { mail: effect.mail } : {}),
   };
   const events: NewEvent[] = [];

@@ -31,7 +31,7 @@ export function plansPage(chrome: Chrome, account: Account, view: PlansView): st
 <div class="card"><table><thead><tr><th>${t('name')}</th><th>${t('planTitle')}</th><th>${t('planStripePrice')}</th><th>${t('planPaypalItem')}</th><th>${t('planPrice')}</th><th>${t('planGrace')}</th><th>${t('planFields')}</th><th></th></tr></thead><tbody>
 ${view.plans.length === 0 ? html`<tr><td colspan="8" class="muted">${t('plansNone')}</td></tr>` : ''}
 ${view.plans.map(
-  (plan) => html`<tr><td>${plan.name}</td><td>${plan.title}</td><td><code>${plan.stripePrice ?? ''}</code></td><td><code>${plan.paypalItem ?? ''}</code></td>
+  (plan) => html`<tr><td>${plan.name}</td><td>${plan.title}</td><td>${plan.stripePrice ? html`<code>${plan.stripePrice}</code>` : ''}</td><td>${plan.paypalItem ? html`<code>${plan.paypalItem}</code>` : ''}</td>
 <td>${plan.amount ? `${plan.amount} ${plan.currency ?? ''}` : ''}</td><td>${formatDuration(plan.graceSeconds)}</td><td>${[...plan.fields].map(([name, value]) => `${name}=${value}`).join(', ')}</td>
 <td><form method="post" action="${path}/remove"><input type="hidden" name="name" value="${plan.name}"><button type="submit" class="danger">${t('remove')}</button></form></td></tr>`,
 )}</tbody></table></div>
