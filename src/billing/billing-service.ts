@@ -94,13 +94,17 @@ export class BillingService {
   async apply(account: Account, notice: BillingNotice, settings: BillingSettings, plans: readonly Plan[], origin: EventOrigin): Promise<Applied> {
     const create = makesMember(notice) && !(await this.store.findsMember(account.id, notice)) ? await this.newMember(account, notice.email!) : undefined;
     const applied = await this.store.apply(account.id, notice, { plans, settings, now: this.clock(), origin, create });
-    if (applied.kind !== 'applied') return applied;
-    if (applied.madeWithoutPassword && create) await this.welcome(account, create.login);
-    if (applied.linked) {
+    if (applied.kind === 'applied' && applied.madeWithoutPassword) {
       const member = await this.members.byId(account, applied.memberId);
-      for (const kept of await this.store.pendingFor(account.id, { customer: member?.billCust, subscription: member?.billSubscr }, PENDING_BATCH))
-        await this.apply(account, kept, settings, plans, origin);
+      if (member) await this.welcome(account, member.login);
     }
+    // The notices kept for the member apply once it is linked; and again when the provider
+    // repeats a notice (the run after the link may have failed half-way).
+    const linked = applied.kind === 'applied' && applied.linked ? await this.members.byId(account, applied.memberId) : undefined;
+    const keys = linked ? { customer: linked.billCust, subscription: linked.billSubscr } : applied.kind === 'duplicate' ? notice : undefined;
+    if (keys && (keys.customer || keys.subscription))
+      for (const kept of await this.store.pendingFor(account.id, { customer: keys.customer, subscription: keys.subscription }, PENDING_BATCH))
+        await this.apply(account, kept, settings, plans, origin);
     return applied;
   }
 
@@ -208,7 +212,7 @@ export class BillingService {
       const plan = plans.find((p) => p.stripePrice === notice.item);
       if (dryRun) {
         const found = await this.store.findsMember(account.id, notice);
-        report.push({ ...line, outcome: `${found ? 'would link the member' : 'would make a member'}${plan ? ` on plan ${plan.name}` : ' (no plan has this price)'}` });
+        report.push({ ...line, outcome: plan ? `${found ? 'would link the member' : 'would make a member'} on plan ${plan.name}` : `would be refused: price ${notice.item ?? '(none)'} is no plan's` });
         continue;
       }
       const applied = await this.apply(account, notice, settings, plans, { actor: 'import', name: 'stripe' });

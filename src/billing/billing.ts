@@ -41,8 +41,10 @@ export interface BillingNotice {
   readonly kind: NoticeKind;
   /** When the provider made it: an older subscription state never overrides a newer one. */
   readonly at: number;
-  /** Our own checkout id (Stripe's `client_reference_id`, PayPal's `custom`). */
+  /** Our own checkout id (Stripe's `client_reference_id`), trusted only with the session we made for it. */
   readonly checkout?: string;
+  /** The provider's checkout session (Stripe's `cs_…`): proves which checkout was paid. */
+  readonly session?: string;
   readonly customer?: string;
   readonly subscription?: string;
   /** The address the provider has for the payer: a member found, or made, by it. */
@@ -159,6 +161,9 @@ export interface Effect {
   readonly outcome: string;
 }
 
+/** The billing states in which billing itself suspended the member: a payment restores it from them. */
+const SUSPENDING_STATES = new Set(['refunded', 'canceled', 'unpaid', 'incomplete_expired', 'past_due']);
+
 /** Access is granted until this instant when the paid period's end is not known yet (a checkout before its invoice). */
 export const PROVISIONAL_ACCESS_MS = 24 * 60 * 60 * 1000;
 
@@ -178,7 +183,9 @@ export function effectOf(
   now: number,
 ): Effect {
   const held = member.billing;
-  const plan = plans.current;
+  // A payment older than the subscription state held does not switch the plan back (an old
+  // invoice delivered late); a checkout always sets the plan it bought.
+  const plan = notice.kind === 'paid' && notice.at < held.statusAt ? (plans.previous ?? plans.current) : plans.current;
   const grace = (plan ?? plans.previous)?.graceSeconds ?? 0;
   const base = { setFields: new Map<string, string>(), deleteFields: [] as string[] };
   const noop = (outcome: string): Effect => ({ member: base, billing: held, events: [], outcome });
@@ -195,7 +202,7 @@ export function effectOf(
           : Math.max(member.expiresAt ?? 0, now + PROVISIONAL_ACCESS_MS + grace * 1000);
       const switched = plan !== undefined && held.plan !== '' && held.plan !== plan.name;
       const fields = planFields(plan, switched ? plans.previous : undefined);
-      const billing: MemberBilling = {
+      const billing: { -readonly [K in keyof MemberBilling]: MemberBilling[K] } = {
         ...held,
         plan: plan?.name ?? held.plan,
         paidUntil,
@@ -203,8 +210,15 @@ export function effectOf(
         ...(notice.status !== undefined && notice.at >= held.statusAt ? { status: notice.status, statusAt: notice.at } : {}),
         ...(notice.kind === 'paid' && held.status === 'past_due' ? { status: 'active' } : {}),
       };
-      // A payment restores access, but not while a dispute is open.
-      const status = held.disputed ? undefined : 'A';
+      // A checkout makes (or restores) the member, unless a dispute is open. A renewal restores
+      // only what billing suspended (a refund, a lapse, an unpaid subscription), never an
+      // operator's suspension or a deletion, nor a refund newer than the payment (a retried old one).
+      const suspendedByBilling =
+        member.status === 'S' && ((member.expiresAt !== null && member.expiresAt <= now) || SUSPENDING_STATES.has(held.status));
+      const olderThanRefund = held.status === 'refunded' && notice.at < held.statusAt;
+      const restores = !held.disputed && !olderThanRefund && (notice.kind === 'checkout' || suspendedByBilling);
+      const status = restores && member.status !== 'A' ? 'A' : undefined;
+      if (restores && SUSPENDING_STATES.has(billing.status)) Object.assign(billing, { status: 'active', statusAt: Math.max(held.statusAt, notice.at) });
       const payment = notice.kind === 'paid' ? notice.payment : undefined;
       return {
         member: {
@@ -237,6 +251,8 @@ export function effectOf(
       };
     }
     case 'payment_failed':
+      // A failure older than the state held (a renewal paid since) tells nothing.
+      if (notice.at < held.statusAt) return noop('older than the state held: ignored');
       return {
         member: base,
         billing: { ...held, status: 'past_due', statusAt: Math.max(held.statusAt, notice.at) },
@@ -247,10 +263,9 @@ export function effectOf(
     case 'subscription': {
       if (notice.at < held.statusAt) return noop('older than the state held: ignored');
       const switched = plan !== undefined && held.plan !== '' && held.plan !== plan.name;
-      const paidUntil =
-        notice.periodEnd !== undefined && (notice.status === 'active' || notice.status === 'trialing')
-          ? Math.max(held.paidUntil ?? 0, notice.periodEnd)
-          : held.paidUntil;
+      // A subscription's period moves forward when its renewal starts, before it is paid: only a
+      // payment moves the paid-until date.
+      const paidUntil = held.paidUntil;
       const billing: MemberBilling = {
         ...held,
         plan: plan?.name ?? held.plan,
@@ -281,8 +296,9 @@ export function effectOf(
     case 'refunded': {
       const event = { kind: 'refunded' as const, data: ids({ full: notice.fullRefund === true, amount: notice.amount ?? null, currency: notice.currency ?? null, charge: notice.charge ?? null }) };
       if (notice.fullRefund !== true) return { member: base, billing: held, events: [event], outcome: 'partial refund: recorded' };
-      if (settings.onRefund === 'keep') return { member: base, billing: { ...held, status: 'refunded' }, events: [event], outcome: 'refunded: access kept (--on-refund keep)' };
-      return { member: { ...base, status: 'S' }, billing: { ...held, status: 'refunded' }, events: [event], outcome: 'refunded: suspended' };
+      const refunded = { ...held, status: 'refunded', statusAt: Math.max(held.statusAt, notice.at) };
+      if (settings.onRefund === 'keep') return { member: base, billing: refunded, events: [event], outcome: 'refunded: access kept (--on-refund keep)' };
+      return { member: { ...base, status: 'S' }, billing: refunded, events: [event], outcome: 'refunded: suspended' };
     }
     case 'disputed':
       return {
@@ -333,9 +349,12 @@ export function paidMember(login: string, email: string, passwordHash: string, a
   };
 }
 
-/** Whether a notice may make a member when none is found (it carries a payer's address and a payment or a checkout). */
+/** Whether a notice may make a member when none is found (it carries a payer's address, and is a checkout or a PayPal payment). */
 export function makesMember(notice: BillingNotice): boolean {
-  return (notice.kind === 'checkout' || notice.kind === 'paid') && notice.email !== undefined && notice.email !== '';
+  // A Stripe invoice before its checkout waits for it (the checkout has the visitor's own login
+  // and password); PayPal's buttons have no checkout of ours, and their first payment may come first.
+  const making = notice.kind === 'checkout' || (notice.kind === 'paid' && notice.provider === 'paypal');
+  return making && notice.email !== undefined && notice.email !== '';
 }
 
 /** A duration as plans and settings take it: `3d`, `12h`, `30m`, `0`. */

@@ -54,7 +54,8 @@ export function ipnNotice(ipn: URLSearchParams, settings: BillingSettings, plans
   const status = get('payment_status') ?? '';
   const txn = get('txn_id');
   const subscription = get('subscr_id') ?? get('recurring_payment_id');
-  const id = txn ? `${txn}:${status || txnType}` : `${txnType}:${subscription ?? get('ipn_track_id') ?? ''}`;
+  // A payment's transaction id; else the message's own (every later failure of one subscription is another), else the subscription's.
+  const id = txn ? `${txn}:${status || txnType}` : `${txnType}:${get('ipn_track_id') ?? subscription ?? ''}`;
   const item = get('item_number') ?? get('item_number1');
   const plan = item === undefined ? undefined : plans.find((p) => p.paypalItem === item);
   const gross = get('mc_gross') ?? get('mc_amount3');

@@ -124,7 +124,8 @@ export class StripeProvider implements BillingProvider, HostedCheckout {
           provider: 'stripe',
           id: `import:${sub.id}`,
           type: 'subscription.import',
-          kind: 'paid',
+          // As a checkout: the subscriber is linked to the member with its address, or made.
+          kind: 'checkout',
           at: ms(sub.created) ?? 0,
           customer: str(customer),
           subscription: sub.id,
@@ -169,6 +170,7 @@ export function noticeOf(event: Obj, plans: readonly Plan[]): BillingNotice {
       const plan = planName === undefined ? undefined : plans.find((p) => p.name === planName);
       return as('checkout', {
         checkout: str(object.client_reference_id),
+        session: str(object.id),
         customer: str(object.customer),
         subscription: str(object.subscription),
         email: str(object.customer_details?.email) ?? str(object.customer_email),
@@ -181,7 +183,9 @@ export function noticeOf(event: Obj, plans: readonly Plan[]): BillingNotice {
     }
     case 'invoice.paid':
     case 'invoice.payment_succeeded': {
-      const line = (object.lines?.data ?? [])[0] as Obj | undefined;
+      // The subscription's own line, not a proration's ("unused time on Gold" comes first in a switch's invoice).
+      const lines = (object.lines?.data ?? []) as Obj[];
+      const line = lines.find((l) => l.proration !== true && l.parent?.subscription_item_details?.proration !== true) ?? lines.at(-1);
       return as('paid', {
         customer: str(object.customer),
         subscription: str(object.subscription) ?? str(object.parent?.subscription_details?.subscription) ?? str(line?.subscription),

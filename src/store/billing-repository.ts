@@ -21,14 +21,14 @@ import {
   type RefundRule,
 } from '../billing/billing.js';
 import type { EventOrigin, NewEvent } from '../events/event.js';
-import { foldKey, type NewMember } from '../members/member.js';
+import type { NewMember } from '../members/member.js';
 import type { MemberChanges } from '../members/member-store.js';
 import { appendEvents } from './event-repository.js';
 import { billingEvent } from '../events/member-events.js';
-import { writerProcedure, type WriterConnection } from './dialects/dialect.js';
+import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
 import { insertMemberIn } from './member-repository.js';
 import { toMember } from './member-rows.js';
-import { updateOneIn } from './member-updates.js';
+import { lockMember, selectorCondition, updateOneIn } from './member-updates.js';
 import type { BillingPlanTable, Database } from './schema.js';
 import { Repository } from './writes.js';
 
@@ -64,9 +64,20 @@ function planForItem(plans: readonly Plan[], provider: ProviderName, item: strin
 
 type Trx = Transaction<Database>;
 
-/** The member a notice is about, in the order of certainty: our checkout, the subscription, the customer, the charge, the payer's address. */
-async function findMemberId(trx: Trx, accountId: number, notice: BillingNotice, checkout: { member_id: number | null } | undefined): Promise<number | undefined> {
+/**
+ * The member a notice is about, in the order of certainty: our checkout (one the notice proves
+ * it paid for: see ownCheckout), the subscription, the customer, the charge, the payer's address.
+ * A visitor's checkout is never matched otherwise: its member is the one it makes.
+ */
+async function findMemberId(
+  trx: Trx,
+  search: SearchSql,
+  accountId: number,
+  notice: BillingNotice,
+  checkout: { member_id: number | null; login: string } | undefined,
+): Promise<number | undefined> {
   if (checkout?.member_id) return Number(checkout.member_id);
+  if (checkout && checkout.login !== '') return undefined;
   const byColumn = async (column: 'bill_subscr' | 'bill_cust', value: string | undefined) => {
     if (!value) return undefined;
     const row = await trx.selectFrom('members').select('id').where('account_id', '=', accountId).where(column, '=', value).orderBy('id').limit(1).executeTakeFirst();
@@ -89,8 +100,7 @@ async function findMemberId(trx: Trx, accountId: number, notice: BillingNotice, 
     const rows = await trx
       .selectFrom('members')
       .select('id')
-      .where('account_id', '=', accountId)
-      .where('email_key', '=', foldKey(notice.email!))
+      .where(selectorCondition(accountId, { by: 'email', email: notice.email! }, search))
       .where('status', '!=', 'D')
       .limit(2)
       .execute();
@@ -98,6 +108,26 @@ async function findMemberId(trx: Trx, accountId: number, notice: BillingNotice, 
     if (rows.length === 1) return Number(rows[0]!.id);
   }
   return undefined;
+}
+
+/**
+ * Our checkout a notice names, if the notice proves it paid for it: a Stripe checkout session
+ * whose id is the one we made for it. A `client_reference_id` alone is not enough: anyone can
+ * put one on a payment link of the same Stripe account, and the checkout signs its member in.
+ */
+async function ownCheckout(trx: Trx, accountId: number, notice: BillingNotice) {
+  if (!notice.checkout || !notice.session) return undefined;
+  const checkout = await trx.selectFrom('billing_checkouts').selectAll().where('id', '=', notice.checkout).where('account_id', '=', accountId).executeTakeFirst();
+  return checkout && checkout.session_id === notice.session ? checkout : undefined;
+}
+
+/** A login no member holds: the one asked for, else it with -2, -3… (taken between the checkout and its payment). */
+async function freeLogin(trx: Trx, search: SearchSql, accountId: number, login: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? login : `${login}-${n}`;
+    const taken = await trx.selectFrom('members').select('id').where(selectorCondition(accountId, { by: 'login', login: candidate }, search)).limit(1).executeTakeFirst();
+    if (!taken) return candidate;
+  }
 }
 
 async function memberBillingIn(db: Pick<Trx, 'selectFrom'>, accountId: number, memberId: number): Promise<MemberBilling | undefined> {
@@ -170,26 +200,28 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     if (kept) await trx.updateTable('billing_events').set(record).where('id', '=', kept.id).execute();
     else await trx.insertInto('billing_events').values(record).execute();
   };
-  if (notice.refused) {
-    await write('refused', null, notice.refused);
-    return { kind: 'recorded', outcome: notice.refused };
+  // A payment must be for a plan: one for any other price or item (another product of the same
+  // Stripe account, a PayPal button changed by its payer) grants nothing.
+  const unknownItem = (notice.kind === 'checkout' || notice.kind === 'paid') && notice.item !== undefined && !planForItem(plans, notice.provider, notice.item);
+  const refusal = notice.refused ?? (unknownItem ? `${notice.provider === 'stripe' ? 'price' : 'item'} ${notice.item} is no plan's` : undefined);
+  if (refusal) {
+    await write('refused', null, refusal);
+    return { kind: 'recorded', outcome: refusal };
   }
-  const checkout = notice.checkout
-    ? await trx.selectFrom('billing_checkouts').selectAll().where('id', '=', notice.checkout).where('account_id', '=', accountId).executeTakeFirst()
-    : undefined;
-  let memberId = await findMemberId(trx, accountId, notice, checkout);
+  const checkout = await ownCheckout(trx, accountId, notice);
+  let memberId = await findMemberId(trx, connection.search, accountId, notice, checkout);
   let madeWithoutPassword = false;
   if (memberId === undefined && notice.kind !== 'ignored') {
     const made: NewMember | undefined =
       checkout && checkout.login !== ''
-        ? paidMember(checkout.login, checkout.email, checkout.password_hash, now)
-        : makesMember(notice)
-          ? create
+        ? paidMember(await freeLogin(trx, connection.search, accountId, checkout.login), checkout.email, checkout.password_hash, now)
+        : makesMember(notice) && create
+          ? { ...create, login: await freeLogin(trx, connection.search, accountId, create.login) }
           : undefined;
     if (made) {
       memberId = await insertMemberIn(trx, accountId, made, origin, undefined, undefined);
       // Made without the payer's own password (a PayPal button's payer): it is mailed a link to choose one.
-      madeWithoutPassword = made === create;
+      madeWithoutPassword = !checkout;
     }
   }
   if (memberId === undefined) {
@@ -204,6 +236,9 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     await write('recorded', memberId, 'not acted on');
     return { kind: 'recorded', outcome: 'not acted on' };
   }
+  // The member's own lock first (PostgreSQL), as its update takes it: two notices of one member
+  // under different keys (a charge, a customer) still read its billing state one after the other.
+  if (connection.transactionLocks) await lockMember(trx, connection.transactionLocks, accountId, memberId);
   const row = await trx.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirstOrThrow();
   const before = toMember(row);
   const held = (await memberBillingIn(trx, accountId, memberId)) ?? NO_MEMBER_BILLING;
@@ -219,7 +254,16 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   // A PayPal refund says its amount, not whether it was the whole payment: the payment's record does.
   if (notice.kind === 'refunded' && notice.fullRefund === undefined) {
     const paid = notice.charge
-      ? await trx.selectFrom('billing_events').select('amount').where('account_id', '=', accountId).where('payment', '=', notice.charge).where('amount', 'is not', null).limit(1).executeTakeFirst()
+      ? await trx
+          .selectFrom('billing_events')
+          .select('amount')
+          .where('account_id', '=', accountId)
+          .where('charge', '=', notice.charge)
+          .where('state', '=', 'applied')
+          .where('type', '!=', notice.type)
+          .where('amount', 'is not', null)
+          .limit(1)
+          .executeTakeFirst()
       : undefined;
     read = { ...notice, fullRefund: paid?.amount == null || (notice.amount ?? 0) >= Number(paid.amount) };
   }
@@ -278,7 +322,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const member = { id: memberId, login: before.login };
   events.push(...effect.events.map((event) => billingEvent(member, event.kind, event.data, now, origin)));
   await write('applied', memberId, effect.outcome);
-  if (checkout && checkout.member_id === null)
+  if (checkout && checkout.completed_at === null)
     await trx.updateTable('billing_checkouts').set({ member_id: memberId, completed_at: now }).where('id', '=', checkout.id).execute();
   if (events.length > 0) await appendEvents(trx, accountId, events);
   const linked = (bill?.cust !== undefined && bill.cust !== before.billCust) || (bill?.subscr !== undefined && bill.subscr !== before.billSubscr);
@@ -368,9 +412,9 @@ export class BillingRepository extends Repository implements BillingStore {
   }
 
   async findsMember(accountId: number, notice: BillingNotice): Promise<boolean> {
-    const checkout = notice.checkout ? await this.checkoutRow(accountId, notice.checkout) : undefined;
+    const checkout = await ownCheckout(this.reads as unknown as Trx, accountId, notice);
     if (checkout && (checkout.member_id !== null || checkout.login !== '')) return true;
-    return (await findMemberId(this.reads as unknown as Trx, accountId, notice, undefined)) !== undefined;
+    return (await findMemberId(this.reads as unknown as Trx, this.connection.search, accountId, notice, undefined)) !== undefined;
   }
 
   private checkoutRow(accountId: number, id: string) {

@@ -340,6 +340,19 @@ const ACCOUNT_UPDATES = 7_245_010;
 const MEMBER_UPDATES = 7_245_011;
 
 /**
+ * Takes the locks an update of one member takes (its account's, shared; the member's), in the
+ * same order, for a transaction that reads what belongs to the member before updating it (a
+ * payment's notice). They are the transaction's: taken again by its update, they are held once.
+ */
+export async function lockMember(trx: Transaction<Database>, locks: TransactionLocks, accountId: number, memberId: number): Promise<void> {
+  await sql`select ${locks.lock('shared', ACCOUNT_UPDATES, sql`cast(${accountId % 2147483647} as integer)`)}, ${locks.lock(
+    'exclusive',
+    MEMBER_UPDATES,
+    sql`cast(${memberId % 2147483647} as integer)`,
+  )}`.execute(trx);
+}
+
+/**
  * The next chunk of the members an update finds, as they are before the change, each with the
  * profile fields the update touches as one JSON object: one statement.
  *

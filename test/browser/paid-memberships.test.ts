@@ -230,20 +230,22 @@ for (const engine of ENGINES) {
       expect(await goldOpens()).toBe(true);
       // A dispute suspends at once; won, access is back.
       const charge = [...stripe.charges.values()].find((c) => c.customer === customer)!.id as string;
-      await stripe.send('charge.dispute.created', { id: 'dp_1', object: 'dispute', charge, amount: 900 });
+      // Each later event made later, as Stripe's are (an event older than the state held is ignored).
+      const later = (n: number) => ({ created: now() + 10 + n });
+      await stripe.send('charge.dispute.created', { id: 'dp_1', object: 'dispute', charge, amount: 900 }, later(1));
       expect((await listed('paula')).status).toBe('Suspended');
       expect(await goldOpens()).toBe(false);
-      await stripe.send('charge.dispute.closed', { id: 'dp_1', object: 'dispute', charge, status: 'won' });
+      await stripe.send('charge.dispute.closed', { id: 'dp_1', object: 'dispute', charge, status: 'won' }, later(2));
       expect((await listed('paula')).status).toBe('Active');
       // A full refund suspends; the member has to sign in again and cannot.
-      await stripe.send('charge.refunded', { id: charge, object: 'charge', customer, amount: 900, amount_refunded: 900, refunded: true });
+      await stripe.send('charge.refunded', { id: charge, object: 'charge', customer, amount: 900, amount_refunded: 900, refunded: true }, later(3));
       expect((await listed('paula')).status).toBe('Suspended');
       expect(await goldOpens()).toBe(false);
       // A new payment restores; a lost dispute of it suspends for good.
-      await stripe.send('invoice.paid', invoiceObject('in_paula_4', customer, subscription, 'price_gold', period + 60 * DAY, { charge: 'ch_paula_4' }));
+      await stripe.send('invoice.paid', invoiceObject('in_paula_4', customer, subscription, 'price_gold', period + 60 * DAY, { charge: 'ch_paula_4' }), later(4));
       expect((await listed('paula')).status).toBe('Active');
-      await stripe.send('charge.dispute.created', { id: 'dp_2', charge: 'ch_paula_4' });
-      await stripe.send('charge.dispute.closed', { id: 'dp_2', charge: 'ch_paula_4', status: 'lost' });
+      await stripe.send('charge.dispute.created', { id: 'dp_2', charge: 'ch_paula_4' }, later(5));
+      await stripe.send('charge.dispute.closed', { id: 'dp_2', charge: 'ch_paula_4', status: 'lost' }, later(6));
       expect((await listed('paula')).status).toBe('Suspended');
     });
 

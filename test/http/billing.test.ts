@@ -430,6 +430,44 @@ describeEachEngineApp(
       expect((await form(h(), `/admin/accounts/${s.api.user}/members/${member!.id}/comp`, { until: '2001-01-01' }, editor)).status).toBe(400);
     });
 
+    it('trusts a checkout id only with the session made for it; an invoice before its checkout waits for it; a price that is no plan’s grants nothing; a renewal never lifts an operator’s suspension', async () => {
+      const s = await seller();
+      // A visitor's checkout, then a payment elsewhere that names it (a payment link with client_reference_id): it does not link the checkout.
+      await s.api.create('victim', { _email: 'victim@example.com' });
+      await h().services.store.billing.createCheckout({ id: 'chk_x', accountId: s.account.id, plan: 'gold', memberId: null, login: 'mallory', email: 'mallory@example.com', passwordHash: '!x', language: '', createdAt: Date.now() });
+      await h().services.store.billing.setCheckoutSession('chk_x', 'cs_ours');
+      await s.send('checkout.session.completed', { id: 'cs_theirs', mode: 'subscription', payment_status: 'paid', client_reference_id: 'chk_x', customer: 'cus_m', subscription: 'sub_m', customer_details: { email: 'victim@example.com' }, metadata: { plan: 'gold' } });
+      expect((await h().services.billing.checkout(s.account, 'chk_x'))!.memberId).toBeNull();
+      expect(await s.api.member('mallory')).toBeUndefined();
+      // The invoice before its checkout: kept; the checkout then makes the member with its own login.
+      await h().services.store.billing.createCheckout({ id: 'chk_q', accountId: s.account.id, plan: 'gold', memberId: null, login: 'quinn', email: 'quinn@example.com', passwordHash: '!x', language: '', createdAt: Date.now() });
+      await h().services.store.billing.setCheckoutSession('chk_q', 'cs_q');
+      const early = await s.send('invoice.paid', invoiceObject('in_q_1', 'cus_q', 'sub_q', 'price_gold', now() + 30 * DAY, { customer_email: 'quinn@example.com' }));
+      expect(early.json.outcomes[0].kind).toBe('pending');
+      await s.send('checkout.session.completed', { id: 'cs_q', mode: 'subscription', payment_status: 'paid', client_reference_id: 'chk_q', customer: 'cus_q', subscription: 'sub_q', customer_details: { email: 'quinn@example.com' }, metadata: { plan: 'gold' } });
+      expect(await s.api.logins({ email_full: 'quinn@example.com' })).toEqual(['quinn']);
+      expect((await s.record('quinn'))!.bill_id).toBe('in_q_1');
+      // Another product's price: refused, nobody made.
+      const other = await s.send('invoice.paid', invoiceObject('in_z_1', 'cus_z', 'sub_z', 'price_ebook', now() + 30 * DAY));
+      expect(other.json.outcomes[0]).toEqual({ kind: 'recorded', outcome: "price price_ebook is no plan's" });
+      // An operator suspends a paid member: the next renewal leaves it suspended.
+      const { customer, subscription, periodEnd } = await subscribe(s, 'rex@example.com');
+      await s.api.update({ find_member_email: 'rex@example.com', status: 'S' });
+      await s.send('invoice.paid', invoiceObject('in_rex_2', customer, subscription, 'price_gold', periodEnd + 30 * DAY));
+      expect(await s.record('rex@example.com')).toMatchObject({ status: 'Suspended', bill_id: 'in_rex_2' });
+    });
+
+    it('a signed-in member’s checkout completes: its confirmation page goes on to the profile', async () => {
+      const s = await seller();
+      await s.api.create('sam', { _email: 'sam@example.com' });
+      const member = await s.api.member('sam');
+      await h().services.store.billing.createCheckout({ id: 'chk_sam', accountId: s.account.id, plan: 'gold', memberId: member!.id, login: '', email: 'sam@example.com', passwordHash: '', language: '', createdAt: Date.now() });
+      await h().services.store.billing.setCheckoutSession('chk_sam', 'cs_sam');
+      await s.send('checkout.session.completed', { id: 'cs_sam', mode: 'subscription', payment_status: 'paid', client_reference_id: 'chk_sam', customer: 'cus_sam', subscription: 'sub_sam', customer_details: { email: 'sam@example.com' }, metadata: { plan: 'gold' } });
+      expect((await h().services.billing.checkout(s.account, 'chk_sam'))!.completedAt).not.toBeNull();
+      expect(await s.record('sam')).toMatchObject({ reg_type: 'Paid', bill_cust: 'cus_sam', plan: 'gold' });
+    });
+
     it('an operator’s grant without payment: Manual, Active until the date', async () => {
       const s = await seller();
       await s.api.create('nia');

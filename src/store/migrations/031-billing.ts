@@ -67,6 +67,7 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await db.schema.createIndex('billing_events_member').on('billing_events').columns(['account_id', 'member_id', 'id']).execute();
   await db.schema.createIndex('billing_events_charge').on('billing_events').columns(['account_id', 'charge']).execute();
   await db.schema.createIndex('billing_events_pending').on('billing_events').columns(['account_id', 'state', 'customer']).execute();
+  await db.schema.createIndex('billing_events_pending_subscription').on('billing_events').columns(['account_id', 'state', 'subscription']).execute();
   await db.schema
     .createTable('billing_checkouts')
     .addColumn('id', 'text', (c) => c.primaryKey())
