@@ -591,7 +591,7 @@ for (const engine of ENGINES) {
         ] as const) {
           await page.goto(`${server.url}/admin/accounts/demo/overview`);
           expect(await text(page.locator('nav.account-nav')), who).toBe('OverviewMembersRegistrations');
-          for (const address of ['settings', 'mail', 'keys', 'operators', 'webhooks', 'member-pages']) {
+          for (const address of ['settings', 'mail', 'keys', 'operators', 'webhooks', 'plans', 'member-pages']) {
             const answer = await page.goto(`${server.url}/admin/accounts/demo/${address}`);
             expect(answer!.status(), `${who}: ${address}`).toBe(403);
             await expect.poll(() => text(page.locator('h1'))).toBe('Not allowed');

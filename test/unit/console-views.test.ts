@@ -136,7 +136,7 @@ describe('what a role sees', () => {
 
   it('the navigation lists the pages a role opens, the current one marked', () => {
     const ownerPage = membersPage(chrome, membersView('owner'));
-    expect(nav(ownerPage)).toEqual(['Overview', 'Members', 'Registrations', 'Member pages', 'Settings', 'Mail', 'API keys', 'Operators', 'Webhooks']);
+    expect(nav(ownerPage)).toEqual(['Overview', 'Members', 'Registrations', 'Member pages', 'Settings', 'Mail', 'API keys', 'Operators', 'Webhooks', 'Plans']);
     expect(ownerPage).toContain('<a href="/admin/accounts/garden/members" class="current">Members</a>');
     const viewer = { operator: fixtureOperator('viewer'), account: 'garden' };
     expect(nav(membersPage(viewer, membersView('viewer')))).toEqual(['Overview', 'Members', 'Registrations']);
