@@ -32,6 +32,9 @@ import { lockMember, selectorCondition, updateOneIn } from './member-updates.js'
 import type { BillingPlanTable, Database } from './schema.js';
 import { Repository } from './writes.js';
 
+/** The providers' names of a dispute's close (PayPal's IPN of it has no txn_type: its status, lower-cased). */
+const DISPUTE_CLOSINGS = ['charge.dispute.closed', 'charge.dispute.funds_reinstated', 'canceled_reversal'];
+
 /** PostgreSQL's advisory lock space of billing (two 32-bit keys; member-updates.ts has its own). */
 const BILLING_NOTICES = 7_245_020;
 
@@ -250,6 +253,22 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     billItem: before.billItem,
     billing: held,
   };
+  // A dispute's opening that arrives after its close (Stripe does not promise the order) opens nothing.
+  if (notice.kind === 'disputed' && notice.charge) {
+    const closed = await trx
+      .selectFrom('billing_events')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('charge', '=', notice.charge)
+      .where('state', '=', 'applied')
+      .where('type', 'in', DISPUTE_CLOSINGS)
+      .limit(1)
+      .executeTakeFirst();
+    if (closed) {
+      await write('applied', memberId, 'the dispute was closed before: ignored');
+      return { kind: 'applied', memberId, outcome: 'the dispute was closed before: ignored', linked: false, madeWithoutPassword };
+    }
+  }
   let read = notice;
   // A PayPal refund says its amount, not whether it was the whole payment: the payment's record does.
   if (notice.kind === 'refunded' && notice.fullRefund === undefined) {

@@ -236,6 +236,11 @@ describeEachEngineApp(
       expect((await s.record('hal@example.com'))!.status).toBe('Active');
       expect((await s.billing('hal@example.com'))!.disputed).toBe(false);
 
+      // The opening again, arriving late (a new delivery of it, after its close): nothing changes.
+      const late = await s.send('charge.dispute.created', { id: 'dp_hal', object: 'dispute', charge: `ch_${customer}_1`, amount: 900, status: 'needs_response' }, { id: 'evt_late_open' });
+      expect(late.json.outcomes[0].outcome).toBe('the dispute was closed before: ignored');
+      expect((await s.record('hal@example.com'))!.status).toBe('Active');
+
       const lost = await subscribe(s, 'ida@example.com');
       await s.send('charge.dispute.created', { id: 'dp_ida', charge: `ch_${lost.customer}_1` });
       await s.send('charge.dispute.closed', { id: 'dp_ida', charge: `ch_${lost.customer}_1`, status: 'lost' });
