@@ -124,6 +124,11 @@ server {
         proxy_set_header X-Forwarded-Proto $scheme;
     }
 
+    # Their stylesheet (anyone may read it: the sign-in page needs it).
+    location /assets/pages. {
+        proxy_pass http://member_api;
+    }
+
     # The check auth_request makes before each protected request: the browser's
     # headers (its cookie) go, the body does not.
     location = /auth/demo/check {
@@ -235,6 +240,11 @@ function caddySite(options: { address: string; bind?: string; memberApi: string;
 ${options.address} {
 ${options.bind ? `\tbind ${options.bind}\n\n` : ''}	# The member pages (sign-in, registration, profile…) on the site's own host.
 	handle /auth/* {
+		reverse_proxy ${options.memberApi}
+	}
+
+	# Their stylesheet (anyone may read it: the sign-in page needs it).
+	handle /assets/pages.* {
 		reverse_proxy ${options.memberApi}
 	}
 
@@ -373,6 +383,9 @@ for (const engine of ENGINES) {
       expect(`${signInPage.origin}${signInPage.pathname}`).toBe(`${origin}/auth/demo/`);
       expect(signInPage.searchParams.get('action')).toBe('ppreturn');
       expect(await page.locator('h1').textContent()).toBe('Sign in');
+      // Its stylesheet comes through the proxy to a visitor not signed in.
+      const stylesheet = await page.locator('link[rel=stylesheet]').getAttribute('href');
+      expect((await fetch(`${origin}${stylesheet}`)).headers.get('content-type')).toMatch(/^text\/css/);
       await page.fill('input[name=login]', login);
       await page.fill('input[name=password]', PASSWORD);
       await page.click('button[type=submit]');
