@@ -124,9 +124,11 @@ export interface MemberBilling {
   readonly cancelAtPeriodEnd: boolean;
   readonly disputed: boolean;
   readonly period: string;
+  /** A PayPal payment's instant whose period was not known yet (its sign-up came after it): recounted when it is. */
+  readonly periodFrom: number | null;
 }
 
-export const NO_MEMBER_BILLING: MemberBilling = { plan: '', paidUntil: null, status: '', statusAt: 0, cancelAtPeriodEnd: false, disputed: false, period: '' };
+export const NO_MEMBER_BILLING: MemberBilling = { plan: '', paidUntil: null, status: '', statusAt: 0, cancelAtPeriodEnd: false, disputed: false, period: '', periodFrom: null };
 
 /** The member as a notice's effect sees it. */
 export interface BilledMember {
@@ -193,7 +195,9 @@ export function effectOf(
   switch (notice.kind) {
     case 'checkout':
     case 'paid': {
-      const periodEnd = notice.periodEnd ?? (notice.periodFrom === undefined ? undefined : afterPeriod(notice.periodFrom, notice.period ?? held.period));
+      // A PayPal payment before its sign-up is counted a month; the sign-up's period recounts it.
+      const from = notice.periodFrom ?? (notice.period !== undefined && held.period === '' ? (held.periodFrom ?? undefined) : undefined);
+      const periodEnd = notice.periodEnd ?? (from === undefined ? undefined : afterPeriod(from, notice.period ?? held.period));
       const paidUntil = periodEnd === undefined ? held.paidUntil : Math.max(held.paidUntil ?? 0, periodEnd);
       const access = notice.oneTime
         ? null
@@ -207,6 +211,7 @@ export function effectOf(
         plan: plan?.name ?? held.plan,
         paidUntil,
         period: notice.period ?? held.period,
+        periodFrom: notice.periodFrom !== undefined && (notice.period ?? held.period) === '' ? notice.periodFrom : null,
         ...(notice.status !== undefined && notice.at >= held.statusAt ? { status: notice.status, statusAt: notice.at } : {}),
         ...(notice.kind === 'paid' && held.status === 'past_due' ? { status: 'active' } : {}),
       };

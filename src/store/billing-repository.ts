@@ -144,6 +144,7 @@ async function memberBillingIn(db: Pick<Trx, 'selectFrom'>, accountId: number, m
       cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
       disputed: Number(row.disputed) === 1,
       period: row.period,
+      periodFrom: row.period_from === null ? null : Number(row.period_from),
     }
   );
 }
@@ -331,6 +332,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     cancel_at_period_end: billing.cancelAtPeriodEnd ? 1 : 0,
     disputed: billing.disputed ? 1 : 0,
     period: billing.period,
+    period_from: billing.periodFrom,
     updated_at: now,
   };
   await trx

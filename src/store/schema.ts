@@ -124,6 +124,7 @@ export interface MemberBillingTable {
   cancel_at_period_end: number;
   disputed: number;
   period: string;
+  period_from: number | null;
   updated_at: number;
 }
 

@@ -293,6 +293,12 @@ describeEachEngineApp(
       expect(await s.record('max@example.com')).toMatchObject({ status: 'Active', reg_type: 'Paid', bill_pc: 'paypal', bill_subscr: 'I-1', bill_id: 'T1', plan: 'gold' });
       const paidUntil = (await s.billing('max@example.com'))!.paidUntil!;
       expect(paidUntil - Date.now()).toBeGreaterThan(27 * DAY * 1000);
+      // A yearly subscriber whose first payment comes before its sign-up: a month, then the year once the sign-up says so.
+      await ipn({ payer_email: 'yan@example.com', payer_id: 'PAYER2', txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'Y1', subscr_id: 'I-2', mc_gross: '9.00', mc_currency: 'USD' });
+      const month = (await s.billing('yan@example.com'))!.paidUntil!;
+      expect(month - Date.now()).toBeLessThan(32 * DAY * 1000);
+      await ipn({ payer_email: 'yan@example.com', payer_id: 'PAYER2', txn_type: 'subscr_signup', subscr_id: 'I-2', period3: '1 Y', mc_amount3: '9.00', mc_currency: 'USD' });
+      expect((await s.billing('yan@example.com'))!.paidUntil! - Date.now()).toBeGreaterThan(360 * DAY * 1000);
       // Repeated: nothing more.
       expect((await ipn({ txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T1', subscr_id: 'I-1', mc_gross: '9.00', mc_currency: 'USD' })).json.outcomes[0].kind).toBe('duplicate');
       const wrongPrice = await ipn({ txn_type: 'subscr_payment', payment_status: 'Completed', txn_id: 'T2', subscr_id: 'I-1', mc_gross: '1.00', mc_currency: 'USD' });

@@ -94,6 +94,7 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('cancel_at_period_end', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('disputed', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('period', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('period_from', 'bigint')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('members_bill_cust').on('members').columns(['account_id', 'bill_cust']).where('bill_cust', 'is not', null).execute();
