@@ -132,12 +132,9 @@ export const NO_MEMBER_BILLING: MemberBilling = { plan: '', paidUntil: null, sta
 
 /** The member as a notice's effect sees it. */
 export interface BilledMember {
-  readonly id: number;
-  readonly login: string;
   readonly status: 'A' | 'S' | 'D';
   /** When a time expiration suspends it (null: none). */
   readonly expiresAt: number | null;
-  readonly billItem: string | null;
   readonly billing: MemberBilling;
 }
 

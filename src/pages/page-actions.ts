@@ -170,11 +170,9 @@ export async function showProfile(
   const chrome = await chromeOf(context, account, request);
   const member = await context.members.byId(account, memberId);
   if (!member) return showSignIn(context, request, reply, account, undefined);
-  const [profile, billing, plans] = await Promise.all([
-    context.members.profileOf(account, memberId),
-    context.billing.memberBilling(account, memberId),
-    context.billing.plans(account),
-  ]);
+  const [profile, billing] = await Promise.all([context.members.profileOf(account, memberId), context.billing.memberBilling(account, memberId)]);
+  // The plans' names only for a paid member: most profiles have none to show.
+  const plans = billing ? await context.billing.plans(account) : [];
   const dates = createDateFormatter(account.settings.timeZone);
   const shown: ProfileView['billing'] = billing && {
     plan: plans.find((plan) => plan.name === billing.plan)?.title ?? billing.plan,

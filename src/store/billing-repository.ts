@@ -246,14 +246,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const row = await trx.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirstOrThrow();
   const before = toMember(row);
   const held = (await memberBillingIn(trx, accountId, memberId)) ?? NO_MEMBER_BILLING;
-  const billed: BilledMember = {
-    id: memberId,
-    login: before.login,
-    status: before.status,
-    expiresAt: before.timeExpiry?.at ?? null,
-    billItem: before.billItem,
-    billing: held,
-  };
+  const billed: BilledMember = { status: before.status, expiresAt: before.timeExpiry?.at ?? null, billing: held };
   // A dispute's opening that arrives after its close (Stripe does not promise the order) opens nothing.
   if (notice.kind === 'disputed' && notice.charge) {
     const closed = await trx

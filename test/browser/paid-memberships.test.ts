@@ -13,12 +13,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
+import { exitOf, freePort, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { axeViolations, operatorThroughLink, post, screenshotPath, text } from '../support/browser.js';
 import { DAY, invoiceObject, startFakeStripe, subscriptionObject, type FakeStripe } from '../support/fake-stripe.js';
@@ -30,13 +29,6 @@ const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const canRun = (existsSync(CHROMIUM) && existsSync(NGINX)) || CI;
 const PASSWORD = 'paid-horse-battery';
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** The site: member pages under /auth/ (their stylesheet under /assets/), the console under /admin/, a gold-only folder checked by auth_request with a level. */
 function nginxConfig(dir: string, port: number, memberApi: string, root: string): string {

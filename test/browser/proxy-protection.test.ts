@@ -14,12 +14,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, runCli, startServe, type Served } from '../support/cli.js';
+import { exitOf, freePort, runCli, startServe, type Served } from '../support/cli.js';
 import { createTestDatabase, engineAvailable, ENGINES, type TestDatabase } from '../support/engines.js';
 import { post, screenshotPath } from '../support/browser.js';
 
@@ -32,14 +32,6 @@ const hasNginx = existsSync(NGINX) || CI;
 const hasCaddy = existsSync(CADDY) || CI;
 const PASSWORD = 'proxy-horse-battery';
 
-/** A port free on the loopback a moment ago (the proxy that is given it may still lose it: startProxy tries again). */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Waits until `condition` holds (a hook cannot use expect.poll). */
 async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
