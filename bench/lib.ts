@@ -1,4 +1,5 @@
 /** Shared by the benchmark scripts: databases, servers started as users start them, RSS readings. */
+import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -49,9 +50,9 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts `member-api serve` as a user does, on a free port. */
-export function startServer(env: Record<string, string>): Promise<Server> {
-  return startListening([BIN, 'serve'], { PORT: '0', LOG_LEVEL: 'warn', ...env });
+/** Starts `member-api serve` as a user does, on a free port (of this checkout, or of the build at `bin`). */
+export function startServer(env: Record<string, string>, bin = BIN): Promise<Server> {
+  return startListening([bin, 'serve'], { PORT: '0', LOG_LEVEL: 'warn', ...env });
 }
 
 /** Starts a Node.js program that prints "listening on URL", and waits for that line. */
@@ -95,3 +96,66 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+export const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+export interface Load {
+  readonly perSecond: number;
+  readonly ok: number;
+  readonly refused: number;
+  readonly errors: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+export interface LoadSettings {
+  readonly connections: number;
+  readonly seconds?: number;
+  readonly overallRate?: number;
+  /** The answers that count (`ok`, `perSecond`): 2xx unless said; every other answer is `refused`. */
+  readonly expect?: '2xx' | '3xx';
+}
+
+/** One request of a load. */
+export interface LoadRequest {
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/** autocannon against one path, with a fresh form body per request (POST). */
+export function load(url: string, body: () => string, settings: LoadSettings): Promise<Load> {
+  return loadRequests(url, () => ({ method: 'POST', headers: form, body: body() }), settings);
+}
+
+/** autocannon against one path, with a fresh request (method, headers, body) each time. */
+export async function loadRequests(url: string, request: () => LoadRequest, settings: LoadSettings): Promise<Load> {
+  const result = await autocannon({
+    url,
+    connections: settings.connections,
+    duration: settings.seconds ?? 8,
+    overallRate: settings.overallRate,
+    requests: [
+      {
+        setupRequest: (base) => {
+          const next = request();
+          // A copy of the headers: autocannon writes the body's Content-Length into the object
+          // it is given, and `form`, shared with the fetches, would then carry a stale one.
+          return { ...base, ...next, headers: { ...next.headers } };
+        },
+      },
+    ],
+  });
+  const seconds = result.duration;
+  const ok = result[settings.expect ?? '2xx'];
+  const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  return {
+    perSecond: ok / seconds,
+    ok,
+    refused: answered - ok,
+    errors: result.errors + result.timeouts,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+

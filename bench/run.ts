@@ -17,13 +17,12 @@
  * driver's durable update of the row that an `/update/` of one field changes. Results also
  * go to .bench/results.json.
  */
-import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../src/store/dialects/dialect.js';
-import { build, cli, databaseUrl, median, memoryOf, percentile, ROOT, startListening, startServer, type Server } from './lib.js';
+import { BIN, build, cli, databaseUrl, form, load as loadFor, loadRequests as loadRequestsFor, median, memoryOf, percentile, ROOT, startListening, startServer, type Load, type LoadRequest, type LoadSettings, type Server } from './lib.js';
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
@@ -33,6 +32,8 @@ import { SEEDED_PASSWORD, seededMember, seededStatus } from './seed-members.js';
 import { measureFailover } from './failover.js';
 import { measureReplicaLists } from './replica-lists.js';
 import { haStackMissing } from '../test/support/ha-stack.js';
+import { measureCeiling, measureCosts, measureFloors, type Build, type CostRow } from './cost.js';
+import { buildOf } from './builds.js';
 
 /** The parts of a run `--only` can choose, in the order they run. */
 const SECTIONS = [
@@ -47,6 +48,8 @@ const SECTIONS = [
   'member-login',
   'create',
   'update-all',
+  'cost',
+  'ceiling',
   'events',
   'webhooks',
   'billing',
@@ -63,6 +66,7 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: '8' },
     reseed: { type: 'boolean', default: false },
     only: { type: 'string' },
+    before: { type: 'string' },
   },
 });
 const chosen = options.only === undefined ? [...SECTIONS] : options.only.split(',');
@@ -80,7 +84,6 @@ const LOGIN_CONNECTIONS = 4 * SLOTS;
 const LIGHT_CONNECTIONS = 10;
 const CITIES = ['London', 'Paris', 'Berlin', 'Madrid', 'Rome', 'Lisbon', 'Dublin', 'Vienna'];
 
-const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const randomMember = () => seededMember(1 + Math.floor(Math.random() * (COUNT - 1)));
 /** A random member whose login succeeds (an Active one): the member pages' rows compare successful sign-ins and checks only. */
 function activeMember() {
@@ -91,65 +94,10 @@ function activeMember() {
 }
 const encode = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-interface Load {
-  readonly perSecond: number;
-  readonly ok: number;
-  readonly refused: number;
-  readonly errors: number;
-  readonly p50: number;
-  readonly p99: number;
-}
-
-interface LoadSettings {
-  readonly connections: number;
-  readonly seconds?: number;
-  readonly overallRate?: number;
-  /** The answers that count (`ok`, `perSecond`): 2xx unless said; every other answer is `refused`. */
-  readonly expect?: '2xx' | '3xx';
-}
-
-/** One request of a load. */
-interface LoadRequest {
-  readonly method: 'GET' | 'POST';
-  readonly headers: Record<string, string>;
-  readonly body?: string;
-}
-
-/** autocannon against one path, with a fresh form body per request (POST). */
-function load(url: string, body: () => string, settings: LoadSettings): Promise<Load> {
-  return loadRequests(url, () => ({ method: 'POST', headers: form, body: body() }), settings);
-}
-
-/** autocannon against one path, with a fresh request (method, headers, body) each time. */
-async function loadRequests(url: string, request: () => LoadRequest, settings: LoadSettings): Promise<Load> {
-  const result = await autocannon({
-    url,
-    connections: settings.connections,
-    duration: settings.seconds ?? SECONDS,
-    overallRate: settings.overallRate,
-    requests: [
-      {
-        setupRequest: (base) => {
-          const next = request();
-          // A copy of the headers: autocannon writes the body's Content-Length into the object
-          // it is given, and `form`, shared with the fetches, would then carry a stale one.
-          return { ...base, ...next, headers: { ...next.headers } };
-        },
-      },
-    ],
-  });
-  const seconds = result.duration;
-  const ok = result[settings.expect ?? '2xx'];
-  const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
-  return {
-    perSecond: ok / seconds,
-    ok,
-    refused: answered - ok,
-    errors: result.errors + result.timeouts,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-  };
-}
+/** autocannon against one path with a fresh form body per request, for --seconds unless said. */
+const load = (url: string, body: () => string, settings: LoadSettings) => loadFor(url, body, { seconds: SECONDS, ...settings });
+/** autocannon against one path with a fresh request each time, for --seconds unless said. */
+const loadRequests = (url: string, request: () => LoadRequest, settings: LoadSettings) => loadRequestsFor(url, request, { seconds: SECONDS, ...settings });
 
 /** Runs a baseline program of bench/baselines/ that prints one JSON line, and answers its rate. */
 async function baselineRate(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<number> {
@@ -262,6 +210,7 @@ async function measure(engine: Engine): Promise<Figures> {
   const run = Date.now().toString(36);
   const createBody = () =>
     encode({ user: 'bench-create', api_key: createKey, _login: `c${run}-${created++}`, _email: `c${created}@example.com`, _password: 'bench-password-1' });
+  const limitOneBody = () => encode({ ...auth, limit: '1' });
   const server: Server = await startServer(env);
   try {
     const pid = server.child.pid!;
@@ -531,6 +480,71 @@ async function measure(engine: Engine): Promise<Figures> {
   } finally {
     await server.stop();
   }
+  if (runs('cost')) {
+    // What each request costs the server and PostgreSQL (bench/cost.ts), for each build, beside
+    // the floors. Three rounds of each row, the builds taking turns.
+    const floors = await measureFloors(engine, env.DATABASE_URL, COUNT, {
+      seconds: SECONDS,
+      slots: SLOTS,
+      connections: LIGHT_CONNECTIONS,
+      body: limitOneBody,
+      rounds: 3,
+    });
+    note('floor: argon2id verify, CPU µs', floors.verifyMicros);
+    note('floor: argon2id hash, CPU µs', floors.hashMicros);
+    note('floor: bare update, client CPU µs', floors.update.clientMicros);
+    note('floor: bare login record, client CPU µs', floors.loginRecord.clientMicros);
+    if (floors.update.postgresMicros !== undefined) note('floor: bare update, PostgreSQL CPU µs', floors.update.postgresMicros);
+    if (floors.loginRecord.postgresMicros !== undefined) note('floor: bare login record, PostgreSQL CPU µs', floors.loginRecord.postgresMicros);
+    note('floor: bare Fastify route, CPU µs', floors.fastifyMicros);
+    let sessions: string[] | undefined;
+    const sessionsOnce = async (url: string) => void (sessions ??= await loginSessions(url, 100));
+    const pick = () => sessions![Math.floor(Math.random() * sessions!.length)]!;
+    const post = (body: () => string) => (): LoadRequest => ({ method: 'POST', headers: form, body: body() });
+    const rows: CostRow[] = [
+      { name: 'login', path: '/api2/login/', connections: LOGIN_CONNECTIONS, request: post(() => encode({ user: ACCOUNT, login: activeMember().login, password: SEEDED_PASSWORD })) },
+      { name: 'create', path: '/api2/create/', connections: LOGIN_CONNECTIONS, request: post(createBody) },
+      { name: 'update', path: '/api2/update/', connections: LIGHT_CONNECTIONS, request: post(updateOne) },
+      { name: 'session', path: '/api2/session/', connections: LIGHT_CONNECTIONS, prepare: sessionsOnce, request: post(() => encode({ user: ACCOUNT, session: pick() })) },
+      {
+        name: 'check',
+        path: `/auth/${ACCOUNT}/check`,
+        connections: LIGHT_CONNECTIONS,
+        prepare: sessionsOnce,
+        request: () => ({ method: 'GET', headers: { cookie: `member_${ACCOUNT}=${pick()}` } }),
+      },
+      { name: 'list', path: '/api2/list/', connections: LIGHT_CONNECTIONS, request: post(limitOneBody) },
+    ];
+    const costs = await measureCosts(engine, env, builds, rows, { seconds: SECONDS, rounds: 3 });
+    for (const [row, byBuild] of costs) {
+      for (const [build, cost] of byBuild) {
+        const figure = (what: string, value: number | undefined) => value !== undefined && note(`cost ${row} (${build}): ${what}`, value);
+        figure('req/s', cost.perSecond);
+        figure('server CPU µs', cost.serverMicros);
+        figure('PostgreSQL CPU µs', cost.postgresMicros);
+        figure('round trips', cost.roundTrips);
+        figure('statements', cost.statements);
+        figure('statements parsed', cost.parses);
+      }
+    }
+  }
+  if (runs('ceiling') && engine === 'postgres') {
+    // One PostgreSQL primary, one to three servers of each build sharing the load.
+    const ceilingRows = [
+      { name: 'login', path: '/api2/login/', connections: 3 * LOGIN_CONNECTIONS, request: () => ({ method: 'POST' as const, headers: form, body: encode({ user: ACCOUNT, login: activeMember().login, password: SEEDED_PASSWORD }) }) },
+      { name: 'update', path: '/api2/update/', connections: 3 * LIGHT_CONNECTIONS, request: () => ({ method: 'POST' as const, headers: form, body: updateOne() }) },
+    ];
+    for (const row of ceilingRows) {
+      for (let servers = 1; servers <= 3; servers++) {
+        for (const build of servers % 2 === 0 ? [...builds].reverse() : builds) {
+          const ceiling = await measureCeiling(env, build, servers, row, SECONDS);
+          note(`ceiling ${row.name}, ${servers} server(s) (${build.name}): req/s`, ceiling.perSecond);
+          note(`ceiling ${row.name}, ${servers} server(s) (${build.name}): PostgreSQL cores busy`, ceiling.postgresCores);
+          note(`ceiling ${row.name}, ${servers} server(s) (${build.name}): PostgreSQL CPU µs`, ceiling.postgresMicros);
+        }
+      }
+    }
+  }
   if (runs('events')) {
     // Events on vs off: the same loads back to back, on a server started with EVENTS=off and
     // on one started with EVENTS=on (the default); the updates and the creations four times
@@ -604,6 +618,8 @@ async function measure(engine: Engine): Promise<Figures> {
 
 build();
 mkdirSync(`${ROOT}.bench`, { recursive: true });
+/** The builds the cost and ceiling sections compare: an earlier commit's (--before) and this checkout's. */
+const builds: Build[] = [...(options.before ? [buildOf(options.before)] : []), { name: 'this', bin: BIN }];
 const started = Date.now();
 const results: Partial<Record<Engine, Figures>> = {};
 for (const engine of options.engines!.split(',') as Engine[]) results[engine] = await measure(engine);
@@ -829,6 +845,7 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
       show: (v: number, f: Figures) =>
         `${v.toFixed(1)} s (promotion ${f[`failover, ${mode}: Patroni's promotion, s`]!.toFixed(1)} s, writes out ${f[`failover, ${mode}: clients' write outage, s`]!.toFixed(1)} s, ${f[`failover, ${mode}: acknowledged writes lost`]} lost)`,
     })),
+    ...costRows(),
     {
       figure: 'idle RSS with the seeded members',
       target: '≤ 150 MB',
@@ -864,4 +881,73 @@ function printTable(all: Partial<Record<Engine, Figures>>): void {
 
 function pct(v: number): string {
   return `${(v * 100).toFixed(0)}%`;
+}
+
+/**
+ * The rows of the cost section: this checkout's figure against its floor, with the figure of
+ * the build before it (--before) where one was measured; and the ceiling's rates.
+ */
+function costRows() {
+  const [before] = builds.length > 1 ? builds : [];
+  const now = builds.at(-1)!.name;
+  const cost = (f: Figures, row: string, what: string, build = now) => f[`cost ${row} (${build}): ${what}`];
+  const was = (f: Figures, row: string, what: string, digits = 0) =>
+    before && cost(f, row, what, before.name) !== undefined ? `; ${before.name}: ${cost(f, row, what, before.name)!.toFixed(digits)}` : '';
+  const times = (v: number) => `${v.toFixed(1)}×`;
+  const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
+  const beyond = (row: string, floor: string) => (f: Figures) => {
+    const server = cost(f, row, 'server CPU µs');
+    return server === undefined || f[floor] === undefined ? undefined : server - f[floor]!;
+  };
+  const rows = [
+    {
+      figure: 'PostgreSQL CPU per /update/ one field vs the bare UPDATE’s',
+      target: '≤ 3×',
+      value: (f: Figures) => ratio(cost(f, 'update', 'PostgreSQL CPU µs'), f['floor: bare update, PostgreSQL CPU µs']),
+      pass: (v: number) => v <= 3,
+      show: (v: number, f: Figures) =>
+        `${times(v)} (${cost(f, 'update', 'PostgreSQL CPU µs')!.toFixed(0)} vs ${f['floor: bare update, PostgreSQL CPU µs']!.toFixed(0)} µs${was(f, 'update', 'PostgreSQL CPU µs')})`,
+    },
+    {
+      figure: 'PostgreSQL CPU per /login/ vs a bare insert of its record',
+      target: '≤ 3×',
+      value: (f: Figures) => ratio(cost(f, 'login', 'PostgreSQL CPU µs'), f['floor: bare login record, PostgreSQL CPU µs']),
+      pass: (v: number) => v <= 3,
+      show: (v: number, f: Figures) =>
+        `${times(v)} (${cost(f, 'login', 'PostgreSQL CPU µs')!.toFixed(0)} vs ${f['floor: bare login record, PostgreSQL CPU µs']!.toFixed(0)} µs${was(f, 'login', 'PostgreSQL CPU µs')})`,
+    },
+    ...(['login', 'create'] as const).map((row) => ({
+      figure: `server CPU per /${row}/ beyond argon2id`,
+      target: '≤ 0.5 ms',
+      value: beyond(row, row === 'login' ? 'floor: argon2id verify, CPU µs' : 'floor: argon2id hash, CPU µs'),
+      pass: (v: number) => v <= 500,
+      show: (v: number, f: Figures) =>
+        `${(v / 1000).toFixed(2)} ms (${cost(f, row, 'server CPU µs')!.toFixed(0)} − ${f[row === 'login' ? 'floor: argon2id verify, CPU µs' : 'floor: argon2id hash, CPU µs']!.toFixed(0)} µs${was(f, row, 'server CPU µs')})`,
+    })),
+    ...(['login', 'create', 'update', 'session', 'check', 'list'] as const).map((row) => ({
+      figure: `/${row === 'check' ? 'auth/ACCOUNT/check' : `${row}/`}: server CPU, PostgreSQL CPU (µs), round trips`,
+      target: '–',
+      value: (f: Figures) => cost(f, row, 'server CPU µs'),
+      pass: () => true,
+      show: (v: number, f: Figures) => {
+        const postgres = cost(f, row, 'PostgreSQL CPU µs');
+        const trips = cost(f, row, 'round trips');
+        const figures = `${v.toFixed(0)}${postgres === undefined ? '' : `, ${postgres.toFixed(0)}, ${trips!.toFixed(1)}`}`;
+        if (!before || cost(f, row, 'server CPU µs', before.name) === undefined) return figures;
+        const old = (what: string, digits: number) => cost(f, row, what, before.name)?.toFixed(digits);
+        return `${figures} (${before.name}: ${old('server CPU µs', 0)}${postgres === undefined ? '' : `, ${old('PostgreSQL CPU µs', 0)}, ${old('round trips', 1)}`})`;
+      },
+    })),
+    ...(['login', 'update'] as const).map((row) => ({
+      figure: `${row}s/s with 1, 2, 3 servers on one PostgreSQL`,
+      target: '–',
+      value: (f: Figures) => f[`ceiling ${row}, 1 server(s) (${now}): req/s`],
+      pass: () => true,
+      show: (_v: number, f: Figures) =>
+        builds
+          .map((build) => `${build.name}: ${[1, 2, 3].map((n) => f[`ceiling ${row}, ${n} server(s) (${build.name}): req/s`]?.toFixed(0) ?? '–').join(' / ')}`)
+          .join('; '),
+    })),
+  ];
+  return rows;
 }

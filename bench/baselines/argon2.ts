@@ -4,7 +4,8 @@
  *
  *   node --import tsx bench/baselines/argon2.ts verify|hash CONCURRENCY SECONDS
  *
- * Prints one JSON line: {"kind":…,"concurrency":…,"perSecond":…}.
+ * Prints one JSON line: {"kind":…,"concurrency":…,"perSecond":…,"cpuMicros":…}, the last the
+ * process's CPU (every thread) per hash or verification.
  */
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { OWASP_ARGON2 } from '../../src/auth/passwords.js';
@@ -17,6 +18,7 @@ const password = 'seeded-password';
 const stored = await hash(password, options);
 
 let done = 0;
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const end = started + seconds * 1000;
 await Promise.all(
@@ -29,4 +31,5 @@ await Promise.all(
   }),
 );
 const elapsed = (performance.now() - started) / 1000;
-process.stdout.write(`${JSON.stringify({ kind, concurrency, perSecond: done / elapsed })}\n`);
+const cpu = process.cpuUsage(cpuBefore);
+process.stdout.write(`${JSON.stringify({ kind, concurrency, perSecond: done / elapsed, cpuMicros: (cpu.user + cpu.system) / done })}\n`);

@@ -10,9 +10,13 @@
  * CONCURRENCY clients: on PostgreSQL a connection each; on SQLite one connection (better-sqlite3
  * is synchronous and SQLite has one writer: more connections would only wait for its lock).
  *
+ * With STATEMENT=login-record, the statement is instead the durable insert of the record a
+ * successful login leaves (a row of `login_events`), the least a login can write.
+ *
  *   node --import tsx bench/baselines/bare-update.ts DATABASE_URL MEMBERS CONCURRENCY SECONDS
  *
- * Prints one JSON line: {"engine":…,"concurrency":…,"perSecond":…}.
+ * Prints one JSON line: {"engine":…,"concurrency":…,"perSecond":…,"done":…,"cpuMicros":…}, the
+ * last this process's CPU per statement (on SQLite, all the work; on PostgreSQL, the client's).
  */
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -24,9 +28,13 @@ const concurrency = Number(concurrencyText);
 const end = performance.now() + Number(secondsText) * 1000;
 const CITIES = ['London', 'Paris', 'Berlin', 'Madrid', 'Rome', 'Lisbon', 'Dublin', 'Vienna'];
 const randomUpdate = () => [CITIES[Math.floor(Math.random() * CITIES.length)]!, 1 + Math.floor(Math.random() * (members - 1))] as const;
-const UPDATE = "update member_fields set value = $1 where member_id = $2 and name = 'city'";
+const UPDATE =
+  process.env.STATEMENT === 'login-record'
+    ? "insert into login_events (account_id, member_id, login, ip, at, outcome) select account_id, id, $1, '127.0.0.1', 0, 'ok' from members where id = $2"
+    : "update member_fields set value = $1 where member_id = $2 and name = 'city'";
 
 let done = 0;
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 if (url.startsWith('postgres')) {
   await Promise.all(
@@ -58,4 +66,7 @@ if (url.startsWith('postgres')) {
   db.close();
 }
 const elapsed = (performance.now() - started) / 1000;
-process.stdout.write(`${JSON.stringify({ engine: url.startsWith('postgres') ? 'postgres' : 'sqlite', concurrency, perSecond: done / elapsed })}\n`);
+const cpu = process.cpuUsage(cpuBefore);
+process.stdout.write(
+  `${JSON.stringify({ engine: url.startsWith('postgres') ? 'postgres' : 'sqlite', concurrency, perSecond: done / elapsed, done, cpuMicros: (cpu.user + cpu.system) / done })}\n`,
+);

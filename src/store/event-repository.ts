@@ -1,5 +1,5 @@
 /** Events in SQL: appended to the outbox in a change's own transaction, moved into the trail with their ids by the sequencer, read in id order by the feed. */
-import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { NewEvent, StoredEvent, EventType, ActorKind } from '../events/event.js';
 import type { EventPage, EventStore } from '../events/events-store.js';
 import type { Database, EventOutboxTable, EventTable } from './schema.js';
@@ -31,6 +31,34 @@ export function appendEventsStatements(db: Kysely<Database>, accountId: number, 
     statements.push(CompiledQuery.raw(insertSql(db, slice.length), parameters));
   }
   return statements;
+}
+
+/** The outbox's columns of type bigint (the others are text). */
+const BIGINT_COLUMNS = new Set<string>(['account_id', 'at', 'member_id']);
+
+/**
+ * PostgreSQL: events appended by a part of a larger statement (a data-modifying CTE), in their
+ * order, once for each row of `from` (another part's returned rows, with a `status`); an event
+ * given a status only where that row's status is it. So an event is written by the very
+ * statement whose change it tells. One INSERT for all: the statement's parts run in no set
+ * order, the rows of one INSERT in the order of its ORDER BY.
+ */
+export function outboxInsertFrom(
+  from: string,
+  accountId: number,
+  events: ReadonlyArray<{ readonly event: NewEvent; readonly status?: string }>,
+): RawBuilder<Record<string, unknown>> {
+  const rows = events.map(({ event, status }, order) => {
+    const row = outboxRow(accountId, event);
+    const values = EVENT_COLUMNS.map((column) => sql`cast(${row[column]} as ${sql.raw(BIGINT_COLUMNS.has(column) ? 'bigint' : 'text')})`);
+    return sql`(${sql.join([...values, sql`cast(${order} as integer)`, sql`cast(${status ?? null} as text)`])})`;
+  });
+  const columns = sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)));
+  return sql<Record<string, unknown>>`insert into event_outbox (${columns})
+    select ${sql.join(EVENT_COLUMNS.map((column) => sql.ref(`e.${column}`)))}
+    from (values ${sql.join(rows)}) as e (${columns}, ord, status), ${sql.table(from)} as f
+    where e.status is null or e.status = f.status
+    order by e.ord`;
 }
 
 function outboxRow(accountId: number, event: NewEvent): Insertable<EventOutboxTable> {

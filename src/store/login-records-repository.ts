@@ -1,12 +1,13 @@
 /** The record of logins (attempts, failure counts, sessions, the hash upgrade): the login side's storage. */
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
 import { ALL_ADDRESSES, lockedUntil, type LoginFailures, type LoginThrottle } from '../auth/lockout.js';
 import type { MemberStatus } from '../members/member.js';
 import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
-import { endResetLinksOf } from './reset-repository.js';
+import { endResetLinksOf, RESET_LINK_ENDED } from './reset-repository.js';
 import type { EventOrigin, NewEvent } from '../events/event.js';
 import { lockedEvent, loginEvent, loginExpiryEvents, unlockedEvent } from '../events/member-events.js';
-import { appendEvents, appendEventsStatements } from './event-repository.js';
+import { appendEvents, appendEventsStatements, outboxInsertFrom } from './event-repository.js';
 import { writerProcedure } from './dialects/dialect.js';
 import { Repository, type StoreConnection } from './writes.js';
 
@@ -18,73 +19,169 @@ function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_
   return { address: throttle(scope), all: throttle(ALL_ADDRESSES) };
 }
 
+type RecordedLogin = SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents };
+
 /**
- * A successful login counted in one transaction (see LoginRecords.recordLogin); `withEvents`:
- * whether logins write their events (the EVENTS setting).
+ * A successful login counted (see LoginRecords.recordLogin); `withEvents`: whether logins
+ * write their events (the EVENTS setting). On PostgreSQL one statement (recordLoginAtOnce),
+ * on SQLite one transaction of several in the writer's thread, where a statement costs no
+ * round trip.
  */
 export const recordLoginProcedure = writerProcedure(
   'logins.recordLogin',
-  (
-    { db },
-    accountId: number,
-    memberId: number,
-    login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents },
-    withEvents: boolean,
-  ): Promise<LoginRecording> => {
-    const { at } = login;
-    return db.transaction().execute(async (trx) => {
-      // Columns on the right-hand side read the values from before this update, so the
-      // allowance check and the decrement are one atomic step on both engines.
-      const updated = await trx
-        .updateTable('members')
-        .set({
-          login_count: sql`login_count + 1`,
-          last_login_at: at,
-          last_login_ip: login.ip,
-          exp_logins_left: sql`case when exp_logins_mode is null then exp_logins_left else exp_logins_left - 1 end`,
-          status: sql`case when exp_logins_mode is not null and exp_logins_left <= 1 then exp_logins_mode else status end`,
-          deleted_at: sql`case when exp_logins_mode = 'D' and exp_logins_left <= 1 then cast(${at} as bigint) else deleted_at end`,
-          updated_at: at,
-        })
-        .where('account_id', '=', accountId)
-        .where('id', '=', memberId)
-        .where('status', '=', 'A')
-        .where((eb) => eb.or([eb('exp_time_at', 'is', null), eb('exp_time_at', '>', at)]))
-        .where((eb) => eb.or([eb('exp_logins_mode', 'is', null), eb('exp_logins_left', '>', 0)]))
-        .returning('status')
-        .executeTakeFirst();
-      if (!updated) return { kind: 'not-active' } as const;
-      // The last login its allowance gave suspended or deleted it: its reset links end.
-      if (updated.status !== 'A') await endResetLinksOf(trx, accountId, [memberId]);
-      await trx
-        .insertInto('sessions')
-        .values({ digest: login.sessionDigest, account_id: accountId, member_id: memberId, created_at: at, ip: login.ip, remember: login.remember ? 1 : 0 })
-        .execute();
-      // A success clears the count of its own scope and the count across addresses.
-      await trx
-        .deleteFrom('login_failures')
-        .where('account_id', '=', accountId)
-        .where('member_id', '=', memberId)
-        .where('scope', 'in', [login.throttleScope, ALL_ADDRESSES])
-        .execute();
-      if (login.ip !== null) {
-        await trx
-          .insertInto('login_events')
-          .values({ account_id: accountId, member_id: memberId, login: login.login, ip: login.ip, at, outcome: 'ok' })
-          .execute();
-      }
-      const events = withEvents ? login.events : undefined;
-      if (events?.member) {
-        const written: NewEvent[] = [];
-        if (events.loginEvent) written.push(loginEvent(events, 'ok', at));
-        // The login that used up the allowance changed the status.
-        if (updated.status === 'S' || updated.status === 'D') written.push(...loginExpiryEvents(events.member, updated.status, at));
-        await appendEvents(trx, accountId, written);
-      }
-      return { kind: 'recorded', status: updated.status as MemberStatus } as const;
-    });
+  ({ db, engine }, accountId: number, memberId: number, login: RecordedLogin, withEvents: boolean): Promise<LoginRecording> => {
+    const events = loginEvents(login, withEvents);
+    return engine === 'postgres' ? recordLoginAtOnce(db, accountId, memberId, login, events) : recordLoginInSteps(db, accountId, memberId, login, events);
   },
 );
+
+/**
+ * The member's side of a login: one more login counted, one less left of an allowance (and
+ * the status its last one gives), if the member may log in now. Columns on the right-hand side
+ * read the values from before this update, so the allowance check and the decrement are one
+ * atomic step on both engines.
+ */
+function loginUpdate(db: Pick<Kysely<Database>, 'updateTable'>, accountId: number, memberId: number, login: RecordedLogin) {
+  const { at } = login;
+  return db
+    .updateTable('members')
+    .set({
+      login_count: sql`login_count + 1`,
+      last_login_at: at,
+      last_login_ip: login.ip,
+      exp_logins_left: sql`case when exp_logins_mode is null then exp_logins_left else exp_logins_left - 1 end`,
+      status: sql`case when exp_logins_mode is not null and exp_logins_left <= 1 then exp_logins_mode else status end`,
+      deleted_at: sql`case when exp_logins_mode = 'D' and exp_logins_left <= 1 then cast(${at} as bigint) else deleted_at end`,
+      updated_at: at,
+    })
+    .where('account_id', '=', accountId)
+    .where('id', '=', memberId)
+    .where('status', '=', 'A')
+    .where((eb) => eb.or([eb('exp_time_at', 'is', null), eb('exp_time_at', '>', at)]))
+    .where((eb) => eb.or([eb('exp_logins_mode', 'is', null), eb('exp_logins_left', '>', 0)]))
+    .returning(['id', 'status']);
+}
+
+/** The events a login writes: always (its `member.login`, when the account asks), and by the status it leaves (the last login of an allowance). */
+interface LoginEvents {
+  readonly always: readonly NewEvent[];
+  readonly ifStatus: { readonly S: readonly NewEvent[]; readonly D: readonly NewEvent[] };
+}
+
+function loginEvents(login: RecordedLogin, withEvents: boolean): LoginEvents {
+  const events = withEvents ? login.events : undefined;
+  if (!events?.member) return { always: [], ifStatus: { S: [], D: [] } };
+  return {
+    always: events.loginEvent ? [loginEvent(events, 'ok', login.at)] : [],
+    ifStatus: { S: loginExpiryEvents(events.member, 'S', login.at), D: loginExpiryEvents(events.member, 'D', login.at) },
+  };
+}
+
+/** SQLite: the login's statements one after the other in a transaction. */
+function recordLoginInSteps(db: Kysely<Database>, accountId: number, memberId: number, login: RecordedLogin, events: LoginEvents): Promise<LoginRecording> {
+  const { at } = login;
+  return db.transaction().execute(async (trx) => {
+    const updated = await loginUpdate(trx, accountId, memberId, login).executeTakeFirst();
+    if (!updated) return { kind: 'not-active' } as const;
+    // The last login its allowance gave suspended or deleted it: its reset links end.
+    if (updated.status !== 'A') await endResetLinksOf(trx, accountId, [memberId]);
+    await trx
+      .insertInto('sessions')
+      .values({ digest: login.sessionDigest, account_id: accountId, member_id: memberId, created_at: at, ip: login.ip, remember: login.remember ? 1 : 0 })
+      .execute();
+    // A success clears the count of its own scope and the count across addresses.
+    await trx
+      .deleteFrom('login_failures')
+      .where('account_id', '=', accountId)
+      .where('member_id', '=', memberId)
+      .where('scope', 'in', [login.throttleScope, ALL_ADDRESSES])
+      .execute();
+    if (login.ip !== null) {
+      await trx.insertInto('login_events').values({ account_id: accountId, member_id: memberId, login: login.login, ip: login.ip, at, outcome: 'ok' }).execute();
+    }
+    const byStatus = updated.status === 'S' || updated.status === 'D' ? events.ifStatus[updated.status] : [];
+    await appendEvents(trx, accountId, [...events.always, ...byStatus]);
+    return { kind: 'recorded', status: updated.status as MemberStatus } as const;
+  });
+}
+
+/**
+ * PostgreSQL: the same writes as recordLoginInSteps in one statement, a transaction of its own
+ * (one round trip: no BEGIN, no COMMIT). Every part after the member's update reads its
+ * returned row, `updated`: when the member may not log in there is none, and nothing is
+ * written. The events are written in the statement too, each where the status it needs is
+ * the one the update left.
+ */
+async function recordLoginAtOnce(db: Kysely<Database>, accountId: number, memberId: number, login: RecordedLogin, events: LoginEvents): Promise<LoginRecording> {
+  const { at } = login;
+  const outbox = [
+    ...events.always.map((event) => ({ event })),
+    ...(['S', 'D'] as const).flatMap((status) => events.ifStatus[status].map((event) => ({ event, status }))),
+  ];
+  let statement = db
+    .with('updated', (qb) => loginUpdate(qb, accountId, memberId, login))
+    .with('session', (qb) =>
+      qb
+        .insertInto('sessions')
+        .columns(['digest', 'account_id', 'member_id', 'created_at', 'ip', 'remember'])
+        .expression((eb) =>
+          eb
+            .selectFrom('updated')
+            .select([
+              sql<string>`cast(${login.sessionDigest} as text)`.as('digest'),
+              sql<number>`cast(${accountId} as bigint)`.as('account_id'),
+              'id',
+              sql<number>`cast(${at} as bigint)`.as('created_at'),
+              sql<string | null>`cast(${login.ip} as text)`.as('ip'),
+              sql<number>`cast(${login.remember ? 1 : 0} as integer)`.as('remember'),
+            ]),
+        ),
+    )
+    // A success clears the count of its own scope and the count across addresses.
+    .with('cleared', (qb) =>
+      qb
+        .deleteFrom('login_failures')
+        .where('account_id', '=', accountId)
+        .where('member_id', 'in', qb.selectFrom('updated').select('id'))
+        .where('scope', 'in', [login.throttleScope, ALL_ADDRESSES]),
+    )
+    // The last login its allowance gave suspended or deleted it: its reset links end.
+    .with('links_ended', (qb) =>
+      qb
+        .updateTable('reset_links')
+        .set({ expires_at: RESET_LINK_ENDED })
+        .where('account_id', '=', accountId)
+        .where('member_id', 'in', qb.selectFrom('updated').select('id').where('status', '<>', 'A'))
+        .where('expires_at', '>', RESET_LINK_ENDED),
+    );
+  if (login.ip !== null) {
+    const ip = login.ip;
+    statement = statement.with('recorded', (qb) =>
+      qb
+        .insertInto('login_events')
+        .columns(['account_id', 'member_id', 'login', 'ip', 'at', 'outcome'])
+        .expression((eb) =>
+          eb
+            .selectFrom('updated')
+            .select([
+              sql<number>`cast(${accountId} as bigint)`.as('account_id'),
+              'id',
+              sql<string>`cast(${login.login} as text)`.as('login'),
+              sql<string>`cast(${ip} as text)`.as('ip'),
+              sql<number>`cast(${at} as bigint)`.as('at'),
+              sql<string>`cast('ok' as text)`.as('outcome'),
+            ]),
+        ),
+    ) as unknown as typeof statement;
+  }
+  if (outbox.length > 0) {
+    const insert = outboxInsertFrom('updated', accountId, outbox);
+    statement = statement.with('outbox', () => sql<Record<string, unknown>>`(${insert})`) as unknown as typeof statement;
+  }
+  const updated = await statement.selectFrom('updated').select('status').executeTakeFirst();
+  if (!updated) return { kind: 'not-active' };
+  return { kind: 'recorded', status: updated.status as MemberStatus };
+}
 
 /**
  * A failed attempt counted, in its scope and across all addresses, in one transaction (see

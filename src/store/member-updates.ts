@@ -245,7 +245,12 @@ async function applyUpdate(
   connection: Pick<WriterConnection, 'search' | 'anyOf'>,
   told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly lock: UpdateLock | undefined } | undefined,
 ): Promise<MemberUpdate> {
-  await expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
+  // Expirations due now are written down before the members are read. An update that locks
+  // what it reads (PostgreSQL) asks whether any is due in its lock's statement (chunkBefore),
+  // and expires them only then: most updates find none, and pay no statement for it.
+  const expire = () => expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
+  const dueAskedWithLock = told?.lock !== undefined && !isBulk(selector);
+  if (!dueAskedWithLock) await expire();
   const { search } = connection;
   const matches = selectorCondition(accountId, selector, search);
   if (changes.login !== undefined) {
@@ -258,7 +263,7 @@ async function applyUpdate(
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
-    const before = isBulk(selector) || !told ? undefined : await chunkBefore(trx, search, next, chunkSize, changes, told.lock);
+    const before = isBulk(selector) || !told ? undefined : await chunkBefore(trx, search, next, chunkSize, changes, told.lock, now, expire);
     const ids = before
       ? before.members.map((member) => member.id)
       : selector.by === 'filter'
@@ -379,22 +384,28 @@ async function chunkBefore(
   chunkSize: number,
   changes: MemberChanges,
   lock: UpdateLock | undefined,
+  now: number,
+  expire: () => Promise<unknown>,
 ): Promise<MembersBefore> {
   if (lock) {
     const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
+    // Whether a member of the account has an expiration due (the partial index members_exp_time_due).
+    const due = sql<boolean>`exists (select 1 from members as d where d.account_id = ${lock.accountId} and d.status = 'A' and d.exp_time_at <= ${now})`;
     const locking = lock.one
       ? trx
           .selectFrom('members')
           .select([
             lock.locks.lock('shared', ACCOUNT_UPDATES, account).as('account'),
             lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(id % 2147483647 as integer)`).as('member'),
+            due.as('due'),
           ])
           .where(next)
           .orderBy('id')
           .limit(chunkSize)
           .compile()
-      : sql`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}`.compile(trx);
-    await trx.executeQuery(locking);
+      : sql<{ due: boolean }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due`.compile(trx);
+    const { rows } = await trx.executeQuery(locking);
+    if (rows.some((row) => row.due)) await expire();
   }
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
   // Without a status change the events compare only the values given (memberEvents): the

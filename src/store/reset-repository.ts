@@ -61,4 +61,5 @@ export async function endResetLinksOf(
 }
 
 /** The expiry of a link a change ended: before any instant. */
-const ENDED = 0;
+export const RESET_LINK_ENDED = 0;
+const ENDED = RESET_LINK_ENDED;

@@ -111,6 +111,7 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
   // The repositories see the store's connection, whose only writes are whole transactions (writes.ts).
   const connection = storeConnection(engine);
   const guard = <T extends object>(target: T) => translatingErrors(target, connection.classifyError);
+  const overview = new OverviewRepository(connection);
   return {
     engine: connection.engine,
     accounts: guard(new AccountRepository(connection)),
@@ -125,7 +126,7 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
     events: guard(new EventRepository(connection)),
     webhooks: guard(new WebhookRepository(connection)),
     operators: guard(new OperatorRepository(connection)),
-    overview: guard(new OverviewRepository(connection)),
+    overview: guard(overview),
     billing: guard(new BillingRepository(connection)),
     secret: (name, create) =>
       guard({
@@ -149,7 +150,11 @@ export function storeOver(engine: EngineConnection, options: { events: boolean }
     rateLimiter: (options) => connection.rateLimiter(options),
     ping: () => guard({ ping: () => connection.ping() }).ping(),
     poolStats: () => connection.poolStats(),
-    close: () => connection.close(),
+    async close() {
+      // The activity counts held in memory are written first.
+      await overview.flush().catch(() => {});
+      await connection.close();
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { StoreErrorKind } from '../errors.js';
 import { commitWatchingDialect, runWatched } from './postgres-commits.js';
 import { choosesHost, hostChoosingClient, parsePostgresHosts } from './postgres-hosts.js';
 import { ReplicaRouter } from './postgres-replicas.js';
+import { preparingClient, StatementNames } from './postgres-prepared.js';
 import { accountScope } from '../../common/account-scope.js';
 import { equalsOneOf, prefixEnd, queryBuilder, type EngineConnection, type SearchSql, type SnapshotReader, type TransactionLocks } from './dialect.js';
 
@@ -50,7 +51,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   const chooses = choosesHost(hosts);
   const pool = new pg.Pool({
     connectionString: chooses ? hosts.url : url,
-    ...(chooses ? { Client: hostChoosingClient(hosts) } : {}),
+    // The statements sent again and again are named: parsed and planned once per connection.
+    Client: preparingClient(chooses ? hostChoosingClient(hosts) : pg.Client, new StatementNames()),
     max: options.poolSize ?? 20,
     // Fail fast when the server is gone, so that clients get a 503 instead of a hang.
     connectionTimeoutMillis: 3000,

@@ -1,0 +1,254 @@
+/**
+ * What one request costs, not only how many are answered: the server's CPU per request and, on
+ * PostgreSQL, the primary's CPU, round trips and statements per request (bench/cpu.ts,
+ * bench/pg-wire.ts), each beside its floor measured the same way: argon2id alone, the bare
+ * driver's one statement for the same effect, a bare Fastify route. And the ceiling several
+ * servers reach against one PostgreSQL primary.
+ *
+ * Each is measured for one or two builds (`--before REF` in bench/run.ts: the build of that
+ * commit, beside this checkout's), taking turns round by round, medians kept: this machine's
+ * speed drifts within minutes, and a comparison made minutes apart would measure the drift.
+ */
+import { spawn } from 'node:child_process';
+import type { Engine } from '../src/store/dialects/dialect.js';
+import { postgresCpu, processCpu } from './cpu.js';
+import { load, loadRequests, median, ROOT, startListening, startServer, type LoadRequest, type Server } from './lib.js';
+import { startPgWire, type PgWire, type WireCounts } from './pg-wire.js';
+
+/** A build of the server: this checkout's, or an earlier commit's built beside it. */
+export interface Build {
+  readonly name: string;
+  readonly bin: string;
+}
+
+/** One kind of request, as the bench sends it. */
+export interface CostRow {
+  readonly name: string;
+  readonly path: string;
+  readonly request: () => LoadRequest;
+  readonly connections: number;
+  /** Whatever must be done on a server before its requests count (sessions to check). */
+  readonly prepare?: (url: string) => Promise<void>;
+}
+
+export interface Cost {
+  /** Requests answered as expected per second, during the measure. */
+  readonly perSecond: number;
+  /** The server process's CPU (every thread), µs per request. */
+  readonly serverMicros: number;
+  /** Every PostgreSQL process's CPU, µs per request (PostgreSQL only). */
+  readonly postgresMicros?: number;
+  readonly roundTrips?: number;
+  readonly statements?: number;
+  /** Statements parsed: fewer than run when named statements are prepared once per connection. */
+  readonly parses?: number;
+}
+
+/** A server of one build, its database reached through a counting proxy on PostgreSQL. */
+interface Measured {
+  readonly build: Build;
+  readonly server: Server;
+  readonly wire?: PgWire;
+}
+
+/** Runs `load` and reads what it cost: the server's and PostgreSQL's CPU, the wire's counts. */
+async function costOf(target: Measured, engine: Engine, run: () => Promise<{ ok: number; perSecond: number }>): Promise<Cost> {
+  const pid = target.server.child.pid!;
+  const wireBefore: WireCounts | undefined = target.wire && { ...target.wire.counts };
+  const serverBefore = processCpu(pid);
+  const postgresBefore = engine === 'postgres' ? postgresCpu() : 0;
+  const { ok, perSecond } = await run();
+  if (ok === 0) throw new Error(`no request of ${target.build.name} answered as expected`);
+  const serverMicros = (processCpu(pid) - serverBefore) / ok;
+  if (engine !== 'postgres' || !target.wire || !wireBefore) return { perSecond, serverMicros };
+  const counts = target.wire.counts;
+  return {
+    perSecond,
+    serverMicros,
+    postgresMicros: (postgresCpu() - postgresBefore) / ok,
+    roundTrips: (counts.roundTrips - wireBefore.roundTrips) / ok,
+    statements: (counts.statements - wireBefore.statements) / ok,
+    parses: (counts.parses - wireBefore.parses) / ok,
+  };
+}
+
+/** The median of each figure of several measures. */
+function medianCost(costs: readonly Cost[]): Cost {
+  const of = (pick: (cost: Cost) => number | undefined) => {
+    const values = costs.map(pick).filter((value): value is number => value !== undefined);
+    return values.length === 0 ? undefined : median(values);
+  };
+  return {
+    perSecond: of((c) => c.perSecond)!,
+    serverMicros: of((c) => c.serverMicros)!,
+    postgresMicros: of((c) => c.postgresMicros),
+    roundTrips: of((c) => c.roundTrips),
+    statements: of((c) => c.statements),
+    parses: of((c) => c.parses),
+  };
+}
+
+/** Starts a server of the build, on PostgreSQL behind a counting proxy. */
+async function startMeasured(build: Build, engine: Engine, env: Record<string, string>): Promise<Measured> {
+  const wire = engine === 'postgres' ? await startPgWire(env.DATABASE_URL!) : undefined;
+  const server = await startServer({ ...env, ...(wire ? { DATABASE_URL: wire.url } : {}) }, build.bin);
+  return { build, server, wire };
+}
+
+async function stopMeasured(measured: Measured): Promise<void> {
+  await measured.server.stop();
+  await measured.wire?.close();
+}
+
+/**
+ * Each row's cost on each build: a server per build started once, the rows measured in
+ * `rounds` rounds of `seconds` each, the builds taking turns (the first alternating), after
+ * two seconds of each not counted.
+ */
+export async function measureCosts(
+  engine: Engine,
+  env: Record<string, string>,
+  builds: readonly Build[],
+  rows: readonly CostRow[],
+  options: { seconds: number; rounds: number },
+): Promise<Map<string, Map<string, Cost>>> {
+  const servers: Measured[] = [];
+  try {
+    for (const build of builds) servers.push(await startMeasured(build, engine, env));
+    const results = new Map<string, Map<string, Cost>>();
+    for (const row of rows) {
+      const measures = new Map<string, Cost[]>(builds.map((build) => [build.name, []]));
+      for (const target of servers) {
+        await row.prepare?.(target.server.url);
+        await loadRequests(`${target.server.url}${row.path}`, row.request, { connections: row.connections, seconds: 2 });
+      }
+      for (let round = 0; round < options.rounds; round++) {
+        const order = round % 2 === 0 ? servers : [...servers].reverse();
+        for (const target of order) {
+          const cost = await costOf(target, engine, () =>
+            loadRequests(`${target.server.url}${row.path}`, row.request, { connections: row.connections, seconds: options.seconds }),
+          );
+          measures.get(target.build.name)!.push(cost);
+        }
+      }
+      results.set(row.name, new Map([...measures].map(([name, costs]) => [name, medianCost(costs)])));
+    }
+    return results;
+  } finally {
+    for (const measured of servers) await stopMeasured(measured);
+  }
+}
+
+/** A baseline program's JSON line (bench/baselines/). */
+async function runBaseline(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<Record<string, number>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/${script}`, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise((resolve) => child.on('exit', resolve));
+  return JSON.parse(output) as Record<string, number>;
+}
+
+/** The floors' costs: argon2id alone, the bare driver's statement, a bare Fastify route. */
+export interface Floors {
+  /** CPU µs of one argon2id verification, and of one hash, with the server's parameters. */
+  readonly verifyMicros: number;
+  readonly hashMicros: number;
+  /** The bare driver's durable one-field update: the client's CPU (on SQLite, all of it) and PostgreSQL's, µs each. */
+  readonly update: { readonly clientMicros: number; readonly postgresMicros?: number };
+  /** The bare driver's durable insert of a login's record. */
+  readonly loginRecord: { readonly clientMicros: number; readonly postgresMicros?: number };
+  /** A bare Fastify route parsing the same form body: the server's CPU per request. */
+  readonly fastifyMicros: number;
+}
+
+/** The floors measured `rounds` times, the median of each kept (one run of argon2id alone moved by a fifth between two). */
+export async function measureFloors(
+  engine: Engine,
+  databaseUrl: string,
+  members: number,
+  settings: { seconds: number; slots: number; connections: number; body: () => string; rounds: number },
+): Promise<Floors> {
+  const runs: Floors[] = [];
+  for (let round = 0; round < settings.rounds; round++) runs.push(await measureFloorsOnce(engine, databaseUrl, members, settings));
+  const of = (pick: (floors: Floors) => number | undefined) => {
+    const values = runs.map(pick).filter((value): value is number => value !== undefined);
+    return values.length === 0 ? undefined : median(values);
+  };
+  const postgres = engine === 'postgres';
+  return {
+    verifyMicros: of((f) => f.verifyMicros)!,
+    hashMicros: of((f) => f.hashMicros)!,
+    update: { clientMicros: of((f) => f.update.clientMicros)!, ...(postgres ? { postgresMicros: of((f) => f.update.postgresMicros) } : {}) },
+    loginRecord: { clientMicros: of((f) => f.loginRecord.clientMicros)!, ...(postgres ? { postgresMicros: of((f) => f.loginRecord.postgresMicros) } : {}) },
+    fastifyMicros: of((f) => f.fastifyMicros)!,
+  };
+}
+
+async function measureFloorsOnce(
+  engine: Engine,
+  databaseUrl: string,
+  members: number,
+  settings: { seconds: number; slots: number; connections: number; body: () => string },
+): Promise<Floors> {
+  const argon2 = (kind: string) =>
+    runBaseline('argon2.ts', [kind, String(settings.slots), String(settings.seconds)], { UV_THREADPOOL_SIZE: String(Math.max(4, settings.slots + 2)) });
+  const bare = async (statement: string) => {
+    const before = engine === 'postgres' ? postgresCpu() : 0;
+    const line = await runBaseline('bare-update.ts', [databaseUrl, String(members), String(settings.connections), String(settings.seconds)], {
+      STATEMENT: statement,
+    });
+    return {
+      clientMicros: line.cpuMicros!,
+      ...(engine === 'postgres' ? { postgresMicros: (postgresCpu() - before) / line.done! } : {}),
+    };
+  };
+  const verify = await argon2('verify');
+  const hash = await argon2('hash');
+  const update = await bare('update');
+  const loginRecord = await bare('login-record');
+  const fastify = await startListening([`--import`, 'tsx', `${ROOT}bench/baselines/bare-fastify.ts`], {});
+  try {
+    const before = processCpu(fastify.child.pid!);
+    const answered = await load(`${fastify.url}/bare/`, settings.body, { connections: settings.connections, seconds: settings.seconds });
+    return {
+      verifyMicros: verify.cpuMicros!,
+      hashMicros: hash.cpuMicros!,
+      update,
+      loginRecord,
+      fastifyMicros: (processCpu(fastify.child.pid!) - before) / answered.ok,
+    };
+  } finally {
+    await fastify.stop();
+  }
+}
+
+/**
+ * The ceiling of one PostgreSQL primary: `servers` processes of the build, each given the same
+ * share of the load, their answers per second summed, and the primary's CPU per request.
+ */
+export async function measureCeiling(
+  env: Record<string, string>,
+  build: Build,
+  servers: number,
+  row: Pick<CostRow, 'path' | 'request' | 'connections'>,
+  seconds: number,
+): Promise<{ perSecond: number; postgresMicros: number; postgresCores: number }> {
+  const started: Server[] = [];
+  try {
+    for (let i = 0; i < servers; i++) started.push(await startServer(env, build.bin));
+    const each = Math.max(1, Math.round(row.connections / servers));
+    await Promise.all(started.map((server) => loadRequests(`${server.url}${row.path}`, row.request, { connections: each, seconds: 2 })));
+    const before = postgresCpu();
+    const begun = performance.now();
+    const loads = await Promise.all(started.map((server) => loadRequests(`${server.url}${row.path}`, row.request, { connections: each, seconds })));
+    const postgres = postgresCpu() - before;
+    const elapsed = (performance.now() - begun) / 1000;
+    const ok = loads.reduce((sum, answered) => sum + answered.ok, 0);
+    return { perSecond: ok / elapsed, postgresMicros: postgres / ok, postgresCores: postgres / 1e6 / elapsed };
+  } finally {
+    for (const server of started) await server.stop();
+  }
+}

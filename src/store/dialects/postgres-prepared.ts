@@ -1,0 +1,75 @@
+/**
+ * Named (prepared) statements for the statements a server sends again and again. A statement
+ * sent without a name is parsed, analysed and planned by PostgreSQL every time; one sent with a
+ * name is parsed once per connection, and its plan kept (PostgreSQL's `plan_cache_mode` `auto`
+ * chooses a generic plan only when it costs no more than the custom ones it tried first). For
+ * the short statements of a member's update, login or session, planning was most of what the
+ * primary spent on them.
+ *
+ * Which statements: a text with parameters is named once it has been sent REPEATS times, up
+ * to NAMED texts in all (each connection keeps a plan for each it is sent, so the number is what bounds the
+ * memory the primary gives them). A text with more than PARAMETERS parameters (a list of ids
+ * whose length varies with the request) or longer than LONGEST characters is never named: its
+ * texts are too many to name, and its cost is the rows it reads, not its plan. A text without
+ * parameters is a transaction's BEGIN or COMMIT, which PostgreSQL does not plan, or a rare read
+ * of a constant: it goes as it is.
+ *
+ * A named statement lives on its connection: a transaction-pooling PgBouncer breaks it (see
+ * docs/operating.md, which asks for session pooling).
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+const REPEATS = 3;
+const NAMED = 400;
+const PARAMETERS = 128;
+const LONGEST = 8_000;
+/** Texts whose uses are counted before naming; past it the counts start again. */
+const COUNTED = 10_000;
+
+/** The name of each text named, and how often each text not named yet was sent. */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+  private counts = new Map<string, number>();
+
+  /** The name to send `text` under, or undefined to send it unnamed. */
+  nameOf(text: string, parameters: number): string | undefined {
+    const named = this.names.get(text);
+    if (named !== undefined) return named;
+    if (this.names.size >= NAMED || parameters === 0 || parameters > PARAMETERS || text.length > LONGEST) return undefined;
+    const seen = (this.counts.get(text) ?? 0) + 1;
+    if (seen < REPEATS) {
+      if (this.counts.size >= COUNTED) this.counts = new Map();
+      this.counts.set(text, seen);
+      return undefined;
+    }
+    this.counts.delete(text);
+    const name = `m_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    this.names.set(text, name);
+    return name;
+  }
+
+  get size(): number {
+    return this.names.size;
+  }
+}
+
+/**
+ * A pg Client class (from `Base`) that sends the texts `names` chooses as named statements.
+ * Kysely sends every statement as `query(text, parameters)`; other calls (a cursor, a query
+ * given as an object) go through as they are.
+ */
+export function preparingClient(Base: typeof pg.Client, names: StatementNames): typeof pg.Client {
+  return class PreparingClient extends Base {
+    // (pg's overloads: the implementation takes what each of them takes.)
+    override query(...args: unknown[]): never {
+      const query = super.query as unknown as (...rest: unknown[]) => never;
+      const [text, values] = args;
+      if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
+        const name = names.nameOf(text, values.length);
+        if (name !== undefined) return query.call(this, { name, text, values });
+      }
+      return query.apply(this, args);
+    }
+  } as typeof pg.Client;
+}

@@ -1,0 +1,33 @@
+/** Which statements the PostgreSQL pool sends as named (prepared) statements. */
+import { describe, expect, it } from 'vitest';
+import { StatementNames } from '../../src/store/dialects/postgres-prepared.js';
+
+describe('StatementNames', () => {
+  it('names a text from its third use on, always by the same name, and a different text by another', () => {
+    const names = new StatementNames();
+    const text = 'select * from members where id = $1';
+    expect(names.nameOf(text, 1)).toBeUndefined();
+    expect(names.nameOf(text, 1)).toBeUndefined();
+    const name = names.nameOf(text, 1);
+    expect(name).toMatch(/^m_[A-Za-z0-9_-]{20}$/);
+    expect(names.nameOf(text, 1)).toBe(name);
+    const other = 'select * from members where login = $1';
+    for (let i = 0; i < 3; i++) names.nameOf(other, 1);
+    expect(names.nameOf(other, 1)).not.toBe(name);
+    expect(names.size).toBe(2);
+  });
+
+  it('never names a text without parameters, with too many or too long, and stops naming at its bound', () => {
+    const names = new StatementNames();
+    const many = `select 1 where 1 in (${Array.from({ length: 200 }, (_, i) => `$${i + 1}`).join(', ')})`;
+    for (let i = 0; i < 5; i++) expect(names.nameOf(many, 200)).toBeUndefined();
+    const long = `select '${'x'.repeat(10_000)}' where $1`;
+    for (let i = 0; i < 5; i++) expect(names.nameOf(long, 1)).toBeUndefined();
+    for (let i = 0; i < 5; i++) expect(names.nameOf('commit', 0)).toBeUndefined();
+    for (let n = 0; n < 400; n++) for (let i = 0; i < 3; i++) names.nameOf(`select ${n} where $1`, 1);
+    expect(names.size).toBe(400);
+    for (let i = 0; i < 5; i++) expect(names.nameOf('select 400 where $1', 1)).toBeUndefined();
+    // A text named already keeps its name.
+    expect(names.nameOf('select 0 where $1', 1)).toMatch(/^m_/);
+  });
+});
