@@ -109,7 +109,9 @@ export function registerLoginRoute(app: FastifyInstance, context: LoginRouteCont
       if (isOverlongPassword(password)) throw ApiError.invalid('password', REASONS.tooLong(MAX_PASSWORD_LENGTH));
       // Recording the member's address is the account's business: it takes the API key.
       const sendsIp = params.nonEmpty('IP') !== undefined;
-      const account = sendsIp ? await authenticate(context, params, request, 'login') : await context.accounts.find(user);
+      // Without one, the account is read once a second at most, as for the session checks: its
+      // settings changed by another server are seen within that second.
+      const account = sendsIp ? await authenticate(context, params, request, 'login') : await context.accounts.findRecent(user);
       const client = clientScope(request.ip);
       // Every login costs a hash: when this client's turn cannot be had, say so before anything else is done.
       await context.hashing.admit(loginShare(account, client));
