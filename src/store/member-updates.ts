@@ -389,8 +389,9 @@ async function chunkBefore(
 ): Promise<MembersBefore> {
   if (lock) {
     const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
-    // Whether a member of the account has an expiration due (the partial index members_exp_time_due).
-    const due = sql<boolean>`exists (select 1 from members as d where d.account_id = ${lock.accountId} and d.status = 'A' and d.exp_time_at <= ${now})`;
+    // Whether a member of the account has an expiration due: the account's first one, the
+    // first entry of its range of the partial index members_exp_time_due.
+    const due = sql<boolean>`coalesce((select min(d.exp_time_at) from members as d where d.account_id = ${lock.accountId} and d.status = 'A') <= ${now}, false)`;
     const locking = lock.one
       ? trx
           .selectFrom('members')
