@@ -389,9 +389,10 @@ async function chunkBefore(
 ): Promise<MembersBefore> {
   if (lock) {
     const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
-    // Whether a member of the account has an expiration due: the account's first one, the
-    // first entry of its range of the partial index members_exp_time_due.
-    const due = sql<boolean>`coalesce((select min(d.exp_time_at) from members as d where d.account_id = ${lock.accountId} and d.status = 'A') <= ${now}, false)`;
+    // The account's first time expiration to fall due (the first entry of its range of the
+    // partial index members_exp_time_due), compared with now here: the statement holds no
+    // value a plan would depend on (postgres-prepared.ts).
+    const due = sql<number | null>`(select min(d.exp_time_at) from members as d where d.account_id = ${lock.accountId} and d.status = 'A')`;
     const locking = lock.one
       ? trx
           .selectFrom('members')
@@ -404,9 +405,9 @@ async function chunkBefore(
           .orderBy('id')
           .limit(chunkSize)
           .compile()
-      : sql<{ due: boolean }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due`.compile(trx);
+      : sql<{ due: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due`.compile(trx);
     const { rows } = await trx.executeQuery(locking);
-    if (rows.some((row) => row.due)) await expire();
+    if (rows.some((row) => row.due !== null && Number(row.due) <= now)) await expire();
   }
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
   // Without a status change the events compare only the values given (memberEvents): the

@@ -1,21 +1,23 @@
 /**
  * Named (prepared) statements for the statements a server sends again and again. A statement
- * sent without a name is parsed, analysed and rewritten by PostgreSQL every time; one sent with
- * a name is parsed once per connection. Its plan is still made for each execution's values:
- * the pool's connections set `plan_cache_mode = force_custom_plan` (postgres.ts). A generic
- * plan, made once for any values, is what PostgreSQL's default chooses after five executions
- * when it looks no costlier, and it cannot know what a value selects: a check for a due
- * expiration (`exp_time_at <= $1`) planned as a scan of the account's members took 0.3 s a
- * request at a million members, and a partial index (`where status = 'A'`) is of no use to a
- * plan for a status given as a parameter.
+ * sent without a name is parsed, analysed and planned by PostgreSQL every time; one sent with a
+ * name is parsed once per connection, and after five executions PostgreSQL keeps one generic
+ * plan for it when that plan looks no costlier than the ones made for each execution's values
+ * (`plan_cache_mode` `auto`). For the short statements of a member's update, login or session
+ * check, planning was most of what the primary spent on them.
  *
  * Which statements: a text with parameters is named once it has been sent REPEATS times, up
- * to NAMED texts in all (each connection keeps a plan for each it is sent, so the number is what bounds the
- * memory the primary gives them). A text with more than PARAMETERS parameters (a list of ids
- * whose length varies with the request) or longer than LONGEST characters is never named: its
- * texts are too many to name, and its cost is the rows it reads, not its plan. A text without
- * parameters is a transaction's BEGIN or COMMIT, which PostgreSQL does not plan, or a rare read
- * of a constant: it goes as it is.
+ * to NAMED texts in all (each connection keeps a plan for each it is sent, so the number is
+ * what bounds the memory the primary gives them). Never named:
+ * - a text that compares with a parameter by order (`<`, `<=`, `>`, `>=`) or a pattern
+ *   (`like`): how many rows it reads depends on the value, which a generic plan does not know.
+ *   A check for a due expiration (`exp_time_at <= $1`) planned once as a scan of the account
+ *   took 0.3 s a request at a million members; planned for its value, it reads one index entry;
+ * - a text with more than PARAMETERS parameters (a list of ids whose length varies with the
+ *   request) or longer than LONGEST characters: its texts are too many to name, and its cost
+ *   is the rows it reads, not its plan;
+ * - a text without parameters: a transaction's BEGIN or COMMIT, which PostgreSQL does not
+ *   plan, or a rare read of a constant.
  *
  * A named statement lives on its connection: a transaction-pooling PgBouncer breaks it (see
  * docs/operating.md, which asks for session pooling).
@@ -29,17 +31,27 @@ const PARAMETERS = 128;
 const LONGEST = 8_000;
 /** Texts whose uses are counted before naming; past it the counts start again. */
 const COUNTED = 10_000;
+/** An order comparison with a parameter (`<= $3`, `> cast($1 as bigint)`), or a pattern match. */
+const SELECTS_BY_VALUE = /(<=?|>=?)\s*(\$\d|cast\(\$)|\b(i?like|similar to)\b/i;
 
 /** The name of each text named, and how often each text not named yet was sent. */
 export class StatementNames {
   private readonly names = new Map<string, string>();
   private counts = new Map<string, number>();
+  /** Texts found to select by value (SELECTS_BY_VALUE), not tested again. */
+  private readonly unnamed = new Set<string>();
 
   /** The name to send `text` under, or undefined to send it unnamed. */
   nameOf(text: string, parameters: number): string | undefined {
     const named = this.names.get(text);
     if (named !== undefined) return named;
     if (this.names.size >= NAMED || parameters === 0 || parameters > PARAMETERS || text.length > LONGEST) return undefined;
+    if (this.unnamed.has(text)) return undefined;
+    if (SELECTS_BY_VALUE.test(text)) {
+      if (this.unnamed.size >= COUNTED) this.unnamed.clear();
+      this.unnamed.add(text);
+      return undefined;
+    }
     const seen = (this.counts.get(text) ?? 0) + 1;
     if (seen < REPEATS) {
       if (this.counts.size >= COUNTED) this.counts = new Map();

@@ -38,9 +38,6 @@ const anyOf = (ids: readonly number[]) => sql<number>`any(${ids})`;
 
 const INT8_OID = 20;
 
-/** Sent first on every connection of the pool (see postgres-prepared.ts). */
-const CUSTOM_PLANS = 'set plan_cache_mode = force_custom_plan';
-
 /** Dead rows a queue table may hold before vacuumQueues reclaims them. */
 const QUEUE_DEAD_ROWS = 2000;
 
@@ -67,11 +64,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
   // held between queries (a transaction, a list streaming to a slow reader) may lose its
   // connection. It then fails its next query (503 to the caller) and the pool drops it.
   pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-    // Each named statement is planned for its values, every time (postgres-prepared.ts).
-    client.query(CUSTOM_PLANS).catch(() => {});
-  });
+  pool.on('connect', (client) => client.on('error', () => {}));
   const replicas = options.replicaUrls?.length
     ? new ReplicaRouter(pool, { urls: options.replicaUrls, maxLagMs: options.replicaMaxLagMs ?? 1000, poolSize: options.poolSize ?? 20, types })
     : undefined;
