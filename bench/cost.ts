@@ -9,10 +9,9 @@
  * commit, beside this checkout's), taking turns round by round, medians kept: this machine's
  * speed drifts within minutes, and a comparison made minutes apart would measure the drift.
  */
-import { spawn } from 'node:child_process';
 import type { Engine } from '../src/store/dialects/dialect.js';
 import { postgresCpu, processCpu } from './cpu.js';
-import { load, loadRequests, median, ROOT, startListening, startServer, type LoadRequest, type Server } from './lib.js';
+import { load, loadRequests, median, ROOT, runBaseline, startListening, startServer, type LoadRequest, type Server } from './lib.js';
 import { startPgWire, type PgWire, type WireCounts } from './pg-wire.js';
 
 /** A build of the server: this checkout's, or an earlier commit's built beside it. */
@@ -139,17 +138,6 @@ export async function measureCosts(
   }
 }
 
-/** A baseline program's JSON line (bench/baselines/). */
-async function runBaseline(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<Record<string, number>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/${script}`, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise((resolve) => child.on('exit', resolve));
-  return JSON.parse(output) as Record<string, number>;
-}
 
 /** The floors' costs: argon2id alone, the bare driver's statement, a bare Fastify route. */
 export interface Floors {

@@ -48,7 +48,9 @@ export function postgresCpu(): number {
     let parentComm = '';
     try {
       parentComm = readFileSync(`/proc/${parent}/comm`, 'utf8').trim();
-    } catch {}
+    } catch {
+      // The parent is gone: this process is counted as a child, not as the postmaster.
+    }
     if (parentComm !== 'postgres') total += (Number(fields[13]) + Number(fields[14])) * TICK_MICROS;
   }
   return total;

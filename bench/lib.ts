@@ -50,6 +50,18 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** Runs a baseline program of bench/baselines/ and answers the one JSON line it prints. */
+export async function runBaseline(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<Record<string, number>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/${script}`, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise((resolve) => child.on('exit', resolve));
+  return JSON.parse(output) as Record<string, number>;
+}
+
 /** Starts `member-api serve` as a user does, on a free port (of this checkout, or of the build at `bin`). */
 export function startServer(env: Record<string, string>, bin = BIN): Promise<Server> {
   return startListening([bin, 'serve'], { PORT: '0', LOG_LEVEL: 'warn', ...env });

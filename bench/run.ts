@@ -17,12 +17,11 @@
  * driver's durable update of the row that an `/update/` of one field changes. Results also
  * go to .bench/results.json.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../src/store/dialects/dialect.js';
-import { BIN, build, cli, databaseUrl, form, load as loadFor, loadRequests as loadRequestsFor, median, memoryOf, percentile, ROOT, startListening, startServer, type Load, type LoadRequest, type LoadSettings, type Server } from './lib.js';
+import { BIN, build, cli, runBaseline, databaseUrl, form, load as loadFor, loadRequests as loadRequestsFor, median, memoryOf, percentile, ROOT, startListening, startServer, type Load, type LoadRequest, type LoadSettings, type Server } from './lib.js';
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
@@ -99,17 +98,8 @@ const load = (url: string, body: () => string, settings: LoadSettings) => loadFo
 /** autocannon against one path with a fresh request each time, for --seconds unless said. */
 const loadRequests = (url: string, request: () => LoadRequest, settings: LoadSettings) => loadRequestsFor(url, request, { seconds: SECONDS, ...settings });
 
-/** Runs a baseline program of bench/baselines/ that prints one JSON line, and answers its rate. */
-async function baselineRate(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/${script}`, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise((resolve) => child.on('exit', resolve));
-  return (JSON.parse(output) as { perSecond: number }).perSecond;
-}
+/** Runs a baseline program of bench/baselines/ and answers its rate. */
+const baselineRate = async (script: string, args: readonly string[], env: Record<string, string> = {}) => (await runBaseline(script, args, env)).perSecond!;
 
 /** Raw argon2id throughput, with the server's thread pool size. */
 const argon2Baseline = (kind: 'verify' | 'hash') =>
