@@ -23,15 +23,15 @@ type RecordedLogin = SuccessfulLogin & { throttleScope: string; events?: LoginAt
 
 /**
  * A successful login counted (see LoginRecords.recordLogin); `withEvents`: whether logins
- * write their events (the EVENTS setting). On PostgreSQL one statement (recordLoginAtOnce),
- * on SQLite one transaction of several in the writer's thread, where a statement costs no
- * round trip.
+ * write their events (the EVENTS setting). Where a statement is a round trip and a WITH may
+ * write (PostgreSQL), one statement (recordLoginAtOnce); otherwise one transaction of several
+ * (SQLite's writer thread, where a statement costs no round trip).
  */
 export const recordLoginProcedure = writerProcedure(
   'logins.recordLogin',
-  ({ db, engine }, accountId: number, memberId: number, login: RecordedLogin, withEvents: boolean): Promise<LoginRecording> => {
+  ({ db, writesInOneStatement }, accountId: number, memberId: number, login: RecordedLogin, withEvents: boolean): Promise<LoginRecording> => {
     const events = loginEvents(login, withEvents);
-    return engine === 'postgres' ? recordLoginAtOnce(db, accountId, memberId, login, events) : recordLoginInSteps(db, accountId, memberId, login, events);
+    return writesInOneStatement ? recordLoginAtOnce(db, accountId, memberId, login, events) : recordLoginInSteps(db, accountId, memberId, login, events);
   },
 );
 

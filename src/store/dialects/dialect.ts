@@ -99,6 +99,12 @@ export interface WriterConnection {
   readonly anyOf?: (ids: readonly number[]) => RawBuilder<number>;
   /** Present when writers run side by side: then a transaction locks what it reads to change. */
   readonly transactionLocks?: TransactionLocks;
+  /**
+   * True where each statement is a round trip and a WITH may write (PostgreSQL): writes that
+   * depend on one another's rows are best one statement. Absent: several statements in a
+   * transaction cost nothing more (SQLite's writer, in its own thread).
+   */
+  readonly writesInOneStatement?: boolean;
 }
 
 /**

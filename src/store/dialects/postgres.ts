@@ -92,7 +92,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Engine
     // A write whose connection is lost runs again if it certainly was not made, and fails as
     // "may or may not have been made" if it may have been.
     async transact(procedure, ...args) {
-      return runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, anyOf, transactionLocks }, ...args), connectionLost);
+      return runWatched(() => procedure.run({ engine: 'postgres', db, search: postgresSearch, anyOf, transactionLocks, writesInOneStatement: true }, ...args), connectionLost);
     },
     async *readSnapshot(work, options) {
       const onReplica = options?.account !== undefined ? await replicas?.snapshotFor(options.account) : undefined;
