@@ -165,6 +165,7 @@ export async function servicesOver(store: Store, options: ServiceOptions = {}): 
     async (account, login) => void (await resets.issue(account, { by: 'login', login }, true, { welcome: true })),
     clock,
     linkBase,
+    (id) => accountsService.byId(id),
   );
   return {
     store,

@@ -142,6 +142,8 @@ function showDemoKey(key: string, file: string): void {
 
 /** How often each server looks for writes to mirror, counter deltas to fold and mails to send (one short query when there are none). */
 const EVERY_SECOND_MS = 1_000;
+/** How often kept payment notices are looked at for a member that now matches them. */
+const BILLING_INTERVAL_MS = 10_000;
 /** How often due webhook deliveries are looked for. */
 const WEBHOOK_INTERVAL_MS = 500;
 
@@ -208,6 +210,17 @@ export function backgroundJobs(services: Services, config: Config): BackgroundJo
       close: async () => {
         await services.mailer.idle();
         services.mailer.close();
+      },
+    },
+    {
+      // Kept payment notices applied once their member has appeared (BillingService.applyKept).
+      name: 'billing',
+      intervalMs: BILLING_INTERVAL_MS,
+      runsOn: 'one server',
+      changesMembers: true,
+      run: async () => {
+        const applied = await services.billing.applyKept();
+        return applied > 0 ? { level: 'info', fields: { applied }, message: 'kept payment notices applied' } : undefined;
       },
     },
   ];

@@ -31,10 +31,16 @@ import {
 /** Kept notices applied at once when their member appears (more wait for the next). */
 const PENDING_BATCH = 100;
 
+/** Kept notices the billing job looks at per round, so that a round's work is bounded however many wait. */
+const KEPT_WINDOW = 500;
+
 /** A checkout's confirmation page signs in within this long of the checkout. */
 export const CHECKOUT_SIGN_IN_MS = 60 * 60 * 1000;
 
 export class BillingService {
+  /** Where the billing job's look at the kept notices has got to (a notice's id; 0: the start). */
+  private keptCursor = 0;
+
   constructor(
     private readonly store: BillingStore,
     private readonly providers: Readonly<Record<ProviderName, BillingProvider>>,
@@ -46,6 +52,7 @@ export class BillingService {
     private readonly clock: Clock,
     /** The base of the links handed to the provider (PUBLIC_URL, or the address the server learnt), never a request's Host. */
     private readonly linkBase: () => string,
+    private readonly accountById: (id: number) => Promise<Account | undefined>,
   ) {}
 
   /** An address of the account's member pages, for the provider to send the browser back to. */
@@ -105,6 +112,30 @@ export class BillingService {
     if (keys && (keys.customer || keys.subscription))
       for (const kept of await this.store.pendingFor(account.id, { customer: keys.customer, subscription: keys.subscription }, PENDING_BATCH))
         await this.apply(account, kept, settings, plans, origin);
+    return applied;
+  }
+
+  /**
+   * One round of the billing job: the kept notices whose member has appeared since they came
+   * (an operator, an import or `/update/` set its customer or subscription; a later notice
+   * linked its charge) applied, oldest first. Each round looks at the next window of kept
+   * notices and starts again at the first once it has seen them all. Answers how many applied.
+   */
+  async applyKept(window = KEPT_WINDOW): Promise<number> {
+    const { matched, last } = await this.store.keptMatched(this.keptCursor, window);
+    this.keptCursor = last ?? 0;
+    const accounts = new Map<number, { account: Account; settings: BillingSettings; plans: Plan[] } | undefined>();
+    let applied = 0;
+    for (const { accountId, notice } of matched) {
+      if (!accounts.has(accountId)) {
+        const account = await this.accountById(accountId);
+        accounts.set(accountId, account && { account, settings: await this.store.settings(accountId), plans: await this.store.plans(accountId) });
+      }
+      const held = accounts.get(accountId);
+      if (!held) continue;
+      const outcome = await this.apply(held.account, notice, held.settings, held.plans, { actor: 'system', name: `billing ${notice.provider}` });
+      if (outcome.kind === 'applied') applied++;
+    }
     return applied;
   }
 

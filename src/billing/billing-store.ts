@@ -64,6 +64,12 @@ export interface BillingStore {
   ): Promise<Applied>;
   /** The kept notices a member now matches (its customer or subscription), oldest first. */
   pendingFor(accountId: number, keys: { customer?: string | null; subscription?: string | null }, limit: number): Promise<BillingNotice[]>;
+  /**
+   * Of the next `window` kept notices after the id `after` (oldest first, across accounts),
+   * those a member now matches (by subscription, customer or charge); `last`: where the next
+   * window starts, undefined when this one reached the end.
+   */
+  keptMatched(after: number, window: number): Promise<{ matched: Array<{ accountId: number; notice: BillingNotice }>; last: number | undefined }>;
   /** Whether a notice that may make a member finds one (the service hashes a password only for one it will make). */
   findsMember(accountId: number, notice: BillingNotice): Promise<boolean>;
 

@@ -425,6 +425,37 @@ export class BillingRepository extends Repository implements BillingStore {
     return rows.map((row) => JSON.parse(row.notice) as BillingNotice);
   }
 
+  async keptMatched(after: number, window: number): Promise<{ matched: Array<{ accountId: number; notice: BillingNotice }>; last: number | undefined }> {
+    // The window: the next kept notices in the order they came (the partial index of them).
+    const ids = await this.reads.selectFrom('billing_events').select('id').where('state', '=', 'pending').where('id', '>', after).orderBy('id').limit(window).execute();
+    if (ids.length === 0) return { matched: [], last: undefined };
+    const last = Number(ids[ids.length - 1]!.id);
+    // Of those, the ones a member now matches, as applying them would find it: by subscription, customer or charge.
+    const rows = await this.reads
+      .selectFrom('billing_events as e')
+      .select(['e.account_id', 'e.notice'])
+      .where('e.state', '=', 'pending')
+      .where('e.id', '>', after)
+      .where('e.id', '<=', last)
+      .where((eb) =>
+        eb.or([
+          eb.exists(eb.selectFrom('members as m').select('m.id').whereRef('m.account_id', '=', 'e.account_id').whereRef('m.bill_subscr', '=', 'e.subscription')),
+          eb.exists(eb.selectFrom('members as m').select('m.id').whereRef('m.account_id', '=', 'e.account_id').whereRef('m.bill_cust', '=', 'e.customer')),
+          eb.exists(
+            eb
+              .selectFrom('billing_events as c')
+              .select('c.id')
+              .whereRef('c.account_id', '=', 'e.account_id')
+              .whereRef('c.charge', '=', 'e.charge')
+              .where('c.member_id', 'is not', null),
+          ),
+        ]),
+      )
+      .orderBy('e.id')
+      .execute();
+    return { matched: rows.map((row) => ({ accountId: Number(row.account_id), notice: JSON.parse(row.notice) as BillingNotice })), last: ids.length < window ? undefined : last };
+  }
+
   async findsMember(accountId: number, notice: BillingNotice): Promise<boolean> {
     const checkout = await ownCheckout(this.reads as unknown as Trx, accountId, notice);
     if (checkout && (checkout.member_id !== null || checkout.login !== '')) return true;

@@ -7,6 +7,9 @@ import { afterAll, expect, it } from 'vitest';
 import { describeEachEngineApp, PUBLIC_URL, type Harness, type Reply } from '../support/app.js';
 import { apiAccount } from '../support/member-api.js';
 import { form, signedIn } from '../support/console.js';
+import { backgroundJobs } from '../../src/server.js';
+import type { Config } from '../../src/config.js';
+import { runRound } from '../../src/upkeep/background-jobs.js';
 import { DAY, invoiceObject, startFakePayPal, startFakeStripe, subscriptionObject } from '../support/fake-stripe.js';
 
 const stripe = await startFakeStripe();
@@ -176,6 +179,43 @@ describeEachEngineApp(
       // The kept event switched the plan to silver, as it would have in order.
       expect(listed).toMatchObject({ status: 'Active', bill_item: 'price_silver', plan: 'silver', level: '' });
       expect((await s.billing('cat@example.com'))!.plan).toBe('silver');
+    });
+
+    it('a kept notice applies once an import gives a member its customer: the billing job looks at the kept notices a window at a time', async () => {
+      const s = await seller();
+      const periodEnd = now() + 30 * DAY;
+      // A subscriber of the site's old system pays before the import has brought it: nobody matches the payment yet.
+      const early = await s.send('invoice.paid', invoiceObject('in_imp_1', 'cus_imp', 'sub_imp', 'price_gold', periodEnd));
+      expect(early.json.outcomes[0].kind).toBe('pending');
+      const job = backgroundJobs(h().services, { sweepIntervalSeconds: 60 } as Config).find((candidate) => candidate.name === 'billing')!;
+      const loop = { log: { info: () => {}, warn: () => {} }, exclusively: <T>(_name: string, work: () => Promise<T>) => work() };
+      expect(await runRound(job, loop)).toBe('ok');
+      expect(await s.api.member('ivy')).toBeUndefined();
+      const rows = (async function* () {
+        yield { line: 2, values: new Map([['login', 'ivy'], ['email', 'ivy@example.com'], ['password', 'imported-password-1'], ['bill_cust', 'cus_imp']]) };
+      })();
+      expect((await h().services.importer.run(s.account, rows, { dryRun: false, keepIds: false, source: 'subscribers.csv' })).imported).toBe(1);
+      expect(await runRound(job, loop)).toBe('ok');
+      expect(await s.record('ivy')).toMatchObject({ status: 'Active', reg_type: 'Paid', bill_cust: 'cus_imp', bill_subscr: 'sub_imp', bill_id: 'in_imp_1', plan: 'gold' });
+      expect((await s.billing('ivy'))!.paidUntil).toBe(periodEnd * 1000);
+      const paid = (await s.api.events()).events.find((e: { type: string }) => e.type === 'member.paid');
+      expect(paid.actor).toEqual({ kind: 'system', name: 'billing stripe' });
+      // Applied once: the next rounds find nothing more to do for it.
+      expect(await h().services.billing.applyKept()).toBe(0);
+      // A window of one notice at a time still reaches a kept notice behind another that nothing matches.
+      await s.send('invoice.paid', invoiceObject('in_none_1', 'cus_none', 'sub_none', 'price_gold', periodEnd));
+      await s.send('invoice.paid', invoiceObject('in_jay_1', 'cus_jay', 'sub_jay', 'price_gold', periodEnd));
+      const more = (async function* () {
+        yield { line: 2, values: new Map([['login', 'jay'], ['email', 'jay@example.com'], ['password', 'imported-password-1'], ['bill_cust', 'cus_jay']]) };
+      })();
+      await h().services.importer.run(s.account, more, { dryRun: false, keepIds: false, source: 'subscribers.csv' });
+      let rounds = 0;
+      while ((await s.record('jay'))!.bill_id !== 'in_jay_1' && rounds < 200) {
+        await h().services.billing.applyKept(1);
+        rounds++;
+      }
+      expect((await s.record('jay'))!.bill_id).toBe('in_jay_1');
+      expect(rounds).toBeGreaterThan(1);
     });
 
     it('an older subscription state never overrides a newer one; unpaid suspends; cancel at the period’s end is noted', async () => {

@@ -31,6 +31,7 @@ import * as keyPrefixes from './028-key-prefixes.js';
 import * as registrationLanguage from './029-registration-language.js';
 import * as operatorAdministrator from './030-operator-administrator.js';
 import * as billing from './031-billing.js';
+import * as pendingNotices from './032-pending-notices.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '029-registration-language': registrationLanguage,
   '030-operator-administrator': operatorAdministrator,
   '031-billing': billing,
+  '032-pending-notices': pendingNotices,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
