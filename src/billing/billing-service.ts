@@ -34,12 +34,23 @@ const PENDING_BATCH = 100;
 /** Kept notices the billing job looks at per round, so that a round's work is bounded however many wait. */
 const KEPT_WINDOW = 500;
 
+/** How long an account's settings and plans read for its notices are used again. */
+const RECENT_MS = 1_000;
+
+/** What an account's notices are read and applied with. */
+interface Connection {
+  readonly settings: BillingSettings;
+  readonly plans: Plan[];
+}
+
 /** A checkout's confirmation page signs in within this long of the checkout. */
 export const CHECKOUT_SIGN_IN_MS = 60 * 60 * 1000;
 
 export class BillingService {
   /** Where the billing job's look at the kept notices has got to (a notice's id; 0: the start). */
   private keptCursor = 0;
+  /** Each account's settings and plans as read for its notices, for a second (see connection). */
+  private readonly recent = new Map<number, { at: number; connection: Promise<Connection> }>();
 
   constructor(
     private readonly store: BillingStore,
@@ -64,20 +75,46 @@ export class BillingService {
     return this.store.settings(account.id);
   }
 
-  setSettings(account: Account, settings: BillingSettings): Promise<void> {
-    return this.store.setSettings(account.id, settings, this.clock());
+  async setSettings(account: Account, settings: BillingSettings): Promise<void> {
+    this.recent.delete(account.id);
+    await this.store.setSettings(account.id, settings, this.clock());
+    this.recent.delete(account.id);
   }
 
   plans(account: Account): Promise<Plan[]> {
     return this.store.plans(account.id);
   }
 
-  addPlan(account: Account, plan: Omit<Plan, 'createdAt'>): Promise<boolean> {
-    return this.store.addPlan(account.id, { ...plan, createdAt: this.clock() });
+  async addPlan(account: Account, plan: Omit<Plan, 'createdAt'>): Promise<boolean> {
+    this.recent.delete(account.id);
+    const added = await this.store.addPlan(account.id, { ...plan, createdAt: this.clock() });
+    this.recent.delete(account.id);
+    return added;
   }
 
-  removePlan(account: Account, name: string): Promise<boolean> {
-    return this.store.removePlan(account.id, name);
+  async removePlan(account: Account, name: string): Promise<boolean> {
+    this.recent.delete(account.id);
+    const removed = await this.store.removePlan(account.id, name);
+    this.recent.delete(account.id);
+    return removed;
+  }
+
+  /**
+   * The account's provider settings and plans for its notices, from memory when read less than
+   * a second ago: a provider sends notices in bursts (a month's renewals), and each would
+   * otherwise read both. A change made by another process (the command line) is seen within that
+   * second; this process's own at once.
+   */
+  private connection(accountId: number): Promise<Connection> {
+    const now = this.clock();
+    const kept = this.recent.get(accountId);
+    if (kept && now - kept.at < RECENT_MS && now >= kept.at) return kept.connection;
+    const connection = Promise.all([this.store.settings(accountId), this.store.plans(accountId)]).then(([settings, plans]) => ({ settings, plans }));
+    // Bounded; a failed read is not kept.
+    if (this.recent.size >= 10_000) this.recent.clear();
+    this.recent.set(accountId, { at: now, connection });
+    connection.catch(() => this.recent.delete(accountId));
+    return connection;
   }
 
   /**
@@ -85,7 +122,7 @@ export class BillingService {
    * are), each notice applied. A failure to write leaves as an error: the provider retries.
    */
   async receive(account: Account, provider: ProviderName, request: ProviderRequest, requestId?: string): Promise<Applied[]> {
-    const [settings, plans] = await Promise.all([this.store.settings(account.id), this.store.plans(account.id)]);
+    const { settings, plans } = await this.connection(account.id);
     const reader = this.providers[provider];
     const notices = await reader.read(request, settings, plans);
     const origin: EventOrigin = { actor: 'system', name: provider, ...(requestId ? { requestId } : {}) };
@@ -129,7 +166,7 @@ export class BillingService {
     for (const { accountId, notice } of matched) {
       if (!accounts.has(accountId)) {
         const account = await this.accountById(accountId);
-        accounts.set(accountId, account && { account, settings: await this.store.settings(accountId), plans: await this.store.plans(accountId) });
+        accounts.set(accountId, account && { account, ...(await this.connection(accountId)) });
       }
       const held = accounts.get(accountId);
       if (!held) continue;

@@ -24,7 +24,8 @@ export async function registerBillingRoutes(app: FastifyInstance, context: { acc
       async (request, reply) => {
         const { provider } = request.params;
         if (!PROVIDERS.includes(provider as ProviderName)) return reply.code(404).send({ error: `no such provider: ${provider} (stripe or paypal)` });
-        const account = await context.accounts.find(request.params.account);
+        // Read once a second at most: a provider sends its notices in bursts.
+        const account = await context.accounts.findRecent(request.params.account);
         if (!account) return reply.code(404).send({ error: 'no such account' });
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         try {
