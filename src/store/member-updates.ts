@@ -74,6 +74,18 @@ export async function expireDue(
   accountId: number,
   options: { events: boolean; collect?: NewEvent[] },
 ): Promise<number> {
+  // Most writes find none due: a read of the due expirations' partial index says so for a
+  // fraction of what the UPDATE costs when it matches nothing (on SQLite a fifth: its
+  // subquery's list and RETURNING are set up whatever it finds).
+  const anyDue = await trx
+    .selectFrom('members')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('status', '=', sql.lit('A'))
+    .where('exp_time_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  if (!anyDue) return 0;
   let expired = 0;
   for (;;) {
     const count = await expireChunk(trx, now, accountId, options);
