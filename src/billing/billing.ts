@@ -163,6 +163,18 @@ export interface Effect {
 /** The billing states in which billing itself suspended the member: a payment restores it from them. */
 const SUSPENDING_STATES = new Set(['refunded', 'canceled', 'unpaid', 'incomplete_expired', 'past_due']);
 
+/** The billing states in which a subscription has ended: nothing more will be charged. */
+const ENDED_STATES = new Set(['refunded', 'canceled', 'unpaid', 'incomplete_expired', 'dispute_lost']);
+
+/**
+ * Whether the member pays for a subscription that goes on (not ended, paid beyond now): a
+ * second checkout would charge it twice, so the member changes plan in the provider's portal
+ * instead (one subscription per member, as the seed's one `bill_subscr`).
+ */
+export function paysSubscription(member: { readonly billSubscr: string | null }, billing: MemberBilling | undefined, now: number): boolean {
+  return member.billSubscr !== null && billing !== undefined && !ENDED_STATES.has(billing.status) && billing.paidUntil !== null && billing.paidUntil > now;
+}
+
 /** Access is granted until this instant when the paid period's end is not known yet (a checkout before its invoice). */
 export const PROVISIONAL_ACCESS_MS = 24 * 60 * 60 * 1000;
 

@@ -186,6 +186,11 @@ for (const engine of ENGINES) {
       await page.goto(`${site}/auth/demo/profile`);
       await Promise.all([page.waitForURL(`${stripe.url}/portal/**`), page.click('#billing button')]);
       expect(await text(page.locator('h1'))).toBe('Manage your subscription');
+      // Joining again while paying: no second subscription, the way to the portal instead.
+      await page.goto(`${site}/auth/demo/?action=join`);
+      expect(await text(page.locator('main'))).toContain('You pay for the Gold plan already.');
+      expect(await page.locator('#join-form').count()).toBe(0);
+      await shot('join-paying');
     });
 
     it('the provider’s events after it: renewal, failed payment mailed, cancellation, plan switch, refund, disputes', async () => {

@@ -428,6 +428,19 @@ describeEachEngineApp(
       expect(portal.status).toBe(303);
       expect(String(portal.headers.location)).toMatch(new RegExp(`^${stripe.url}/portal/`));
       expect(stripe.requests.at(-1)!.body.get('customer')).toBe('cus_olga');
+      // A member that pays already is not sold a second subscription: the join page sends it to the portal.
+      const again = await get(`${base}?action=join`);
+      expect(again.body).toContain('You pay for the Gold plan already.');
+      expect(again.body).not.toContain('<form id="join-form"');
+      expect(again.body).toContain(`action="${base}billing"`);
+      const sessionsNow = stripe.sessions.size;
+      const second = await post(`${base}join`, { plan: 'silver' });
+      expect(second.status).toBe(409);
+      expect(second.body).toContain('You pay for the Gold plan already.');
+      expect(stripe.sessions.size).toBe(sessionsNow);
+      // Once the subscription has ended (deleted, its period over), the member may buy again.
+      await s.send('customer.subscription.deleted', { ...subscriptionObject('sub_olga', 'cus_olga', 'price_gold', now() - 60), status: 'canceled' }, { created: now() + 5 });
+      expect((await get(`${base}?action=join`)).body).toContain('<form id="join-form"');
     });
 
     it('the console’s Plans page: owners add and remove plans and connect providers (secrets masked, every problem named); a member’s payments and a grant without payment', async () => {

@@ -9,7 +9,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientScope } from '../../auth/client-address.js';
 import { CHECKOUT_SIGN_IN_MS } from '../../billing/billing-service.js';
-import { ProviderUnavailable } from '../../billing/billing.js';
+import { paysSubscription, ProviderUnavailable, type Plan } from '../../billing/billing.js';
+import type { Member } from '../../members/member.js';
 import { FORM_BODY_LIMIT_BYTES, cameOverHttps } from '../../http/page-security.js';
 import { isEmail, isLogin } from '../../members/fields.js';
 import { effectiveState } from '../../members/lifecycle.js';
@@ -41,6 +42,9 @@ export async function joinSection(pages: FastifyInstance, context: MemberPagesCo
     const login = (params.get('login') ?? '').trim();
     const email = (params.get('email') ?? '').trim();
     const password = params.get('password') ?? '';
+    // A member that pays for a plan already switches in the provider's portal: a second checkout would charge it twice.
+    const subscribed = member && (await subscribedPlan(context, account, member, plans));
+    if (subscribed !== undefined) return sendPage(reply, 409, chrome, joinPage(chrome, { plans: [], subscribed }), undefined, context.billing.providerOrigins());
     const errors: Record<string, string> = {};
     if (!plan) errors.plan = chrome.t('unknownPlan');
     if (!member) {
@@ -122,5 +126,15 @@ export async function showJoin(context: MemberPagesContext, request: FastifyRequ
   const { account } = chrome;
   const current = await currentSession(context, account, request);
   const plans = sellable(await context.billing.plans(account));
-  return sendPage(reply, 200, chrome, joinPage(chrome, { plans, login: current?.member.login }), undefined, context.billing.providerOrigins());
+  const member = current && (await context.members.byId(account, current.member.id));
+  const subscribed = member && (await subscribedPlan(context, account, member, plans));
+  return sendPage(reply, 200, chrome, joinPage(chrome, { plans, login: current?.member.login, subscribed }), undefined, context.billing.providerOrigins());
+}
+
+/** The title of the plan the member pays for and goes on paying, if it does (billing.ts: paysSubscription). */
+async function subscribedPlan(context: MemberPagesContext, account: Account, member: Member, plans: readonly Plan[]): Promise<string | undefined> {
+  if (member.billSubscr === null) return undefined;
+  const billing = await context.billing.memberBilling(account, member.id);
+  if (!paysSubscription(member, billing, Date.now())) return undefined;
+  return plans.find((plan) => plan.name === billing!.plan)?.title ?? billing!.plan;
 }

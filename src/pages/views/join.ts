@@ -10,6 +10,8 @@ export interface JoinView {
   readonly values?: Readonly<Record<string, string>>;
   readonly errors?: Readonly<Record<string, string>>;
   readonly error?: string;
+  /** The plan the signed-in member pays for already: no second checkout, its portal instead. */
+  readonly subscribed?: string;
 }
 
 export function joinPage(chrome: Chrome, view: JoinView): string {
@@ -21,7 +23,11 @@ export function joinPage(chrome: Chrome, view: JoinView): string {
     chrome,
     t('joinTo', { name: account.settings.pageName || account.name }),
     html`${alert(view.error ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
-${view.plans.length === 0
+${view.subscribed !== undefined
+  ? html`<p>${t('alreadySubscribed', { plan: view.subscribed })}</p>
+<form method="post" action="${base}billing">${formToken(chrome)}<button type="submit">${t('manageBilling')}</button></form>
+<p class="links"><a href="${base}profile">${t('profile')}</a></p>`
+  : view.plans.length === 0
   ? html`<p>${t('noPlans')}</p>`
   : html`<p>${view.login ? t('joinAs', { login: view.login }) : t('joinText')}</p>
 <form id="join-form" method="post" action="${base}join" novalidate>${formToken(chrome)}
@@ -36,7 +42,7 @@ ${input('password', t('newPassword'), { type: 'password', autocomplete: 'new-pas
 ${input('confirm', t('passwordAgain'), { type: 'password', autocomplete: 'new-password', required: true, error: errors.confirm })}`}
 <button type="submit">${t('continue')}</button>
 </form>`}
-${view.login ? '' : html`<p class="links"><span>${t('haveAccount')} <a href="${base}">${t('signIn')}</a></span></p>`}`,
+${view.login || view.subscribed !== undefined ? '' : html`<p class="links"><span>${t('haveAccount')} <a href="${base}">${t('signIn')}</a></span></p>`}`,
   );
 }
 
