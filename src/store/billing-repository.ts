@@ -29,7 +29,7 @@ import { writerProcedure, type SearchSql, type WriterConnection } from './dialec
 import { insertMemberIn } from './member-repository.js';
 import { toMember } from './member-rows.js';
 import { lockMember, selectorCondition, updateOneIn } from './member-updates.js';
-import type { BillingPlanTable, Database } from './schema.js';
+import type { BillingPlanTable, Database, MemberBillingTable } from './schema.js';
 import { Repository } from './writes.js';
 
 /** The providers' names of a dispute's close (PayPal's IPN of it has no txn_type: its status, lower-cased). */
@@ -135,18 +135,61 @@ async function freeLogin(trx: Trx, search: SearchSql, accountId: number, login: 
 
 async function memberBillingIn(db: Pick<Trx, 'selectFrom'>, accountId: number, memberId: number): Promise<MemberBilling | undefined> {
   const row = await db.selectFrom('member_billing').selectAll().where('account_id', '=', accountId).where('member_id', '=', memberId).executeTakeFirst();
-  return (
-    row && {
-      plan: row.plan,
-      paidUntil: row.paid_until === null ? null : Number(row.paid_until),
-      status: row.status,
-      statusAt: Number(row.status_at),
-      cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
-      disputed: Number(row.disputed) === 1,
-      period: row.period,
-      periodFrom: row.period_from === null ? null : Number(row.period_from),
-    }
-  );
+  return row && billingOf(row);
+}
+
+function billingOf(row: Pick<MemberBillingTable, 'plan' | 'paid_until' | 'status' | 'status_at' | 'cancel_at_period_end' | 'disputed' | 'period' | 'period_from'>): MemberBilling {
+  return {
+    plan: row.plan,
+    paidUntil: row.paid_until === null ? null : Number(row.paid_until),
+    status: row.status,
+    statusAt: Number(row.status_at),
+    cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
+    disputed: Number(row.disputed) === 1,
+    period: row.period,
+    periodFrom: row.period_from === null ? null : Number(row.period_from),
+  };
+}
+
+/**
+ * The member as a notice's effect needs it, in one statement: its row, its billing state, and
+ * the values it holds of the profile fields the plans set (a renewal writes only those that differ).
+ */
+async function billedMemberIn(trx: Trx, search: SearchSql, memberId: number, plans: readonly Plan[]) {
+  const names = [...new Set(plans.flatMap((plan) => [...plan.fields.keys()]))];
+  const row = await trx
+    .selectFrom('members')
+    .leftJoin('member_billing as b', 'b.member_id', 'members.id')
+    .selectAll('members')
+    .select([
+      'b.member_id as b_member_id',
+      'b.plan as b_plan',
+      'b.paid_until as b_paid_until',
+      'b.status as b_status',
+      'b.status_at as b_status_at',
+      'b.cancel_at_period_end as b_cancel_at_period_end',
+      'b.disputed as b_disputed',
+      'b.period as b_period',
+      'b.period_from as b_period_from',
+    ])
+    .select((names.length > 0 ? search.profileObject(names, 'members.id') : sql`null`).as('touched'))
+    .where('members.id', '=', memberId)
+    .executeTakeFirstOrThrow();
+  const billing =
+    row.b_member_id === null
+      ? NO_MEMBER_BILLING
+      : billingOf({
+          plan: row.b_plan!,
+          paid_until: row.b_paid_until,
+          status: row.b_status!,
+          status_at: row.b_status_at!,
+          cancel_at_period_end: row.b_cancel_at_period_end!,
+          disputed: row.b_disputed!,
+          period: row.b_period!,
+          period_from: row.b_period_from,
+        });
+  const touched = typeof row.touched === 'string' ? (JSON.parse(row.touched) as Record<string, string>) : (row.touched as Record<string, string> | null);
+  return { member: toMember(row), billing, fields: new Map(Object.entries(touched ?? {})) };
 }
 
 /** The notice's record: what it was about, and what it came to. */
@@ -243,9 +286,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   // The member's own lock first (PostgreSQL), as its update takes it: two notices of one member
   // under different keys (a charge, a customer) still read its billing state one after the other.
   if (connection.transactionLocks) await lockMember(trx, connection.transactionLocks, accountId, memberId);
-  const row = await trx.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirstOrThrow();
-  const before = toMember(row);
-  const held = (await memberBillingIn(trx, accountId, memberId)) ?? NO_MEMBER_BILLING;
+  const { member: before, billing: held, fields: heldFields } = await billedMemberIn(trx, connection.search, memberId, plans);
   const billed: BilledMember = { status: before.status, expiresAt: before.timeExpiry?.at ?? null, billing: held };
   // A dispute's opening that arrives after its close (Stripe does not promise the order) opens nothing.
   if (notice.kind === 'disputed' && notice.charge) {
@@ -285,13 +326,8 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const effect = effectOf(billed, read, { current, previous }, { onRefund }, now);
   const { bill } = effect.member;
   // A renewal sets the fields the member has already: only a value that differs is written
-  // (a profile write also rewrites the member's search index).
-  const named = [...effect.member.setFields.keys(), ...effect.member.deleteFields];
-  const heldFields = new Map(
-    named.length === 0
-      ? []
-      : (await trx.selectFrom('member_fields').select(['name', 'value']).where('member_id', '=', memberId).where('name', 'in', named).execute()).map((field) => [field.name, field.value]),
-  );
+  // (a profile write also rewrites the member's search index). The fields an effect sets or
+  // removes are its plans' (held: read with the member).
   const setFields = new Map([...effect.member.setFields].filter(([name, value]) => heldFields.get(name) !== value));
   const deleteFields = effect.member.deleteFields.filter((name) => heldFields.has(name));
   // Only what differs is written: a renewal of an Active member sets its access and payment id,
