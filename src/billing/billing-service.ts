@@ -159,10 +159,12 @@ export class BillingService {
    * notices and starts again at the first once it has seen them all. Answers how many applied.
    */
   async applyKept(window = KEPT_WINDOW): Promise<number> {
-    const { matched, last } = await this.store.keptMatched(this.keptCursor, window);
-    this.keptCursor = last ?? 0;
+    const from = this.keptCursor;
+    const { matched, last } = await this.store.keptMatched(from, window);
     const accounts = new Map<number, { account: Account; settings: BillingSettings; plans: Plan[] } | undefined>();
     let applied = 0;
+    // A failure (the store out of reach) leaves the cursor where it was: the next round takes
+    // the same window again, and the notices applied meanwhile are found applied.
     for (const { accountId, notice } of matched) {
       if (!accounts.has(accountId)) {
         const account = await this.accountById(accountId);
@@ -173,6 +175,7 @@ export class BillingService {
       const outcome = await this.apply(held.account, notice, held.settings, held.plans, { actor: 'system', name: `billing ${notice.provider}` });
       if (outcome.kind === 'applied') applied++;
     }
+    this.keptCursor = last ?? 0;
     return applied;
   }
 
