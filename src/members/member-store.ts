@@ -34,10 +34,13 @@ export interface Selection {
   readonly idSum: number;
 }
 
-/** The most an update may write, in profile values: per request, and what the account has left of its quota. */
+/**
+ * The most an update may write, in profile values: per request, and the account's storage
+ * quota in bytes (what the account holds already is read in the update's transaction).
+ */
 export interface UpdateLimits {
   readonly maxProfileBytes: number;
-  readonly storageLeft: number;
+  readonly storageQuota: number;
 }
 
 /** What an update changes; absent means unchanged. */

@@ -214,7 +214,7 @@ export class MembersService {
         now,
         {
           maxProfileBytes: MAX_UPDATE_PROFILE_BYTES,
-          storageLeft: command.setFields.size > 0 ? await this.storageLeft(account) : Number.POSITIVE_INFINITY,
+          storageQuota: account.settings.storageQuotaMb * 1024 * 1024,
         },
         origin,
       );

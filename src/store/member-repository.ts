@@ -20,7 +20,7 @@ import { Repository, type StoreConnection } from './writes.js';
 import { listMembers } from './member-listing.js';
 import { pageMembers } from './members-paging.js';
 import { memberRow, toMember } from './member-rows.js';
-import { selectorCondition, updateMembersProcedure, valueKeyOf } from './member-updates.js';
+import { profileBytesHeld, selectorCondition, updateMembersProcedure, valueKeyOf } from './member-updates.js';
 import { queueMail } from './mail-repository.js';
 import type { MailRequest } from '../mail/mail.js';
 import { createdEvent, type EventOrigin } from '../events/event.js';
@@ -233,13 +233,7 @@ export class MemberRepository extends Repository implements MemberStore {
   }
 
   async profileBytes(accountId: number): Promise<number> {
-    const usage = this.reads.selectFrom('account_usage').select('profile_bytes').where('account_id', '=', accountId);
-    const deltas = this.reads.selectFrom('account_usage_deltas').select('profile_bytes').where('account_id', '=', accountId);
-    const row = await this.reads
-      .selectFrom(usage.unionAll(deltas).as('u'))
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('u.profile_bytes'), eb.lit(0)).as('bytes'))
-      .executeTakeFirstOrThrow();
-    return Number(row.bytes);
+    return Number((await profileBytesHeld(this.reads, accountId).executeTakeFirstOrThrow()).bytes);
   }
 
   listMembers(accountId: number, query: MemberListQuery, now: number): MemberListing {

@@ -2,7 +2,7 @@
  * /update/ in SQL: every change is one set-based statement over the members the selector
  * finds, whether that is one member or a million, all in one transaction.
  */
-import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
 import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
@@ -61,6 +61,13 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** Lets the event loop run between two chunks of a long write (better-sqlite3 is synchronous). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** What the account's profile values take, in bytes: its total and the deltas not folded into it yet (one row, `bytes`). */
+export function profileBytesHeld(db: Kysely<Database> | Transaction<Database>, accountId: number) {
+  const usage = db.selectFrom('account_usage').select('profile_bytes').where('account_id', '=', accountId);
+  const deltas = db.selectFrom('account_usage_deltas').select('profile_bytes').where('account_id', '=', accountId);
+  return db.selectFrom(usage.unionAll(deltas).as('u')).select((eb) => eb.fn.coalesce(eb.fn.sum<number>('u.profile_bytes'), eb.lit(0)).as('bytes'));
+}
 
 /**
  * Writes down the time expirations due at `now`, inside the caller's transaction (an
@@ -241,7 +248,7 @@ export async function updateOneIn(
 ): Promise<MemberUpdate> {
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const lock: UpdateLock | undefined = connection.transactionLocks && { locks: connection.transactionLocks, accountId, one: true };
-  const limits = { maxProfileBytes: Number.POSITIVE_INFINITY, storageLeft: Number.POSITIVE_INFINITY };
+  const limits = { maxProfileBytes: Number.POSITIVE_INFINITY, storageQuota: Number.POSITIVE_INFINITY };
   return applyUpdate(trx, accountId, { by: 'id', id }, changes, now, limits, setBytes, CHUNK_MEMBERS, connection, { origin, events, lock });
 }
 
@@ -271,11 +278,15 @@ async function applyUpdate(
   }
   let matched = 0;
   let idSum = 0;
+  // What the quota leaves, read once (in the lock's statement where there is one); none to read
+  // for an update that sets no profile value or has no quota.
+  let storageLeft: number | undefined = setBytes > 0 && Number.isFinite(limits.storageQuota) ? undefined : Number.POSITIVE_INFINITY;
   for (let after = 0; ;) {
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
-    const before = isBulk(selector) || !told ? undefined : await chunkBefore(trx, search, next, chunkSize, changes, told.lock, now, expire);
+    const before = isBulk(selector) || !told ? undefined : await chunkBefore(trx, search, next, chunkSize, changes, told.lock, now, expire, storageLeft === undefined);
+    if (before?.held !== undefined) storageLeft ??= limits.storageQuota - before.held;
     const ids = before
       ? before.members.map((member) => member.id)
       : selector.by === 'filter'
@@ -297,7 +308,8 @@ async function applyUpdate(
     for (const id of ids) idSum += id;
     // What one request may write in profile values, and what the account may hold.
     if (setBytes * matched > limits.maxProfileBytes) return { kind: 'too-large', bytes: setBytes * matched };
-    if (setBytes > 0 && limits.storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
+    storageLeft ??= limits.storageQuota - Number((await profileBytesHeld(trx, accountId).executeTakeFirstOrThrow()).bytes);
+    if (storageLeft - setBytes * matched < 0) return { kind: 'over-quota' };
     // A filter's members are the chunk's ids, found above in this transaction: its conditions
     // (a search, a date range) are not evaluated again by each statement of the change.
     const inChunk =
@@ -343,6 +355,8 @@ interface MembersBefore {
   readonly members: ReadonlyArray<Member>;
   /** The values, before, of the profile fields the update sets or removes, by member. */
   readonly profiles: ReadonlyMap<number, Map<string, string>>;
+  /** The bytes of profile values the account holds, when asked and read with the lock. */
+  readonly held?: number;
 }
 
 /** How an update locks the members it reads (PostgreSQL): `one` when it finds one member at most. */
@@ -398,13 +412,17 @@ async function chunkBefore(
   lock: UpdateLock | undefined,
   now: number,
   expire: () => Promise<unknown>,
+  /** Whether to read what the account holds of its storage quota (with the lock: no statement of its own). */
+  askHeld: boolean,
 ): Promise<MembersBefore> {
+  let held: number | undefined;
   if (lock) {
     const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
     // The account's first time expiration to fall due (the first entry of its range of the
     // partial index members_exp_time_due), compared with now here: the statement holds no
     // value a plan would depend on (postgres-prepared.ts).
     const due = sql<number | null>`(select min(d.exp_time_at) from members as d where d.account_id = ${lock.accountId} and d.status = 'A')`;
+    const bytes = askHeld ? sql<number | null>`(${profileBytesHeld(trx, lock.accountId)})` : sql<number | null>`null`;
     const locking = lock.one
       ? trx
           .selectFrom('members')
@@ -412,14 +430,16 @@ async function chunkBefore(
             lock.locks.lock('shared', ACCOUNT_UPDATES, account).as('account'),
             lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(id % 2147483647 as integer)`).as('member'),
             due.as('due'),
+            bytes.as('held'),
           ])
           .where(next)
           .orderBy('id')
           .limit(chunkSize)
           .compile()
-      : sql<{ due: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due`.compile(trx);
+      : sql<{ due: number | null; held: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due, ${bytes} as held`.compile(trx);
     const { rows } = await trx.executeQuery(locking);
     if (rows.some((row) => row.due !== null && Number(row.due) <= now)) await expire();
+    if (askHeld && rows[0] && rows[0].held !== null) held = Number(rows[0].held);
   }
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
   // Without a status change the events compare only the values given (memberEvents): the
@@ -448,7 +468,7 @@ async function chunkBefore(
     const touched = typeof row.touched === 'string' ? (JSON.parse(row.touched) as Record<string, string>) : (row.touched as Record<string, string> | null);
     if (touched) profiles.set(row.id, new Map(Object.entries(touched)));
   }
-  return { members: rows.map(toMember), profiles };
+  return { members: rows.map(toMember), profiles, ...(held === undefined ? {} : { held }) };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { MemberChanges } from '../../src/members/member-store.js';
 import { describeEachEngine } from '../support/engines.js';
 import { insertAccount, insertMember } from '../support/factories.js';
 
-const NO_LIMITS = { maxProfileBytes: Number.POSITIVE_INFINITY, storageLeft: Number.POSITIVE_INFINITY };
+const NO_LIMITS = { maxProfileBytes: Number.POSITIVE_INFINITY, storageQuota: Number.POSITIVE_INFINITY };
 const NOW = Date.UTC(2026, 10, 24);
 const city = (value: string): MemberChanges => ({ deleteFields: [], setFields: new Map([['city', value]]) });
 
@@ -24,7 +24,7 @@ describeEachEngine('updates sent together (SQLite: committed as a group)', (cont
       // Member 5 asks for member 6's login (refused: taken), member 7's is refused by the
       // account's storage left (a rollback of its own), the tenth finds no member.
       if (i === 5) return store.members.updateMembers(account.id, { by: 'id', id }, { ...city('Lima'), login: 'g6' }, NOW, NO_LIMITS, { actor: 'api' });
-      if (i === 7) return store.members.updateMembers(account.id, { by: 'id', id }, city('Quito'), NOW, { ...NO_LIMITS, storageLeft: 0 }, { actor: 'api' });
+      if (i === 7) return store.members.updateMembers(account.id, { by: 'id', id }, city('Quito'), NOW, { ...NO_LIMITS, storageQuota: 0 }, { actor: 'api' });
       if (i === 9) return store.members.updateMembers(account.id, { by: 'id', id: 1_000_000_000 }, city('Nowhere'), NOW, NO_LIMITS, { actor: 'api' });
       return store.members.updateMembers(account.id, { by: 'id', id }, city(`City ${i}`), NOW, NO_LIMITS, { actor: 'api' });
     });

@@ -9,7 +9,7 @@ import { peek } from '../support/peek.js';
 
 const NO_CHANGES = { deleteFields: [], setFields: new Map<string, string>() };
 
-const NO_LIMITS = { maxProfileBytes: Number.POSITIVE_INFINITY, storageLeft: Number.POSITIVE_INFINITY };
+const NO_LIMITS = { maxProfileBytes: Number.POSITIVE_INFINITY, storageQuota: Number.POSITIVE_INFINITY };
 
 describeEachEngine('members_total from the status counters', (context) => {
   /** members_total of a list cut to one member, as /list/ computes it. */

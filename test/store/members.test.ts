@@ -12,7 +12,7 @@ import { insertAccount, insertMember, newMember, uniqueName } from '../support/f
 
 const NOW = 1_750_000_000_000;
 
-const NO_LIMITS = { maxProfileBytes: Number.POSITIVE_INFINITY, storageLeft: Number.POSITIVE_INFINITY };
+const NO_LIMITS = { maxProfileBytes: Number.POSITIVE_INFINITY, storageQuota: Number.POSITIVE_INFINITY };
 
 describeEachEngine('member store', (context) => {
   it('stores a member as sent and finds it by login, case-insensitively, and by id', async () => {
