@@ -25,8 +25,21 @@ describe('StatementNames', () => {
     for (let i = 0; i < 5; i++) expect(names.nameOf(long, 1)).toBeUndefined();
     for (let i = 0; i < 5; i++) expect(names.nameOf('commit', 0)).toBeUndefined();
     // Its rows depend on the value: planned for each one.
-    for (const ranged of ['select id from members where exp_time_at <= $1', 'select 1 where at > cast($1 as bigint)', 'select id from members where login like $1']) {
+    for (const ranged of [
+      'select id from members where exp_time_at <= $1',
+      'select 1 where at > cast($1 as bigint)',
+      'select id from members where login like $1',
+      // A range of another column than the key, even one whose name ends in id.
+      'select id from events where "account_id" = $1 and "member_id" >= $2',
+      'select "id" from "members" where "id" > $1 and "exp_time_at" <= $2',
+    ]) {
       for (let i = 0; i < 5; i++) expect(names.nameOf(ranged, 1)).toBeUndefined();
+    }
+    // A range of the primary key is one whatever the value: named as any other.
+    for (const keyed of ['select "id" from "members" where ("account_id" = $1 and "login_key" = $2) and "id" > $3 order by "id" limit $4', 'update "members" set "city" = $1 where "m"."id" >= $2 and id <= cast($3 as bigint)']) {
+      const results = [0, 1, 2].map(() => names.nameOf(keyed, 3));
+      expect(results.slice(0, 2)).toEqual([undefined, undefined]);
+      expect(results[2]).toMatch(/^m_/);
     }
     for (let n = 0; n < 400; n++) for (let i = 0; i < 3; i++) names.nameOf(`select ${n} where $1`, 1);
     expect(names.size).toBe(400);
