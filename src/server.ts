@@ -219,7 +219,8 @@ export function backgroundJobs(services: Services, config: Config): BackgroundJo
       runsOn: 'one server',
       changesMembers: true,
       run: async () => {
-        const applied = await services.billing.applyKept();
+        const { applied, failed, error } = await services.billing.applyKept();
+        if (failed > 0) return { level: 'warn', fields: { applied, failed, err: error }, message: 'kept payment notices not applied; tried again later' };
         return applied > 0 ? { level: 'info', fields: { applied }, message: 'kept payment notices applied' } : undefined;
       },
     },

@@ -154,29 +154,34 @@ export class BillingService {
 
   /**
    * One round of the billing job: the kept notices whose member has appeared since they came
-   * (an operator, an import or `/update/` set its customer or subscription; a later notice
-   * linked its charge) applied, oldest first. Each round looks at the next window of kept
-   * notices and starts again at the first once it has seen them all. Answers how many applied.
+   * (an import gave it its customer or subscription; a later notice linked its charge)
+   * applied, oldest first. Each round looks at the next window of kept notices and starts
+   * again at the first once it has seen them all. A notice that fails to apply stays kept: it
+   * is counted, and tried again when the rounds come back to it.
    */
-  async applyKept(window = KEPT_WINDOW): Promise<number> {
-    const from = this.keptCursor;
-    const { matched, last } = await this.store.keptMatched(from, window);
+  async applyKept(window = KEPT_WINDOW): Promise<{ applied: number; failed: number; error?: unknown }> {
+    const { matched, last } = await this.store.keptMatched(this.keptCursor, window);
+    this.keptCursor = last ?? 0;
     const accounts = new Map<number, { account: Account; settings: BillingSettings; plans: Plan[] } | undefined>();
     let applied = 0;
-    // A failure (the store out of reach) leaves the cursor where it was: the next round takes
-    // the same window again, and the notices applied meanwhile are found applied.
+    let failed = 0;
+    let error: unknown;
     for (const { accountId, notice } of matched) {
-      if (!accounts.has(accountId)) {
-        const account = await this.accountById(accountId);
-        accounts.set(accountId, account && { account, ...(await this.connection(accountId)) });
+      try {
+        if (!accounts.has(accountId)) {
+          const account = await this.accountById(accountId);
+          accounts.set(accountId, account && { account, ...(await this.connection(accountId)) });
+        }
+        const held = accounts.get(accountId);
+        if (!held) continue;
+        const outcome = await this.apply(held.account, notice, held.settings, held.plans, { actor: 'system', name: `billing ${notice.provider}` });
+        if (outcome.kind === 'applied') applied++;
+      } catch (cause) {
+        failed++;
+        error ??= cause;
       }
-      const held = accounts.get(accountId);
-      if (!held) continue;
-      const outcome = await this.apply(held.account, notice, held.settings, held.plans, { actor: 'system', name: `billing ${notice.provider}` });
-      if (outcome.kind === 'applied') applied++;
     }
-    this.keptCursor = last ?? 0;
-    return applied;
+    return { applied, failed, ...(error === undefined ? {} : { error }) };
   }
 
   /** A member for a payer no member matches: its address as its login (or that and a number, when taken), a password it will choose by link. */

@@ -167,12 +167,15 @@ const SUSPENDING_STATES = new Set(['refunded', 'canceled', 'unpaid', 'incomplete
 const ENDED_STATES = new Set(['refunded', 'canceled', 'unpaid', 'incomplete_expired', 'dispute_lost']);
 
 /**
- * Whether the member pays for a subscription that goes on (not ended, paid beyond now): a
- * second checkout would charge it twice, so the member changes plan in the provider's portal
- * instead (one subscription per member, as the seed's one `bill_subscr`).
+ * Whether the member has a subscription that goes on: not ended, and paid beyond now, or not
+ * known until when yet (a checkout before its invoice), or past due (the provider still tries
+ * the card). A second checkout would charge it twice, so the member changes plan in the
+ * provider's portal instead (one subscription per member, as the seed's one `bill_subscr`);
+ * one that ends at its period's end is renewed there too.
  */
 export function paysSubscription(member: { readonly billSubscr: string | null }, billing: MemberBilling | undefined, now: number): boolean {
-  return member.billSubscr !== null && billing !== undefined && !ENDED_STATES.has(billing.status) && billing.paidUntil !== null && billing.paidUntil > now;
+  if (member.billSubscr === null || billing === undefined || ENDED_STATES.has(billing.status)) return false;
+  return billing.paidUntil === null || billing.paidUntil > now || billing.status === 'past_due';
 }
 
 /** Access is granted until this instant when the paid period's end is not known yet (a checkout before its invoice). */

@@ -463,14 +463,15 @@ export class BillingRepository extends Repository implements BillingStore {
 
   async keptMatched(after: number, window: number): Promise<{ matched: Array<{ accountId: number; notice: BillingNotice }>; last: number | undefined }> {
     // The window: the next kept notices in the order they came (the partial index of them).
-    const ids = await this.reads.selectFrom('billing_events').select('id').where('state', '=', 'pending').where('id', '>', after).orderBy('id').limit(window).execute();
+    // The state a literal, not a parameter: a plan made once for any value could not use the partial index.
+    const ids = await this.reads.selectFrom('billing_events').select('id').where('state', '=', sql.lit('pending')).where('id', '>', after).orderBy('id').limit(window).execute();
     if (ids.length === 0) return { matched: [], last: undefined };
     const last = Number(ids[ids.length - 1]!.id);
     // Of those, the ones a member now matches, as applying them would find it: by subscription, customer or charge.
     const rows = await this.reads
       .selectFrom('billing_events as e')
       .select(['e.account_id', 'e.notice'])
-      .where('e.state', '=', 'pending')
+      .where('e.state', '=', sql.lit('pending'))
       .where('e.id', '>', after)
       .where('e.id', '<=', last)
       .where((eb) =>

@@ -201,7 +201,7 @@ describeEachEngineApp(
       const paid = (await s.api.events()).events.find((e: { type: string }) => e.type === 'member.paid');
       expect(paid.actor).toEqual({ kind: 'system', name: 'billing stripe' });
       // Applied once: the next rounds find nothing more to do for it.
-      expect(await h().services.billing.applyKept()).toBe(0);
+      expect(await h().services.billing.applyKept()).toEqual({ applied: 0, failed: 0 });
       // A window of one notice at a time still reaches a kept notice behind another that nothing matches.
       await s.send('invoice.paid', invoiceObject('in_none_1', 'cus_none', 'sub_none', 'price_gold', periodEnd));
       await s.send('invoice.paid', invoiceObject('in_jay_1', 'cus_jay', 'sub_jay', 'price_gold', periodEnd));
@@ -438,6 +438,11 @@ describeEachEngineApp(
       expect(second.status).toBe(409);
       expect(second.body).toContain('You pay for the Gold plan already.');
       expect(stripe.sessions.size).toBe(sessionsNow);
+      // Canceled at its period's end: it is renewed in the portal, not bought again beside it.
+      await s.send('customer.subscription.updated', subscriptionObject('sub_olga', 'cus_olga', 'price_gold', now() + 30 * DAY, { cancel_at_period_end: true }), { created: now() + 2 });
+      const ending = await get(`${base}?action=join`);
+      expect(ending.body).toContain('Your Gold plan ends at the close of its period.');
+      expect(ending.body).not.toContain('<form id="join-form"');
       // Once the subscription has ended (deleted, its period over), the member may buy again.
       await s.send('customer.subscription.deleted', { ...subscriptionObject('sub_olga', 'cus_olga', 'price_gold', now() - 60), status: 'canceled' }, { created: now() + 5 });
       expect((await get(`${base}?action=join`)).body).toContain('<form id="join-form"');

@@ -20,7 +20,7 @@ import { redirectWithFlash } from '../flash.js';
 import { readCookies, setSessionCookie } from '../member-cookie.js';
 import { currentSession, queryOf } from '../page-actions.js';
 import { passwordProblem, seeOther, sendPage } from '../page-reply.js';
-import { confirmingPage, joinPage } from '../views/join.js';
+import { confirmingPage, joinPage, type Subscribed } from '../views/join.js';
 import { messagePage, type Chrome } from '../views/layout.js';
 import type { Account } from '../../accounts/account.js';
 
@@ -131,10 +131,10 @@ export async function showJoin(context: MemberPagesContext, request: FastifyRequ
   return sendPage(reply, 200, chrome, joinPage(chrome, { plans, login: current?.member.login, subscribed }), undefined, context.billing.providerOrigins());
 }
 
-/** The title of the plan the member pays for and goes on paying, if it does (billing.ts: paysSubscription). */
-async function subscribedPlan(context: MemberPagesContext, account: Account, member: Member, plans: readonly Plan[]): Promise<string | undefined> {
+/** The plan the member pays for and goes on paying, if it does (billing.ts: paysSubscription), and whether it ends at its period's end. */
+async function subscribedPlan(context: MemberPagesContext, account: Account, member: Member, plans: readonly Plan[]): Promise<Subscribed | undefined> {
   if (member.billSubscr === null) return undefined;
   const billing = await context.billing.memberBilling(account, member.id);
-  if (!paysSubscription(member, billing, Date.now())) return undefined;
-  return plans.find((plan) => plan.name === billing!.plan)?.title ?? billing!.plan;
+  if (!billing || !paysSubscription(member, billing, Date.now())) return undefined;
+  return { plan: plans.find((plan) => plan.name === billing.plan)?.title ?? billing.plan, ending: billing.cancelAtPeriodEnd };
 }

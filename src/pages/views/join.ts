@@ -11,7 +11,13 @@ export interface JoinView {
   readonly errors?: Readonly<Record<string, string>>;
   readonly error?: string;
   /** The plan the signed-in member pays for already: no second checkout, its portal instead. */
-  readonly subscribed?: string;
+  readonly subscribed?: Subscribed;
+}
+
+/** A subscription the member has: its plan's title, and whether it ends at its period's end (renewed in the portal). */
+export interface Subscribed {
+  readonly plan: string;
+  readonly ending: boolean;
 }
 
 export function joinPage(chrome: Chrome, view: JoinView): string {
@@ -24,7 +30,7 @@ export function joinPage(chrome: Chrome, view: JoinView): string {
     t('joinTo', { name: account.settings.pageName || account.name }),
     html`${alert(view.error ?? (Object.keys(errors).length > 0 ? t('errorSummary') : undefined))}
 ${view.subscribed !== undefined
-  ? html`<p>${t('alreadySubscribed', { plan: view.subscribed })}</p>
+  ? html`<p>${t(view.subscribed.ending ? 'subscriptionEnding' : 'alreadySubscribed', { plan: view.subscribed.plan })}</p>
 <form method="post" action="${base}billing">${formToken(chrome)}<button type="submit">${t('manageBilling')}</button></form>
 <p class="links"><a href="${base}profile">${t('profile')}</a></p>`
   : view.plans.length === 0
