@@ -286,7 +286,8 @@ ${site}`;
 async function startApp(): Promise<{ server: Server; address: string; seen: IncomingHttpHeaders[] }> {
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((request, response) => {
-    seen.push(request.headers);
+    // The path too, under a name no header can have: a browser's late request (its icon) is told apart.
+    seen.push({ ...request.headers, ':path': request.url });
     const gold = (request.url ?? '').startsWith('/gold/');
     const login = String(request.headers['x-member-login'] ?? '').replace(/[<>&"]/g, '');
     response
@@ -499,7 +500,7 @@ for (const engine of ENGINES) {
         const before = app.seen.length;
         const anonymous = await fetch(`${nginx!.origin}/app/forged`, { headers: { 'x-member-login': 'mallory' }, redirect: 'manual' });
         expect(anonymous.status).toBe(302);
-        expect(app.seen.length).toBe(before);
+        expect(app.seen.slice(before).filter((seen) => String(seen[':path']).includes('forged'))).toEqual([]);
       }, 60_000);
 
       it('lets a level in (?require=plan:gold) and keeps another plan out', async () => {
@@ -599,7 +600,7 @@ for (const engine of ENGINES) {
         const location = new URL(anonymous.headers.get('location')!, caddy!.origin);
         expect(location.pathname).toBe('/auth/demo/');
         expect(location.searchParams.get('url')).toBe(`${caddy!.origin}/forged?a=1&b=2`);
-        expect(app.seen.length).toBe(before);
+        expect(app.seen.slice(before).filter((seen) => String(seen[':path']).includes('forged'))).toEqual([]);
       }, 60_000);
 
       it('lets a level in (?require=plan:gold) and keeps another plan out', async () => {
