@@ -75,28 +75,30 @@ export class BillingService {
     return this.store.settings(account.id);
   }
 
-  async setSettings(account: Account, settings: BillingSettings): Promise<void> {
-    this.recent.delete(account.id);
-    await this.store.setSettings(account.id, settings, this.clock());
-    this.recent.delete(account.id);
+  setSettings(account: Account, settings: BillingSettings): Promise<void> {
+    return this.changing(account, () => this.store.setSettings(account.id, settings, this.clock()));
   }
 
   plans(account: Account): Promise<Plan[]> {
     return this.store.plans(account.id);
   }
 
-  async addPlan(account: Account, plan: Omit<Plan, 'createdAt'>): Promise<boolean> {
-    this.recent.delete(account.id);
-    const added = await this.store.addPlan(account.id, { ...plan, createdAt: this.clock() });
-    this.recent.delete(account.id);
-    return added;
+  addPlan(account: Account, plan: Omit<Plan, 'createdAt'>): Promise<boolean> {
+    return this.changing(account, () => this.store.addPlan(account.id, { ...plan, createdAt: this.clock() }));
   }
 
-  async removePlan(account: Account, name: string): Promise<boolean> {
+  removePlan(account: Account, name: string): Promise<boolean> {
+    return this.changing(account, () => this.store.removePlan(account.id, name));
+  }
+
+  /** A change of the account's settings or plans: what was read of them is forgotten before and after it (a read begun meanwhile is not kept). */
+  private async changing<T>(account: Account, write: () => Promise<T>): Promise<T> {
     this.recent.delete(account.id);
-    const removed = await this.store.removePlan(account.id, name);
-    this.recent.delete(account.id);
-    return removed;
+    try {
+      return await write();
+    } finally {
+      this.recent.delete(account.id);
+    }
   }
 
   /**
@@ -162,19 +164,17 @@ export class BillingService {
   async applyKept(window = KEPT_WINDOW): Promise<{ applied: number; failed: number; error?: unknown }> {
     const { matched, last } = await this.store.keptMatched(this.keptCursor, window);
     this.keptCursor = last ?? 0;
-    const accounts = new Map<number, { account: Account; settings: BillingSettings; plans: Plan[] } | undefined>();
+    const accounts = new Map<number, Account | undefined>();
     let applied = 0;
     let failed = 0;
     let error: unknown;
     for (const { accountId, notice } of matched) {
       try {
-        if (!accounts.has(accountId)) {
-          const account = await this.accountById(accountId);
-          accounts.set(accountId, account && { account, ...(await this.connection(accountId)) });
-        }
-        const held = accounts.get(accountId);
-        if (!held) continue;
-        const outcome = await this.apply(held.account, notice, held.settings, held.plans, { actor: 'system', name: `billing ${notice.provider}` });
+        if (!accounts.has(accountId)) accounts.set(accountId, await this.accountById(accountId));
+        const account = accounts.get(accountId);
+        if (!account) continue;
+        const { settings, plans } = await this.connection(accountId);
+        const outcome = await this.apply(account, notice, settings, plans, { actor: 'system', name: `billing ${notice.provider}` });
         if (outcome.kind === 'applied') applied++;
       } catch (cause) {
         failed++;

@@ -28,7 +28,7 @@ import { billingEvent } from '../events/member-events.js';
 import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
 import { insertMemberIn } from './member-repository.js';
 import { toMember } from './member-rows.js';
-import { lockMember, selectorCondition, updateOneIn } from './member-updates.js';
+import { lockMember, profileObjectOf, selectorCondition, updateOneIn } from './member-updates.js';
 import type { BillingPlanTable, Database, MemberBillingTable } from './schema.js';
 import { Repository } from './writes.js';
 
@@ -188,8 +188,7 @@ async function billedMemberIn(trx: Trx, search: SearchSql, memberId: number, pla
           period: row.b_period!,
           period_from: row.b_period_from,
         });
-  const touched = typeof row.touched === 'string' ? (JSON.parse(row.touched) as Record<string, string>) : (row.touched as Record<string, string> | null);
-  return { member: toMember(row), billing, fields: new Map(Object.entries(touched ?? {})) };
+  return { member: toMember(row), billing, fields: profileObjectOf(row.touched) ?? new Map<string, string>() };
 }
 
 /** The notice's record: what it was about, and what it came to. */

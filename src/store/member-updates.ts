@@ -69,6 +69,12 @@ export function profileBytesHeld(db: Kysely<Database> | Transaction<Database>, a
   return db.selectFrom(usage.unionAll(deltas).as('u')).select((eb) => eb.fn.coalesce(eb.fn.sum<number>('u.profile_bytes'), eb.lit(0)).as('bytes'));
 }
 
+/** The Active members whose time expiration is due at `now` (of one account, or of all): the partial index members_exp_time_due's range. */
+function dueMembers(trx: Transaction<Database>, now: number, accountId: number | undefined) {
+  const due = trx.selectFrom('members').select('id').where('status', '=', sql.lit('A')).where('exp_time_at', '<=', now);
+  return accountId === undefined ? due : due.where('account_id', '=', accountId);
+}
+
 /**
  * Writes down the time expirations due at `now`, inside the caller's transaction (an
  * update's, before it reads the members it changes): the member becomes S or D, a deletion
@@ -84,15 +90,7 @@ export async function expireDue(
   // Most writes find none due: a read of the due expirations' partial index says so for a
   // fraction of what the UPDATE costs when it matches nothing (on SQLite a fifth: its
   // subquery's list and RETURNING are set up whatever it finds).
-  const anyDue = await trx
-    .selectFrom('members')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('status', '=', sql.lit('A'))
-    .where('exp_time_at', '<=', now)
-    .limit(1)
-    .executeTakeFirst();
-  if (!anyDue) return 0;
+  if (!(await dueMembers(trx, now, accountId).limit(1).executeTakeFirst())) return 0;
   let expired = 0;
   for (;;) {
     const count = await expireChunk(trx, now, accountId, options);
@@ -125,8 +123,7 @@ async function expireChunk(
   accountId: number | undefined,
   options: { events: boolean; collect?: NewEvent[] },
 ): Promise<number> {
-  let due = trx.selectFrom('members').select('id').where('status', '=', 'A').where('exp_time_at', '<=', now).limit(CHUNK_MEMBERS);
-  if (accountId !== undefined) due = due.where('account_id', '=', accountId);
+  const due = dueMembers(trx, now, accountId).limit(CHUNK_MEMBERS);
   const rows = await trx
     .updateTable('members')
     .set({
@@ -465,10 +462,16 @@ async function chunkBefore(
     .execute();
   const profiles = new Map<number, Map<string, string>>();
   for (const row of rows) {
-    const touched = typeof row.touched === 'string' ? (JSON.parse(row.touched) as Record<string, string>) : (row.touched as Record<string, string> | null);
-    if (touched) profiles.set(row.id, new Map(Object.entries(touched)));
+    const touched = profileObjectOf(row.touched);
+    if (touched) profiles.set(row.id, touched);
   }
   return { members: rows.map(toMember), profiles, ...(held === undefined ? {} : { held }) };
+}
+
+/** A profile object read with SearchSql.profileObject (JSON text on SQLite, an object on PostgreSQL) as a map; undefined for none. */
+export function profileObjectOf(value: unknown): Map<string, string> | undefined {
+  const object = typeof value === 'string' ? (JSON.parse(value) as Record<string, string>) : (value as Record<string, string> | null);
+  return object ? new Map(Object.entries(object)) : undefined;
 }
 
 /**
