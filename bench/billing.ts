@@ -3,7 +3,8 @@
  * (`POST /billing/bench/stripe`) as Stripe sends them, 16 at a time, each for one of `customers`
  * paid members (made first by their `checkout.session.completed`), each a new event id and a
  * later period: every one is verified, recorded once and applied through the members' update.
- * Figures: events applied per second, and each request's p50 and p99 in milliseconds.
+ * Figures: events applied per second, each request's p50 and p99 in milliseconds, and the CPU
+ * each event cost the server and (on PostgreSQL) the database, in µs, read from /proc (bench/cpu.ts).
  *
  *   npx tsx bench/billing.ts [--events 5000] [--customers 500] [--engines sqlite,postgres]
  */
@@ -11,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import type { Engine } from '../src/store/dialects/dialect.js';
+import { postgresCpu, processCpu } from './cpu.js';
 import { cli, databaseUrl, percentile, resetDatabase, startServer } from './lib.js';
 
 const SECRET = 'whsec_bench_secret_0123456789';
@@ -39,7 +41,7 @@ async function sendAll(url: string, requests: ReadonlyArray<{ body: string; sign
   return times;
 }
 
-export async function measureBilling(engine: Engine, events: number, customers: number): Promise<{ perSecond: number; p50: number; p99: number }> {
+export async function measureBilling(engine: Engine, events: number, customers: number): Promise<{ perSecond: number; p50: number; p99: number; serverCpu: number; databaseCpu: number | undefined }> {
   await resetDatabase(engine, 'billing');
   const env = { DATABASE_URL: databaseUrl(engine, 'billing') };
   cli(['account', 'create', 'bench'], env);
@@ -77,10 +79,19 @@ export async function measureBilling(engine: Engine, events: number, customers: 
         `evt_renewal_${n}`,
       );
     });
+    const cpu = () => ({ server: processCpu(server.child.pid!), database: engine === 'postgres' ? postgresCpu() : 0 });
+    const cpuBefore = cpu();
     const started = performance.now();
     const times = await sendAll(url, renewals);
     const seconds = (performance.now() - started) / 1000;
-    return { perSecond: events / seconds, p50: percentile(times, 50), p99: percentile(times, 99) };
+    const cpuAfter = cpu();
+    return {
+      perSecond: events / seconds,
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+      serverCpu: (cpuAfter.server - cpuBefore.server) / events,
+      databaseCpu: engine === 'postgres' ? (cpuAfter.database - cpuBefore.database) / events : undefined,
+    };
   } finally {
     await server.stop();
   }
@@ -92,7 +103,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   for (const engine of values.engines!.split(',') as Engine[]) {
     const figures = await measureBilling(engine, Number(values.events), Number(values.customers));
-    console.log(`${engine}: ${Math.round(figures.perSecond)} payment notifications applied/s, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms`);
+    const database = figures.databaseCpu === undefined ? '' : `, PostgreSQL ${Math.round(figures.databaseCpu)} µs`;
+    console.log(
+      `${engine}: ${Math.round(figures.perSecond)} payment notifications applied/s, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms; CPU per notification: server ${Math.round(figures.serverCpu)} µs${database}`,
+    );
   }
   process.exit(0);
 }

@@ -23,12 +23,12 @@ import {
 import type { EventOrigin, NewEvent } from '../events/event.js';
 import type { NewMember } from '../members/member.js';
 import type { MemberChanges } from '../members/member-store.js';
-import { appendEvents } from './event-repository.js';
+import { appendEvents, outboxInsertFrom } from './event-repository.js';
 import { billingEvent } from '../events/member-events.js';
 import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
 import { insertMemberIn } from './member-repository.js';
 import { toMember } from './member-rows.js';
-import { lockMember, profileObjectOf, selectorCondition, updateOneIn } from './member-updates.js';
+import { profileObjectOf, readyToUpdateOne, selectorCondition, updateOneIn } from './member-updates.js';
 import type { BillingPlanTable, Database, MemberBillingTable } from './schema.js';
 import { Repository } from './writes.js';
 
@@ -240,11 +240,14 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     .where('event_id', '=', notice.id)
     .executeTakeFirst();
   if (kept && kept.state !== 'pending') return { kind: 'duplicate' };
-  const write = async (state: string, memberId: number | null, outcome: string) => {
+  // The notice's record, written last. Two servers that take one notice at once: the unique
+  // index lets one write it (the other fails and is retried by the provider, then finds it).
+  const recording = (state: string, memberId: number | null, outcome: string) => {
     const record = recordOf(accountId, notice, state, memberId, outcome, now);
-    // Two servers that take one notice at once: the unique index lets one write it (the other fails and is retried by the provider, then finds it).
-    if (kept) await trx.updateTable('billing_events').set(record).where('id', '=', kept.id).execute();
-    else await trx.insertInto('billing_events').values(record).execute();
+    return kept ? trx.updateTable('billing_events').set(record).where('id', '=', kept.id) : trx.insertInto('billing_events').values(record);
+  };
+  const write = async (state: string, memberId: number | null, outcome: string) => {
+    await recording(state, memberId, outcome).execute();
   };
   // A payment must be for a plan: one for any other price or item (another product of the same
   // Stripe account, a PayPal button changed by its payer) grants nothing.
@@ -282,9 +285,11 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     await write('recorded', memberId, 'not acted on');
     return { kind: 'recorded', outcome: 'not acted on' };
   }
-  // The member's own lock first (PostgreSQL), as its update takes it: two notices of one member
+  // What the member's update does before it reads the member (its lock on PostgreSQL, the
+  // expirations due), then the member as its update is given it: two notices of one member
   // under different keys (a charge, a customer) still read its billing state one after the other.
-  if (connection.transactionLocks) await lockMember(trx, connection.transactionLocks, accountId, memberId);
+  const events: NewEvent[] = [];
+  await readyToUpdateOne(trx, connection, accountId, memberId, now, events);
   const { member: before, billing: held, fields: heldFields } = await billedMemberIn(trx, connection.search, memberId, plans);
   const billed: BilledMember = { status: before.status, expiresAt: before.timeExpiry?.at ?? null, billing: held };
   // A dispute's opening that arrives after its close (Stripe does not promise the order) opens nothing.
@@ -300,6 +305,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
       .executeTakeFirst();
     if (closed) {
       await write('applied', memberId, 'the dispute was closed before: ignored');
+      if (events.length > 0) await appendEvents(trx, accountId, events);
       return { kind: 'applied', memberId, outcome: 'the dispute was closed before: ignored', linked: false, madeWithoutPassword };
     }
   }
@@ -348,9 +354,8 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     deleteFields,
     ...(effect.mail && before.email !== '' ? { mail: effect.mail } : {}),
   };
-  const events: NewEvent[] = [];
   const changesAnything = Object.keys(changes).some((key) => key !== 'setFields' && key !== 'deleteFields') || changes.setFields.size > 0 || changes.deleteFields.length > 0;
-  if (changesAnything) await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events);
+  if (changesAnything) await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields });
   const billing = effect.billing;
   const values = {
     plan: billing.plan,
@@ -363,17 +368,30 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     period_from: billing.periodFrom,
     updated_at: now,
   };
-  await trx
+  const billingWrite = trx
     .insertInto('member_billing')
     .values({ member_id: memberId, account_id: accountId, ...values })
-    .onConflict((oc) => oc.column('member_id').doUpdateSet(values))
-    .execute();
+    .onConflict((oc) => oc.column('member_id').doUpdateSet(values));
   const member = { id: memberId, login: before.login };
   events.push(...effect.events.map((event) => billingEvent(member, event.kind, event.data, now, origin)));
-  await write('applied', memberId, effect.outcome);
+  const record = recording('applied', memberId, effect.outcome);
+  if (connection.writesInOneStatement) {
+    // PostgreSQL: the member's billing state, the notice's record and the events in one
+    // statement, one round trip where they were three (the events once, for the one row the
+    // billing state's write returns).
+    let statement = trx.with('billing', () => billingWrite.returning('status')).with('record', () => record);
+    if (events.length > 0) {
+      const outbox = outboxInsertFrom('billing', accountId, events.map((event) => ({ event })));
+      statement = statement.with('outbox', () => sql<Record<string, unknown>>`(${outbox})`) as unknown as typeof statement;
+    }
+    await statement.selectFrom('billing').select('status').execute();
+  } else {
+    await billingWrite.execute();
+    await record.execute();
+    if (events.length > 0) await appendEvents(trx, accountId, events);
+  }
   if (checkout && checkout.completed_at === null)
     await trx.updateTable('billing_checkouts').set({ member_id: memberId, completed_at: now }).where('id', '=', checkout.id).execute();
-  if (events.length > 0) await appendEvents(trx, accountId, events);
   const linked = (bill?.cust !== undefined && bill.cust !== before.billCust) || (bill?.subscr !== undefined && bill.subscr !== before.billSubscr);
   return { kind: 'applied', memberId, outcome: effect.outcome, linked, madeWithoutPassword };
 }

@@ -231,7 +231,9 @@ export const updateMembersProcedure = writerProcedure(
 /**
  * An update of one member by id inside a transaction the caller holds (a payment's effect,
  * written with its notice): the same statements, rules and events as updateMembers; the
- * events go to `events`, for the caller to append with its own.
+ * events go to `events`, for the caller to append with its own. `before`: the member and the
+ * profile values the update touches as the caller read them after readyToUpdateOne (the
+ * update then neither locks nor reads it again).
  */
 export async function updateOneIn(
   trx: Transaction<Database>,
@@ -242,11 +244,13 @@ export async function updateOneIn(
   now: number,
   origin: EventOrigin,
   events: NewEvent[],
+  before?: { readonly member: Member; readonly profile: ReadonlyMap<string, string> },
 ): Promise<MemberUpdate> {
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const lock: UpdateLock | undefined = connection.transactionLocks && { locks: connection.transactionLocks, accountId, one: true };
   const limits = { maxProfileBytes: Number.POSITIVE_INFINITY, storageQuota: Number.POSITIVE_INFINITY };
-  return applyUpdate(trx, accountId, { by: 'id', id }, changes, now, limits, setBytes, CHUNK_MEMBERS, connection, { origin, events, lock });
+  const read = before && { members: [before.member], profiles: new Map([[id, new Map(before.profile)]]) };
+  return applyUpdate(trx, accountId, { by: 'id', id }, changes, now, limits, setBytes, CHUNK_MEMBERS, connection, { origin, events, lock, before: read });
 }
 
 async function applyUpdate(
@@ -259,14 +263,22 @@ async function applyUpdate(
   setBytes: number,
   chunkSize: number,
   connection: Pick<WriterConnection, 'search' | 'anyOf'>,
-  told: { readonly origin: EventOrigin; readonly events: NewEvent[]; readonly lock: UpdateLock | undefined } | undefined,
+  told:
+    | {
+        readonly origin: EventOrigin;
+        readonly events: NewEvent[];
+        readonly lock: UpdateLock | undefined;
+        /** The one member it finds, already locked and read by the caller (updateOneIn's `before`). */
+        readonly before?: MembersBefore;
+      }
+    | undefined,
 ): Promise<MemberUpdate> {
   // Expirations due now are written down before the members are read. An update that locks
   // what it reads (PostgreSQL) asks whether any is due in its lock's statement (chunkBefore),
   // and expires them only then: most updates find none, and pay no statement for it.
   const expire = () => expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
   const dueAskedWithLock = told?.lock !== undefined && !isBulk(selector);
-  if (!dueAskedWithLock) await expire();
+  if (!dueAskedWithLock && told?.before === undefined) await expire();
   const { search } = connection;
   const matches = selectorCondition(accountId, selector, search);
   if (changes.login !== undefined) {
@@ -282,7 +294,7 @@ async function applyUpdate(
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
-    const before = isBulk(selector) || !told ? undefined : await chunkBefore(trx, search, next, chunkSize, changes, told.lock, now, expire, storageLeft === undefined);
+    const before = isBulk(selector) || !told ? undefined : (told.before ?? (await chunkBefore(trx, search, next, chunkSize, changes, told.lock, now, expire, storageLeft === undefined)));
     if (before?.held !== undefined) storageLeft ??= limits.storageQuota - before.held;
     const ids = before
       ? before.members.map((member) => member.id)
@@ -368,16 +380,67 @@ const ACCOUNT_UPDATES = 7_245_010;
 const MEMBER_UPDATES = 7_245_011;
 
 /**
- * Takes the locks an update of one member takes (its account's, shared; the member's), in the
- * same order, for a transaction that reads what belongs to the member before updating it (a
- * payment's notice). They are the transaction's: taken again by its update, they are held once.
+ * What an update of one member does before it reads the member, for a transaction that reads
+ * the member itself first and updates it after (a payment's notice, whose effect depends on
+ * what it holds): on PostgreSQL the update's locks (its account's, shared; the member's), in
+ * the statement that asks whether an expiration is due; then the expirations due written down
+ * (their events to `events`). What the caller reads next is what updateOneIn's `before` is
+ * given: the update reads the member no more.
  */
-export async function lockMember(trx: Transaction<Database>, locks: TransactionLocks, accountId: number, memberId: number): Promise<void> {
-  await sql`select ${locks.lock('shared', ACCOUNT_UPDATES, sql`cast(${accountId % 2147483647} as integer)`)}, ${locks.lock(
-    'exclusive',
-    MEMBER_UPDATES,
-    sql`cast(${memberId % 2147483647} as integer)`,
-  )}`.execute(trx);
+export async function readyToUpdateOne(
+  trx: Transaction<Database>,
+  connection: Pick<WriterConnection, 'transactionLocks' | 'search'>,
+  accountId: number,
+  memberId: number,
+  now: number,
+  events: NewEvent[],
+): Promise<void> {
+  if (connection.transactionLocks) {
+    const lock = { locks: connection.transactionLocks, accountId, one: true };
+    const { due } = await lockChunk(trx, lock, selectorCondition(accountId, { by: 'id', id: memberId }, connection.search), 1, false);
+    if (due === undefined || due > now) return;
+  }
+  await expireDue(trx, now, accountId, { events: true, collect: events });
+}
+
+/**
+ * The lock statement of an update's chunk (see chunkBefore), which also answers the account's
+ * first time expiration to fall due (undefined: none) and, when asked, the bytes of profile
+ * values it holds.
+ */
+async function lockChunk(
+  trx: Transaction<Database>,
+  lock: UpdateLock,
+  next: MembersCondition,
+  chunkSize: number,
+  askHeld: boolean,
+): Promise<{ due: number | undefined; held: number | undefined }> {
+  const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
+  // The account's first time expiration to fall due (the first entry of its range of the
+  // partial index members_exp_time_due), compared with now by the caller: the statement holds
+  // no value a plan would depend on (postgres-prepared.ts).
+  const due = sql<number | null>`(select min(d.exp_time_at) from members as d where d.account_id = ${lock.accountId} and d.status = 'A')`;
+  const bytes = askHeld ? sql<number | null>`(${profileBytesHeld(trx, lock.accountId)})` : sql<number | null>`null`;
+  const locking = lock.one
+    ? trx
+        .selectFrom('members')
+        .select([
+          lock.locks.lock('shared', ACCOUNT_UPDATES, account).as('account'),
+          lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(id % 2147483647 as integer)`).as('member'),
+          due.as('due'),
+          bytes.as('held'),
+        ])
+        .where(next)
+        .orderBy('id')
+        .limit(chunkSize)
+        .compile()
+    : sql<{ due: number | null; held: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due, ${bytes} as held`.compile(trx);
+  const { rows } = await trx.executeQuery(locking);
+  const first = rows[0];
+  return {
+    due: first && first.due !== null ? Number(first.due) : undefined,
+    held: first && first.held !== null ? Number(first.held) : undefined,
+  };
 }
 
 /**
@@ -414,29 +477,9 @@ async function chunkBefore(
 ): Promise<MembersBefore> {
   let held: number | undefined;
   if (lock) {
-    const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
-    // The account's first time expiration to fall due (the first entry of its range of the
-    // partial index members_exp_time_due), compared with now here: the statement holds no
-    // value a plan would depend on (postgres-prepared.ts).
-    const due = sql<number | null>`(select min(d.exp_time_at) from members as d where d.account_id = ${lock.accountId} and d.status = 'A')`;
-    const bytes = askHeld ? sql<number | null>`(${profileBytesHeld(trx, lock.accountId)})` : sql<number | null>`null`;
-    const locking = lock.one
-      ? trx
-          .selectFrom('members')
-          .select([
-            lock.locks.lock('shared', ACCOUNT_UPDATES, account).as('account'),
-            lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(id % 2147483647 as integer)`).as('member'),
-            due.as('due'),
-            bytes.as('held'),
-          ])
-          .where(next)
-          .orderBy('id')
-          .limit(chunkSize)
-          .compile()
-      : sql<{ due: number | null; held: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due, ${bytes} as held`.compile(trx);
-    const { rows } = await trx.executeQuery(locking);
-    if (rows.some((row) => row.due !== null && Number(row.due) <= now)) await expire();
-    if (askHeld && rows[0] && rows[0].held !== null) held = Number(rows[0].held);
+    const locked = await lockChunk(trx, lock, next, chunkSize, askHeld);
+    if (locked.due !== undefined && locked.due <= now) await expire();
+    held = locked.held;
   }
   const names = [...new Set([...changes.deleteFields, ...changes.setFields.keys()])];
   // Without a status change the events compare only the values given (memberEvents): the

@@ -306,6 +306,23 @@ describeEachEngineApp(
       expect((await s.record('kim@example.com'))!.status).toBe('Suspended');
     });
 
+    it('a renewal that comes once access has run out writes the expiry down first, then gives access back', async () => {
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'noa@example.com');
+      // The grace (three days) is over, and no sweep has run: the renewal's own transaction expires the member first.
+      h().clock.set((periodEnd + 4 * DAY) * 1000);
+      const next = periodEnd + 30 * DAY;
+      const renewal = await s.send('invoice.paid', invoiceObject(`in_${customer}_2`, customer, subscription, 'price_gold', next));
+      expect(renewal.status, renewal.body).toBe(200);
+      expect((await s.record('noa@example.com'))!.status).toBe('Active');
+      expect((await s.api.member('noa@example.com'))!.timeExpiry).toEqual({ action: 'S', at: (next + 3 * DAY) * 1000 });
+      const events = (await s.api.events()).events as Array<{ type: string; data: Record<string, unknown> }>;
+      const expired = events.findIndex((e) => e.type === 'member.bulk_updated' && e.data.cause === 'time_expiry');
+      const restored = events.findIndex((e) => e.type === 'member.status_changed' && e.data.from === 'S' && e.data.to === 'A');
+      expect(expired).toBeGreaterThanOrEqual(0);
+      expect(restored).toBeGreaterThan(expired);
+    });
+
     it('concurrent events of one customer end as in order', async () => {
       const s = await seller();
       const { customer, subscription, periodEnd } = await subscribe(s, 'lea@example.com');
