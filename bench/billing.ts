@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import type { Engine } from '../src/store/dialects/dialect.js';
 import { postgresCpu, processCpu } from './cpu.js';
-import { cli, databaseUrl, percentile, resetDatabase, startServer } from './lib.js';
+import { analyzeDatabase, cli, databaseUrl, percentile, resetDatabase, startServer } from './lib.js';
 
 const SECRET = 'whsec_bench_secret_0123456789';
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 16);
@@ -63,6 +63,7 @@ export async function measureBilling(engine: Engine, events: number, customers: 
         ),
       ),
     );
+    if (engine === 'postgres') await analyzeDatabase('billing');
     const renewals = Array.from({ length: events }, (_, n) => {
       const c = n % customers;
       const round = Math.floor(n / customers);
