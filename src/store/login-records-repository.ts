@@ -57,8 +57,10 @@ function loginUpdate(db: Pick<Kysely<Database>, 'updateTable'>, accountId: numbe
     .where('account_id', '=', accountId)
     .where('id', '=', memberId)
     .where('status', '=', 'A')
-    .where((eb) => eb.or([eb('exp_time_at', 'is', null), eb('exp_time_at', '>', at)]))
-    .where((eb) => eb.or([eb('exp_logins_mode', 'is', null), eb('exp_logins_left', '>', 0)]))
+    // Value first: the comparison filters the member found by its id (postgres-prepared.ts then
+    // names the statement); the constants are literals.
+    .where((eb) => eb.or([eb('exp_time_at', 'is', null), eb(eb.val(at), '<', eb.ref('exp_time_at'))]))
+    .where((eb) => eb.or([eb('exp_logins_mode', 'is', null), eb('exp_logins_left', '>', sql.lit(0))]))
     .returning(['id', 'status']);
 }
 
@@ -152,7 +154,7 @@ async function recordLoginAtOnce(db: Kysely<Database>, accountId: number, member
         .set({ expires_at: RESET_LINK_ENDED })
         .where('account_id', '=', accountId)
         .where('member_id', 'in', qb.selectFrom('updated').select('id').where('status', '<>', 'A'))
-        .where('expires_at', '>', RESET_LINK_ENDED),
+        .where('expires_at', '>', sql.lit(RESET_LINK_ENDED)),
     );
   if (login.ip !== null) {
     const ip = login.ip;

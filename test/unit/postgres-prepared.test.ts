@@ -35,8 +35,14 @@ describe('StatementNames', () => {
     ]) {
       for (let i = 0; i < 5; i++) expect(names.nameOf(ranged, 1)).toBeUndefined();
     }
-    // A range of the primary key is one whatever the value: named as any other.
-    for (const keyed of ['select "id" from "members" where ("account_id" = $1 and "login_key" = $2) and "id" > $3 order by "id" limit $4', 'update "members" set "city" = $1 where "m"."id" >= $2 and id <= cast($3 as bigint)']) {
+    // A range of the primary key is one whatever the value, a comparison written value first
+    // only filters the rows found otherwise, and `<>` compares no order: named as any other.
+    for (const keyed of [
+      'select "id" from "members" where ("account_id" = $1 and "login_key" = $2) and "id" > $3 order by "id" limit $4',
+      'update "members" set "city" = $1 where "m"."id" >= $2 and id <= cast($3 as bigint)',
+      'update "members" set "login_count" = login_count + 1 where "id" = $1 and ("exp_time_at" is null or $2 < "exp_time_at")',
+      'select "id" from "members" where "account_id" = $1 and "status" <> $2',
+    ]) {
       const results = [0, 1, 2].map(() => names.nameOf(keyed, 3));
       expect(results.slice(0, 2)).toEqual([undefined, undefined]);
       expect(results[2]).toMatch(/^m_/);

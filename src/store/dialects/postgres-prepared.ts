@@ -16,7 +16,10 @@
  *   Except the ranges of a primary key (`"id" > $2`): the chunks an update reads and writes
  *   one after the other, and a list's next page, are ranges of the (account, id) indexes
  *   whatever the value, and an update of one member sent three of them, each parsed and
- *   planned again, to PostgreSQL;
+ *   planned again, to PostgreSQL. And a comparison written value first (`$3 < "exp_time_at"`):
+ *   the way a statement that finds its rows otherwise (a member by its id) says that the
+ *   comparison only filters them (a login's statement, whose planning was 0.4 ms of the 1.5
+ *   its primary spent). `<>` is no order comparison;
  * - a text with more than PARAMETERS parameters (a list of ids whose length varies with the
  *   request) or longer than LONGEST characters: its texts are too many to name, and its cost
  *   is the rows it reads, not its plan;
@@ -35,8 +38,8 @@ const PARAMETERS = 128;
 const LONGEST = 8_000;
 /** Texts whose uses are counted before naming; past it the counts start again. */
 const COUNTED = 10_000;
-/** An order comparison with a parameter (`<= $3`, `> cast($1 as bigint)`), or a pattern match. */
-const SELECTS_BY_VALUE = /(<=?|>=?)\s*(\$\d|cast\(\$)|\b(i?like|similar to)\b/i;
+/** A comparison by order with a parameter after it (`<= $3`, `> cast($1 as bigint)`; not `<> $1`), or a pattern match. */
+const SELECTS_BY_VALUE = /(<(?!>)=?|(?<!<)>=?)\s*(\$\d|cast\(\$)|\b(i?like|similar to)\b/i;
 /** A range of a primary key (`"m"."id" > $3`, `id <= $1`): left out before SELECTS_BY_VALUE is asked. */
 const KEY_RANGE = /(?:(?:"\w+"|\w+)\.)?(?:"id"|\bid\b)\s*(?:<=?|>=?)\s*(?:\$\d+|cast\(\$\d+ as \w+\))/gi;
 
