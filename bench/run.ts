@@ -574,6 +574,8 @@ async function measure(engine: Engine): Promise<Figures> {
     const billing = await measureBilling(engine, 5000, 500);
     note('payment notifications applied: /s', billing.perSecond);
     note('payment notifications applied: p99 ms', billing.p99);
+    note('payment notification: server CPU µs', billing.serverCpu);
+    if (billing.databaseCpu !== undefined) note('payment notification: PostgreSQL CPU µs', billing.databaseCpu);
   }
   if (runs('migration')) {
     // The move from a hosted service: 100,000 seeded members (two profile fields each) from a
