@@ -4,7 +4,8 @@
  * paid members (made first by their `checkout.session.completed`), each a new event id and a
  * later period: every one is verified, recorded once and applied through the members' update.
  * Figures: events applied per second, each request's p50 and p99 in milliseconds, and the CPU
- * each event cost the server and (on PostgreSQL) the database, in µs, read from /proc (bench/cpu.ts).
+ * each event cost the server and (on PostgreSQL) the database, in µs, read from /proc (bench/cpu.ts:
+ * every PostgreSQL process of the machine, so nothing else may use it meanwhile).
  *
  *   npx tsx bench/billing.ts [--events 5000] [--customers 500] [--engines sqlite,postgres]
  */

@@ -240,8 +240,9 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     .where('event_id', '=', notice.id)
     .executeTakeFirst();
   if (kept && kept.state !== 'pending') return { kind: 'duplicate' };
-  // The notice's record, written last. Two servers that take one notice at once: the unique
-  // index lets one write it (the other fails and is retried by the provider, then finds it).
+  // The notice's record (with what it came to, so after its effect). Two servers that take one
+  // notice at once: the unique index lets one write it (the other fails and is retried by the
+  // provider, then finds it).
   const recording = (state: string, memberId: number | null, outcome: string) => {
     const record = recordOf(accountId, notice, state, memberId, outcome, now);
     return kept ? trx.updateTable('billing_events').set(record).where('id', '=', kept.id) : trx.insertInto('billing_events').values(record);
@@ -374,12 +375,12 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     .onConflict((oc) => oc.column('member_id').doUpdateSet(values));
   const member = { id: memberId, login: before.login };
   events.push(...effect.events.map((event) => billingEvent(member, event.kind, event.data, now, origin)));
-  const record = recording('applied', memberId, effect.outcome);
+  const recordWrite = recording('applied', memberId, effect.outcome);
   if (connection.writesInOneStatement) {
     // PostgreSQL: the member's billing state, the notice's record and the events in one
     // statement, one round trip where they were three (the events once, for the one row the
     // billing state's write returns).
-    let statement = trx.with('billing', () => billingWrite.returning('status')).with('record', () => record);
+    let statement = trx.with('billing', () => billingWrite.returning('status')).with('record', () => recordWrite);
     if (events.length > 0) {
       const outbox = outboxInsertFrom('billing', accountId, events.map((event) => ({ event })));
       statement = statement.with('outbox', () => sql<Record<string, unknown>>`(${outbox})`) as unknown as typeof statement;
@@ -387,7 +388,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     await statement.selectFrom('billing').select('status').execute();
   } else {
     await billingWrite.execute();
-    await record.execute();
+    await recordWrite.execute();
     if (events.length > 0) await appendEvents(trx, accountId, events);
   }
   if (checkout && checkout.completed_at === null)

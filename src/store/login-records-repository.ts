@@ -56,7 +56,7 @@ function loginUpdate(db: Pick<Kysely<Database>, 'updateTable'>, accountId: numbe
     })
     .where('account_id', '=', accountId)
     .where('id', '=', memberId)
-    .where('status', '=', 'A')
+    .where('status', '=', sql.lit('A'))
     // Value first: the comparison filters the member found by its id (postgres-prepared.ts then
     // names the statement); the constants are literals.
     .where((eb) => eb.or([eb('exp_time_at', 'is', null), eb(eb.val(at), '<', eb.ref('exp_time_at'))]))

@@ -220,7 +220,7 @@ export const importBatchProcedure = writerProcedure(
           events.push(...changeEvents(was.member, after.get(id)!.member, { before: was.profile, after: member.profile }, write.now, write.origin));
         }
       }
-      // Last: the account's event counter stays locked only for the commit.
+      // The events once the change is known (the outbox takes no lock: event-repository.ts).
       await appendEvents(trx, accountId, events);
     }),
   () => true,

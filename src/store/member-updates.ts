@@ -202,7 +202,7 @@ export async function updateMembers(
     const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, connection, origin && { origin, events, lock });
     if (outcome.kind === 'updated') {
       if (isBulk(selector) && origin) events.push(bulkEvent(selector, changes, outcome.count, now, origin));
-      // Last: the account's event counter stays locked only for the commit.
+      // The events once the change is known (the outbox takes no lock: event-repository.ts).
       await appendEvents(trx, accountId, events);
       await trx.commit().execute();
     } else await trx.rollback().execute();
@@ -275,7 +275,8 @@ async function applyUpdate(
 ): Promise<MemberUpdate> {
   // Expirations due now are written down before the members are read. An update that locks
   // what it reads (PostgreSQL) asks whether any is due in its lock's statement (chunkBefore),
-  // and expires them only then: most updates find none, and pay no statement for it.
+  // and expires them only then: most updates find none, and pay no statement for it. One
+  // given its member (`before`) had its caller do both (readyToUpdateOne).
   const expire = () => expireDue(trx, now, accountId, { events: told !== undefined, collect: told?.events });
   const dueAskedWithLock = told?.lock !== undefined && !isBulk(selector);
   if (!dueAskedWithLock && told?.before === undefined) await expire();
@@ -294,7 +295,8 @@ async function applyUpdate(
     // An update of every member is one event (bulkEvent); any other tells each member's
     // change, and reads its chunk as it is before the change (in the statement that finds it).
     const next = (eb: ExpressionBuilder<Database, 'members'>) => eb.and([matches(eb), eb('id', '>', after)]);
-    const before = isBulk(selector) || !told ? undefined : (told.before ?? (await chunkBefore(trx, search, next, chunkSize, changes, told.lock, now, expire, storageLeft === undefined)));
+    const given = after === 0 ? told?.before : undefined;
+    const before = isBulk(selector) || !told ? undefined : (given ?? (await chunkBefore(trx, search, next, chunkSize, changes, told.lock, now, expire, storageLeft === undefined)));
     if (before?.held !== undefined) storageLeft ??= limits.storageQuota - before.held;
     const ids = before
       ? before.members.map((member) => member.id)
@@ -385,7 +387,9 @@ const MEMBER_UPDATES = 7_245_011;
  * what it holds): on PostgreSQL the update's locks (its account's, shared; the member's), in
  * the statement that asks whether an expiration is due; then the expirations due written down
  * (their events to `events`). What the caller reads next is what updateOneIn's `before` is
- * given: the update reads the member no more.
+ * given: the update reads the member no more. As in an update's own lock statement, whether an
+ * expiration is due is read with the lock, in that statement's snapshot. A member that is gone
+ * is neither locked nor found: the caller's read of it fails.
  */
 export async function readyToUpdateOne(
   trx: Transaction<Database>,

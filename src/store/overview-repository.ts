@@ -100,7 +100,8 @@ export class OverviewRepository extends Repository implements OverviewStore {
       .selectFrom('login_events')
       .select(['member_id', 'login', 'ip', 'at', 'outcome'])
       .where('account_id', '=', accountId)
-      .where('outcome', '<>', 'ok')
+      // A literal: the partial index login_events_failed is of `outcome <> 'ok'` (a named statement's generic plan could not use it for a parameter).
+      .where('outcome', '<>', sql.lit('ok'))
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)

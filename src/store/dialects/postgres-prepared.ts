@@ -20,6 +20,8 @@
  *   the way a statement that finds its rows otherwise (a member by its id) says that the
  *   comparison only filters them (a login's statement, whose planning was 0.4 ms of the 1.5
  *   its primary spent). `<>` is no order comparison;
+ * - (and a constant a partial index's condition names must be a literal in a named statement:
+ *   `outcome <> 'ok'`, not `outcome <> $2`, or the generic plan cannot use that index);
  * - a text with more than PARAMETERS parameters (a list of ids whose length varies with the
  *   request) or longer than LONGEST characters: its texts are too many to name, and its cost
  *   is the rows it reads, not its plan;
