@@ -212,10 +212,19 @@ function recordOf(accountId: number, notice: BillingNotice, state: string, membe
   };
 }
 
+/** Thrown where a notice's record finds it recorded before: its transaction is undone, and the notice answered as a duplicate. */
+class CameBefore extends Error {}
+
 export const applyNoticeProcedure = writerProcedure(
   'billing.apply',
   (connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext): Promise<Applied> =>
-    connection.db.transaction().execute((trx) => applyIn(trx, connection, accountId, notice, context)),
+    connection.db
+      .transaction()
+      .execute((trx) => applyIn(trx, connection, accountId, notice, context))
+      .catch((error: unknown) => {
+        if (error instanceof CameBefore) return { kind: 'duplicate' } as const;
+        throw error;
+      }),
 );
 
 /** What applying a notice is given besides the notice (BillingStore.apply's context, with the refund rule alone of the settings). */
@@ -232,23 +241,20 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const lockKey = notice.customer ?? notice.subscription ?? notice.charge ?? notice.checkout ?? notice.email;
   if (connection.transactionLocks && lockKey)
     await sql`select ${connection.transactionLocks.lock('exclusive', BILLING_NOTICES, keyOf(lockKey))}`.execute(trx);
-  const kept = await trx
-    .selectFrom('billing_events')
-    .select(['id', 'state'])
-    .where('account_id', '=', accountId)
-    .where('provider', '=', notice.provider)
-    .where('event_id', '=', notice.id)
-    .executeTakeFirst();
-  if (kept && kept.state !== 'pending') return { kind: 'duplicate' };
-  // The notice's record (with what it came to, so after its effect). Two servers that take one
-  // notice at once: the unique index lets one write it (the other fails and is retried by the
-  // provider, then finds it).
+  // The notice's record, with what it came to (so written after its effect). A notice recorded
+  // before is written again only while it is kept (pending): otherwise the write returns no
+  // row, and the whole transaction is undone as a duplicate (CameBefore). Asked by the write,
+  // not by a read first: a repeated notice is rare, and every other one saves that statement.
   const recording = (state: string, memberId: number | null, outcome: string) => {
     const record = recordOf(accountId, notice, state, memberId, outcome, now);
-    return kept ? trx.updateTable('billing_events').set(record).where('id', '=', kept.id) : trx.insertInto('billing_events').values(record);
+    return trx
+      .insertInto('billing_events')
+      .values(record)
+      .onConflict((oc) => oc.columns(['account_id', 'provider', 'event_id']).doUpdateSet(record).where('billing_events.state', '=', sql.lit('pending')))
+      .returning('id');
   };
   const write = async (state: string, memberId: number | null, outcome: string) => {
-    await recording(state, memberId, outcome).execute();
+    if (!(await recording(state, memberId, outcome).executeTakeFirst())) throw new CameBefore();
   };
   // A payment must be for a plan: one for any other price or item (another product of the same
   // Stripe account, a PayPal button changed by its payer) grants nothing.
@@ -385,10 +391,10 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
       const outbox = outboxInsertFrom('billing', accountId, events.map((event) => ({ event })));
       statement = statement.with('outbox', () => sql<Record<string, unknown>>`(${outbox})`) as unknown as typeof statement;
     }
-    await statement.selectFrom('billing').select('status').execute();
+    if (!(await statement.selectFrom('record').select('id').executeTakeFirst())) throw new CameBefore();
   } else {
     await billingWrite.execute();
-    await recordWrite.execute();
+    if (!(await recordWrite.executeTakeFirst())) throw new CameBefore();
     if (events.length > 0) await appendEvents(trx, accountId, events);
   }
   if (checkout && checkout.completed_at === null)

@@ -130,12 +130,17 @@ describeEachEngineApp(
       expect(first.json.outcomes[0].kind).toBe('applied');
       const again = await s.send('invoice.paid', renewal, { id: 'evt_renewal_bob' });
       expect(again.json.outcomes[0].kind).toBe('duplicate');
+      // Sent four times at once (two servers, a retry that crossed the answer): each answered 200, applied once.
+      const third = invoiceObject(`in_${customer}_3`, customer, subscription, 'price_gold', periodEnd + 60 * DAY);
+      const together = await Promise.all([1, 2, 3, 4].map(() => s.send('invoice.paid', third, { id: 'evt_renewal_bob_3' })));
+      expect(together.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
+      expect(together.map((reply) => reply.json.outcomes[0].kind).sort()).toEqual(['applied', 'duplicate', 'duplicate', 'duplicate']);
       const feedAfter = (await s.api.events()).events.filter((e: { type: string }) => e.type === 'member.paid').length;
-      expect(feedAfter).toBe(2);
+      expect(feedAfter).toBe(3);
       // The first invoice again, under a new event id (Stripe resends): access stays at the later end.
       await s.send('invoice.paid', invoiceObject(`in_${customer}_1`, customer, subscription, 'price_gold', periodEnd));
-      expect((await s.billing('bob@example.com'))!.paidUntil).toBe((periodEnd + 30 * DAY) * 1000);
-      expect((await s.api.member('bob@example.com'))!.timeExpiry!.at).toBe((periodEnd + 33 * DAY) * 1000);
+      expect((await s.billing('bob@example.com'))!.paidUntil).toBe((periodEnd + 60 * DAY) * 1000);
+      expect((await s.api.member('bob@example.com'))!.timeExpiry!.at).toBe((periodEnd + 63 * DAY) * 1000);
       expect((await s.record('bob@example.com'))!.bill_id).toBe(`in_${customer}_1`);
     });
 
