@@ -29,10 +29,10 @@ export interface PostgresOptions {
  * The tables whose statistics steer the members' plans. Without them (a new store, a large
  * import just made, autovacuum off or behind) a substring search of the logins read the
  * account's whole index of logins beside the trigram index: 114 ms, against 3 ms with them, at
- * a million members. The providers' notices too: planned while the table was new, the check
- * of whether a notice came before (by its id) read all of its account's notices through the
- * index billing_events_pending_subscription, which looked as good as the unique one on an
- * empty table: 0.37 ms of PostgreSQL's time a notice, at five thousand notices.
+ * a million members. The providers' notices too: planned while the table was new, a read of
+ * one notice by its id went through the index billing_events_pending_subscription (the
+ * account's notices, then a filter), which looked as good as the unique one on an empty table:
+ * 0.37 ms of PostgreSQL's time a notice, at five thousand notices.
  */
 const PLANNED_TABLES = ['members', 'member_search', 'member_fields', 'billing_events'];
 
