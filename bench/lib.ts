@@ -25,11 +25,18 @@ export async function resetDatabase(engine: Engine, name: string): Promise<void>
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${databaseUrl('sqlite', name)}${suffix}`, { force: true });
     return;
   }
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
+  await onPostgres(POSTGRES_ADMIN_URL, async (client) => {
     await client.query(`drop database if exists member_api_${name} with (force)`);
     await client.query(`create database member_api_${name}`);
+  });
+}
+
+/** Runs `work` on a connection of its own to the database at `url`, closed after. */
+async function onPostgres(url: string, work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
   } finally {
     await client.end();
   }
@@ -43,13 +50,9 @@ export async function resetDatabase(engine: Engine, name: string): Promise<void>
  * first minute, not the service.
  */
 export async function analyzeDatabase(name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl('postgres', name) });
-  await client.connect();
-  try {
+  await onPostgres(databaseUrl('postgres', name), async (client) => {
     await client.query('analyze');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Runs the command line, as a user would, and returns its standard output. */

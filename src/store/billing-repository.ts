@@ -381,12 +381,11 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     .onConflict((oc) => oc.column('member_id').doUpdateSet(values));
   const member = { id: memberId, login: before.login };
   events.push(...effect.events.map((event) => billingEvent(member, event.kind, event.data, now, origin)));
-  const recordWrite = recording('applied', memberId, effect.outcome);
   if (connection.writesInOneStatement) {
     // PostgreSQL: the member's billing state, the notice's record and the events in one
     // statement, one round trip where they were three (the events once, for the one row the
     // billing state's write returns).
-    let statement = trx.with('billing', () => billingWrite.returning('status')).with('record', () => recordWrite);
+    let statement = trx.with('billing', () => billingWrite.returning('status')).with('record', () => recording('applied', memberId, effect.outcome));
     if (events.length > 0) {
       const outbox = outboxInsertFrom('billing', accountId, events.map((event) => ({ event })));
       statement = statement.with('outbox', () => sql<Record<string, unknown>>`(${outbox})`) as unknown as typeof statement;
@@ -394,7 +393,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     if (!(await statement.selectFrom('record').select('id').executeTakeFirst())) throw new CameBefore();
   } else {
     await billingWrite.execute();
-    if (!(await recordWrite.executeTakeFirst())) throw new CameBefore();
+    await write('applied', memberId, effect.outcome);
     if (events.length > 0) await appendEvents(trx, accountId, events);
   }
   if (checkout && checkout.completed_at === null)

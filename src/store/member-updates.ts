@@ -249,7 +249,7 @@ export async function updateOneIn(
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const lock: UpdateLock | undefined = connection.transactionLocks && { locks: connection.transactionLocks, accountId, one: true };
   const limits = { maxProfileBytes: Number.POSITIVE_INFINITY, storageQuota: Number.POSITIVE_INFINITY };
-  const read = before && { members: [before.member], profiles: new Map([[id, new Map(before.profile)]]) };
+  const read = before && { members: [before.member], profiles: new Map([[id, before.profile]]) };
   return applyUpdate(trx, accountId, { by: 'id', id }, changes, now, limits, setBytes, CHUNK_MEMBERS, connection, { origin, events, lock, before: read });
 }
 
@@ -365,7 +365,7 @@ async function applyUpdate(
 interface MembersBefore {
   readonly members: ReadonlyArray<Member>;
   /** The values, before, of the profile fields the update sets or removes, by member. */
-  readonly profiles: ReadonlyMap<number, Map<string, string>>;
+  readonly profiles: ReadonlyMap<number, ReadonlyMap<string, string>>;
   /** The bytes of profile values the account holds, when asked and read with the lock. */
   readonly held?: number;
 }
