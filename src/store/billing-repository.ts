@@ -5,7 +5,7 @@
  * and the events. On PostgreSQL, notices of one customer are applied one after the other (a
  * transaction-scoped advisory lock on it), so that two that arrive at once end as in order.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import type { Applied, BillingRecord, BillingStore, Checkout } from '../billing/billing-store.js';
 import {
   effectOf,
@@ -28,7 +28,7 @@ import { billingEvent } from '../events/member-events.js';
 import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
 import { insertMemberIn } from './member-repository.js';
 import { toMember } from './member-rows.js';
-import { profileObjectOf, readyToUpdateOne, selectorCondition, updateOneIn } from './member-updates.js';
+import { profileObjectOf, readyToUpdateOne, selectorCondition, updateOneIn, type MemberRowWrite } from './member-updates.js';
 import type { BillingPlanTable, Database, MemberBillingTable } from './schema.js';
 import { Repository } from './writes.js';
 
@@ -215,16 +215,41 @@ function recordOf(accountId: number, notice: BillingNotice, state: string, membe
 /** Thrown where a notice's record finds it recorded before: its transaction is undone, and the notice answered as a duplicate. */
 class CameBefore extends Error {}
 
+/** Thrown where the member found by a notice's link no longer holds it once locked: its transaction is undone, and run again the long way. */
+class Moved extends Error {}
+
+/**
+ * The member column a notice names its member by once linked (its subscription, else its
+ * customer), for the one statement that finds and locks it (applyIn).
+ */
+function linkOf(notice: BillingNotice) {
+  const [column, field, value] = notice.subscription
+    ? (['bill_subscr', 'billSubscr', notice.subscription] as const)
+    : notice.customer
+      ? (['bill_cust', 'billCust', notice.customer] as const)
+      : [];
+  if (!column) return undefined;
+  return {
+    field,
+    value,
+    condition: (accountId: number) => (eb: ExpressionBuilder<Database, 'members'>) => eb.and([eb('account_id', '=', accountId), eb(column, '=', value)]),
+  };
+}
+
 export const applyNoticeProcedure = writerProcedure(
   'billing.apply',
-  (connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext): Promise<Applied> =>
-    connection.db
-      .transaction()
-      .execute((trx) => applyIn(trx, connection, accountId, notice, context))
+  (connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext): Promise<Applied> => {
+    const run = (quick: boolean) => connection.db.transaction().execute((trx) => applyIn(trx, connection, accountId, notice, context, quick));
+    return run(true)
+      .catch((error: unknown) => {
+        if (error instanceof Moved) return run(false);
+        throw error;
+      })
       .catch((error: unknown) => {
         if (error instanceof CameBefore) return { kind: 'duplicate' } as const;
         throw error;
-      }),
+      });
+  },
 );
 
 /** What applying a notice is given besides the notice (BillingStore.apply's context, with the refund rule alone of the settings). */
@@ -236,11 +261,10 @@ interface ApplyContext {
   readonly create?: NewMember;
 }
 
-async function applyIn(trx: Trx, connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext): Promise<Applied> {
+async function applyIn(trx: Trx, connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext, quick: boolean): Promise<Applied> {
   const { plans, onRefund, now, origin, create } = context;
   const lockKey = notice.customer ?? notice.subscription ?? notice.charge ?? notice.checkout ?? notice.email;
-  if (connection.transactionLocks && lockKey)
-    await sql`select ${connection.transactionLocks.lock('exclusive', BILLING_NOTICES, keyOf(lockKey))}`.execute(trx);
+  const customerLock = connection.transactionLocks && lockKey ? connection.transactionLocks.lock('exclusive', BILLING_NOTICES, keyOf(lockKey)) : undefined;
   // The notice's record, with what it came to (so written after its effect). A notice recorded
   // before is written again only while it is kept (pending): otherwise the write returns no
   // row, and the whole transaction is undone as a duplicate (CameBefore). Asked by the write,
@@ -264,40 +288,54 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     await write('refused', null, refusal);
     return { kind: 'recorded', outcome: refusal };
   }
-  const checkout = await ownCheckout(trx, accountId, notice);
-  let memberId = await findMemberId(trx, connection.search, accountId, notice, checkout);
-  let madeWithoutPassword = false;
-  if (memberId === undefined && notice.kind !== 'ignored') {
-    const made: NewMember | undefined =
-      checkout && checkout.login !== ''
-        ? paidMember(await freeLogin(trx, connection.search, accountId, checkout.login), checkout.email, checkout.password_hash, now)
-        : makesMember(notice) && create
-          ? { ...create, login: await freeLogin(trx, connection.search, accountId, create.login) }
-          : undefined;
-    if (made) {
-      memberId = await insertMemberIn(trx, accountId, made, origin, undefined, undefined);
-      // Made without the payer's own password (a PayPal button's payer): it is mailed a link to choose one.
-      madeWithoutPassword = !checkout;
-    }
-  }
-  if (memberId === undefined) {
-    if (notice.kind === 'ignored') {
-      await write('recorded', null, 'not acted on');
-      return { kind: 'recorded', outcome: 'not acted on' };
-    }
-    await write('pending', null, 'no member matches yet');
-    return { kind: 'pending' };
-  }
-  if (notice.kind === 'ignored') {
-    await write('recorded', memberId, 'not acted on');
-    return { kind: 'recorded', outcome: 'not acted on' };
-  }
-  // What the member's update does before it reads the member (its lock on PostgreSQL, the
+  // What the member's update does before it reads the member (its locks on PostgreSQL, the
   // expirations due), then the member as its update is given it: two notices of one member
   // under different keys (a charge, a customer) still read its billing state one after the other.
   const events: NewEvent[] = [];
-  await readyToUpdateOne(trx, connection, accountId, memberId, now, events);
+  // PostgreSQL, most notices (a renewal, a failed payment): the member linked before to the
+  // notice's subscription or customer, found and locked in one statement, the customer's lock
+  // first as below, where that took three. Read in the statement's snapshot, from before its
+  // locks: the member read after them must still hold the link (else Moved).
+  const link = quick && customerLock && notice.kind !== 'ignored' && !(notice.checkout && notice.session) ? linkOf(notice) : undefined;
+  let memberId = link && (await readyToUpdateOne(trx, connection, accountId, link.condition(accountId), now, events, customerLock));
+  const foundByLink = memberId !== undefined;
+  let madeWithoutPassword = false;
+  // (None where the member was found by its link: a notice of our checkout is never.)
+  let checkout: Awaited<ReturnType<typeof ownCheckout>>;
+  if (memberId === undefined) {
+    // Notices of one customer one after the other (PostgreSQL): the member found, or made, after the lock.
+    if (customerLock) await sql`select ${customerLock}`.execute(trx);
+    checkout = await ownCheckout(trx, accountId, notice);
+    memberId = await findMemberId(trx, connection.search, accountId, notice, checkout);
+    if (memberId === undefined && notice.kind !== 'ignored') {
+      const made: NewMember | undefined =
+        checkout && checkout.login !== ''
+          ? paidMember(await freeLogin(trx, connection.search, accountId, checkout.login), checkout.email, checkout.password_hash, now)
+          : makesMember(notice) && create
+            ? { ...create, login: await freeLogin(trx, connection.search, accountId, create.login) }
+            : undefined;
+      if (made) {
+        memberId = await insertMemberIn(trx, accountId, made, origin, undefined, undefined);
+        // Made without the payer's own password (a PayPal button's payer): it is mailed a link to choose one.
+        madeWithoutPassword = !checkout;
+      }
+    }
+    if (memberId === undefined) {
+      if (notice.kind === 'ignored') {
+        await write('recorded', null, 'not acted on');
+        return { kind: 'recorded', outcome: 'not acted on' };
+      }
+      await write('pending', null, 'no member matches yet');
+      return { kind: 'pending' };
+    }
+    if (notice.kind === 'ignored') {
+      await write('recorded', memberId, 'not acted on');
+      return { kind: 'recorded', outcome: 'not acted on' };
+    }
+    await readyToUpdateOne(trx, connection, accountId, memberId, now, events);
+  }
   const { member: before, billing: held, fields: heldFields } = await billedMemberIn(trx, connection.search, memberId, plans);
+  if (foundByLink && before[link!.field] !== link!.value) throw new Moved();
   const billed: BilledMember = { status: before.status, expiresAt: before.timeExpiry?.at ?? null, billing: held };
   // A dispute's opening that arrives after its close (Stripe does not promise the order) opens nothing.
   if (notice.kind === 'disputed' && notice.charge) {
@@ -362,7 +400,11 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     ...(effect.mail && before.email !== '' ? { mail: effect.mail } : {}),
   };
   const changesAnything = Object.keys(changes).some((key) => key !== 'setFields' && key !== 'deleteFields') || changes.setFields.size > 0 || changes.deleteFields.length > 0;
-  if (changesAnything) await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields });
+  // PostgreSQL: the member's row write, where it is the update's one statement (a renewal's
+  // access and payment id), joins the statement below.
+  let rowWrite: MemberRowWrite | undefined;
+  const handOver = connection.writesInOneStatement ? (write: MemberRowWrite) => (rowWrite = write) : undefined;
+  if (changesAnything) await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields }, handOver);
   const billing = effect.billing;
   const values = {
     plan: billing.plan,
@@ -382,10 +424,12 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const member = { id: memberId, login: before.login };
   events.push(...effect.events.map((event) => billingEvent(member, event.kind, event.data, now, origin)));
   if (connection.writesInOneStatement) {
-    // PostgreSQL: the member's billing state, the notice's record and the events in one
-    // statement, one round trip where they were three (the events once, for the one row the
-    // billing state's write returns).
+    // PostgreSQL: the member's row (when handed over), its billing state, the notice's record
+    // and the events in one statement, one round trip where they were four (the events once,
+    // for the one row the billing state's write returns). Every part of a WITH sees the rows as
+    // they were before it: none reads what another writes.
     let statement = trx.with('billing', () => billingWrite.returning('status')).with('record', () => recording('applied', memberId, effect.outcome));
+    if (rowWrite) statement = statement.with('member', () => rowWrite!) as unknown as typeof statement;
     if (events.length > 0) {
       const outbox = outboxInsertFrom('billing', accountId, events.map((event) => ({ event })));
       statement = statement.with('outbox', () => sql<Record<string, unknown>>`(${outbox})`) as unknown as typeof statement;

@@ -2,7 +2,7 @@
  * /update/ in SQL: every change is one set-based statement over the members the selector
  * finds, whether that is one member or a million, all in one transaction.
  */
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
 import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
@@ -245,12 +245,24 @@ export async function updateOneIn(
   origin: EventOrigin,
   events: NewEvent[],
   before?: { readonly member: Member; readonly profile: ReadonlyMap<string, string> },
+  /**
+   * Takes the member's row write instead of running it, where that is the update's one
+   * statement (no profile value, status, address, session or mail changes), for the caller to
+   * run in a statement of its own (PostgreSQL's WITH) before it commits; else never called.
+   */
+  handOver?: (write: MemberRowWrite) => void,
 ): Promise<MemberUpdate> {
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const lock: UpdateLock | undefined = connection.transactionLocks && { locks: connection.transactionLocks, accountId, one: true };
   const limits = { maxProfileBytes: Number.POSITIVE_INFINITY, storageQuota: Number.POSITIVE_INFINITY };
   const read = before && { members: [before.member], profiles: new Map([[id, before.profile]]) };
-  return applyUpdate(trx, accountId, { by: 'id', id }, changes, now, limits, setBytes, CHUNK_MEMBERS, connection, { origin, events, lock, before: read });
+  return applyUpdate(trx, accountId, { by: 'id', id }, changes, now, limits, setBytes, CHUNK_MEMBERS, connection, {
+    origin,
+    events,
+    lock,
+    before: read,
+    handOver,
+  });
 }
 
 async function applyUpdate(
@@ -270,6 +282,8 @@ async function applyUpdate(
         readonly lock: UpdateLock | undefined;
         /** The one member it finds, already locked and read by the caller (updateOneIn's `before`). */
         readonly before?: MembersBefore;
+        /** Takes the member's row write instead of running it, where it is the update's one write (updateOneIn's `handOver`). */
+        readonly handOver?: (write: MemberRowWrite) => void;
       }
     | undefined,
 ): Promise<MemberUpdate> {
@@ -349,7 +363,8 @@ async function applyUpdate(
         )
         .onConflict((oc) => oc.doNothing())
         .execute();
-    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes))))
+    const handOver = told?.handOver && !changes.mail && changes.status === undefined ? told.handOver : undefined;
+    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes), handOver)))
       return { kind: 'too-many-fields' };
     if (changes.mail) await queueMail(trx, accountId, ids, changes.mail, now)!.execute();
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
@@ -375,11 +390,13 @@ interface UpdateLock {
   readonly locks: TransactionLocks;
   readonly accountId: number;
   readonly one: boolean;
+  /** A lock of the caller's own, taken first in the statement of one member's locks (readyToUpdateOne). */
+  readonly first?: RawBuilder<unknown>;
 }
 
 /** PostgreSQL's advisory lock keys (two 32-bit keys: a space apart from the single 64-bit keys used elsewhere). */
 const ACCOUNT_UPDATES = 7_245_010;
-const MEMBER_UPDATES = 7_245_011;
+export const MEMBER_UPDATES = 7_245_011;
 
 /**
  * What an update of one member does before it reads the member, for a transaction that reads
@@ -388,29 +405,46 @@ const MEMBER_UPDATES = 7_245_011;
  * the statement that asks whether an expiration is due; then the expirations due written down
  * (their events to `events`). What the caller reads next is what updateOneIn's `before` is
  * given: the update reads the member no more. As in an update's own lock statement, whether an
- * expiration is due is read with the lock, in that statement's snapshot. A member that is gone
- * is neither locked nor found: the caller's read of it fails.
+ * expiration is due is read with the lock, in that statement's snapshot.
+ *
+ * `member`: its id, or a condition that finds it (the first by id), found in the same
+ * statement as it is locked. `first`: a lock of the caller's own that the statement takes
+ * before the update's, only once a member is found (PostgreSQL). Answers the member's id;
+ * undefined when none is found, and then nothing is locked and no expiration written down.
+ * A condition is read in the statement's snapshot, from before it waited for its locks: a
+ * caller whose condition another writer may change meanwhile checks it again on what it reads
+ * next.
  */
 export async function readyToUpdateOne(
   trx: Transaction<Database>,
   connection: Pick<WriterConnection, 'transactionLocks' | 'search'>,
   accountId: number,
-  memberId: number,
+  member: number | MembersCondition,
   now: number,
   events: NewEvent[],
-): Promise<void> {
+  first?: RawBuilder<unknown>,
+): Promise<number | undefined> {
+  const condition = typeof member === 'number' ? selectorCondition(accountId, { by: 'id', id: member }, connection.search) : member;
+  let found: number | undefined;
   if (connection.transactionLocks) {
-    const lock = { locks: connection.transactionLocks, accountId, one: true };
-    const { due } = await lockChunk(trx, lock, selectorCondition(accountId, { by: 'id', id: memberId }, connection.search), 1, false);
-    if (due === undefined || due > now) return;
+    const lock = { locks: connection.transactionLocks, accountId, one: true, ...(first ? { first } : {}) };
+    const locked = await lockChunk(trx, lock, condition, 1, false);
+    found = locked.id;
+    if (found === undefined || locked.due === undefined || locked.due > now) return found;
+  } else {
+    const row =
+      typeof member === 'number' ? { id: member } : await trx.selectFrom('members').select('id').where(condition).orderBy('id').limit(1).executeTakeFirst();
+    found = row?.id;
+    if (found === undefined) return undefined;
   }
   await expireDue(trx, now, accountId, { events: true, collect: events });
+  return found;
 }
 
 /**
- * The lock statement of an update's chunk (see chunkBefore), which also answers the account's
- * first time expiration to fall due (undefined: none) and, when asked, the bytes of profile
- * values it holds.
+ * The lock statement of an update's chunk (see chunkBefore), which also answers the first
+ * member's id (of one member's update), the account's first time expiration to fall due
+ * (undefined: none) and, when asked, the bytes of profile values it holds.
  */
 async function lockChunk(
   trx: Transaction<Database>,
@@ -418,7 +452,7 @@ async function lockChunk(
   next: MembersCondition,
   chunkSize: number,
   askHeld: boolean,
-): Promise<{ due: number | undefined; held: number | undefined }> {
+): Promise<{ id: number | undefined; due: number | undefined; held: number | undefined }> {
   const account = sql`cast(${lock.accountId} % 2147483647 as integer)`;
   // The account's first time expiration to fall due (the first entry of its range of the
   // partial index members_exp_time_due), compared with now by the caller: the statement holds
@@ -429,6 +463,8 @@ async function lockChunk(
     ? trx
         .selectFrom('members')
         .select([
+          'id',
+          ...(lock.first ? [lock.first.as('first')] : []),
           lock.locks.lock('shared', ACCOUNT_UPDATES, account).as('account'),
           lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(id % 2147483647 as integer)`).as('member'),
           due.as('due'),
@@ -438,10 +474,11 @@ async function lockChunk(
         .orderBy('id')
         .limit(chunkSize)
         .compile()
-    : sql<{ due: number | null; held: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due, ${bytes} as held`.compile(trx);
+    : sql<{ id: undefined; due: number | null; held: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due, ${bytes} as held`.compile(trx);
   const { rows } = await trx.executeQuery(locking);
   const first = rows[0];
   return {
+    id: first?.id === undefined ? undefined : Number(first.id),
     due: first && first.due !== null ? Number(first.due) : undefined,
     held: first && first.held !== null ? Number(first.held) : undefined,
   };
@@ -600,6 +637,8 @@ async function changeChunk(
   changes: MemberChanges,
   now: number,
   addsNoField: boolean,
+  /** Takes the members' row write instead of running it, when it is the change's one statement. */
+  handOver?: (write: MemberRowWrite) => void,
 ): Promise<boolean> {
   // Profile changes first: the selector may look at columns the member update changes.
   if (!(await changeProfiles(trx, accountId, matches, changes, addsNoField))) return false;
@@ -622,21 +661,27 @@ async function changeChunk(
   }
   const set = memberColumnChanges(changes, now);
   if (Object.keys(set).length > 0) {
-    await trx
+    const write = trx
       .updateTable('members')
       .set({ ...set, updated_at: now })
-      .where(matches)
-      .execute();
+      .where(matches);
+    const alone =
+      changes.setFields.size === 0 && changes.deleteFields.length === 0 && changes.status !== 'A' && !endsSessions(changes) && changes.email === undefined;
+    if (handOver && alone) handOver(write);
+    else await write.execute();
   }
   return true;
 }
+
+/** An update's write of its members' rows (changeChunk), as a statement not yet run. */
+export type MemberRowWrite = UpdateQueryBuilder<Database, 'members', 'members', UpdateResult>;
 
 /** A change that ends the members' sessions: asked for, a new password, or a suspension or deletion. */
 function endsSessions(changes: MemberChanges): boolean {
   return changes.revokeSessions === true || changes.passwordHash !== undefined || changes.status === 'S' || changes.status === 'D';
 }
 
-type MembersCondition = (eb: ExpressionBuilder<Database, 'members'>) => ReturnType<ExpressionBuilder<Database, 'members'>['and']>;
+export type MembersCondition = (eb: ExpressionBuilder<Database, 'members'>) => ReturnType<ExpressionBuilder<Database, 'members'>['and']>;
 
 /** Removes, then sets, the profile fields; false when a member would have more than allowed. */
 async function changeProfiles(

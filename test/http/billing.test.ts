@@ -3,6 +3,7 @@
  * Stripe signs them (the official package's test header), PayPal IPNs confirmed by a local
  * postback; each effect seen through /api2/list/, the feed and the member's billing state.
  */
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { describeEachEngineApp, PUBLIC_URL, type Harness, type Reply } from '../support/app.js';
 import { apiAccount } from '../support/member-api.js';
@@ -10,6 +11,7 @@ import { form, signedIn } from '../support/console.js';
 import { backgroundJobs } from '../../src/server.js';
 import type { Config } from '../../src/config.js';
 import { runRound } from '../../src/upkeep/background-jobs.js';
+import { MEMBER_UPDATES } from '../../src/store/member-updates.js';
 import { DAY, invoiceObject, startFakePayPal, startFakeStripe, subscriptionObject } from '../support/fake-stripe.js';
 
 const stripe = await startFakeStripe();
@@ -336,6 +338,46 @@ describeEachEngineApp(
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect((await s.billing('lea@example.com'))!.paidUntil).toBe(ends[4]! * 1000);
       expect((await s.api.member('lea@example.com'))!.timeExpiry!.at).toBe((ends[4]! + 3 * DAY) * 1000);
+    });
+
+    it('a notice whose member loses its subscription while the notice waits for it applies to the member that holds it now (PostgreSQL)', async (test) => {
+      // SQLite's one writer runs notices and updates one after the other: nothing moves meanwhile.
+      if (h().database.engine !== 'postgres') test.skip();
+      const s = await seller();
+      const { customer, subscription, periodEnd } = await subscribe(s, 'uma@example.com');
+      const uma = (await s.api.member('uma@example.com'))!;
+      await s.api.create('vic');
+      // Another writer moves the subscription from uma to vic while holding uma's update lock:
+      // the notice finds uma in its first statement, waits for her, and must not pay her.
+      const other = new pg.Client({ connectionString: h().database.url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('select pg_advisory_xact_lock($1, $2)', [MEMBER_UPDATES, uma.id]);
+        await other.query("update members set bill_pc = 'stripe', bill_cust = $1, bill_subscr = $2, reg_type = 'P' where account_id = $3 and login = 'vic'", [
+          customer,
+          subscription,
+          s.account.id,
+        ]);
+        await other.query("update members set bill_cust = '', bill_subscr = '' where id = $1", [uma.id]);
+        const next = periodEnd + 30 * DAY;
+        const sent = s.send('invoice.paid', invoiceObject(`in_${customer}_2`, customer, subscription, 'price_gold', next));
+        const waiting = async () => Number((await other.query("select count(*) as n from pg_locks where locktype = 'advisory' and not granted")).rows[0].n);
+        for (let tries = 0; (await waiting()) === 0; tries++) {
+          expect(tries, 'the notice never waited for the lock').toBeLessThan(200);
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        await other.query('commit');
+        const reply = await sent;
+        expect(reply.status, reply.body).toBe(200);
+        expect(reply.json.outcomes[0]).toMatchObject({ kind: 'applied' });
+        expect(await s.record('vic')).toMatchObject({ status: 'Active', bill_id: `in_${customer}_2`, plan: 'gold' });
+        expect((await s.api.member('vic'))!.timeExpiry).toEqual({ action: 'S', at: (next + 3 * DAY) * 1000 });
+        expect((await s.record('uma@example.com'))!.bill_id).toBe(`in_${customer}_1`);
+        expect((await s.api.member('uma@example.com'))!.timeExpiry).toEqual({ action: 'S', at: (periodEnd + 3 * DAY) * 1000 });
+      } finally {
+        await other.end();
+      }
     });
 
     it('PayPal: a confirmed IPN sign-up and payment make the member; an unconfirmed one, another receiver or another price changes nothing', async () => {
