@@ -28,7 +28,7 @@ import { billingEvent } from '../events/member-events.js';
 import { writerProcedure, type SearchSql, type WriterConnection } from './dialects/dialect.js';
 import { insertMemberIn } from './member-repository.js';
 import { toMember } from './member-rows.js';
-import { profileObjectOf, readyToUpdateOne, selectorCondition, updateOneIn, type MemberRowWrite } from './member-updates.js';
+import { profileObjectOf, readyToUpdateOne, selectorCondition, updateOneIn, withWrites, type MemberWrite } from './member-updates.js';
 import type { BillingPlanTable, Database, MemberBillingTable } from './schema.js';
 import { Repository } from './writes.js';
 
@@ -400,10 +400,10 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     ...(effect.mail && before.email !== '' ? { mail: effect.mail } : {}),
   };
   const changesAnything = Object.keys(changes).some((key) => key !== 'setFields' && key !== 'deleteFields') || changes.setFields.size > 0 || changes.deleteFields.length > 0;
-  // PostgreSQL: the member's row write, where it is the update's one statement (a renewal's
-  // access and payment id), joins the statement below.
-  let rowWrite: MemberRowWrite | undefined;
-  const handOver = connection.writesInOneStatement ? (write: MemberRowWrite) => (rowWrite = write) : undefined;
+  // PostgreSQL: the member's writes, where nothing else depends on them (a renewal's access,
+  // payment id and plan fields), join the statement below.
+  let handedOver: MemberWrite[] = [];
+  const handOver = connection.writesInOneStatement ? (writes: MemberWrite[]) => (handedOver = writes) : undefined;
   if (changesAnything) await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields }, handOver);
   const billing = effect.billing;
   const values = {
@@ -424,12 +424,13 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const member = { id: memberId, login: before.login };
   events.push(...effect.events.map((event) => billingEvent(member, event.kind, event.data, now, origin)));
   if (connection.writesInOneStatement) {
-    // PostgreSQL: the member's row (when handed over), its billing state, the notice's record
-    // and the events in one statement, one round trip where they were four (the events once,
-    // for the one row the billing state's write returns). Every part of a WITH sees the rows as
-    // they were before it: none reads what another writes.
-    let statement = trx.with('billing', () => billingWrite.returning('status')).with('record', () => recording('applied', memberId, effect.outcome));
-    if (rowWrite) statement = statement.with('member', () => rowWrite!) as unknown as typeof statement;
+    // PostgreSQL: the member's writes (when handed over), its billing state, the notice's
+    // record and the events in one statement, one round trip where they were four or more (the
+    // events once, for the one row the billing state's write returns). Every part of a WITH
+    // sees the rows as they were before it: none reads what another writes.
+    let statement = withWrites(trx, handedOver)
+      .with('billing', () => billingWrite.returning('status'))
+      .with('record', () => recording('applied', memberId, effect.outcome));
     if (events.length > 0) {
       const outbox = outboxInsertFrom('billing', accountId, events.map((event) => ({ event })));
       statement = statement.with('outbox', () => sql<Record<string, unknown>>`(${outbox})`) as unknown as typeof statement;

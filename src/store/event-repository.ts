@@ -61,6 +61,11 @@ export function outboxInsertFrom(
     order by e.ord`;
 }
 
+/** The outbox's rows of a few events (one member's change), for an INSERT a WITH ends with (member-updates.ts: withWrites). */
+export function outboxRows(accountId: number, events: readonly NewEvent[]): Array<Insertable<EventOutboxTable>> {
+  return events.map((event) => outboxRow(accountId, event));
+}
+
 function outboxRow(accountId: number, event: NewEvent): Insertable<EventOutboxTable> {
   return {
     account_id: accountId,

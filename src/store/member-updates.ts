@@ -2,13 +2,26 @@
  * /update/ in SQL: every change is one set-based statement over the members the selector
  * finds, whether that is one member or a million, all in one transaction.
  */
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import {
+  sql,
+  type DeleteQueryBuilder,
+  type DeleteResult,
+  type ExpressionBuilder,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type Kysely,
+  type QueryCreator,
+  type RawBuilder,
+  type Transaction,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
 import { MAX_PROFILE_FIELDS } from '../members/fields.js';
 import { foldKey, type Member } from '../members/member.js';
 import { columnsOf, toMember } from './member-rows.js';
 import { builtInValues, changeEvents, type EventOrigin, type NewEvent } from '../events/event.js';
 import { bulkUpdatedEvent } from '../events/member-events.js';
-import { appendEvents } from './event-repository.js';
+import { appendEvents, outboxRows } from './event-repository.js';
 import { endSessionsOf } from './session-repository.js';
 import { endResetLinksOf } from './reset-repository.js';
 import { queueMail } from './mail-repository.js';
@@ -199,11 +212,19 @@ export async function updateMembers(
       accountId,
       one: selector.by === 'id' || selector.by === 'login',
     };
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, connection, origin && { origin, events, lock });
+    // PostgreSQL, one member's update: its writes, where nothing else depends on them, and its
+    // events in one statement (withWrites), one round trip where there were two or more.
+    let handedOver: MemberWrite[] = [];
+    const handOver = connection.writesInOneStatement && lock?.one ? (writes: MemberWrite[]) => (handedOver = writes) : undefined;
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, connection, origin && { origin, events, lock, handOver });
     if (outcome.kind === 'updated') {
       if (isBulk(selector) && origin) events.push(bulkEvent(selector, changes, outcome.count, now, origin));
       // The events once the change is known (the outbox takes no lock: event-repository.ts).
-      await appendEvents(trx, accountId, events);
+      if (handedOver.length > 0 && events.length > 0) await withWrites(trx, handedOver).insertInto('event_outbox').values(outboxRows(accountId, events)).execute();
+      else {
+        for (const write of handedOver) await write.execute();
+        await appendEvents(trx, accountId, events);
+      }
       await trx.commit().execute();
     } else await trx.rollback().execute();
     return outcome;
@@ -246,11 +267,11 @@ export async function updateOneIn(
   events: NewEvent[],
   before?: { readonly member: Member; readonly profile: ReadonlyMap<string, string> },
   /**
-   * Takes the member's row write instead of running it, where that is the update's one
-   * statement (no profile value, status, address, session or mail changes), for the caller to
-   * run in a statement of its own (PostgreSQL's WITH) before it commits; else never called.
+   * Takes the update's writes instead of running them, where nothing else depends on them
+   * (changeChunk), for the caller to run in a statement of its own (PostgreSQL's WITH:
+   * withWrites) before it commits; else never called.
    */
-  handOver?: (write: MemberRowWrite) => void,
+  handOver?: (writes: MemberWrite[]) => void,
 ): Promise<MemberUpdate> {
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const lock: UpdateLock | undefined = connection.transactionLocks && { locks: connection.transactionLocks, accountId, one: true };
@@ -282,8 +303,8 @@ async function applyUpdate(
         readonly lock: UpdateLock | undefined;
         /** The one member it finds, already locked and read by the caller (updateOneIn's `before`). */
         readonly before?: MembersBefore;
-        /** Takes the member's row write instead of running it, where it is the update's one write (updateOneIn's `handOver`). */
-        readonly handOver?: (write: MemberRowWrite) => void;
+        /** Takes the chunk's writes instead of running them, where nothing else depends on them (changeChunk's `handOver`). */
+        readonly handOver?: (writes: MemberWrite[]) => void;
       }
     | undefined,
 ): Promise<MemberUpdate> {
@@ -629,6 +650,12 @@ function bulkEvent(
 /**
  * Every change, to the members of one chunk; false when a member would have too many profile
  * fields (not counted when `addsNoField`: every member already holds every field set).
+ *
+ * `handOver` takes the chunk's writes instead of running them when nothing else depends on
+ * them: profile values set (each a field every member holds already) or removed, and the
+ * members' columns, with no status, address or session change. The caller runs them in one
+ * statement of its own (PostgreSQL's WITH, whose parts all see the rows as they were before
+ * it, as the writes here expect: each finds its members by the same condition).
  */
 async function changeChunk(
   trx: Transaction<Database>,
@@ -637,11 +664,28 @@ async function changeChunk(
   changes: MemberChanges,
   now: number,
   addsNoField: boolean,
-  /** Takes the members' row write instead of running it, when it is the change's one statement. */
-  handOver?: (write: MemberRowWrite) => void,
+  handOver?: (writes: MemberWrite[]) => void,
 ): Promise<boolean> {
   // Profile changes first: the selector may look at columns the member update changes.
-  if (!(await changeProfiles(trx, accountId, matches, changes, addsNoField))) return false;
+  const writes: MemberWrite[] = profileWrites(trx, matches, changes);
+  const set = memberColumnChanges(changes, now);
+  if (Object.keys(set).length > 0)
+    writes.push(
+      trx
+        .updateTable('members')
+        .set({ ...set, updated_at: now })
+        .where(matches),
+    );
+  const countsFields = changes.setFields.size > 0 && !addsNoField;
+  const independent = !countsFields && changes.status === undefined && !endsSessions(changes) && changes.email === undefined;
+  // (Two parts of one WITH may not write one row: no field both removed and set.)
+  if (handOver && independent && !changes.deleteFields.some((name) => changes.setFields.has(name))) {
+    handOver(writes);
+    return true;
+  }
+  const rowWrite = Object.keys(set).length > 0 ? writes.pop() : undefined;
+  for (const write of writes) await write.execute();
+  if (countsFields && (await holdsTooManyFields(trx, matches))) return false;
   if (changes.status === 'A') {
     // Re-activating a member also lifts a lockout.
     await trx
@@ -659,22 +703,27 @@ async function changeChunk(
     // …and when the address they were mailed to changes.
     await endResetLinksOf(trx, accountId, matched.where('email_key', '!=', foldKey(changes.email)));
   }
-  const set = memberColumnChanges(changes, now);
-  if (Object.keys(set).length > 0) {
-    const write = trx
-      .updateTable('members')
-      .set({ ...set, updated_at: now })
-      .where(matches);
-    const alone =
-      changes.setFields.size === 0 && changes.deleteFields.length === 0 && changes.status !== 'A' && !endsSessions(changes) && changes.email === undefined;
-    if (handOver && alone) handOver(write);
-    else await write.execute();
-  }
+  await rowWrite?.execute();
   return true;
 }
 
-/** An update's write of its members' rows (changeChunk), as a statement not yet run. */
-export type MemberRowWrite = UpdateQueryBuilder<Database, 'members', 'members', UpdateResult>;
+/** A write of an update's chunk (changeChunk), as a statement not yet run: its profile values' or its members' rows. */
+export type MemberWrite =
+  | InsertQueryBuilder<Database, 'member_fields', InsertResult>
+  | DeleteQueryBuilder<Database, 'member_fields', DeleteResult>
+  | UpdateQueryBuilder<Database, 'members', 'members', UpdateResult>;
+
+/**
+ * The writes handed over by an update (changeChunk's `handOver`), as the parts of one WITH
+ * (PostgreSQL), for the caller to end with a statement of its own.
+ */
+export function withWrites(trx: Transaction<Database>, writes: readonly MemberWrite[]): QueryCreator<Database> {
+  let statement: QueryCreator<Database> = trx;
+  writes.forEach((write, n) => {
+    statement = statement.with(`write_${n}`, () => write) as unknown as QueryCreator<Database>;
+  });
+  return statement;
+}
 
 /** A change that ends the members' sessions: asked for, a new password, or a suspension or deletion. */
 function endsSessions(changes: MemberChanges): boolean {
@@ -683,57 +732,54 @@ function endsSessions(changes: MemberChanges): boolean {
 
 export type MembersCondition = (eb: ExpressionBuilder<Database, 'members'>) => ReturnType<ExpressionBuilder<Database, 'members'>['and']>;
 
-/** Removes, then sets, the profile fields; false when a member would have more than allowed. */
-async function changeProfiles(
-  trx: Transaction<Database>,
-  accountId: number,
-  matches: MembersCondition,
-  changes: MemberChanges,
-  addsNoField: boolean,
-): Promise<boolean> {
-  const matchedIds = () => trx.selectFrom('members').select('id').where(matches);
+/** The writes that remove, then set, the members' profile fields (none run yet). */
+function profileWrites(trx: Transaction<Database>, matches: MembersCondition, changes: MemberChanges): MemberWrite[] {
+  const writes: MemberWrite[] = [];
   // The members come from the account's own rows (`matches`): no account condition on the
   // fields, which would tempt a planner into the (account, name) index and a read of every
   // member of the account per chunk, where the primary key (member, name) finds each row.
-  if (changes.deleteFields.length > 0) {
-    await trx
-      .deleteFrom('member_fields')
-      .where('member_id', 'in', matchedIds())
-      .where('name', 'in', [...changes.deleteFields])
-      .execute();
-  }
+  if (changes.deleteFields.length > 0)
+    writes.push(
+      trx
+        .deleteFrom('member_fields')
+        .where('member_id', 'in', trx.selectFrom('members').select('id').where(matches))
+        .where('name', 'in', [...changes.deleteFields]),
+    );
   for (const [name, value] of changes.setFields) {
     const valueKey = valueKeyOf(value);
-    await trx
-      .insertInto('member_fields')
-      .columns(['member_id', 'account_id', 'name', 'value', 'value_key'])
-      .expression(
-        trx
-          .selectFrom('members')
-          .select([
-            'id',
-            'account_id',
-            sql<string>`cast(${name} as text)`.as('name'),
-            sql<string>`cast(${value} as text)`.as('value'),
-            sql<string | null>`cast(${valueKey} as text)`.as('value_key'),
-          ])
-          .where(matches),
-      )
-      .onConflict((oc) => oc.columns(['member_id', 'name']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), value_key: eb.ref('excluded.value_key') })))
-      .execute();
+    writes.push(
+      trx
+        .insertInto('member_fields')
+        .columns(['member_id', 'account_id', 'name', 'value', 'value_key'])
+        .expression(
+          trx
+            .selectFrom('members')
+            .select([
+              'id',
+              'account_id',
+              sql<string>`cast(${name} as text)`.as('name'),
+              sql<string>`cast(${value} as text)`.as('value'),
+              sql<string | null>`cast(${valueKey} as text)`.as('value_key'),
+            ])
+            .where(matches),
+        )
+        .onConflict((oc) => oc.columns(['member_id', 'name']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), value_key: eb.ref('excluded.value_key') }))),
+    );
   }
-  if (changes.setFields.size > 0 && !addsNoField) {
-    const over = await trx
-      .selectFrom('member_fields')
-      .select('member_id')
-      .where('member_id', 'in', matchedIds())
-      .groupBy('member_id')
-      .having((eb) => eb.fn.countAll(), '>', MAX_PROFILE_FIELDS)
-      .limit(1)
-      .executeTakeFirst();
-    if (over) return false;
-  }
-  return true;
+  return writes;
+}
+
+/** Whether a member now holds more profile fields than allowed. */
+async function holdsTooManyFields(trx: Transaction<Database>, matches: MembersCondition): Promise<boolean> {
+  const over = await trx
+    .selectFrom('member_fields')
+    .select('member_id')
+    .where('member_id', 'in', trx.selectFrom('members').select('id').where(matches))
+    .groupBy('member_id')
+    .having((eb) => eb.fn.countAll(), '>', MAX_PROFILE_FIELDS)
+    .limit(1)
+    .executeTakeFirst();
+  return over !== undefined;
 }
 
 /**
