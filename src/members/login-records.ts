@@ -6,7 +6,7 @@
  */
 import type { LockoutPolicy } from '../accounts/account.js';
 import type { LoginFailures } from '../auth/lockout.js';
-import type { MemberStatus } from './member.js';
+import type { Member, MemberStatus } from './member.js';
 import type { EventOrigin } from '../events/event.js';
 import type { LoginAttempt } from '../events/member-events.js';
 
@@ -60,6 +60,13 @@ export interface FailureCount {
   readonly lockedUntil: number;
 }
 
+/** The member a login names, and the failure counts its attempt may count against (LoginRecords.findLoginSubject). */
+export interface LoginSubject {
+  readonly member: Member | undefined;
+  /** The counts of the member found, or of the `noMember` id. */
+  failuresOf(subject: number): LoginFailures;
+}
+
 export interface LoginRecords {
   /**
    * Counts a successful login in one atomic step: last-login time and address, the login
@@ -71,6 +78,13 @@ export interface LoginRecords {
   recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording>;
   /** The failure counts of member `memberId` (0: attempts at logins that name no member) in `scope` and across all addresses. */
   findLoginFailures(accountId: number, memberId: number, scope: string): Promise<LoginFailures>;
+  /**
+   * What a login attempt reads before its verification, in one statement whatever it finds
+   * (an unknown login reads as a known one does): the member the login names (any state), and
+   * the failure counts (as findLoginFailures) of that member and of `noMember`, under which an
+   * attempt that names no member, or a Deleted one, is counted.
+   */
+  findLoginSubject(accountId: number, login: string, scope: string, noMember: number): Promise<LoginSubject>;
   /**
    * Counts a failed attempt, in `scope` and across all addresses, in one transaction (a count
    * starts over when its last failure was before `resetBefore`), and lets the lockout `policy`

@@ -57,8 +57,8 @@ interface Attempt {
  * hash upgrade, each with its events.
  *
  * Every failed attempt does the same work, whether the login names a member or not: one
- * read of the member, one of its failure counts, one password verification (against a dummy
- * hash when there is no member), one write of the failure counts. So an unknown login, a
+ * read of the member with its failure counts (one statement), one password verification
+ * (against a dummy hash when there is no member), one write of the failure counts. So an unknown login, a
  * wrong password, a Deleted member and a locked one take the same time.
  */
 export class LoginService {
@@ -66,7 +66,7 @@ export class LoginService {
   private readonly verifier: CredentialVerifier;
 
   constructor(
-    private readonly members: Pick<MemberStore, 'findMemberByLogin' | 'findMemberById'>,
+    private readonly members: Pick<MemberStore, 'findMemberById'>,
     private readonly records: LoginRecords,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
@@ -87,12 +87,13 @@ export class LoginService {
   }
 
   private async attempt(account: Account | undefined, command: LoginCommand, now: number): Promise<LoginOutcome> {
-    const found = account && (await this.members.findMemberByLogin(account.id, command.login));
+    const scope = addressScope(command.ip);
+    const read = account && (await this.records.findLoginSubject(account.id, command.login, scope, NO_MEMBER));
+    const found = read?.member;
     // A Deleted member is no member: it is answered, and counted, as an unknown login.
     const named = found && effectiveState(found, now).status !== 'D' ? found : undefined;
     const subject = named?.id ?? NO_MEMBER;
-    const scope = addressScope(command.ip);
-    const failures = account && (await this.records.findLoginFailures(account.id, subject, scope));
+    const failures = read?.failuresOf(subject);
     const share = loginShare(account, command.client);
     const verified = await this.verifier.verify({
       share,

@@ -3,7 +3,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { ALL_ADDRESSES, lockedUntil, type LoginFailures, type LoginThrottle } from '../auth/lockout.js';
 import type { MemberStatus } from '../members/member.js';
-import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, SuccessfulLogin } from '../members/login-records.js';
+import type { FailedAttempt, FailureCount, LoginAttemptEvents, LoginEvent, LoginRecording, LoginRecords, LoginSubject, SuccessfulLogin } from '../members/login-records.js';
+import { foldKey } from '../members/member.js';
+import { toMember, type MemberRow } from './member-rows.js';
 import { endResetLinksOf, RESET_LINK_ENDED } from './reset-repository.js';
 import type { EventOrigin, NewEvent } from '../events/event.js';
 import { lockedEvent, loginEvent, loginExpiryEvents, unlockedEvent } from '../events/member-events.js';
@@ -290,6 +292,41 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
       .where('scope', 'in', [scope, ALL_ADDRESSES])
       .execute();
     return failuresOf(rows, scope);
+  }
+
+  async findLoginSubject(accountId: number, login: string, scope: string, noMember: number): Promise<LoginSubject> {
+    // From one row: the member (its columns null when there is none), joined to its counts (f)
+    // and to noMember's (g), each by the counts' key: up to four rows, each count on one or two.
+    const rows = await this.reads
+      .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('members')
+            .selectAll()
+            .where(this.connection.search.memberIs(accountId, 'login_key', foldKey(login), 'members'))
+            .as('m'),
+        (join) => join.onTrue(),
+      )
+      .leftJoin('login_failures as f', (join) => join.onRef('f.member_id', '=', 'm.id').on('f.account_id', '=', accountId).on('f.scope', 'in', [scope, ALL_ADDRESSES]))
+      .leftJoin('login_failures as g', (join) => join.on('g.member_id', '=', noMember).on('g.account_id', '=', accountId).on('g.scope', 'in', [scope, ALL_ADDRESSES]))
+      .selectAll('m')
+      .select(['f.scope as f_scope', 'f.failures as f_failures', 'f.last_failure_at as f_last_failure_at', 'f.locked_until as f_locked_until'])
+      .select(['g.scope as g_scope', 'g.failures as g_failures', 'g.last_failure_at as g_last_failure_at', 'g.locked_until as g_locked_until'])
+      .execute();
+    const keptOf = (alias: 'f' | 'g') => {
+      const kept = new Map<string, { scope: string; failures: number; last_failure_at: number; locked_until: number }>();
+      for (const row of rows) {
+        const at = row[`${alias}_scope`];
+        if (at !== null) kept.set(at, { scope: at, failures: row[`${alias}_failures`]!, last_failure_at: row[`${alias}_last_failure_at`]!, locked_until: row[`${alias}_locked_until`]! });
+      }
+      return [...kept.values()];
+    };
+    const first = rows[0];
+    const member = first && first.id !== null ? toMember(first as unknown as MemberRow) : undefined;
+    const own = keptOf('f');
+    const nobodys = keptOf('g');
+    return { member, failuresOf: (subject) => failuresOf(subject === noMember ? nobodys : member?.id === subject ? own : [], scope) };
   }
 
   recordLoginFailure(
