@@ -82,9 +82,12 @@ export async function runBaseline(script: string, args: readonly string[], env: 
   return JSON.parse(output) as Record<string, number>;
 }
 
+/** Node.js's CPU profile of each server a bench starts, written to BENCH_CPU_PROFILES (a folder) when it stops. */
+const PROFILING = process.env.BENCH_CPU_PROFILES ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROFILES] : [];
+
 /** Starts `member-api serve` as a user does, on a free port (of this checkout, or of the build at `bin`). */
 export function startServer(env: Record<string, string>, bin = BIN): Promise<Server> {
-  return startListening([bin, 'serve'], { PORT: '0', LOG_LEVEL: 'warn', ...env });
+  return startListening([...PROFILING, bin, 'serve'], { PORT: '0', LOG_LEVEL: 'warn', ...env });
 }
 
 /** Starts a Node.js program that prints "listening on URL", and waits for that line. */
