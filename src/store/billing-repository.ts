@@ -174,7 +174,8 @@ async function billedMemberIn(trx: Trx, search: SearchSql, memberId: number, pla
     ])
     .select((names.length > 0 ? search.profileObject(names, 'members.id') : sql`null`).as('touched'))
     .where('members.id', '=', memberId)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!row) return undefined;
   const billing =
     row.b_member_id === null
       ? NO_MEMBER_BILLING
@@ -334,8 +335,11 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     }
     await readyToUpdateOne(trx, connection, accountId, memberId, now, events);
   }
-  const { member: before, billing: held, fields: heldFields } = await billedMemberIn(trx, connection.search, memberId, plans);
-  if (foundByLink && before[link!.field] !== link!.value) throw new Moved();
+  const billedRead = await billedMemberIn(trx, connection.search, memberId, plans);
+  // Found by its link before the locks: gone since (purged) or moved, it is looked for again.
+  if (foundByLink && billedRead?.member[link!.field] !== link!.value) throw new Moved();
+  if (!billedRead) throw new Error(`member ${memberId} is gone`);
+  const { member: before, billing: held, fields: heldFields } = billedRead;
   const billed: BilledMember = { status: before.status, expiresAt: before.timeExpiry?.at ?? null, billing: held };
   // A dispute's opening that arrives after its close (Stripe does not promise the order) opens nothing.
   if (notice.kind === 'disputed' && notice.charge) {
@@ -402,9 +406,14 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const changesAnything = Object.keys(changes).some((key) => key !== 'setFields' && key !== 'deleteFields') || changes.setFields.size > 0 || changes.deleteFields.length > 0;
   // PostgreSQL: the member's writes, where nothing else depends on them (a renewal's access,
   // payment id and plan fields), join the statement below.
-  let handedOver: MemberWrite[] = [];
-  const handOver = connection.writesInOneStatement ? (writes: MemberWrite[]) => (handedOver = writes) : undefined;
-  if (changesAnything) await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields }, handOver);
+  const handedOver: MemberWrite[] = [];
+  const handOver = connection.writesInOneStatement ? (writes: MemberWrite[]) => void handedOver.push(...writes) : undefined;
+  if (changesAnything) {
+    const updated = await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields }, handOver);
+    // A change the member's update refuses (more profile fields than allowed) undoes the whole
+    // notice, half-written as it may be: the provider retries, and the log says why.
+    if (updated.kind !== 'updated') throw new Error(`the payment's change of member ${memberId} was refused: ${updated.kind}`);
+  }
   const billing = effect.billing;
   const values = {
     plan: billing.plan,
@@ -427,7 +436,8 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     // PostgreSQL: the member's writes (when handed over), its billing state, the notice's
     // record and the events in one statement, one round trip where they were four or more (the
     // events once, for the one row the billing state's write returns). Every part of a WITH
-    // sees the rows as they were before it: none reads what another writes.
+    // sees the tables as they were before it: no part reads a table another part writes (the
+    // outbox's reads only the billing part's returned row).
     let statement = withWrites(trx, handedOver)
       .with('billing', () => billingWrite.returning('status'))
       .with('record', () => recording('applied', memberId, effect.outcome));

@@ -214,8 +214,8 @@ export async function updateMembers(
     };
     // PostgreSQL, one member's update: its writes, where nothing else depends on them, and its
     // events in one statement (withWrites), one round trip where there were two or more.
-    let handedOver: MemberWrite[] = [];
-    const handOver = connection.writesInOneStatement && lock?.one ? (writes: MemberWrite[]) => (handedOver = writes) : undefined;
+    const handedOver: MemberWrite[] = [];
+    const handOver = connection.writesInOneStatement && lock?.one ? (writes: MemberWrite[]) => void handedOver.push(...writes) : undefined;
     const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, connection, origin && { origin, events, lock, handOver });
     if (outcome.kind === 'updated') {
       if (isBulk(selector) && origin) events.push(bulkEvent(selector, changes, outcome.count, now, origin));
@@ -426,7 +426,7 @@ export const MEMBER_UPDATES = 7_245_011;
  * the statement that asks whether an expiration is due; then the expirations due written down
  * (their events to `events`). What the caller reads next is what updateOneIn's `before` is
  * given: the update reads the member no more. As in an update's own lock statement, whether an
- * expiration is due is read with the lock, in that statement's snapshot.
+ * expiration is due is read in that statement's snapshot, taken before it waited for its locks.
  *
  * `member`: its id, or a condition that finds it (the first by id), found in the same
  * statement as it is locked. `first`: a lock of the caller's own that the statement takes
@@ -480,20 +480,19 @@ async function lockChunk(
   // no value a plan would depend on (postgres-prepared.ts).
   const due = sql<number | null>`(select min(d.exp_time_at) from members as d where d.account_id = ${lock.accountId} and d.status = 'A')`;
   const bytes = askHeld ? sql<number | null>`(${profileBytesHeld(trx, lock.accountId)})` : sql<number | null>`null`;
+  // The locks in an outer query, of the rows the inner one found, limit and all: a lock
+  // function beside a LIMIT in one query could be called for more rows than it answers.
   const locking = lock.one
     ? trx
-        .selectFrom('members')
+        .selectFrom((eb) => eb.selectFrom('members').select('id').where(next).orderBy('id').limit(chunkSize).as('found'))
         .select([
-          'id',
+          'found.id',
           ...(lock.first ? [lock.first.as('first')] : []),
           lock.locks.lock('shared', ACCOUNT_UPDATES, account).as('account'),
-          lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(id % 2147483647 as integer)`).as('member'),
+          lock.locks.lock('exclusive', MEMBER_UPDATES, sql`cast(found.id % 2147483647 as integer)`).as('member'),
           due.as('due'),
           bytes.as('held'),
         ])
-        .where(next)
-        .orderBy('id')
-        .limit(chunkSize)
         .compile()
     : sql<{ id: undefined; due: number | null; held: number | null }>`select ${lock.locks.lock('exclusive', ACCOUNT_UPDATES, account)}, ${due} as due, ${bytes} as held`.compile(trx);
   const { rows } = await trx.executeQuery(locking);
@@ -653,9 +652,12 @@ function bulkEvent(
  *
  * `handOver` takes the chunk's writes instead of running them when nothing else depends on
  * them: profile values set (each a field every member holds already) or removed, and the
- * members' columns, with no status, address or session change. The caller runs them in one
- * statement of its own (PostgreSQL's WITH, whose parts all see the rows as they were before
- * it, as the writes here expect: each finds its members by the same condition).
+ * members' columns, with no status, address or session change. The caller runs them before
+ * it commits, in one statement with its own where it has one (PostgreSQL's WITH, whose parts
+ * all see the tables as they were before it, as the writes here expect: each finds its members
+ * by the same condition), else one by one. What follows in the update reads none of them: its
+ * events are built from the member read before (memberEvents reads the member back only after
+ * a status change, which is never handed over).
  */
 async function changeChunk(
   trx: Transaction<Database>,

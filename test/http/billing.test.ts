@@ -362,7 +362,12 @@ describeEachEngineApp(
         await other.query("update members set bill_cust = '', bill_subscr = '' where id = $1", [uma.id]);
         const next = periodEnd + 30 * DAY;
         const sent = s.send('invoice.paid', invoiceObject(`in_${customer}_2`, customer, subscription, 'price_gold', next));
-        const waiting = async () => Number((await other.query("select count(*) as n from pg_locks where locktype = 'advisory' and not granted")).rows[0].n);
+        // The notice waiting for uma's lock (two 32-bit keys: classid, objid), not any other test's wait.
+        const waiting = async () =>
+          Number(
+            (await other.query("select count(*) as n from pg_locks where locktype = 'advisory' and not granted and classid = $1 and objid = $2 and objsubid = 2", [MEMBER_UPDATES, uma.id]))
+              .rows[0].n,
+          );
         for (let tries = 0; (await waiting()) === 0; tries++) {
           expect(tries, 'the notice never waited for the lock').toBeLessThan(200);
           await new Promise((resolve) => setTimeout(resolve, 25));
@@ -378,6 +383,25 @@ describeEachEngineApp(
       } finally {
         await other.end();
       }
+    });
+
+    it('a payment whose plan fields a member has no room for changes nothing, and is answered 500 so that the provider retries', async () => {
+      const s = await seller();
+      const fields = Object.fromEntries(Array.from({ length: 100 }, (_, n) => [`f${n}`, 'x']));
+      await s.api.create('full', fields);
+      const paid = await s.send('checkout.session.completed', {
+        id: 'cs_full',
+        mode: 'subscription',
+        payment_status: 'paid',
+        customer: 'cus_full',
+        subscription: 'sub_full',
+        customer_details: { email: 'full@example.com' },
+        metadata: { plan: 'gold' },
+      });
+      expect(paid.status).toBe(500);
+      expect(await s.record('full')).toMatchObject({ status: 'Active', reg_type: 'API', plan: '', level: '' });
+      expect(await s.api.member('full')).toMatchObject({ billCust: null, billSubscr: null });
+      expect(await s.billing('full')).toBeUndefined();
     });
 
     it('PayPal: a confirmed IPN sign-up and payment make the member; an unconfirmed one, another receiver or another price changes nothing', async () => {
