@@ -22,6 +22,17 @@ afterAll(async () => {
 });
 
 const now = () => Math.floor(Date.now() / 1000);
+
+/** A paid checkout of the gold plan as Stripe sends it, for a payer `name` (cs_, cus_, sub_NAME; NAME@example.com). */
+const paidCheckout = (name: string) => ({
+  id: `cs_${name}`,
+  mode: 'subscription',
+  payment_status: 'paid',
+  customer: `cus_${name}`,
+  subscription: `sub_${name}`,
+  customer_details: { email: `${name}@example.com` },
+  metadata: { plan: 'gold' },
+});
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 describeEachEngineApp(
@@ -173,15 +184,7 @@ describeEachEngineApp(
       const early = await s.send('customer.subscription.updated', subscriptionObject('sub_cat', 'cus_cat', 'price_silver', periodEnd), { created: now() + 10 });
       expect(early.status).toBe(200);
       expect(early.json.outcomes[0].kind).toBe('pending');
-      await s.send('checkout.session.completed', {
-        id: 'cs_cat',
-        mode: 'subscription',
-        payment_status: 'paid',
-        customer: 'cus_cat',
-        subscription: 'sub_cat',
-        customer_details: { email: 'cat@example.com' },
-        metadata: { plan: 'gold' },
-      });
+      await s.send('checkout.session.completed', paidCheckout('cat'));
       const listed = await s.record('cat@example.com');
       // The kept event switched the plan to silver, as it would have in order.
       expect(listed).toMatchObject({ status: 'Active', bill_item: 'price_silver', plan: 'silver', level: '' });
@@ -389,15 +392,7 @@ describeEachEngineApp(
       const s = await seller();
       const fields = Object.fromEntries(Array.from({ length: 100 }, (_, n) => [`f${n}`, 'x']));
       await s.api.create('full', fields);
-      const paid = await s.send('checkout.session.completed', {
-        id: 'cs_full',
-        mode: 'subscription',
-        payment_status: 'paid',
-        customer: 'cus_full',
-        subscription: 'sub_full',
-        customer_details: { email: 'full@example.com' },
-        metadata: { plan: 'gold' },
-      });
+      const paid = await s.send('checkout.session.completed', paidCheckout('full'));
       expect(paid.status).toBe(500);
       expect(await s.record('full')).toMatchObject({ status: 'Active', reg_type: 'API', plan: '', level: '' });
       expect(await s.api.member('full')).toMatchObject({ billCust: null, billSubscr: null });
