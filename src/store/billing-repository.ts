@@ -5,7 +5,7 @@
  * and the events. On PostgreSQL, notices of one customer are applied one after the other (a
  * transaction-scoped advisory lock on it), so that two that arrive at once end as in order.
  */
-import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type Transaction } from 'kysely';
 import type { Applied, BillingRecord, BillingStore, Checkout } from '../billing/billing-store.js';
 import {
   effectOf,
@@ -262,8 +262,36 @@ interface ApplyContext {
   readonly create?: NewMember;
 }
 
+/**
+ * The member a notice is about when it was not found by its link (applyIn): after the
+ * customer's lock (PostgreSQL), the member findMemberId finds, or the one the notice makes (our
+ * checkout's visitor; a payer a PayPal button made, who is mailed a link to choose its
+ * password). No member: the notice is kept, or only recorded.
+ */
+async function findOrMakeMember(
+  trx: Trx,
+  connection: WriterConnection,
+  accountId: number,
+  notice: BillingNotice,
+  { now, origin, create }: ApplyContext,
+  customerLock: RawBuilder<unknown> | undefined,
+): Promise<{ memberId: number | undefined; checkout: Awaited<ReturnType<typeof ownCheckout>>; madeWithoutPassword: boolean }> {
+  if (customerLock) await sql`select ${customerLock}`.execute(trx);
+  const checkout = await ownCheckout(trx, accountId, notice);
+  const found = await findMemberId(trx, connection.search, accountId, notice, checkout);
+  if (found !== undefined || notice.kind === 'ignored') return { memberId: found, checkout, madeWithoutPassword: false };
+  const made: NewMember | undefined =
+    checkout && checkout.login !== ''
+      ? paidMember(await freeLogin(trx, connection.search, accountId, checkout.login), checkout.email, checkout.password_hash, now)
+      : makesMember(notice) && create
+        ? { ...create, login: await freeLogin(trx, connection.search, accountId, create.login) }
+        : undefined;
+  if (!made) return { memberId: undefined, checkout, madeWithoutPassword: false };
+  return { memberId: await insertMemberIn(trx, accountId, made, origin, undefined, undefined), checkout, madeWithoutPassword: !checkout };
+}
+
 async function applyIn(trx: Trx, connection: WriterConnection, accountId: number, notice: BillingNotice, context: ApplyContext, quick: boolean): Promise<Applied> {
-  const { plans, onRefund, now, origin, create } = context;
+  const { plans, onRefund, now, origin } = context;
   const lockKey = notice.customer ?? notice.subscription ?? notice.charge ?? notice.checkout ?? notice.email;
   const customerLock = connection.transactionLocks && lockKey ? connection.transactionLocks.lock('exclusive', BILLING_NOTICES, keyOf(lockKey)) : undefined;
   // The notice's record, with what it came to (so written after its effect). A notice recorded
@@ -298,46 +326,29 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   // first as below, where that took three. Read in the statement's snapshot, from before its
   // locks: the member read after them must still hold the link (else Moved).
   const link = quick && customerLock && notice.kind !== 'ignored' && !(notice.checkout && notice.session) ? linkOf(notice) : undefined;
-  let memberId = link && (await readyToUpdateOne(trx, connection, accountId, link.condition(accountId), now, events, customerLock));
-  const foundByLink = memberId !== undefined;
-  let madeWithoutPassword = false;
-  // (None where the member was found by its link: a notice of our checkout is never.)
-  let checkout: Awaited<ReturnType<typeof ownCheckout>>;
+  const linkedId = link && (await readyToUpdateOne(trx, connection, accountId, link.condition(accountId), now, events, customerLock));
+  // Otherwise (PostgreSQL: after the customer's lock, so that notices of one customer apply
+  // one after the other) the member found, or made.
+  const { memberId, checkout, madeWithoutPassword } =
+    linkedId !== undefined
+      ? { memberId: linkedId, checkout: undefined, madeWithoutPassword: false }
+      : await findOrMakeMember(trx, connection, accountId, notice, context, customerLock);
   if (memberId === undefined) {
-    // Notices of one customer one after the other (PostgreSQL): the member found, or made, after the lock.
-    if (customerLock) await sql`select ${customerLock}`.execute(trx);
-    checkout = await ownCheckout(trx, accountId, notice);
-    memberId = await findMemberId(trx, connection.search, accountId, notice, checkout);
-    if (memberId === undefined && notice.kind !== 'ignored') {
-      const made: NewMember | undefined =
-        checkout && checkout.login !== ''
-          ? paidMember(await freeLogin(trx, connection.search, accountId, checkout.login), checkout.email, checkout.password_hash, now)
-          : makesMember(notice) && create
-            ? { ...create, login: await freeLogin(trx, connection.search, accountId, create.login) }
-            : undefined;
-      if (made) {
-        memberId = await insertMemberIn(trx, accountId, made, origin, undefined, undefined);
-        // Made without the payer's own password (a PayPal button's payer): it is mailed a link to choose one.
-        madeWithoutPassword = !checkout;
-      }
-    }
-    if (memberId === undefined) {
-      if (notice.kind === 'ignored') {
-        await write('recorded', null, 'not acted on');
-        return { kind: 'recorded', outcome: 'not acted on' };
-      }
-      await write('pending', null, 'no member matches yet');
-      return { kind: 'pending' };
-    }
     if (notice.kind === 'ignored') {
-      await write('recorded', memberId, 'not acted on');
+      await write('recorded', null, 'not acted on');
       return { kind: 'recorded', outcome: 'not acted on' };
     }
-    await readyToUpdateOne(trx, connection, accountId, memberId, now, events);
+    await write('pending', null, 'no member matches yet');
+    return { kind: 'pending' };
   }
+  if (notice.kind === 'ignored') {
+    await write('recorded', memberId, 'not acted on');
+    return { kind: 'recorded', outcome: 'not acted on' };
+  }
+  if (linkedId === undefined) await readyToUpdateOne(trx, connection, accountId, memberId, now, events);
   const billedRead = await billedMemberIn(trx, connection.search, memberId, plans);
   // Found by its link before the locks: gone since (purged) or moved, it is looked for again.
-  if (foundByLink && billedRead?.member[link!.field] !== link!.value) throw new Moved();
+  if (link && linkedId !== undefined && billedRead?.member[link.field] !== link.value) throw new Moved();
   if (!billedRead) throw new Error(`member ${memberId} is gone`);
   const { member: before, billing: held, fields: heldFields } = billedRead;
   const billed: BilledMember = { status: before.status, expiresAt: before.timeExpiry?.at ?? null, billing: held };
