@@ -417,10 +417,9 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
   const changesAnything = Object.keys(changes).some((key) => key !== 'setFields' && key !== 'deleteFields') || changes.setFields.size > 0 || changes.deleteFields.length > 0;
   // PostgreSQL: the member's writes, where nothing else depends on them (a renewal's access,
   // payment id and plan fields), join the statement below.
-  const handedOver: MemberWrite[] = [];
-  const handOver = connection.writesInOneStatement ? (writes: MemberWrite[]) => void handedOver.push(...writes) : undefined;
+  const handedOver: MemberWrite[] | undefined = connection.writesInOneStatement ? [] : undefined;
   if (changesAnything) {
-    const updated = await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields }, handOver);
+    const updated = await updateOneIn(trx, connection, accountId, memberId, changes, now, origin, events, { member: before, profile: heldFields }, handedOver);
     // A change the member's update refuses (more profile fields than allowed) undoes the whole
     // notice, half-written as it may be: the provider retries, and the log says why.
     if (updated.kind !== 'updated') throw new Error(`the payment's change of member ${memberId} was refused: ${updated.kind}`);
@@ -449,7 +448,7 @@ async function applyIn(trx: Trx, connection: WriterConnection, accountId: number
     // events once, for the one row the billing state's write returns). Every part of a WITH
     // sees the tables as they were before it: no part reads a table another part writes (the
     // outbox's reads only the billing part's returned row).
-    let statement = withWrites(trx, handedOver)
+    let statement = withWrites(trx, handedOver ?? [])
       .with('billing', () => billingWrite.returning('status'))
       .with('record', () => recording('applied', memberId, effect.outcome));
     if (events.length > 0) {

@@ -214,15 +214,14 @@ export async function updateMembers(
     };
     // PostgreSQL, one member's update: its writes, where nothing else depends on them, and its
     // events in one statement (withWrites), one round trip where there were two or more.
-    const handedOver: MemberWrite[] = [];
-    const handOver = connection.writesInOneStatement && lock?.one ? (writes: MemberWrite[]) => void handedOver.push(...writes) : undefined;
-    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, connection, origin && { origin, events, lock, handOver });
+    const handedOver: MemberWrite[] | undefined = connection.writesInOneStatement && lock?.one ? [] : undefined;
+    const outcome = await applyUpdate(trx, accountId, selector, changes, now, limits, setBytes, chunkSize, connection, origin && { origin, events, lock, handedOver });
     if (outcome.kind === 'updated') {
       if (isBulk(selector) && origin) events.push(bulkEvent(selector, changes, outcome.count, now, origin));
       // The events once the change is known (the outbox takes no lock: event-repository.ts).
-      if (handedOver.length > 0 && events.length > 0) await withWrites(trx, handedOver).insertInto('event_outbox').values(outboxRows(accountId, events)).execute();
+      if (handedOver?.length && events.length > 0) await withWrites(trx, handedOver).insertInto('event_outbox').values(outboxRows(accountId, events)).execute();
       else {
-        for (const write of handedOver) await write.execute();
+        for (const write of handedOver ?? []) await write.execute();
         await appendEvents(trx, accountId, events);
       }
       await trx.commit().execute();
@@ -267,11 +266,11 @@ export async function updateOneIn(
   events: NewEvent[],
   before?: { readonly member: Member; readonly profile: ReadonlyMap<string, string> },
   /**
-   * Takes the update's writes instead of running them, where nothing else depends on them
-   * (changeChunk), for the caller to run in a statement of its own (PostgreSQL's WITH:
-   * withWrites) before it commits; else never called.
+   * Where the update puts its writes instead of running them, where nothing else depends on
+   * them (changeChunk), for the caller to run in a statement of its own (PostgreSQL's WITH:
+   * withWrites) before it commits; else left as it is.
    */
-  handOver?: (writes: MemberWrite[]) => void,
+  handedOver?: MemberWrite[],
 ): Promise<MemberUpdate> {
   const setBytes = [...changes.setFields.values()].reduce((sum, value) => sum + Buffer.byteLength(value), 0);
   const lock: UpdateLock | undefined = connection.transactionLocks && { locks: connection.transactionLocks, accountId, one: true };
@@ -282,7 +281,7 @@ export async function updateOneIn(
     events,
     lock,
     before: read,
-    handOver,
+    handedOver,
   });
 }
 
@@ -303,8 +302,8 @@ async function applyUpdate(
         readonly lock: UpdateLock | undefined;
         /** The one member it finds, already locked and read by the caller (updateOneIn's `before`). */
         readonly before?: MembersBefore;
-        /** Takes the chunk's writes instead of running them, where nothing else depends on them (changeChunk's `handOver`). */
-        readonly handOver?: (writes: MemberWrite[]) => void;
+        /** Where the chunk's writes go instead of running, where nothing else depends on them (changeChunk's `handedOver`). */
+        readonly handedOver?: MemberWrite[];
       }
     | undefined,
 ): Promise<MemberUpdate> {
@@ -384,8 +383,8 @@ async function applyUpdate(
         )
         .onConflict((oc) => oc.doNothing())
         .execute();
-    const handOver = told?.handOver && !changes.mail && changes.status === undefined ? told.handOver : undefined;
-    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes), handOver)))
+    const handedOver = !changes.mail && changes.status === undefined ? told?.handedOver : undefined;
+    if (!(await changeChunk(trx, accountId, inChunk, changes, now, before !== undefined && setsOnlyHeldFields(before, changes), handedOver)))
       return { kind: 'too-many-fields' };
     if (changes.mail) await queueMail(trx, accountId, ids, changes.mail, now)!.execute();
     if (before && told) told.events.push(...(await memberEvents(trx, before, changes, now, told.origin)));
@@ -650,7 +649,7 @@ function bulkEvent(
  * Every change, to the members of one chunk; false when a member would have too many profile
  * fields (not counted when `addsNoField`: every member already holds every field set).
  *
- * `handOver` takes the chunk's writes instead of running them when nothing else depends on
+ * `handedOver` takes the chunk's writes instead of running them when nothing else depends on
  * them: profile values set (each a field every member holds already) or removed, and the
  * members' columns, with no status, address or session change. The caller runs them before
  * it commits, in one statement with its own where it has one (PostgreSQL's WITH, whose parts
@@ -666,27 +665,26 @@ async function changeChunk(
   changes: MemberChanges,
   now: number,
   addsNoField: boolean,
-  handOver?: (writes: MemberWrite[]) => void,
+  handedOver?: MemberWrite[],
 ): Promise<boolean> {
   // Profile changes first: the selector may look at columns the member update changes.
-  const writes: MemberWrite[] = profileWrites(trx, matches, changes);
+  const profile = profileWrites(trx, matches, changes);
   const set = memberColumnChanges(changes, now);
-  if (Object.keys(set).length > 0)
-    writes.push(
-      trx
-        .updateTable('members')
-        .set({ ...set, updated_at: now })
-        .where(matches),
-    );
+  const rowWrite =
+    Object.keys(set).length > 0
+      ? trx
+          .updateTable('members')
+          .set({ ...set, updated_at: now })
+          .where(matches)
+      : undefined;
   const countsFields = changes.setFields.size > 0 && !addsNoField;
   const independent = !countsFields && changes.status === undefined && !endsSessions(changes) && changes.email === undefined;
   // (Two parts of one WITH may not write one row: no field both removed and set.)
-  if (handOver && independent && !changes.deleteFields.some((name) => changes.setFields.has(name))) {
-    handOver(writes);
+  if (handedOver && independent && !changes.deleteFields.some((name) => changes.setFields.has(name))) {
+    handedOver.push(...profile, ...(rowWrite ? [rowWrite] : []));
     return true;
   }
-  const rowWrite = Object.keys(set).length > 0 ? writes.pop() : undefined;
-  for (const write of writes) await write.execute();
+  for (const write of profile) await write.execute();
   if (countsFields && (await holdsTooManyFields(trx, matches))) return false;
   if (changes.status === 'A') {
     // Re-activating a member also lifts a lockout.
@@ -716,7 +714,7 @@ export type MemberWrite =
   | UpdateQueryBuilder<Database, 'members', 'members', UpdateResult>;
 
 /**
- * The writes handed over by an update (changeChunk's `handOver`), as the parts of one WITH
+ * The writes handed over by an update (changeChunk's `handedOver`), as the parts of one WITH
  * (PostgreSQL), for the caller to end with a statement of its own.
  */
 export function withWrites(trx: Transaction<Database>, writes: readonly MemberWrite[]): QueryCreator<Database> {
