@@ -33,7 +33,7 @@ export function buildCli(): Command {
       const config: Config = loadConfig();
       // Loaded here, so that the other commands do not pay for the HTTP stack.
       const { startServer, stopOnSignals } = await import('./server.js');
-      stopOnSignals(await startServer(config));
+      await startServer(config, stopOnSignals);
     });
 
   program

@@ -48,7 +48,8 @@ export async function whenStoreAnswers<T>(start: () => Promise<T>, waitMs: numbe
   }
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+/** Starts the server; `beforeAnnouncing` (signal handlers) is given it before it says where it listens. */
+export async function startServer(config: Config, beforeAnnouncing?: (server: RunningServer) => void): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   // Where it listens is said whatever LOG_LEVEL is (standard output holds nothing but log lines).
   const notices = logger.child({}, { level: 'info' });
@@ -85,13 +86,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     exclusively: (name, work) => services.store.housekeeping.exclusively(name, work),
     observe: metrics && ((job, outcome, seconds) => metrics.observeJobRound(job, outcome, seconds)),
   });
-  out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
-  if (metricsServer) out(`metrics at ${metricsServer.address}`);
-  if (config.publicUrl === undefined)
-    logger.warn(
-      `PUBLIC_URL is not set: members' mails link to ${address}, and mails to operators (invitations, registrations to approve) carry paths without an address. Set PUBLIC_URL to the address browsers use.`,
-    );
-
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -106,7 +100,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await metricsServer?.close();
       await services.store.close();
     })());
-  return { app, services, address, metricsAddress: metricsServer?.address, stop };
+  const server = { app, services, address, metricsAddress: metricsServer?.address, stop };
+  // Before it says it listens: whoever waits for that line may signal it at once.
+  beforeAnnouncing?.(server);
+  out(`member-api listening on ${address} (store: ${services.store.engine}); links use ${config.publicUrl ?? address}`);
+  if (metricsServer) out(`metrics at ${metricsServer.address}`);
+  if (config.publicUrl === undefined)
+    logger.warn(
+      `PUBLIC_URL is not set: members' mails link to ${address}, and mails to operators (invitations, registrations to approve) carry paths without an address. Set PUBLIC_URL to the address browsers use.`,
+    );
+  return server;
 }
 
 /** A port that cannot be listened on, said with the variables that chose it. */
