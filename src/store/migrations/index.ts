@@ -32,6 +32,7 @@ import * as registrationLanguage from './029-registration-language.js';
 import * as operatorAdministrator from './030-operator-administrator.js';
 import * as billing from './031-billing.js';
 import * as pendingNotices from './032-pending-notices.js';
+import * as membersFillfactor from './033-members-fillfactor.js';
 
 type EngineMigration = { up(db: Parameters<Migration['up']>[0], engine: Engine): Promise<void> };
 
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '030-operator-administrator': operatorAdministrator,
   '031-billing': billing,
   '032-pending-notices': pendingNotices,
+  '033-members-fillfactor': membersFillfactor,
 };
 
 /** Brings the schema to the latest version; Kysely's migrator serialises concurrent runs. */
