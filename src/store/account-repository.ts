@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import { Repository } from './writes.js';
+import { Repository, type StoreConnection } from './writes.js';
+import { hotRead } from './hot-reads.js';
 import type { Account, AccountSettings, ApiKey, KeyScope } from '../accounts/account.js';
 import type { AccountStore, FormOrigin, KeyRetirement, NewApiKey } from '../accounts/account-store.js';
 import { ACCOUNT_SETTINGS, settingsOfRow, settingsRow as settingsColumns } from '../accounts/account-settings.js';
@@ -38,7 +39,49 @@ export const nameKey = (name: string): string => name.toLowerCase();
 
 const ACCOUNT_COLUMNS = ['id', 'name', 'created_at', ...ACCOUNT_SETTINGS.map((spec) => spec.column)] as Array<keyof AccountTable>;
 
+/** An account's row joined to each of its keys' (a row with null key columns when it has none). */
+type AccountWithKeyRow = Selectable<AccountTable> & {
+  key_id: number | null;
+  key_name: string | null;
+  key_digest: string | null;
+  key_scope: string | null;
+  key_created_at: number | null;
+  key_expires_at: number | null;
+  key_last_used_at: number | null;
+};
+
+/** The account reads of every request (by its name; with its keys), compiled once (hot-reads.ts). */
+function accountReads({ reads }: StoreConnection) {
+  return {
+    byName: hotRead<Selectable<AccountTable>, { nameKey: string }>('account_by_name', (v) => reads.selectFrom('accounts').selectAll().where('name_key', '=', v.nameKey)),
+    withKeys: hotRead<AccountWithKeyRow, { nameKey: string }>('account_with_keys', (v) =>
+      reads
+        .selectFrom('accounts as a')
+        .leftJoin('api_keys as k', 'k.account_id', 'a.id')
+        .select(ACCOUNT_COLUMNS.map((column) => `a.${column}` as const))
+        .select([
+          'k.id as key_id',
+          'k.name as key_name',
+          'k.digest as key_digest',
+          'k.scope as key_scope',
+          'k.created_at as key_created_at',
+          'k.expires_at as key_expires_at',
+          'k.last_used_at as key_last_used_at',
+        ])
+        .where('a.name_key', '=', v.nameKey)
+        .$castTo<AccountWithKeyRow>(),
+    ),
+  };
+}
+
 export class AccountRepository extends Repository implements AccountStore {
+  private readonly hot: ReturnType<typeof accountReads>;
+
+  constructor(connection: StoreConnection) {
+    super(connection);
+    this.hot = accountReads(connection);
+  }
+
   async insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
     const { build } = this;
     const [inserted] = await this.connection.writeAll([
@@ -55,7 +98,7 @@ export class AccountRepository extends Repository implements AccountStore {
   }
 
   async findAccountByName(name: string): Promise<Account | undefined> {
-    const row = await this.reads.selectFrom('accounts').selectAll().where('name_key', '=', nameKey(name)).executeTakeFirst();
+    const [row] = await this.hot.byName.run(this.connection, { nameKey: nameKey(name) });
     return row && toAccount(row);
   }
 
@@ -65,21 +108,7 @@ export class AccountRepository extends Repository implements AccountStore {
   }
 
   async findAccountWithKeys(name: string): Promise<{ account: Account; keys: ApiKey[] } | undefined> {
-    const rows = await this.reads
-      .selectFrom('accounts as a')
-      .leftJoin('api_keys as k', 'k.account_id', 'a.id')
-      .select(ACCOUNT_COLUMNS.map((column) => `a.${column}` as const))
-      .select([
-        'k.id as key_id',
-        'k.name as key_name',
-        'k.digest as key_digest',
-        'k.scope as key_scope',
-        'k.created_at as key_created_at',
-        'k.expires_at as key_expires_at',
-        'k.last_used_at as key_last_used_at',
-      ])
-      .where('a.name_key', '=', nameKey(name))
-      .execute();
+    const rows = await this.hot.withKeys.run(this.connection, { nameKey: nameKey(name) });
     const first = rows[0];
     if (!first) return undefined;
     const account = toAccount(first);

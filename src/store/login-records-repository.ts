@@ -12,6 +12,7 @@ import { lockedEvent, loginEvent, loginExpiryEvents, unlockedEvent } from '../ev
 import { appendEvents, appendEventsStatements, outboxInsertFrom } from './event-repository.js';
 import { writerProcedure } from './dialects/dialect.js';
 import { Repository, type StoreConnection } from './writes.js';
+import { hotRead } from './hot-reads.js';
 
 function failuresOf(rows: ReadonlyArray<{ scope: string; failures: number; last_failure_at: number; locked_until: number }>, scope: string): LoginFailures {
   const throttle = (s: string): LoginThrottle | undefined => {
@@ -270,6 +271,37 @@ export const clearLoginFailuresProcedure = writerProcedure(
     }),
 );
 
+/** The counts of one scope, as a login reads them beside its member (f: the member's, g: those of logins that name none). */
+type SubjectRow = MemberRow & { [K in 'f' | 'g' as `${K}_scope`]: string | null } & { [K in 'f' | 'g' as `${K}_${'failures' | 'last_failure_at' | 'locked_until'}`]: number | null };
+
+/**
+ * A login's one read: from one row, the member its login names (its columns null when there is
+ * none), joined to its counts (f) and to noMember's (g), each by the counts' key: up to four
+ * rows, each count on one or two.
+ */
+function loginSubjectRead(connection: StoreConnection) {
+  return hotRead<SubjectRow, { accountId: number; loginKey: string; scope: string; noMember: number }>('login_subject', (v) =>
+    connection.reads
+      .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('members')
+            .selectAll()
+            // (A list of one: the comparison's form does not depend on the value, a slot.)
+            .where(connection.search.memberIs(v.accountId, 'login_key', [v.loginKey], 'members'))
+            .as('m'),
+        (join) => join.onTrue(),
+      )
+      .leftJoin('login_failures as f', (join) => join.onRef('f.member_id', '=', 'm.id').on('f.account_id', '=', v.accountId).on('f.scope', 'in', [v.scope, ALL_ADDRESSES]))
+      .leftJoin('login_failures as g', (join) => join.on('g.member_id', '=', v.noMember).on('g.account_id', '=', v.accountId).on('g.scope', 'in', [v.scope, ALL_ADDRESSES]))
+      .selectAll('m')
+      .select(['f.scope as f_scope', 'f.failures as f_failures', 'f.last_failure_at as f_last_failure_at', 'f.locked_until as f_locked_until'])
+      .select(['g.scope as g_scope', 'g.failures as g_failures', 'g.last_failure_at as g_last_failure_at', 'g.locked_until as g_locked_until'])
+      .$castTo<SubjectRow>(),
+  );
+}
+
 export class LoginRecordsRepository extends Repository implements LoginRecords {
   constructor(
     connection: StoreConnection,
@@ -277,7 +309,11 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
     private readonly events = true,
   ) {
     super(connection);
+    this.subject = loginSubjectRead(connection);
   }
+
+  /** A login's one read (findLoginSubject), compiled once. */
+  private readonly subject: ReturnType<typeof loginSubjectRead>;
 
   recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording> {
     return this.connection.transact(recordLoginProcedure, accountId, memberId, login, this.events);
@@ -295,25 +331,7 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
   }
 
   async findLoginSubject(accountId: number, login: string, scope: string, noMember: number): Promise<LoginSubject> {
-    // From one row: the member (its columns null when there is none), joined to its counts (f)
-    // and to noMember's (g), each by the counts' key: up to four rows, each count on one or two.
-    const rows = await this.reads
-      .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
-      .leftJoin(
-        (eb) =>
-          eb
-            .selectFrom('members')
-            .selectAll()
-            .where(this.connection.search.memberIs(accountId, 'login_key', foldKey(login), 'members'))
-            .as('m'),
-        (join) => join.onTrue(),
-      )
-      .leftJoin('login_failures as f', (join) => join.onRef('f.member_id', '=', 'm.id').on('f.account_id', '=', accountId).on('f.scope', 'in', [scope, ALL_ADDRESSES]))
-      .leftJoin('login_failures as g', (join) => join.on('g.member_id', '=', noMember).on('g.account_id', '=', accountId).on('g.scope', 'in', [scope, ALL_ADDRESSES]))
-      .selectAll('m')
-      .select(['f.scope as f_scope', 'f.failures as f_failures', 'f.last_failure_at as f_last_failure_at', 'f.locked_until as f_locked_until'])
-      .select(['g.scope as g_scope', 'g.failures as g_failures', 'g.last_failure_at as g_last_failure_at', 'g.locked_until as g_locked_until'])
-      .execute();
+    const rows = await this.subject.run(this.connection, { accountId, loginKey: foldKey(login), scope, noMember });
     const keptOf = (alias: 'f' | 'g') => {
       const kept = new Map<string, { scope: string; failures: number; last_failure_at: number; locked_until: number }>();
       for (const row of rows) {
@@ -323,7 +341,7 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
       return [...kept.values()];
     };
     const first = rows[0];
-    const member = first && first.id !== null ? toMember(first as unknown as MemberRow) : undefined;
+    const member = first && first.id !== null ? toMember(first) : undefined;
     const own = keptOf('f');
     const nobodys = keptOf('g');
     return { member, failuresOf: (subject) => failuresOf(subject === noMember ? nobodys : member?.id === subject ? own : [], scope) };

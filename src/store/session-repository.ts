@@ -1,11 +1,12 @@
 /** The sessions /login/ hands out, as /session/ and /logout/ need them. */
-import { sql, type CompiledQuery, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { FoundSession, SessionStore, SessionSummary } from '../members/sessions.js';
 import { profileColumn, type ListedRow } from '../members/record-template.js';
 import type { ExpiryAction, MemberStatus } from '../members/member.js';
 import type { Database } from './schema.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import { Repository, type StoreConnection } from './writes.js';
+import { hotRead } from './hot-reads.js';
 
 /** A session's row with its member's: a few columns for a bare check, all of them for a record. */
 type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' | 'status' | 'exp_time_at' | 'exp_time_mode' | 'deleted_at'> & {
@@ -17,10 +18,10 @@ type LookupRow = Pick<Selectable<Database['members']>, 'id' | 'login' | 'email' 
 };
 
 /**
- * The look-ups, built and compiled once: a session check is on every page of an integrator's
- * site, and building the query would cost more than running it.
+ * The look-ups, compiled once (hot-reads.ts): a session check is on every page of an
+ * integrator's site, and building the query would cost more than running it.
  */
-function lookupQueries(connection: StoreConnection): { brief: CompiledQuery<LookupRow>; briefMany?: CompiledQuery<LookupRow>; full: CompiledQuery<LookupRow> } {
+function lookupQueries(connection: StoreConnection) {
   const columns = [
     'members.id',
     'members.login',
@@ -40,19 +41,24 @@ function lookupQueries(connection: StoreConnection): { brief: CompiledQuery<Look
       'sessions.seen_at as session_seen_at',
       'sessions.remember as session_remember',
     ]);
-  const one = base.where('sessions.digest', '=', '').where('sessions.account_id', '=', 0);
+  type One = { digest: string; accountId: number };
+  const one = (v: One) => base.where('sessions.digest', '=', v.digest).where('sessions.account_id', '=', v.accountId);
   const { splitKeys } = connection;
   return {
-    brief: one.select(columns).compile() as CompiledQuery<LookupRow>,
+    brief: hotRead<LookupRow, One>('session_brief', (v) => one(v).select(columns).$castTo<LookupRow>()),
     // Where a read is a round trip: the checks that arrived together (CoalescedReads), their
     // digests (hex: never a space) in one parameter, each its own look-up by primary key.
     briefMany:
       splitKeys &&
-      sql<LookupRow>`select found.* from ${splitKeys(sql.val(''))} as asked(digest) cross join lateral (${base
-        .select(columns)
-        .where('sessions.digest', '=', sql.ref<string>('asked.digest'))
-        .limit(sql.lit(1))}) as found`.compile(connection.reads),
-    full: one.selectAll('members').compile() as CompiledQuery<LookupRow>,
+      hotRead<LookupRow, { digests: string }>(
+        'session_brief_many',
+        (v) =>
+          sql<LookupRow>`select found.* from ${splitKeys(sql.val(v.digests))} as asked(digest) cross join lateral (${base
+            .select(columns)
+            .where('sessions.digest', '=', sql.ref<string>('asked.digest'))
+            .limit(sql.lit(1))}) as found`.compile(connection.reads),
+      ),
+    full: hotRead<LookupRow, One>('session_full', (v) => one(v).selectAll('members').$castTo<LookupRow>()),
   };
 }
 
@@ -83,7 +89,7 @@ export class SessionRepository extends Repository implements SessionStore {
     const { briefMany } = lookups;
     if (briefMany) {
       this.briefs = new CoalescedReads(async (digests) => {
-        const rows = await connection.hotRead('session_brief_many', briefMany, [digests.join(' ')]);
+        const rows = await briefMany.run(connection, { digests: digests.join(' ') });
         return new Map(rows.map((row) => [row.session_digest, row]));
       });
     }
@@ -97,12 +103,12 @@ export class SessionRepository extends Repository implements SessionStore {
     // One index look-up (the digest is the primary key), its member by primary key.
     if (record) return this.findWithRecord(accountId, digest, record.profileFields);
     if (this.briefs) return this.briefs.get(digest).then((row) => (row && Number(row.session_account_id) === accountId ? foundOf(row) : undefined));
-    const rows = this.connection.hotRead('session_brief', this.lookups.brief, [digest, accountId]);
+    const rows = this.lookups.brief.run(this.connection, { digest, accountId });
     return rows instanceof Promise ? rows.then(([row]) => row && foundOf(row)) : rows[0] && foundOf(rows[0]);
   }
 
   private async findWithRecord(accountId: number, digest: string, profileFields: readonly string[]): Promise<FoundSession | undefined> {
-    const [row] = await this.connection.hotRead('session_full', this.lookups.full, [digest, accountId]);
+    const [row] = await this.lookups.full.run(this.connection, { digest, accountId });
     if (!row) return undefined;
     const found = foundOf(row);
     // The record's fields render from the row as /list/ renders its rows (the two session
