@@ -10,7 +10,7 @@
  * speed drifts within minutes, and a comparison made minutes apart would measure the drift.
  */
 import type { Engine } from '../src/store/dialects/dialect.js';
-import { postgresCpu, processCpu } from './cpu.js';
+import { postgresCpu, processCpu, threadsCpu } from './cpu.js';
 import { load, loadRequests, median, ROOT, runBaseline, startListening, startServer, type LoadRequest, type Server } from './lib.js';
 import { startPgWire, type PgWire, type WireCounts } from './pg-wire.js';
 
@@ -28,6 +28,8 @@ export interface CostRow {
   readonly connections: number;
   /** Whatever must be done on a server before its requests count (sessions to check). */
   readonly prepare?: (url: string) => Promise<void>;
+  /** Whether each request hashes a password (argon2id, on libuv's pool of threads). */
+  readonly hashes?: boolean;
 }
 
 export interface Cost {
@@ -35,6 +37,15 @@ export interface Cost {
   readonly perSecond: number;
   /** The server process's CPU (every thread), µs per request. */
   readonly serverMicros: number;
+  /** Of it, the main thread's: the event loop (HTTP, the routes, the queries built and sent). */
+  readonly eventLoopMicros: number;
+  /**
+   * Of it, the hashing threads' (libuv's pool, where argon2id runs), in a row whose requests
+   * hash (hashingThreads).
+   */
+  readonly hashingMicros?: number;
+  /** Each thread's CPU, µs per request, by thread id. */
+  readonly threads: ReadonlyMap<number, number>;
   /** Every PostgreSQL process's CPU, µs per request (PostgreSQL only). */
   readonly postgresMicros?: number;
   readonly roundTrips?: number;
@@ -54,16 +65,18 @@ interface Measured {
 async function costOf(target: Measured, engine: Engine, run: () => Promise<{ ok: number; perSecond: number }>): Promise<Cost> {
   const pid = target.server.child.pid!;
   const wireBefore: WireCounts | undefined = target.wire && { ...target.wire.counts };
+  const threadsBefore = threadsCpu(pid);
   const serverBefore = processCpu(pid);
   const postgresBefore = engine === 'postgres' ? postgresCpu() : 0;
   const { ok, perSecond } = await run();
   if (ok === 0) throw new Error(`no request of ${target.build.name} answered as expected`);
   const serverMicros = (processCpu(pid) - serverBefore) / ok;
-  if (engine !== 'postgres' || !target.wire || !wireBefore) return { perSecond, serverMicros };
+  const threads = new Map([...threadsCpu(pid)].map(([id, micros]) => [id, (micros - (threadsBefore.get(id) ?? 0)) / ok]));
+  const server = { perSecond, serverMicros, eventLoopMicros: threads.get(pid) ?? 0, threads };
+  if (engine !== 'postgres' || !target.wire || !wireBefore) return server;
   const counts = target.wire.counts;
   return {
-    perSecond,
-    serverMicros,
+    ...server,
     postgresMicros: (postgresCpu() - postgresBefore) / ok,
     roundTrips: (counts.roundTrips - wireBefore.roundTrips) / ok,
     statements: (counts.statements - wireBefore.statements) / ok,
@@ -71,8 +84,22 @@ async function costOf(target: Measured, engine: Engine, run: () => Promise<{ ok:
   };
 }
 
+/**
+ * The threads of a server that hash: those other than the event loop's that stayed idle while
+ * it answered the rows that do not hash (under a hundredth of the event loop's CPU there).
+ * libuv's pool is where argon2id runs, and nothing else of these requests uses it; V8's
+ * collector and SQLite's writer and readers work in every row. A thread idle in every row
+ * (Node.js's signal watcher) is counted too, for the nothing it spends.
+ */
+function hashingThreads(pid: number, notHashing: readonly Cost[]): Set<number> {
+  const spent = new Map<number, number>();
+  for (const cost of notHashing) for (const [id, micros] of cost.threads) spent.set(id, (spent.get(id) ?? 0) + micros);
+  const eventLoop = spent.get(pid) ?? 0;
+  return new Set([...spent].filter(([id, micros]) => id !== pid && micros < eventLoop / 100).map(([id]) => id));
+}
+
 /** The median of each figure of several measures. */
-function medianCost(costs: readonly Cost[]): Cost {
+function medianCost(costs: readonly Cost[]): Omit<Cost, 'threads'> {
   const of = (pick: (cost: Cost) => number | undefined) => {
     const values = costs.map(pick).filter((value): value is number => value !== undefined);
     return values.length === 0 ? undefined : median(values);
@@ -80,6 +107,8 @@ function medianCost(costs: readonly Cost[]): Cost {
   return {
     perSecond: of((c) => c.perSecond)!,
     serverMicros: of((c) => c.serverMicros)!,
+    eventLoopMicros: of((c) => c.eventLoopMicros)!,
+    hashingMicros: of((c) => c.hashingMicros),
     postgresMicros: of((c) => c.postgresMicros),
     roundTrips: of((c) => c.roundTrips),
     statements: of((c) => c.statements),
@@ -110,13 +139,13 @@ export async function measureCosts(
   builds: readonly Build[],
   rows: readonly CostRow[],
   options: { seconds: number; rounds: number },
-): Promise<Map<string, Map<string, Cost>>> {
+): Promise<Map<string, Map<string, Omit<Cost, 'threads'>>>> {
   const servers: Measured[] = [];
   try {
     for (const build of builds) servers.push(await startMeasured(build, engine, env));
-    const results = new Map<string, Map<string, Cost>>();
+    // Each row's measures by build, the rounds in order.
+    const measures = new Map(rows.map((row) => [row.name, new Map<string, Cost[]>(builds.map((build) => [build.name, []]))]));
     for (const row of rows) {
-      const measures = new Map<string, Cost[]>(builds.map((build) => [build.name, []]));
       for (const target of servers) {
         await row.prepare?.(target.server.url);
         await loadRequests(`${target.server.url}${row.path}`, row.request, { connections: row.connections, seconds: 2 });
@@ -127,17 +156,25 @@ export async function measureCosts(
           const cost = await costOf(target, engine, () =>
             loadRequests(`${target.server.url}${row.path}`, row.request, { connections: row.connections, seconds: options.seconds }),
           );
-          measures.get(target.build.name)!.push(cost);
+          measures.get(row.name)!.get(target.build.name)!.push(cost);
         }
       }
-      results.set(row.name, new Map([...measures].map(([name, costs]) => [name, medianCost(costs)])));
     }
-    return results;
+    // The hashing threads' share of each row that hashes, once every row has shown which they are.
+    for (const target of servers) {
+      const notHashing = rows.filter((row) => row.hashes !== true).flatMap((row) => measures.get(row.name)!.get(target.build.name)!);
+      if (notHashing.length === 0) continue;
+      const hashing = hashingThreads(target.server.child.pid!, notHashing);
+      for (const row of rows.filter((r) => r.hashes === true)) {
+        const costs = measures.get(row.name)!.get(target.build.name)!;
+        costs.forEach((cost, i) => (costs[i] = { ...cost, hashingMicros: [...hashing].reduce((sum, id) => sum + (cost.threads.get(id) ?? 0), 0) }));
+      }
+    }
+    return new Map([...measures].map(([row, byBuild]) => [row, new Map([...byBuild].map(([name, costs]) => [name, medianCost(costs)]))]));
   } finally {
     for (const measured of servers) await stopMeasured(measured);
   }
 }
-
 
 /** The floors' costs: argon2id alone, the bare driver's statement, a bare Fastify route. */
 export interface Floors {

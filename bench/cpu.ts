@@ -1,5 +1,5 @@
 /**
- * CPU time spent, read from /proc (Linux): of one process with all its threads, and of a whole
+ * CPU time spent, read from /proc (Linux): of one process with all its threads (or each thread), and of a whole
  * PostgreSQL cluster (every backend and helper, and the children already reaped, which the
  * postmaster's own figures carry). The kernel counts in clock ticks (10 ms); the bench reads
  * them around thousands of requests.
@@ -9,13 +9,29 @@ import { readdirSync, readFileSync } from 'node:fs';
 const TICK_MICROS = 10_000;
 
 /** Fields of /proc/PID/stat after the command's closing parenthesis (the command may hold spaces). */
-function statFields(pid: number): string[] | undefined {
+function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined; // gone between the listing and the read
   }
+}
+
+/** User and system CPU of each thread of a process, in µs, by thread id (the first thread's id is the process's). */
+export function threadsCpu(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  let ids: string[];
+  try {
+    ids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads; // the process is gone
+  }
+  for (const id of ids) {
+    const fields = statFields(`${pid}/task/${id}`);
+    if (fields) threads.set(Number(id), (Number(fields[11]) + Number(fields[12])) * TICK_MICROS);
+  }
+  return threads;
 }
 
 /** User and system CPU of a process and its threads, in µs (fields utime, stime). */
