@@ -44,6 +44,8 @@ export interface Cost {
    * hash (hashingThreads).
    */
   readonly hashingMicros?: number;
+  /** The server's CPU less its hashing threads': beyond argon2id. */
+  readonly beyondHashingMicros?: number;
   /** Each thread's CPU, µs per request, by thread id. */
   readonly threads: ReadonlyMap<number, number>;
   /** Every PostgreSQL process's CPU, µs per request (PostgreSQL only). */
@@ -86,16 +88,17 @@ async function costOf(target: Measured, engine: Engine, run: () => Promise<{ ok:
 
 /**
  * The threads of a server that hash: those other than the event loop's that stayed idle while
- * it answered the rows that do not hash (under a hundredth of the event loop's CPU there).
- * libuv's pool is where argon2id runs, and nothing else of these requests uses it; V8's
- * collector and SQLite's writer and readers work in every row. A thread idle in every row
- * (Node.js's signal watcher) is counted too, for the nothing it spends.
+ * it answered the rows that do not hash (under a hundredth of the event loop's CPU there), or
+ * did not exist then. libuv's pool is where argon2id runs, and nothing else of these requests
+ * uses it; V8's collector and SQLite's writer and readers work in every row. A thread idle in
+ * every row (Node.js's signal watcher) is counted too, for the nothing it spends.
  */
-function hashingThreads(pid: number, notHashing: readonly Cost[]): Set<number> {
+function hashingThreads(pid: number, notHashing: readonly Cost[], hashing: readonly Cost[]): Set<number> {
   const spent = new Map<number, number>();
   for (const cost of notHashing) for (const [id, micros] of cost.threads) spent.set(id, (spent.get(id) ?? 0) + micros);
   const eventLoop = spent.get(pid) ?? 0;
-  return new Set([...spent].filter(([id, micros]) => id !== pid && micros < eventLoop / 100).map(([id]) => id));
+  const seen = new Set(hashing.flatMap((cost) => [...cost.threads.keys()]));
+  return new Set([...seen].filter((id) => id !== pid && (spent.get(id) ?? 0) < eventLoop / 100));
 }
 
 /** The median of each figure of several measures. */
@@ -109,6 +112,7 @@ function medianCost(costs: readonly Cost[]): Omit<Cost, 'threads'> {
     serverMicros: of((c) => c.serverMicros)!,
     eventLoopMicros: of((c) => c.eventLoopMicros)!,
     hashingMicros: of((c) => c.hashingMicros),
+    beyondHashingMicros: of((c) => c.beyondHashingMicros),
     postgresMicros: of((c) => c.postgresMicros),
     roundTrips: of((c) => c.roundTrips),
     statements: of((c) => c.statements),
@@ -164,10 +168,23 @@ export async function measureCosts(
     for (const target of servers) {
       const notHashing = rows.filter((row) => row.hashes !== true).flatMap((row) => measures.get(row.name)!.get(target.build.name)!);
       if (notHashing.length === 0) continue;
-      const hashing = hashingThreads(target.server.child.pid!, notHashing);
-      for (const row of rows.filter((r) => r.hashes === true)) {
+      const hashingRows = rows.filter((row) => row.hashes === true);
+      const hashing = hashingThreads(
+        target.server.child.pid!,
+        notHashing,
+        hashingRows.flatMap((row) => measures.get(row.name)!.get(target.build.name)!),
+      );
+      // The threads that hash do so on every request; fewer than libuv's pool of four (or a
+      // dozen: more than the server starts) would say that the rule above found others.
+      const busy = [...hashing].filter((id) => hashingRows.every((row) => measures.get(row.name)!.get(target.build.name)!.every((cost) => (cost.threads.get(id) ?? 0) > 0)));
+      console.log(`  (${target.build.name}: ${hashing.size} threads idle but in the rows that hash, ${busy.length} of them busy in every round of those)`);
+      if (busy.length === 0 || hashing.size > 12) console.log(`  (${target.build.name}: the hashing threads are not as expected: their figures are doubtful)`);
+      for (const row of hashingRows) {
         const costs = measures.get(row.name)!.get(target.build.name)!;
-        costs.forEach((cost, i) => (costs[i] = { ...cost, hashingMicros: [...hashing].reduce((sum, id) => sum + (cost.threads.get(id) ?? 0), 0) }));
+        costs.forEach((cost, i) => {
+          const hashingMicros = [...hashing].reduce((sum, id) => sum + (cost.threads.get(id) ?? 0), 0);
+          costs[i] = { ...cost, hashingMicros, beyondHashingMicros: cost.serverMicros - hashingMicros };
+        });
       }
     }
     return new Map([...measures].map(([row, byBuild]) => [row, new Map([...byBuild].map(([name, costs]) => [name, medianCost(costs)]))]));

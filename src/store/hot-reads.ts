@@ -12,15 +12,33 @@
  *   const rows = await byLogin.run(connection, { accountId, login: foldKey(login) });
  *
  * A slot is a parameter of the statement, never part of its text, so the query built must not
- * look at it: a branch on a slot's value, or a slot written into the text, is found when the
- * query is compiled (a slot missing from the parameters) and refused.
+ * look at it. A slot read as a value (compared, written into a template or the text) throws,
+ * and one that is not a parameter of the compiled statement is refused; a branch on `typeof`
+ * is not caught (SearchSql.memberIs, say, compares `= key` for a string and `in (…)` for a list:
+ * give it a list of one slot).
+ *
+ * On PostgreSQL each is a named statement from its first use, planned once for any values: a
+ * hot read is a look-up by key, comparing by equality only (postgres-prepared.ts says why an
+ * order comparison must be planned for its values).
  */
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { StoreConnection } from './writes.js';
 
-/** A value given at each run (see hotRead), a parameter of the compiled statement. */
+/**
+ * A value given at each run (see hotRead), a parameter of the compiled statement. It refuses to
+ * be read as a value (a comparison, a template, JSON), so that a query that looks at it fails
+ * when it is compiled; `typeof` cannot be stopped: a branch on it is the caller's to avoid.
+ */
 class Slot {
   constructor(readonly name: string) {}
+
+  [Symbol.toPrimitive](): never {
+    throw new Error(`hot read: the slot ${this.name} is a parameter, not a value to read while the query is built`);
+  }
+
+  toJSON(): never {
+    return this[Symbol.toPrimitive]();
+  }
 }
 
 export class HotRead<R, V extends Record<string, unknown>> {

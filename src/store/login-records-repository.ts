@@ -271,8 +271,13 @@ export const clearLoginFailuresProcedure = writerProcedure(
     }),
 );
 
-/** The counts of one scope, as a login reads them beside its member (f: the member's, g: those of logins that name none). */
-type SubjectRow = MemberRow & { [K in 'f' | 'g' as `${K}_scope`]: string | null } & { [K in 'f' | 'g' as `${K}_${'failures' | 'last_failure_at' | 'locked_until'}`]: number | null };
+/**
+ * A login's row: the member's columns (all null when no member has that login) beside the
+ * counts of one scope (f: the member's, g: those of logins that name none).
+ */
+type SubjectRow = { [K in keyof MemberRow]: MemberRow[K] | null } & { [K in 'f' | 'g' as `${K}_scope`]: string | null } & {
+  [K in 'f' | 'g' as `${K}_${'failures' | 'last_failure_at' | 'locked_until'}`]: number | null;
+};
 
 /**
  * A login's one read: from one row, the member its login names (its columns null when there is
@@ -288,7 +293,7 @@ function loginSubjectRead(connection: StoreConnection) {
           eb
             .selectFrom('members')
             .selectAll()
-            // (A list of one: the comparison's form does not depend on the value, a slot.)
+            // A list of one: memberIs compares `= key` for a string, and a slot is none.
             .where(connection.search.memberIs(v.accountId, 'login_key', [v.loginKey], 'members'))
             .as('m'),
         (join) => join.onTrue(),
@@ -341,7 +346,7 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
       return [...kept.values()];
     };
     const first = rows[0];
-    const member = first && first.id !== null ? toMember(first) : undefined;
+    const member = first && first.id !== null ? toMember(first as MemberRow) : undefined;
     const own = keptOf('f');
     const nobodys = keptOf('g');
     return { member, failuresOf: (subject) => failuresOf(subject === noMember ? nobodys : member?.id === subject ? own : [], scope) };

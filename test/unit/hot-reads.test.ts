@@ -29,6 +29,15 @@ describe('a hot read', () => {
     ]);
   });
 
+  it('is refused when it reads a value while it is built', () => {
+    expect(() =>
+      hotRead<unknown, { name: string }>('t', (v) =>
+        // The name written into another value: every run would compare with the first's text.
+        db.selectFrom('accounts').selectAll().where('name_key', '=', `${v.name}-key`),
+      ),
+    ).toThrow(/the slot name is a parameter/);
+  });
+
   it('is refused when a value it reads is not a parameter of its statement', () => {
     expect(() =>
       hotRead<unknown, { name: string; limit: number }>('t', (v) =>

@@ -148,11 +148,12 @@ export interface EngineConnection extends WriterConnection {
    */
   readonly reads: Kysely<Database>;
   /**
-   * A short read asked very often (a session check, on every page of an integrator's site),
-   * compiled once by the caller and run with new parameters: on PostgreSQL a named prepared
-   * statement (parsed and planned once per connection), on SQLite the read connection's
-   * cached statement, answered at once (no promise: better-sqlite3 is synchronous, and the
-   * read is one index look-up).
+   * A short read asked on every request (an account and its keys, a login's member and counts,
+   * a session check), compiled once by the caller (store/hot-reads.ts) and run with new
+   * parameters: on PostgreSQL a named prepared statement (parsed and planned once per
+   * connection), on SQLite the read connection's cached statement, answered at once (no
+   * promise: better-sqlite3 is synchronous). Each is a few look-ups by key, comparing by
+   * equality, bounded by what the request asks; each name is one statement.
    */
   hotRead<R>(name: string, query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | Promise<R[]>;
   /**

@@ -117,6 +117,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): EngineCon
       // every use): /session/ read 50–51% of the bare route through it, 52–58% without.
       let statement = hotStatements.get(name);
       if (!statement) hotStatements.set(name, (statement = shortReads.prepare(query.sql)));
+      else if (statement.source !== query.sql) throw new Error(`hot read ${name}: another statement has that name`);
       return statement.all(...parameters) as R[];
     },
     classifyError: classifySqliteError,
