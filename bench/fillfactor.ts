@@ -15,23 +15,17 @@ import { parseArgs } from 'node:util';
 import { postgresCpu } from './cpu.js';
 import { cli, databaseUrl, loadRequests, median, startServer } from './lib.js';
 import { ACCOUNT } from './million.js';
-import { SEEDED_PASSWORD, seededMember, seededStatus } from './seed-members.js';
+import { activeSeededMember, SEEDED_PASSWORD } from './seed-members.js';
 
 const { values: options } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '8' } } });
 const COUNT = 1_000_000;
 const url = databaseUrl('postgres', 'million');
 const psql = (statement: string) => execFileSync('psql', [url, '-Atqc', statement], { encoding: 'utf8' }).trim();
 
-function activeMember() {
-  for (;;) {
-    const i = 1 + Math.floor(Math.random() * (COUNT - 1));
-    if (seededStatus(i) === 'A') return seededMember(i);
-  }
-}
 const login = () => ({
   method: 'POST' as const,
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams({ user: ACCOUNT, login: activeMember().login, password: SEEDED_PASSWORD }).toString(),
+  body: new URLSearchParams({ user: ACCOUNT, login: activeSeededMember(COUNT).login, password: SEEDED_PASSWORD }).toString(),
 });
 
 const env = { DATABASE_URL: url, SWEEP_INTERVAL_SECONDS: '0', LOG_LEVEL: 'warn' };

@@ -162,6 +162,14 @@ export function seededStatus(i: number): MemberStatus {
   return roll >= 95 ? 'D' : roll >= 92 ? 'S' : 'A';
 }
 
+/** A random Active member of the first `count` seeded (one whose login succeeds). */
+export function activeSeededMember(count: number): SeededMember {
+  for (;;) {
+    const i = 1 + Math.floor(Math.random() * (count - 1));
+    if (seededStatus(i) === 'A') return seededMember(i);
+  }
+}
+
 const BATCH = 1000;
 const BATCHES_PER_TRANSACTION = 10;
 const THREE_YEARS = 3 * 365 * 86_400_000;

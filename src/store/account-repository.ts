@@ -75,12 +75,7 @@ function accountReads({ reads }: StoreConnection) {
 }
 
 export class AccountRepository extends Repository implements AccountStore {
-  private readonly hot: ReturnType<typeof accountReads>;
-
-  constructor(connection: StoreConnection) {
-    super(connection);
-    this.hot = accountReads(connection);
-  }
+  private readonly hot = accountReads(this.connection);
 
   async insertAccount(account: { name: string; settings: AccountSettings; createdAt: number }, key: NewApiKey): Promise<Account> {
     const { build } = this;

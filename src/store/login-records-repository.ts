@@ -314,11 +314,10 @@ export class LoginRecordsRepository extends Repository implements LoginRecords {
     private readonly events = true,
   ) {
     super(connection);
-    this.subject = loginSubjectRead(connection);
   }
 
   /** A login's one read (findLoginSubject), compiled once. */
-  private readonly subject: ReturnType<typeof loginSubjectRead>;
+  private readonly subject = loginSubjectRead(this.connection);
 
   recordLogin(accountId: number, memberId: number, login: SuccessfulLogin & { throttleScope: string; events?: LoginAttemptEvents }): Promise<LoginRecording> {
     return this.connection.transact(recordLoginProcedure, accountId, memberId, login, this.events);
