@@ -63,18 +63,22 @@ interface Measured {
   readonly wire?: PgWire;
 }
 
+/** A process's CPU while `run` loads it, per request answered as expected (`ok`): all of it, and each thread's. */
+async function cpuOver(name: string, pid: number, run: () => Promise<{ ok: number; perSecond: number }>): Promise<Cost & { ok: number }> {
+  const threadsBefore = threadsCpu(pid);
+  const before = processCpu(pid);
+  const { ok, perSecond } = await run();
+  if (ok === 0) throw new Error(`no request of ${name} answered as expected`);
+  const serverMicros = (processCpu(pid) - before) / ok;
+  const threads = new Map([...threadsCpu(pid)].map(([id, micros]) => [id, (micros - (threadsBefore.get(id) ?? 0)) / ok]));
+  return { ok, perSecond, serverMicros, eventLoopMicros: threads.get(pid) ?? 0, threads };
+}
+
 /** Runs `load` and reads what it cost: the server's and PostgreSQL's CPU, the wire's counts. */
 async function costOf(target: Measured, engine: Engine, run: () => Promise<{ ok: number; perSecond: number }>): Promise<Cost> {
-  const pid = target.server.child.pid!;
   const wireBefore: WireCounts | undefined = target.wire && { ...target.wire.counts };
-  const threadsBefore = threadsCpu(pid);
-  const serverBefore = processCpu(pid);
   const postgresBefore = engine === 'postgres' ? postgresCpu() : 0;
-  const { ok, perSecond } = await run();
-  if (ok === 0) throw new Error(`no request of ${target.build.name} answered as expected`);
-  const serverMicros = (processCpu(pid) - serverBefore) / ok;
-  const threads = new Map([...threadsCpu(pid)].map(([id, micros]) => [id, (micros - (threadsBefore.get(id) ?? 0)) / ok]));
-  const server = { perSecond, serverMicros, eventLoopMicros: threads.get(pid) ?? 0, threads };
+  const { ok, ...server } = await cpuOver(target.build.name, target.server.child.pid!, run);
   if (engine !== 'postgres' || !target.wire || !wireBefore) return server;
   const counts = target.wire.counts;
   return {
@@ -99,6 +103,12 @@ function hashingThreads(pid: number, notHashing: readonly Cost[], hashing: reado
   const eventLoop = spent.get(pid) ?? 0;
   const seen = new Set(hashing.flatMap((cost) => [...cost.threads.keys()]));
   return new Set([...seen].filter((id) => id !== pid && (spent.get(id) ?? 0) < eventLoop / 100));
+}
+
+/** A cost with its hashing threads' share told apart: theirs, and the process's beyond them. */
+function splitByHashing(cost: Cost, hashing: ReadonlySet<number>): Cost {
+  const hashingMicros = [...hashing].reduce((sum, id) => sum + (cost.threads.get(id) ?? 0), 0);
+  return { ...cost, hashingMicros, beyondHashingMicros: cost.serverMicros - hashingMicros };
 }
 
 /** The median of each figure of several measures. */
@@ -181,10 +191,7 @@ export async function measureCosts(
       if (busy.length === 0 || hashing.size > 12) console.log(`  (${target.build.name}: the hashing threads are not as expected: their figures are doubtful)`);
       for (const row of hashingRows) {
         const costs = measures.get(row.name)!.get(target.build.name)!;
-        costs.forEach((cost, i) => {
-          const hashingMicros = [...hashing].reduce((sum, id) => sum + (cost.threads.get(id) ?? 0), 0);
-          costs[i] = { ...cost, hashingMicros, beyondHashingMicros: cost.serverMicros - hashingMicros };
-        });
+        costs.forEach((cost, i) => (costs[i] = splitByHashing(cost, hashing)));
       }
     }
     return new Map([...measures].map(([row, byBuild]) => [row, new Map([...byBuild].map(([name, costs]) => [name, medianCost(costs)]))]));
@@ -193,7 +200,15 @@ export async function measureCosts(
   }
 }
 
-/** The floors' costs: argon2id alone, the bare driver's statement, a bare Fastify route. */
+/** A bare Fastify route that hashes as the server does, measured by thread as the server is, µs per request. */
+export interface HashingFloor {
+  /** Its CPU beyond its hashing threads'. */
+  readonly beyondHashingMicros: number;
+  /** Its event loop's CPU. */
+  readonly eventLoopMicros: number;
+}
+
+/** The floors' costs: argon2id alone, the bare driver's statement, a bare Fastify route (alone, and with one argon2id). */
 export interface Floors {
   /** CPU µs of one argon2id verification, and of one hash, with the server's parameters. */
   readonly verifyMicros: number;
@@ -204,6 +219,25 @@ export interface Floors {
   readonly loginRecord: { readonly clientMicros: number; readonly postgresMicros?: number };
   /** A bare Fastify route parsing the same form body: the server's CPU per request. */
   readonly fastifyMicros: number;
+  /**
+   * The bare route that also verifies the form's password (`/bare/verify`), and the one that
+   * hashes it (`/bare/hash`), with the server's argon2id, hashing slots and thread pool, at the
+   * login row's concurrency: what a request that hashes costs beyond its hash with nothing of
+   * this service around it.
+   */
+  readonly bareVerify: HashingFloor;
+  readonly bareHash: HashingFloor;
+}
+
+/** What measureFloors is given: the loads and bodies of the rows the floors stand beside. */
+export interface FloorSettings {
+  readonly seconds: number;
+  readonly slots: number;
+  readonly connections: number;
+  /** The form body of the bare route alone. */
+  readonly body: () => string;
+  /** The login row's concurrency, and its body and the create row's (the password is what the bare routes read). */
+  readonly hashing: { readonly connections: number; readonly verifyBody: () => string; readonly hashBody: () => string };
 }
 
 /** The floors measured `rounds` times, the median of each kept (one run of argon2id alone moved by a fifth between two). */
@@ -211,7 +245,7 @@ export async function measureFloors(
   engine: Engine,
   databaseUrl: string,
   members: number,
-  settings: { seconds: number; slots: number; connections: number; body: () => string; rounds: number },
+  settings: FloorSettings & { rounds: number },
 ): Promise<Floors> {
   const runs: Floors[] = [];
   for (let round = 0; round < settings.rounds; round++) runs.push(await measureFloorsOnce(engine, databaseUrl, members, settings));
@@ -226,17 +260,15 @@ export async function measureFloors(
     update: { clientMicros: of((f) => f.update.clientMicros)!, ...(postgres ? { postgresMicros: of((f) => f.update.postgresMicros) } : {}) },
     loginRecord: { clientMicros: of((f) => f.loginRecord.clientMicros)!, ...(postgres ? { postgresMicros: of((f) => f.loginRecord.postgresMicros) } : {}) },
     fastifyMicros: of((f) => f.fastifyMicros)!,
+    bareVerify: { beyondHashingMicros: of((f) => f.bareVerify.beyondHashingMicros)!, eventLoopMicros: of((f) => f.bareVerify.eventLoopMicros)! },
+    bareHash: { beyondHashingMicros: of((f) => f.bareHash.beyondHashingMicros)!, eventLoopMicros: of((f) => f.bareHash.eventLoopMicros)! },
   };
 }
 
-async function measureFloorsOnce(
-  engine: Engine,
-  databaseUrl: string,
-  members: number,
-  settings: { seconds: number; slots: number; connections: number; body: () => string },
-): Promise<Floors> {
-  const argon2 = (kind: string) =>
-    runBaseline('argon2.ts', [kind, String(settings.slots), String(settings.seconds)], { UV_THREADPOOL_SIZE: String(Math.max(4, settings.slots + 2)) });
+async function measureFloorsOnce(engine: Engine, databaseUrl: string, members: number, settings: FloorSettings): Promise<Floors> {
+  // The server's thread pool (bin/member-api.js) and hashing slots.
+  const hashingEnv = { UV_THREADPOOL_SIZE: String(Math.max(4, settings.slots + 2)), HASH_CONCURRENCY: String(settings.slots) };
+  const argon2 = (kind: string) => runBaseline('argon2.ts', [kind, String(settings.slots), String(settings.seconds)], hashingEnv);
   const bare = async (statement: string) => {
     const before = engine === 'postgres' ? postgresCpu() : 0;
     const line = await runBaseline('bare-update.ts', [databaseUrl, String(members), String(settings.connections), String(settings.seconds)], {
@@ -251,16 +283,27 @@ async function measureFloorsOnce(
   const hash = await argon2('hash');
   const update = await bare('update');
   const loginRecord = await bare('login-record');
-  const fastify = await startListening([`--import`, 'tsx', `${ROOT}bench/baselines/bare-fastify.ts`], {});
+  const fastify = await startListening([`--import`, 'tsx', `${ROOT}bench/baselines/bare-fastify.ts`], hashingEnv);
   try {
-    const before = processCpu(fastify.child.pid!);
-    const answered = await load(`${fastify.url}/bare/`, settings.body, { connections: settings.connections, seconds: settings.seconds });
+    const pid = fastify.child.pid!;
+    const bareLoad = (path: string, body: () => string, connections: number, seconds: number) => load(`${fastify.url}${path}`, body, { connections, seconds });
+    const alone = await cpuOver('the bare route', pid, () => bareLoad('/bare/', settings.body, settings.connections, settings.seconds));
+    // Measured as the server's rows are: two seconds not counted, then its hashing threads
+    // told apart by the same rule, against the route alone.
+    const hashingFloor = async (path: string, body: () => string): Promise<HashingFloor> => {
+      await bareLoad(path, body, settings.hashing.connections, 2);
+      const cost = await cpuOver(`the bare ${path}`, pid, () => bareLoad(path, body, settings.hashing.connections, settings.seconds));
+      const split = splitByHashing(cost, hashingThreads(pid, [alone], [cost]));
+      return { beyondHashingMicros: split.beyondHashingMicros!, eventLoopMicros: split.eventLoopMicros };
+    };
     return {
       verifyMicros: verify.cpuMicros!,
       hashMicros: hash.cpuMicros!,
       update,
       loginRecord,
-      fastifyMicros: (processCpu(fastify.child.pid!) - before) / answered.ok,
+      fastifyMicros: alone.serverMicros,
+      bareVerify: await hashingFloor('/bare/verify', settings.hashing.verifyBody),
+      bareHash: await hashingFloor('/bare/hash', settings.hashing.hashBody),
     };
   } finally {
     await fastify.stop();

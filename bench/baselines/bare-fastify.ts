@@ -3,11 +3,38 @@
  * the same form body with the same parser (URLSearchParams, as the API does) and answers a
  * small JSON object; `GET /bare/check` reads one cookie of the Cookie header and answers 200
  * with an empty body and a member id header, as `/auth/ACCOUNT/check` answers a reverse proxy.
- * No authentication, no store, no logging.
+ * `POST /bare/verify` and `POST /bare/hash` add what `/login/` and `/create/` cannot do without:
+ * one argon2id verification of the form's `password` against a stored hash, or one hash of it,
+ * with the server's parameters, its native module and as many at once as its hashing slots
+ * (`HASH_CONCURRENCY`, else one per core; the others wait their turn), on a thread pool of the
+ * server's size. No authentication, no store, no logging.
  *
  *   node --import tsx bench/baselines/bare-fastify.ts     (prints "listening on URL")
  */
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import Fastify from 'fastify';
+import { OWASP_ARGON2 } from '../../src/auth/passwords.js';
+
+const SLOTS = Number(process.env.HASH_CONCURRENCY) || availableParallelism();
+const ARGON2 = { algorithm: 2 as Algorithm.Argon2id, ...OWASP_ARGON2 };
+const stored = await hash('seeded-password', ARGON2);
+
+/** The hashing slots: `work` runs when one is free, in the order asked. */
+let running = 0;
+const waiting: Array<() => void> = [];
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running < SLOTS) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
 
 const app = Fastify({ logger: false });
 app.removeAllContentTypeParsers();
@@ -17,6 +44,16 @@ app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string
 app.post('/bare/', async (request) => {
   const params = request.body as URLSearchParams;
   return { members: [{ id: '1', login: params.get('user') ?? '' }], members_total: 1 };
+});
+app.post('/bare/verify', async (request) => {
+  const password = (request.body as URLSearchParams).get('password') ?? '';
+  if (!(await inTurn(() => verify(stored, password)))) return { result: 'FAIL' };
+  return { result: 'OK', session: randomBytes(24).toString('base64url') };
+});
+app.post('/bare/hash', async (request) => {
+  const password = (request.body as URLSearchParams).get('_password') ?? '';
+  await inTurn(() => hash(password, ARGON2));
+  return { result: 'OK', id: '1' };
 });
 app.get('/bare/check', async (request, reply) => {
   const cookie = request.headers.cookie ?? '';
