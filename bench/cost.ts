@@ -236,7 +236,7 @@ export interface FloorSettings {
   readonly connections: number;
   /** The form body of the bare route alone. */
   readonly body: () => string;
-  /** The login row's concurrency, and its body and the create row's (the password is what the bare routes read). */
+  /** The login row's concurrency; a body with the seeded password (`password`), and the create row's body (`_password`). */
   readonly hashing: { readonly connections: number; readonly verifyBody: () => string; readonly hashBody: () => string };
 }
 
@@ -293,7 +293,11 @@ async function measureFloorsOnce(engine: Engine, databaseUrl: string, members: n
     const hashingFloor = async (path: string, body: () => string): Promise<HashingFloor> => {
       await bareLoad(path, body, settings.hashing.connections, 2);
       const cost = await cpuOver(`the bare ${path}`, pid, () => bareLoad(path, body, settings.hashing.connections, settings.seconds));
-      const split = splitByHashing(cost, hashingThreads(pid, [alone], [cost]));
+      const hashing = hashingThreads(pid, [alone], [cost]);
+      // Each with what it spent: libuv's pool hashes, a thread of V8's idle while the route ran alone spends a little.
+      const spent = [...hashing].map((id) => (cost.threads.get(id) ?? 0).toFixed(0));
+      console.log(`  (the bare ${path}: the threads counted as hashing spent ${spent.join(', ')} µs per request)`);
+      const split = splitByHashing(cost, hashing);
       return { beyondHashingMicros: split.beyondHashingMicros!, eventLoopMicros: split.eventLoopMicros };
     };
     return {
