@@ -11,7 +11,7 @@
  */
 import type { Engine } from '../src/store/dialects/dialect.js';
 import { postgresCpu, processCpu, threadsCpu } from './cpu.js';
-import { load, loadRequests, median, ROOT, runBaseline, startListening, startServer, type LoadRequest, type Server } from './lib.js';
+import { load, loadRequests, median, ROOT, runBaseline, serverHashingEnv, startListening, startServer, type LoadRequest, type Server } from './lib.js';
 import { startPgWire, type PgWire, type WireCounts } from './pg-wire.js';
 
 /** A build of the server: this checkout's, or an earlier commit's built beside it. */
@@ -266,8 +266,7 @@ export async function measureFloors(
 }
 
 async function measureFloorsOnce(engine: Engine, databaseUrl: string, members: number, settings: FloorSettings): Promise<Floors> {
-  // The server's thread pool (bin/member-api.js) and hashing slots.
-  const hashingEnv = { UV_THREADPOOL_SIZE: String(Math.max(4, settings.slots + 2)), HASH_CONCURRENCY: String(settings.slots) };
+  const hashingEnv = serverHashingEnv(settings.slots);
   const argon2 = (kind: string) => runBaseline('argon2.ts', [kind, String(settings.slots), String(settings.seconds)], hashingEnv);
   const bare = async (statement: string) => {
     const before = engine === 'postgres' ? postgresCpu() : 0;

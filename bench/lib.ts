@@ -70,6 +70,11 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** The server's hashing slots and the thread pool it sizes for them (bin/member-api.js), for a baseline that hashes as it does. */
+export function serverHashingEnv(slots: number): Record<string, string> {
+  return { HASH_CONCURRENCY: String(slots), UV_THREADPOOL_SIZE: String(Math.max(4, slots + 2)) };
+}
+
 /** Runs a baseline program of bench/baselines/ and answers the one JSON line it prints. */
 export async function runBaseline(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<Record<string, number>> {
   const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baselines/${script}`, ...args], {

@@ -21,7 +21,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../src/store/dialects/dialect.js';
-import { BIN, build, cli, runBaseline, databaseUrl, form, load as loadFor, loadRequests as loadRequestsFor, median, memoryOf, percentile, ROOT, startListening, startServer, type Load, type LoadRequest, type LoadSettings, type Server } from './lib.js';
+import { BIN, build, cli, runBaseline, serverHashingEnv, databaseUrl, form, load as loadFor, loadRequests as loadRequestsFor, median, memoryOf, percentile, ROOT, startListening, startServer, type Load, type LoadRequest, type LoadSettings, type Server } from './lib.js';
 import { ACCOUNT, listAll, seeded, timed } from './million.js';
 import { measureMigration } from './migration.js';
 import { measureWebhooks } from './webhooks.js';
@@ -97,8 +97,7 @@ const loadRequests = (url: string, request: () => LoadRequest, settings: LoadSet
 const baselineRate = async (script: string, args: readonly string[], env: Record<string, string> = {}) => (await runBaseline(script, args, env)).perSecond!;
 
 /** Raw argon2id throughput, with the server's thread pool size. */
-const argon2Baseline = (kind: 'verify' | 'hash') =>
-  baselineRate('argon2.ts', [kind, String(SLOTS), String(SECONDS)], { UV_THREADPOOL_SIZE: String(Math.max(4, SLOTS + 2)) });
+const argon2Baseline = (kind: 'verify' | 'hash') => baselineRate('argon2.ts', [kind, String(SLOTS), String(SECONDS)], serverHashingEnv(SLOTS));
 
 /** The same durable one-row update by the bare driver, at the same concurrency. */
 const bareUpdateBaseline = (url: string) => baselineRate('bare-update.ts', [url, String(COUNT), String(LIGHT_CONNECTIONS), String(SECONDS)]);
